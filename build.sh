@@ -1,0 +1,63 @@
+#!/bin/sh
+# build.sh: set up, build and run gpuplan on a fresh Debian machine.
+#
+#   sh build.sh run    install what is missing, build, run on the bundled sample
+#   sh build.sh test   install what is missing, build, run every test, then the
+#                      same tests under AddressSanitizer + UBSan
+#   sh build.sh build  install what is missing and build (build/gpuplan)
+#
+# Installing needs root (apt-get); it is skipped when everything is present.
+set -eu
+cd "$(dirname "$0")"
+
+PACKAGES="build-essential cmake pkg-config libgsl-dev libcsv-dev libjansson-dev
+libxlsxwriter-dev libcmocka-dev libglpk-dev python3 python3-openpyxl"
+
+install_missing() {
+    missing=""
+    for p in $PACKAGES; do
+        dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+    done
+    [ -z "$missing" ] && return 0
+    echo "build.sh: installing$missing"
+    if [ "$(id -u)" != 0 ]; then
+        echo "build.sh: need root to install:$missing" >&2
+        exit 1
+    fi
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+}
+
+JOBS=$(nproc 2>/dev/null || echo 2)
+
+build() { # build DIR [cmake args...]
+    dir=$1
+    shift
+    cmake -S . -B "$dir" -DGP_WERROR=ON "$@" >/dev/null
+    cmake --build "$dir" -j "$JOBS"
+}
+
+case "${1:-run}" in
+run)
+    install_missing
+    build build -DCMAKE_BUILD_TYPE=Release
+    ./build/gpuplan validate --trace scenarios/sample/trace.csv \
+        --scenario scenarios/sample/scenario.json
+    ;;
+test)
+    install_missing
+    build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    ctest --test-dir build --output-on-failure -j "$JOBS"
+    build build-asan -DCMAKE_BUILD_TYPE=Asan
+    ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+        ctest --test-dir build-asan --output-on-failure -j "$JOBS"
+    ;;
+build)
+    install_missing
+    build build -DCMAKE_BUILD_TYPE=Release
+    ;;
+*)
+    echo "usage: sh build.sh [run|test|build]" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,116 @@
+/*
+ * error.c: the caller-owned error record and the warning list.
+ *
+ * As in jansson's json_error_t, the first error wins: a later
+ * gp_error_set() on a record that already holds an error does nothing, so
+ * a low-level parser can say precisely what went wrong and the layers above
+ * it cannot overwrite that with something vaguer.
+ */
+#include "gpuplan.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void gp_error_clear(gp_error *err)
+{
+    if (err)
+        memset(err, 0, sizeof *err);
+}
+
+void gp_error_set(gp_error *err, const char *source, long line, long column,
+                  const char *field, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!err || err->message[0])
+        return;
+    snprintf(err->source, sizeof err->source, "%s", source ? source : "");
+    err->line = line;
+    err->column = column;
+    snprintf(err->field, sizeof err->field, "%s", field ? field : "");
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+}
+
+/* "source:line:column: field: message", leaving out what is empty. */
+void gp_error_format(const gp_error *err, char *buf, size_t size)
+{
+    size_t n = 0;
+
+    if (size == 0)
+        return;
+    buf[0] = '\0';
+#define GP_APPEND(...)                                                        \
+    do {                                                                      \
+        if (n < size) {                                                       \
+            int k = snprintf(buf + n, size - n, __VA_ARGS__);                 \
+            if (k > 0)                                                        \
+                n += (size_t)k;                                               \
+        }                                                                     \
+    } while (0)
+    if (err->source[0]) {
+        GP_APPEND("%s:", err->source);
+        if (err->line > 0) {
+            GP_APPEND("%ld:", err->line);
+            if (err->column > 0)
+                GP_APPEND("%ld:", err->column);
+        }
+        GP_APPEND(" ");
+    }
+    if (err->field[0])
+        GP_APPEND("%s: ", err->field);
+    GP_APPEND("%s", err->message[0] ? err->message : "unknown error");
+#undef GP_APPEND
+}
+
+const char *gp_strstatus(gp_status st)
+{
+    switch (st) {
+    case GP_OK:
+        return "success";
+    case GP_ERR_INPUT:
+        return "bad input";
+    case GP_ERR_NOMEM:
+        return "out of memory";
+    case GP_ERR_IO:
+        return "input/output error";
+    case GP_ERR_USAGE:
+        return "usage error";
+    }
+    return "unknown status";
+}
+
+void gp_warnings_add(gp_warnings *w, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    char *copy;
+
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    for (size_t i = 0; i < w->count; i++)
+        if (strcmp(w->items[i], buf) == 0)
+            return; /* say each thing once */
+    if (w->count == w->cap) {
+        size_t cap = w->cap ? w->cap * 2 : 8;
+        char **items = gp_realloc(w->items, cap * sizeof *items);
+        if (!items)
+            return; /* a lost warning is better than a lost run */
+        w->items = items;
+        w->cap = cap;
+    }
+    copy = gp_strdup(buf);
+    if (copy)
+        w->items[w->count++] = copy;
+}
+
+void gp_warnings_clear(gp_warnings *w)
+{
+    for (size_t i = 0; i < w->count; i++)
+        gp_free(w->items[i]);
+    gp_free(w->items);
+    memset(w, 0, sizeof *w);
+}

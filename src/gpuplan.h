@@ -1,0 +1,408 @@
+/*
+ * gpuplan.h: the public face of the gpuplan library.
+ *
+ * Data flows one way through the types declared here:
+ *
+ *   trace CSV ----> gp_trace   (hourly demand per series, job runs)
+ *   catalog JSON -> gp_pricing (instance types and their offers)
+ *   scenario JSON > gp_scenario (window, policy, commitments, strategies)
+ *
+ * and on to the engine, the recommender, the forecaster and the writers,
+ * each of which has its own header.
+ *
+ * Conventions, as in jansson and libxlsxwriter:
+ * - Library code never prints or exits.  A function that can fail returns a
+ *   gp_status and fills a caller-owned gp_error; the first error wins.
+ * - Every _load/_new has a _free; _free(NULL) does nothing; on failure
+ *   nothing leaks and the out-pointer is set to NULL.
+ * - Loaded traces, catalogs and scenarios are immutable and passed as const,
+ *   so runs on several threads can share them.
+ * - Money is in double; times are int64 seconds since the Unix epoch (UTC);
+ *   an "hour" is a clock hour, numbered as seconds / 3600.
+ */
+#ifndef GPUPLAN_H
+#define GPUPLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define GP_VERSION "0.1.0"
+
+/* ---- status and errors ------------------------------------------------ */
+
+typedef enum gp_status {
+    GP_OK = 0,
+    GP_ERR_INPUT = 1, /* the user's input is wrong: exit 1 */
+    GP_ERR_NOMEM = 2,
+    GP_ERR_IO = 3,
+    GP_ERR_USAGE = 4 /* a command-line mistake: exit 2 */
+} gp_status;
+
+/*
+ * Where and what went wrong.  Printed by the CLI as
+ *   source:line:column: field: message
+ * leaving out the parts that are zero or empty.
+ */
+typedef struct gp_error {
+    char source[512]; /* file name, "-" for standard input, "" if none */
+    long line;        /* 1-based, 0 when it does not apply */
+    long column;      /* 1-based CSV column or JSON column, 0 when n/a */
+    char field[96];   /* column name or JSON path, "" when n/a */
+    char message[640];
+} gp_error;
+
+/* Clears err (may be NULL). */
+void gp_error_clear(gp_error *err);
+
+/* Fills err unless it already holds an error (the first error wins).
+ * err may be NULL, then nothing happens. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 6, 7)))
+#endif
+void gp_error_set(gp_error *err, const char *source, long line, long column,
+                  const char *field, const char *fmt, ...);
+
+/* Formats err as "source:line:column: field: message" into buf. */
+void gp_error_format(const gp_error *err, char *buf, size_t size);
+
+/* A short English name for a status. */
+const char *gp_strstatus(gp_status st);
+
+/* Warnings collected while loading (stale catalogs, spot above on-demand,
+ * estimated prices, classified workloads): a growable list of strings that
+ * the reports print.  The list owns its strings. */
+typedef struct gp_warnings {
+    char **items;
+    size_t count, cap;
+} gp_warnings;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void gp_warnings_add(gp_warnings *w, const char *fmt, ...);
+void gp_warnings_clear(gp_warnings *w);
+
+/* ---- allocation --------------------------------------------------------- */
+
+/* Every allocation in the library goes through these, so that a test can
+ * make the Nth allocation fail (gp_alloc_fail_after). */
+void *gp_malloc(size_t size);
+void *gp_calloc(size_t count, size_t size);
+void *gp_realloc(void *ptr, size_t size);
+void gp_free(void *ptr);
+char *gp_strdup(const char *s);
+char *gp_strndup(const char *s, size_t n);
+/* After n more successful allocations, every later one fails; n < 0 turns
+ * failure injection off. For tests only. */
+void gp_alloc_fail_after(long n);
+
+/* ---- vocabulary --------------------------------------------------------- */
+
+typedef enum gp_workload {
+    GP_TRAINING = 0,
+    GP_INFERENCE = 1,
+    GP_UNLABELED = 2
+} gp_workload;
+#define GP_N_WORKLOADS 3
+
+typedef enum gp_payment {
+    GP_NO_UPFRONT = 0,
+    GP_PARTIAL_UPFRONT = 1,
+    GP_ALL_UPFRONT = 2
+} gp_payment;
+
+typedef enum gp_plan_kind { GP_PLAN_COMPUTE = 0, GP_PLAN_FAMILY = 1 } gp_plan_kind;
+
+typedef enum gp_launch { GP_LAUNCH_ON_DEMAND = 0, GP_LAUNCH_SPOT = 1 } gp_launch;
+
+const char *gp_workload_name(gp_workload w);   /* "training", ... */
+const char *gp_payment_name(gp_payment p);     /* "no_upfront", ... */
+const char *gp_plan_kind_name(gp_plan_kind k); /* "compute", ... */
+const char *gp_launch_name(gp_launch l);       /* "on_demand", "spot" */
+
+/* ---- pricing catalogs (catalog.c) -------------------------------------- */
+
+typedef struct gp_reserved_offer {
+    int term_years;
+    gp_payment payment;
+    double hourly;  /* recurring $/instance-hour */
+    double upfront; /* $ per instance for the whole term */
+    bool estimate;
+} gp_reserved_offer;
+
+typedef struct gp_plan_offer {
+    gp_plan_kind kind;
+    int term_years;
+    gp_payment payment;
+    double hourly; /* plan rate for one instance-hour of this type */
+    bool estimate;
+} gp_plan_offer;
+
+typedef struct gp_price_point {
+    int64_t t;     /* from this time on ... */
+    double hourly; /* ... the spot price is this */
+} gp_price_point;
+
+typedef struct gp_spot_offer {
+    bool present;
+    double hourly;                    /* used when there is no history */
+    double interruption_rate_monthly; /* fraction of instances reclaimed */
+    char bucket[24];                  /* e.g. "10-15%", "" if not given */
+    bool estimate;
+    gp_price_point *history; /* sorted by t, or NULL */
+    size_t n_history;
+} gp_spot_offer;
+
+typedef struct gp_instance_type {
+    char *name;
+    char *family;
+    char *gpu_model;
+    int gpus;
+    double vcpus;
+    double memory_gib;
+    double normalization_factor; /* AWS size flexibility, 0 = none */
+    double on_demand;
+    gp_reserved_offer *reserved;
+    size_t n_reserved;
+    gp_plan_offer *plans;
+    size_t n_plans;
+    gp_spot_offer spot;
+} gp_instance_type;
+
+typedef struct gp_catalog {
+    char *path; /* file it was loaded from */
+    char *provider, *region, *currency, *as_of;
+    int64_t as_of_t;
+    char **sources;
+    size_t n_sources;
+    gp_instance_type *types; /* sorted by name */
+    size_t n_types;
+} gp_catalog;
+
+/* All loaded catalogs. */
+typedef struct gp_pricing {
+    gp_catalog **catalogs;
+    size_t n_catalogs;
+    gp_warnings warnings; /* stale as_of, spot above on-demand */
+} gp_pricing;
+
+/* Loads one catalog file, or every *.json below a folder (recursively, in
+ * name order), into *out, appending to an existing set when *out is not
+ * NULL.  `today` (epoch seconds) dates the staleness warning.  Two catalogs
+ * for the same provider and region are an error. */
+gp_status gp_pricing_load(gp_pricing **out, const char *path, int64_t today,
+                          gp_error *err);
+void gp_pricing_free(gp_pricing *p);
+
+/* Parses one catalog from memory (the fuzz target's entry point). */
+gp_status gp_catalog_parse(gp_catalog **out, const char *text, size_t len,
+                           const char *source, const char *base_dir,
+                           gp_error *err);
+void gp_catalog_free(gp_catalog *c);
+
+/* The instance type `name`, restricted to provider/region when they are not
+ * NULL or "".  Returns NULL when none matches; sets *ambiguous when several
+ * catalogs match and provider/region do not decide.  *catalog_out may be
+ * NULL. */
+const gp_instance_type *gp_pricing_find(const gp_pricing *p,
+                                        const char *provider,
+                                        const char *region, const char *name,
+                                        const gp_catalog **catalog_out,
+                                        bool *ambiguous);
+
+/* Writes up to `max` known type names nearest to `name` (edit distance),
+ * comma separated, into buf. */
+void gp_pricing_suggest(const gp_pricing *p, const char *name, char *buf,
+                        size_t size, int max);
+
+/* The spot price of a type at time t (history if any, else hourly). */
+double gp_spot_price_at(const gp_spot_offer *s, int64_t t);
+
+/* The effective hourly rate of a reservation: hourly + upfront/(term*8760). */
+double gp_reserved_effective_hourly(const gp_reserved_offer *o);
+
+/* ---- scenarios (scenario.c) --------------------------------------------- */
+
+typedef struct gp_policy {
+    gp_launch launch;
+    double checkpoint_interval_h;
+    double checkpoint_cost_h;
+    double restart_overhead_h;
+    int max_interruptions;
+    gp_launch fallback;
+    /* idle GPUs terminated after this many idle hours, 0 = never */
+    double terminate_idle_h;
+} gp_policy;
+
+typedef enum gp_commitment_type {
+    GP_COMMIT_RESERVED = 0,
+    GP_COMMIT_SAVINGS_PLAN = 1
+} gp_commitment_type;
+
+typedef struct gp_commitment {
+    gp_commitment_type type;
+    char provider[16];
+    char region[32];
+    char instance_type[64]; /* reserved */
+    char family[32];        /* instance_family plan */
+    gp_plan_kind kind;      /* savings plan */
+    double count;           /* reserved: whole instances */
+    double hourly_commitment; /* savings plan: $/h */
+    int term_years;
+    gp_payment payment;
+    int64_t start;
+    int64_t end; /* start + term_years * 365 days */
+} gp_commitment;
+
+typedef struct gp_strategy {
+    char *name;
+    gp_commitment *add_commitments;
+    size_t n_add;
+    gp_policy policy[2]; /* by workload: training, inference; merged */
+} gp_strategy;
+
+typedef struct gp_scenario {
+    char *path;
+    char *name;
+    bool has_window;
+    int64_t window_start, window_end;
+    double discount;            /* fraction off every price */
+    double spot_price_factor;   /* multiplies spot prices */
+    double interruption_factor; /* multiplies lambda */
+    gp_policy policy[2];        /* baseline, by workload */
+    gp_commitment *commitments; /* owned */
+    size_t n_commitments;
+    gp_strategy *strategies; /* [0] is "baseline" */
+    size_t n_strategies;
+    double growth[2]; /* monthly rate by workload */
+    int mc_runs;
+    uint64_t mc_seed;
+    /* the JSON text it was read from (NULL for the default), kept so that
+     * gp_scenario_check can point at file:line:column */
+    char *text;
+    size_t text_len;
+} gp_scenario;
+
+/* The scenario every key of which takes its default. */
+gp_status gp_scenario_default(gp_scenario **out, gp_error *err);
+gp_status gp_scenario_load(gp_scenario **out, const char *path,
+                           gp_error *err);
+gp_status gp_scenario_parse(gp_scenario **out, const char *text, size_t len,
+                            const char *source, gp_error *err);
+/* Checks the scenario's commitments against the catalogs: known types,
+ * offers that exist for the term and payment. */
+gp_status gp_scenario_check(const gp_scenario *s, const gp_pricing *p,
+                            gp_error *err);
+void gp_scenario_free(gp_scenario *s);
+
+/* ---- traces (trace.c) --------------------------------------------------- */
+
+/* A pool is what one price applies to: (provider, region, instance type). */
+typedef struct gp_pool {
+    const gp_catalog *catalog; /* provider, region */
+    const gp_instance_type *type;
+} gp_pool;
+
+/*
+ * A series is the hourly demand of one pool for one workload and one pair
+ * of labels.  Arrays run over the trace's hours [start_hour, start_hour +
+ * n_hours).
+ */
+typedef struct gp_series {
+    uint32_t pool;
+    gp_workload workload;
+    int32_t team, project; /* index into labels, -1 when unlabelled */
+    bool interruptible;
+    double *instance_hours;   /* billed instance-hours in the hour */
+    double *useful_gpu_hours; /* gpus x gpu_util/100 x hours */
+    double *util_gpu_hours;   /* GPU-hours that came with a gpu_util */
+} gp_series;
+
+/* A job run: consecutive rows of one job_id (or one row of --layout jobs). */
+typedef struct gp_job_run {
+    int32_t job; /* index into labels */
+    uint32_t series;
+    int64_t start, end;    /* seconds */
+    double instances;      /* peak instances */
+    double instance_hours; /* as billed */
+} gp_job_run;
+
+typedef struct gp_trace {
+    int64_t start_hour; /* first clock hour with demand */
+    size_t n_hours;
+    gp_pool *pools;
+    size_t n_pools;
+    gp_series *series;
+    size_t n_series;
+    char **labels; /* team, project and job names, interned */
+    size_t n_labels;
+    gp_job_run *runs;
+    size_t n_runs;
+    /* statistics for validate and the Inputs sheet */
+    uint64_t rows_read, rows_rejected, bytes_read;
+    double instance_hours[GP_N_WORKLOADS];
+    double useful_gpu_hours;
+    double gpu_hours_without_util;
+    size_t n_sources;
+    char **sources; /* the files read */
+} gp_trace;
+
+typedef enum gp_layout { GP_LAYOUT_SAMPLES = 0, GP_LAYOUT_JOBS = 1 } gp_layout;
+
+typedef struct gp_trace_options {
+    gp_layout layout;
+    double default_step_s;  /* --step, default 3600 */
+    const char *region;     /* --region, or NULL */
+    const char *map[32][2]; /* --map canonical=column pairs */
+    size_t n_map;
+    /* --skip-bad: rejected rows go here with their reason (NULL: first bad
+     * row stops the load) */
+    void (*reject)(void *ctx, const gp_error *why, const char *row,
+                   size_t row_len);
+    void *reject_ctx;
+    /* 0 = one thread per core, 1 = single-threaded */
+    int threads;
+} gp_trace_options;
+
+void gp_trace_options_init(gp_trace_options *o);
+
+/* Incremental loading of several files into one trace. */
+typedef struct gp_trace_builder gp_trace_builder;
+
+gp_status gp_trace_builder_new(gp_trace_builder **out,
+                               const gp_pricing *pricing,
+                               const gp_trace_options *opt, gp_error *err);
+/* path "-" reads standard input. */
+gp_status gp_trace_builder_add_file(gp_trace_builder *b, const char *path,
+                                    gp_error *err);
+/* Parses CSV text held in memory (the fuzz target's entry point). */
+gp_status gp_trace_builder_add_buffer(gp_trace_builder *b, const char *text,
+                                      size_t len, const char *source,
+                                      gp_error *err);
+/* Turns what was read into a trace; the builder is freed either way. */
+gp_status gp_trace_builder_finish(gp_trace_builder *b, gp_trace **out,
+                                  gp_error *err);
+void gp_trace_builder_free(gp_trace_builder *b);
+
+void gp_trace_free(gp_trace *t);
+
+/* Total instance-hours of pool p in hour h (index into the trace's hours)
+ * for workload w, summed over its series. */
+double gp_trace_pool_demand(const gp_trace *t, size_t pool, gp_workload w,
+                            size_t h);
+
+/* ---- time and numbers (util.c) ------------------------------------------ */
+
+/* Parses ISO 8601 ("2026-01-05T13:00:00Z", offsets, fractional seconds,
+ * a space for T, naive = UTC, a bare date) or epoch seconds. */
+bool gp_parse_time(const char *s, size_t len, double *out_seconds,
+                   const char **why);
+/* Formats epoch seconds as "2026-01-05T13:00:00Z". */
+void gp_format_time(int64_t t, char *buf, size_t size);
+/* Parses a duration "168h", "7d", "13w" into hours. */
+bool gp_parse_duration_hours(const char *s, double *hours);
+/* Parses a whole decimal number; rejects junk, inf and nan. */
+bool gp_parse_number(const char *s, size_t len, double *out);
+
+#endif /* GPUPLAN_H */

@@ -1,0 +1,513 @@
+/*
+ * util.c: time and number parsing, names of the vocabulary enums, and the
+ * small containers in util.h.
+ *
+ * Time and number parsing sit on the ingest's hot path (one call per row),
+ * so both have a fast path for the common shapes and fall back to the C
+ * library for the rest.
+ */
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- names -------------------------------------------------------------- */
+
+const char *gp_workload_name(gp_workload w)
+{
+    switch (w) {
+    case GP_TRAINING:
+        return "training";
+    case GP_INFERENCE:
+        return "inference";
+    case GP_UNLABELED:
+        break;
+    }
+    return "unlabeled";
+}
+
+const char *gp_payment_name(gp_payment p)
+{
+    switch (p) {
+    case GP_NO_UPFRONT:
+        return "no_upfront";
+    case GP_PARTIAL_UPFRONT:
+        return "partial_upfront";
+    case GP_ALL_UPFRONT:
+        return "all_upfront";
+    }
+    return "?";
+}
+
+const char *gp_plan_kind_name(gp_plan_kind k)
+{
+    return k == GP_PLAN_COMPUTE ? "compute" : "instance_family";
+}
+
+const char *gp_launch_name(gp_launch l)
+{
+    return l == GP_LAUNCH_SPOT ? "spot" : "on_demand";
+}
+
+/* ---- calendar ----------------------------------------------------------- */
+
+int64_t gp_days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+    y -= m <= 2;
+    const int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const unsigned yoe = (unsigned)(y - era * 400);
+    const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + (int64_t)doe - 719468;
+}
+
+void gp_civil_from_days(int64_t z, int *y, unsigned *m, unsigned *d)
+{
+    z += 719468;
+    const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    const unsigned doe = (unsigned)(z - era * 146097);
+    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const int64_t yy = (int64_t)yoe + era * 400;
+    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const unsigned mp = (5 * doy + 2) / 153;
+    *d = doy - (153 * mp + 2) / 5 + 1;
+    *m = mp < 10 ? mp + 3 : mp - 9;
+    *y = (int)(yy + (*m <= 2));
+}
+
+static unsigned days_in_month(int64_t y, unsigned m)
+{
+    static const unsigned days[] = {31, 28, 31, 30, 31, 30,
+                                    31, 31, 30, 31, 30, 31};
+    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return m == 2 && leap ? 29 : days[m - 1];
+}
+
+void gp_format_time(int64_t t, char *buf, size_t size)
+{
+    int64_t days = t >= 0 ? t / 86400 : -((-t + 86399) / 86400);
+    int64_t secs = t - days * 86400;
+    int y;
+    unsigned m, d;
+
+    gp_civil_from_days(days, &y, &m, &d);
+    snprintf(buf, size, "%04d-%02u-%02uT%02d:%02d:%02dZ", y, m, d,
+             (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60));
+}
+
+/* ---- numbers ------------------------------------------------------------ */
+
+static const double pow10_table[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
+                                     1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                     1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+                                     1e18, 1e19, 1e20, 1e21, 1e22};
+
+/*
+ * Plain decimals ("12", "-0.75", "33.5") with at most 15 significant digits
+ * are converted exactly as integer / 10^k: both are exact doubles and one
+ * IEEE division rounds correctly (Clinger's fast path).  Everything else
+ * goes to strtod.
+ */
+bool gp_parse_number(const char *s, size_t len, double *out)
+{
+    size_t i = 0;
+    bool neg = false;
+    uint64_t mant = 0;
+    int digits = 0, frac = 0;
+    bool dot = false, any = false;
+    char buf[64];
+    char *end;
+
+    if (len > 0 && (s[0] == '-' || s[0] == '+')) {
+        neg = s[0] == '-';
+        i = 1;
+    }
+    for (; i < len; i++) {
+        char c = s[i];
+        if (c >= '0' && c <= '9') {
+            any = true;
+            if (mant == 0 && c == '0') {
+                if (dot)
+                    frac++;
+                continue;
+            }
+            if (++digits > 15)
+                goto slow;
+            mant = mant * 10 + (uint64_t)(c - '0');
+            if (dot)
+                frac++;
+        } else if (c == '.' && !dot) {
+            dot = true;
+        } else {
+            goto slow;
+        }
+    }
+    if (!any || frac > 22)
+        goto slow;
+    *out = (double)mant / pow10_table[frac];
+    if (neg)
+        *out = -*out;
+    return true;
+slow:
+    if (len == 0 || len >= sizeof buf)
+        return false;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    for (size_t k = 0; k < len; k++) {
+        char c = buf[k];
+        /* strtod also takes hex, inf, nan and leading space: a trace does
+         * not mean any of those */
+        if (!((c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' ||
+              c == 'e' || c == 'E'))
+            return false;
+    }
+    errno = 0;
+    *out = strtod(buf, &end);
+    if (end != buf + len || errno == ERANGE || !isfinite(*out))
+        return false;
+    return true;
+}
+
+/* ---- time --------------------------------------------------------------- */
+
+static bool take_digits(const char *s, size_t len, size_t *i, int n,
+                        int *out)
+{
+    int v = 0;
+
+    if (*i + (size_t)n > len)
+        return false;
+    for (int k = 0; k < n; k++) {
+        char c = s[*i + (size_t)k];
+        if (c < '0' || c > '9')
+            return false;
+        v = v * 10 + (c - '0');
+    }
+    *i += (size_t)n;
+    *out = v;
+    return true;
+}
+
+bool gp_parse_time(const char *s, size_t len, double *out_seconds,
+                   const char **why)
+{
+    size_t i = 0;
+    int y, mo, d, h = 0, mi = 0, sec = 0;
+    double frac = 0;
+    long offset = 0;
+    bool all_numeric = len > 0;
+
+    *why = "expected an ISO 8601 time (2026-01-05T13:00:00Z) or epoch "
+           "seconds";
+    for (size_t k = 0; k < len; k++) {
+        char c = s[k];
+        if (!((c >= '0' && c <= '9') || c == '.' || (k == 0 && c == '-')))
+            all_numeric = false;
+    }
+    if (all_numeric) {
+        if (!gp_parse_number(s, len, out_seconds))
+            return false;
+        if (*out_seconds < 0 || *out_seconds > 253402300799.0) {
+            *why = "epoch seconds out of range (1970 to 9999)";
+            return false;
+        }
+        return true;
+    }
+    if (!take_digits(s, len, &i, 4, &y) || i >= len || s[i++] != '-' ||
+        !take_digits(s, len, &i, 2, &mo) || i >= len || s[i++] != '-' ||
+        !take_digits(s, len, &i, 2, &d))
+        return false;
+    if (mo < 1 || mo > 12) {
+        *why = "impossible date: the month must be 01 to 12";
+        return false;
+    }
+    if (d < 1 || (unsigned)d > days_in_month(y, (unsigned)mo)) {
+        *why = "impossible date: that month has no such day";
+        return false;
+    }
+    if (i < len && (s[i] == 'T' || s[i] == 't' || s[i] == ' ')) {
+        i++;
+        if (!take_digits(s, len, &i, 2, &h) || i >= len || s[i++] != ':' ||
+            !take_digits(s, len, &i, 2, &mi))
+            return false;
+        if (i < len && s[i] == ':') {
+            i++;
+            if (!take_digits(s, len, &i, 2, &sec))
+                return false;
+            if (i < len && (s[i] == '.' || s[i] == ',')) {
+                double scale = 0.1;
+                i++;
+                if (i >= len || s[i] < '0' || s[i] > '9')
+                    return false;
+                while (i < len && s[i] >= '0' && s[i] <= '9') {
+                    frac += (s[i] - '0') * scale;
+                    scale /= 10;
+                    i++;
+                }
+            }
+        }
+        if (h > 23 || mi > 59 || sec > 59) {
+            *why = "impossible time of day";
+            return false;
+        }
+        if (i < len && (s[i] == 'Z' || s[i] == 'z')) {
+            i++;
+        } else if (i < len && (s[i] == '+' || s[i] == '-')) {
+            int sign = s[i] == '-' ? -1 : 1, oh, om = 0;
+            i++;
+            if (!take_digits(s, len, &i, 2, &oh))
+                return false;
+            if (i < len && s[i] == ':')
+                i++;
+            if (i < len && !take_digits(s, len, &i, 2, &om))
+                return false;
+            if (oh > 23 || om > 59) {
+                *why = "impossible UTC offset";
+                return false;
+            }
+            offset = sign * (oh * 3600L + om * 60L);
+        }
+    }
+    if (i != len)
+        return false;
+    *out_seconds = (double)(gp_days_from_civil(y, (unsigned)mo, (unsigned)d) *
+                                86400 +
+                            h * 3600 + mi * 60 + sec - offset) +
+                   frac;
+    return true;
+}
+
+bool gp_parse_duration_hours(const char *s, double *hours)
+{
+    size_t len = strlen(s);
+    double v, unit;
+
+    if (len < 2)
+        return false;
+    switch (s[len - 1]) {
+    case 'h':
+        unit = 1;
+        break;
+    case 'd':
+        unit = 24;
+        break;
+    case 'w':
+        unit = 168;
+        break;
+    default:
+        return false;
+    }
+    if (!gp_parse_number(s, len - 1, &v) || v <= 0)
+        return false;
+    *hours = v * unit;
+    return true;
+}
+
+/* ---- containers --------------------------------------------------------- */
+
+uint64_t gp_hash_bytes(const void *p, size_t n, uint64_t seed)
+{
+    const unsigned char *b = p;
+    uint64_t h = 1469598103934665603ULL ^ seed;
+
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+bool gp_strmap_get(const gp_strmap *m, const char *key, size_t len,
+                   uint32_t *value)
+{
+    if (m->cap == 0)
+        return false;
+    uint64_t h = gp_hash_bytes(key, len, 0);
+    for (size_t i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+        const struct gp_strmap_slot *s = &m->slots[i];
+        if (!s->key)
+            return false;
+        if (s->hash == h && s->len == len && memcmp(s->key, key, len) == 0) {
+            *value = s->value;
+            return true;
+        }
+    }
+}
+
+static void strmap_insert_slot(struct gp_strmap_slot *slots, size_t cap,
+                               struct gp_strmap_slot s)
+{
+    size_t i = s.hash & (cap - 1);
+
+    while (slots[i].key)
+        i = (i + 1) & (cap - 1);
+    slots[i] = s;
+}
+
+gp_status gp_strmap_put(gp_strmap *m, const char *key, size_t len,
+                        uint32_t value)
+{
+    struct gp_strmap_slot s;
+
+    if ((m->count + 1) * 2 > m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 16;
+        struct gp_strmap_slot *slots = gp_calloc(cap, sizeof *slots);
+        if (!slots)
+            return GP_ERR_NOMEM;
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->slots[i].key)
+                strmap_insert_slot(slots, cap, m->slots[i]);
+        gp_free(m->slots);
+        m->slots = slots;
+        m->cap = cap;
+    }
+    s.key = gp_strndup(key, len);
+    if (!s.key)
+        return GP_ERR_NOMEM;
+    s.len = len;
+    s.hash = gp_hash_bytes(key, len, 0);
+    s.value = value;
+    strmap_insert_slot(m->slots, m->cap, s);
+    m->count++;
+    return GP_OK;
+}
+
+void gp_strmap_free(gp_strmap *m)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        gp_free(m->slots[i].key);
+    gp_free(m->slots);
+    memset(m, 0, sizeof *m);
+}
+
+gp_status gp_grow(void **items, size_t *cap, size_t need, size_t size)
+{
+    size_t n = *cap ? *cap : 8;
+    void *p;
+
+    if (need <= *cap)
+        return GP_OK;
+    while (n < need)
+        n *= 2;
+    p = gp_realloc(*items, n * size);
+    if (!p)
+        return GP_ERR_NOMEM;
+    *items = p;
+    *cap = n;
+    return GP_OK;
+}
+
+size_t gp_edit_distance(const char *a, const char *b, size_t cap)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    size_t row[128];
+
+    if (lb >= sizeof row / sizeof row[0] || la >= 128)
+        return cap;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0], best;
+        row[0] = i;
+        best = row[0];
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            size_t v = diag + cost;
+            if (up + 1 < v)
+                v = up + 1;
+            if (row[j - 1] + 1 < v)
+                v = row[j - 1] + 1;
+            row[j] = v;
+            diag = up;
+            if (v < best)
+                best = v;
+        }
+        if (best >= cap)
+            return cap;
+    }
+    return row[lb] < cap ? row[lb] : cap;
+}
+
+gp_status gp_read_file(const char *path, char **out, size_t *len,
+                       gp_error *err)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+
+    *out = NULL;
+    *len = 0;
+    if (!f) {
+        gp_error_set(err, path, 0, 0, NULL, "cannot open: %s",
+                     strerror(errno));
+        return GP_ERR_INPUT;
+    }
+    for (;;) {
+        if (gp_grow((void **)&buf, &cap, n + 65536 + 1, 1) != GP_OK) {
+            gp_free(buf);
+            if (f != stdin)
+                fclose(f);
+            gp_error_set(err, path, 0, 0, NULL, "out of memory");
+            return GP_ERR_NOMEM;
+        }
+        size_t k = fread(buf + n, 1, cap - n - 1, f);
+        n += k;
+        if (k == 0)
+            break;
+    }
+    if (ferror(f)) {
+        gp_error_set(err, path, 0, 0, NULL, "read error: %s",
+                     strerror(errno));
+        gp_free(buf);
+        if (f != stdin)
+            fclose(f);
+        return GP_ERR_IO;
+    }
+    if (f != stdin)
+        fclose(f);
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    return GP_OK;
+}
+
+gp_status gp_write_atomic(const char *path,
+                          gp_status (*write)(FILE *f, void *ctx), void *ctx,
+                          gp_error *err)
+{
+    size_t n = strlen(path) + 32;
+    char *tmp = gp_malloc(n);
+    FILE *f;
+    gp_status st;
+
+    if (!tmp)
+        return GP_ERR_NOMEM;
+    snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
+    f = fopen(tmp, "wb");
+    if (!f) {
+        gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
+                     strerror(errno));
+        gp_free(tmp);
+        return GP_ERR_IO;
+    }
+    st = write(f, ctx);
+    if (fclose(f) != 0 && st == GP_OK) {
+        gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
+                     strerror(errno));
+        st = GP_ERR_IO;
+    }
+    if (st == GP_OK && rename(tmp, path) != 0) {
+        gp_error_set(err, path, 0, 0, NULL, "cannot rename into place: %s",
+                     strerror(errno));
+        st = GP_ERR_IO;
+    }
+    if (st != GP_OK)
+        remove(tmp);
+    gp_free(tmp);
+    return st;
+}

@@ -1,0 +1,60 @@
+/*
+ * util.h: small helpers the library modules share and do not export:
+ * a string-keyed hash map, edit distance, whole-file reading, and growable
+ * arrays.
+ */
+#ifndef GP_UTIL_H
+#define GP_UTIL_H
+
+#include "gpuplan.h"
+
+#include <stdio.h>
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
+ * days_from_civil). */
+int64_t gp_days_from_civil(int64_t y, unsigned m, unsigned d);
+void gp_civil_from_days(int64_t z, int *y, unsigned *m, unsigned *d);
+
+/* Levenshtein distance, capped at `cap` (returns cap when larger). */
+size_t gp_edit_distance(const char *a, const char *b, size_t cap);
+
+/* Reads a whole file (or standard input for "-") into a NUL-terminated
+ * buffer. */
+gp_status gp_read_file(const char *path, char **out, size_t *len,
+                       gp_error *err);
+
+/* FNV-1a. */
+uint64_t gp_hash_bytes(const void *p, size_t n, uint64_t seed);
+
+/*
+ * An open-addressing map from byte strings to uint32 values.  Keys are
+ * copied.  Used to intern instance types, labels, series keys.
+ */
+typedef struct gp_strmap {
+    struct gp_strmap_slot {
+        char *key;
+        size_t len;
+        uint64_t hash;
+        uint32_t value;
+    } *slots;
+    size_t cap, count;
+} gp_strmap;
+
+/* Returns true and sets *value when found. */
+bool gp_strmap_get(const gp_strmap *m, const char *key, size_t len,
+                   uint32_t *value);
+/* Inserts key -> value (key must not be present). */
+gp_status gp_strmap_put(gp_strmap *m, const char *key, size_t len,
+                        uint32_t value);
+void gp_strmap_free(gp_strmap *m);
+
+/* Grows *items so it holds at least `need` elements of `size` bytes. */
+gp_status gp_grow(void **items, size_t *cap, size_t need, size_t size);
+
+/* Writes to `path` atomically: the callback writes to a temporary file in
+ * the same folder, which is renamed over `path` only if it succeeds. */
+gp_status gp_write_atomic(const char *path,
+                          gp_status (*write)(FILE *f, void *ctx), void *ctx,
+                          gp_error *err);
+
+#endif

@@ -1,0 +1,779 @@
+/*
+ * json_util.c: the JSON reading helpers the catalog and scenario loaders
+ * share: a locator that maps a path back to line and column in the text,
+ * path formatting, and typed member readers that word every type and range
+ * error the same way.
+ *
+ * The locator is a small scanner over the original text, written for this
+ * one job rather than for parsing: it knows just enough JSON (strings with
+ * their escapes, nesting of objects and arrays, where a scalar ends) to skip
+ * over values and to compare object keys with a path's keys.  The loaders
+ * only call it once jansson has accepted the text, but it never reads past
+ * the buffer whatever the text holds.
+ */
+#include "json_util.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the locator -------------------------------------------------------- */
+
+/* A position in the text: the next byte to read and its line and column. */
+typedef struct scanner {
+    const char *p, *end;
+    long line, column;
+} scanner;
+
+/* The next byte, or -1 at the end of the text. */
+static int peek(const scanner *s)
+{
+    return s->p < s->end ? (unsigned char)*s->p : -1;
+}
+
+/*
+ * Moves past one byte.  A newline starts the next line; columns count
+ * characters, not bytes, as jansson's do, so UTF-8 continuation bytes
+ * (10xxxxxx) do not move the column.
+ */
+static void advance(scanner *s)
+{
+    unsigned char c;
+
+    if (s->p >= s->end)
+        return;
+    c = (unsigned char)*s->p++;
+    if (c == '\n') {
+        s->line++;
+        s->column = 1;
+    } else if ((c & 0xC0) != 0x80) {
+        s->column++;
+    }
+}
+
+/* Skips JSON whitespace: space, tab, CR and LF. */
+static void skip_space(scanner *s)
+{
+    for (;;) {
+        int c = peek(s);
+        if (c != ' ' && c != '\t' && c != '\r' && c != '\n')
+            return;
+        advance(s);
+    }
+}
+
+/* Value of one hex digit, or -1. */
+static int hex_value(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Reads the four hex digits of a \u escape (the scanner is past the 'u');
+ * returns the code unit or -1. */
+static long read_hex4(scanner *s)
+{
+    long v = 0;
+
+    for (int i = 0; i < 4; i++) {
+        int h = hex_value(peek(s));
+        if (h < 0)
+            return -1;
+        v = v * 16 + h;
+        advance(s);
+    }
+    return v;
+}
+
+/* Compares one decoded byte of a string with the key being matched:
+ * *k walks the key, *same turns false at the first difference. */
+static void match_byte(const char **k, bool *same, unsigned char b)
+{
+    if (!*k || !*same)
+        return;
+    if (**k == '\0' || (unsigned char)**k != b)
+        *same = false;
+    else
+        (*k)++;
+}
+
+/* Encodes code point cp as UTF-8 and matches its bytes against the key. */
+static void match_code_point(const char **k, bool *same, long cp)
+{
+    if (cp < 0x80) {
+        match_byte(k, same, (unsigned char)cp);
+    } else if (cp < 0x800) {
+        match_byte(k, same, (unsigned char)(0xC0 | (cp >> 6)));
+        match_byte(k, same, (unsigned char)(0x80 | (cp & 0x3F)));
+    } else if (cp < 0x10000) {
+        match_byte(k, same, (unsigned char)(0xE0 | (cp >> 12)));
+        match_byte(k, same, (unsigned char)(0x80 | ((cp >> 6) & 0x3F)));
+        match_byte(k, same, (unsigned char)(0x80 | (cp & 0x3F)));
+    } else {
+        match_byte(k, same, (unsigned char)(0xF0 | (cp >> 18)));
+        match_byte(k, same, (unsigned char)(0x80 | ((cp >> 12) & 0x3F)));
+        match_byte(k, same, (unsigned char)(0x80 | ((cp >> 6) & 0x3F)));
+        match_byte(k, same, (unsigned char)(0x80 | (cp & 0x3F)));
+    }
+}
+
+/*
+ * Moves past a string (the scanner is on its opening quote).  When key is
+ * not NULL, the string's decoded bytes are compared with it on the way and
+ * the result is returned; escapes are decoded (\n, \u00e9, surrogate pairs)
+ * so that "a\u002eb" matches the key "a.b".  Without a key, returns false.
+ */
+static bool scan_string(scanner *s, const char *key)
+{
+    const char *k = key;
+    bool same = key != NULL;
+
+    advance(s); /* the opening quote */
+    for (;;) {
+        int c = peek(s);
+        if (c < 0)
+            return false; /* unterminated */
+        advance(s);
+        if (c == '"')
+            break;
+        if (c != '\\') {
+            match_byte(&k, &same, (unsigned char)c);
+            continue;
+        }
+        c = peek(s);
+        if (c < 0)
+            return false;
+        advance(s);
+        switch (c) {
+        case 'b':
+            match_byte(&k, &same, '\b');
+            break;
+        case 'f':
+            match_byte(&k, &same, '\f');
+            break;
+        case 'n':
+            match_byte(&k, &same, '\n');
+            break;
+        case 'r':
+            match_byte(&k, &same, '\r');
+            break;
+        case 't':
+            match_byte(&k, &same, '\t');
+            break;
+        case 'u': {
+            long cp = read_hex4(s);
+            if (cp < 0) {
+                same = false;
+                break;
+            }
+            /* a high surrogate followed by \uDC00..\uDFFF is one code
+             * point above U+FFFF */
+            if (cp >= 0xD800 && cp <= 0xDBFF && peek(s) == '\\' &&
+                s->p + 1 < s->end && s->p[1] == 'u') {
+                scanner save = *s;
+                long lo;
+                advance(s);
+                advance(s);
+                lo = read_hex4(s);
+                if (lo >= 0xDC00 && lo <= 0xDFFF)
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                else
+                    *s = save; /* a lone surrogate; leave the next escape */
+            }
+            match_code_point(&k, &same, cp);
+            break;
+        }
+        default: /* \" \\ \/ stand for themselves */
+            match_byte(&k, &same, (unsigned char)c);
+            break;
+        }
+    }
+    return same && k && *k == '\0';
+}
+
+/*
+ * Moves past one value of any kind.  Objects and arrays are skipped by
+ * counting brackets, with strings skipped whole so that brackets inside
+ * them do not count; a scalar (number, true, false, null) ends at the next
+ * delimiter or whitespace.
+ */
+static void skip_value(scanner *s)
+{
+    int c = peek(s);
+
+    if (c == '"') {
+        scan_string(s, NULL);
+    } else if (c == '{' || c == '[') {
+        long nesting = 0;
+        while ((c = peek(s)) >= 0) {
+            if (c == '"') {
+                scan_string(s, NULL);
+                continue;
+            }
+            if (c == '{' || c == '[')
+                nesting++;
+            else if (c == '}' || c == ']')
+                nesting--;
+            advance(s);
+            if (nesting == 0)
+                return;
+        }
+    } else {
+        while ((c = peek(s)) >= 0 && c != ',' && c != ']' && c != '}' &&
+               c != ' ' && c != '\t' && c != '\r' && c != '\n')
+            advance(s);
+    }
+}
+
+/*
+ * The scanner is on the first character of an object or array; moves it to
+ * the first character of the member `step` names.  For a key that occurs
+ * more than once the last occurrence counts, as in jansson.  Returns false,
+ * with the scanner somewhere inside the container, when there is no such
+ * member.
+ */
+static bool find_step(scanner *s, const gp_jstep *step)
+{
+    if (step->key) {
+        scanner hit = *s;
+        bool found = false;
+
+        if (peek(s) != '{')
+            return false;
+        advance(s);
+        for (;;) {
+            bool same;
+            skip_space(s);
+            if (peek(s) != '"')
+                break; /* '}' or something broken */
+            same = scan_string(s, step->key);
+            skip_space(s);
+            if (peek(s) != ':')
+                break;
+            advance(s);
+            skip_space(s);
+            if (same) {
+                hit = *s;
+                found = true;
+            }
+            skip_value(s);
+            skip_space(s);
+            if (peek(s) != ',')
+                break;
+            advance(s);
+        }
+        if (found)
+            *s = hit;
+        return found;
+    }
+    if (peek(s) != '[')
+        return false;
+    advance(s);
+    for (size_t i = 0;; i++) {
+        skip_space(s);
+        if (peek(s) < 0 || peek(s) == ']')
+            return false;
+        if (i == step->index)
+            return true;
+        skip_value(s);
+        skip_space(s);
+        if (peek(s) != ',')
+            return false;
+        advance(s);
+    }
+}
+
+bool gp_json_locate(const char *text, size_t len, const gp_jstep *path,
+                    size_t depth, long *line, long *column)
+{
+    scanner s = {text, text + len, 1, 1};
+    scanner found;
+
+    /* a byte order mark is invisible in editors: it takes no column */
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+        s.p += 3;
+    skip_space(&s);
+    found = s;
+    if (depth > GP_JPATH_MAX)
+        depth = GP_JPATH_MAX;
+    for (size_t i = 0; i < depth; i++) {
+        if (!find_step(&s, &path[i])) {
+            *line = found.line;
+            *column = found.column;
+            return false;
+        }
+        found = s;
+    }
+    *line = s.line;
+    *column = s.column;
+    return true;
+}
+
+/* ---- formatting --------------------------------------------------------- */
+
+void gp_json_path_format(const gp_jstep *path, size_t depth, char *buf,
+                         size_t size)
+{
+    size_t n = 0;
+
+    if (size == 0)
+        return;
+    buf[0] = '\0';
+    if (depth > GP_JPATH_MAX)
+        depth = GP_JPATH_MAX;
+    for (size_t i = 0; i < depth && n < size; i++) {
+        int k;
+        if (path[i].key)
+            k = snprintf(buf + n, size - n, "%s%s", n > 0 ? "." : "",
+                         path[i].key);
+        else
+            k = snprintf(buf + n, size - n, "[%zu]", path[i].index);
+        if (k < 0)
+            break;
+        n += (size_t)k;
+    }
+}
+
+const char *gp_json_type_phrase(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+    case JSON_REAL:
+        return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE:
+        return "a boolean";
+    case JSON_NULL:
+        break;
+    }
+    return "null";
+}
+
+void gp_json_format_number(double v, char *buf, size_t size)
+{
+    /* the fewest significant digits that read back as the same double */
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, size, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+const char *gp_json_quote(const char *s, char *buf, size_t size)
+{
+    size_t n = 0;
+    const size_t limit = 80; /* characters of s shown before "..." */
+
+    if (size < 8) {
+        if (size > 0)
+            buf[0] = '\0';
+        return buf;
+    }
+    buf[n++] = '"';
+    for (size_t i = 0; s[i]; i++) {
+        unsigned char c = (unsigned char)s[i];
+        char esc[8];
+        size_t k;
+
+        if (i >= limit) {
+            snprintf(esc, sizeof esc, "...");
+        } else if (c == '"' || c == '\\') {
+            snprintf(esc, sizeof esc, "\\%c", c);
+        } else if (c == '\n') {
+            snprintf(esc, sizeof esc, "\\n");
+        } else if (c == '\t') {
+            snprintf(esc, sizeof esc, "\\t");
+        } else if (c < 0x20 || c == 0x7F) {
+            snprintf(esc, sizeof esc, "\\u%04x", c);
+        } else {
+            esc[0] = (char)c;
+            esc[1] = '\0';
+        }
+        k = strlen(esc);
+        if (n + k + 2 > size)
+            break;
+        memcpy(buf + n, esc, k);
+        n += k;
+        if (i >= limit)
+            break;
+    }
+    buf[n++] = '"';
+    buf[n] = '\0';
+    return buf;
+}
+
+/* ---- documents ---------------------------------------------------------- */
+
+void gp_jdoc_init(gp_jdoc *d, const char *text, size_t len,
+                  const char *source, gp_error *err)
+{
+    memset(d, 0, sizeof *d);
+    d->text = text;
+    d->len = len;
+    d->source = source ? source : "";
+    d->err = err;
+}
+
+gp_status gp_jdoc_parse(gp_jdoc *d, json_t **root)
+{
+    json_error_t je;
+    json_t *v;
+
+    *root = NULL;
+    if (d->len >= 3 && memcmp(d->text, "\xEF\xBB\xBF", 3) == 0) {
+        d->text += 3;
+        d->len -= 3;
+    }
+    v = json_loadb(d->text, d->len, JSON_REJECT_DUPLICATES, &je);
+    if (!v) {
+        if (json_error_code(&je) == json_error_out_of_memory)
+            return gp_jdoc_nomem(d);
+        gp_error_set(d->err, d->source, je.line > 0 ? je.line : 0,
+                     je.column > 0 ? je.column : 0, "", "%s", je.text);
+        return GP_ERR_INPUT;
+    }
+    if (!json_is_object(v)) {
+        gp_jdoc_error(d, NULL, "expected an object, got %s",
+                      gp_json_type_phrase(v));
+        json_decref(v);
+        return GP_ERR_INPUT;
+    }
+    *root = v;
+    return GP_OK;
+}
+
+void gp_jdoc_push_key(gp_jdoc *d, const char *key)
+{
+    if (d->depth < GP_JPATH_MAX) {
+        d->path[d->depth].key = key;
+        d->path[d->depth].index = 0;
+    }
+    d->depth++;
+}
+
+void gp_jdoc_push_index(gp_jdoc *d, size_t index)
+{
+    if (d->depth < GP_JPATH_MAX) {
+        d->path[d->depth].key = NULL;
+        d->path[d->depth].index = index;
+    }
+    d->depth++;
+}
+
+void gp_jdoc_pop(gp_jdoc *d)
+{
+    if (d->depth > 0)
+        d->depth--;
+}
+
+gp_status gp_jdoc_error(gp_jdoc *d, const char *key, const char *fmt, ...)
+{
+    char field[sizeof d->err->field];
+    char message[sizeof d->err->message];
+    long line = 0, column = 0;
+    va_list ap;
+
+    if (!d->err || d->err->message[0])
+        return GP_ERR_INPUT; /* the first error wins: skip the work */
+    if (key)
+        gp_jdoc_push_key(d, key);
+    if (d->text) /* no text (a scenario built in memory): no position */
+        gp_json_locate(d->text, d->len, d->path, d->depth, &line, &column);
+    gp_json_path_format(d->path, d->depth, field, sizeof field);
+    if (key)
+        gp_jdoc_pop(d);
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    gp_error_set(d->err, d->source, line, column, field, "%s", message);
+    return GP_ERR_INPUT;
+}
+
+gp_status gp_jdoc_nomem(gp_jdoc *d)
+{
+    gp_error_set(d->err, d->source, 0, 0, "", "out of memory");
+    return GP_ERR_NOMEM;
+}
+
+/* ---- typed readers ------------------------------------------------------ */
+
+/*
+ * Finds member `key` of obj.  Returns GP_OK with *out NULL when it is
+ * absent (or null) and not required; an error when it is absent and
+ * required; else GP_OK with *out set.
+ */
+static gp_status member(gp_jdoc *d, const json_t *obj, const char *key,
+                        bool required, const char *expected, json_t **out)
+{
+    json_t *v = json_object_get(obj, key);
+
+    *out = NULL;
+    if (!v)
+        return required ? gp_jdoc_error(d, key, "missing required key")
+                        : GP_OK;
+    if (json_is_null(v) && !required)
+        return GP_OK;
+    if (json_is_null(v))
+        return gp_jdoc_error(d, key, "expected %s, got null", expected);
+    *out = v;
+    return GP_OK;
+}
+
+/* Records "expected <expected>, got <v's type>" at member key. */
+static gp_status wrong_type(gp_jdoc *d, const char *key, const char *expected,
+                            const json_t *v)
+{
+    return gp_jdoc_error(d, key, "expected %s, got %s", expected,
+                         gp_json_type_phrase(v));
+}
+
+gp_status gp_jdoc_number(gp_jdoc *d, const json_t *obj, const char *key,
+                         bool required, double *out, bool *present)
+{
+    json_t *v;
+    gp_status st = member(d, obj, key, required, "a number", &v);
+
+    if (present)
+        *present = false;
+    if (st != GP_OK || !v)
+        return st;
+    if (!json_is_number(v))
+        return wrong_type(d, key, "a number", v);
+    *out = json_number_value(v);
+    if (!isfinite(*out)) /* jansson rejects these, but be sure */
+        return gp_jdoc_error(d, key, "expected a finite number");
+    if (present)
+        *present = true;
+    return GP_OK;
+}
+
+gp_status gp_jdoc_string(gp_jdoc *d, const json_t *obj, const char *key,
+                         bool required, const char **out, bool *present)
+{
+    json_t *v;
+    gp_status st = member(d, obj, key, required, "a string", &v);
+
+    if (present)
+        *present = false;
+    if (st != GP_OK || !v)
+        return st;
+    if (!json_is_string(v))
+        return wrong_type(d, key, "a string", v);
+    *out = json_string_value(v);
+    if (present)
+        *present = true;
+    return GP_OK;
+}
+
+gp_status gp_jdoc_bool(gp_jdoc *d, const json_t *obj, const char *key,
+                       bool required, bool *out, bool *present)
+{
+    json_t *v;
+    gp_status st = member(d, obj, key, required, "true or false", &v);
+
+    if (present)
+        *present = false;
+    if (st != GP_OK || !v)
+        return st;
+    if (!json_is_boolean(v))
+        return wrong_type(d, key, "true or false", v);
+    *out = json_is_true(v);
+    if (present)
+        *present = true;
+    return GP_OK;
+}
+
+gp_status gp_jdoc_object(gp_jdoc *d, const json_t *obj, const char *key,
+                         bool required, json_t **out)
+{
+    gp_status st = member(d, obj, key, required, "an object", out);
+
+    if (st != GP_OK || !*out)
+        return st;
+    if (!json_is_object(*out)) {
+        st = wrong_type(d, key, "an object", *out);
+        *out = NULL;
+    }
+    return st;
+}
+
+gp_status gp_jdoc_array(gp_jdoc *d, const json_t *obj, const char *key,
+                        bool required, json_t **out)
+{
+    gp_status st = member(d, obj, key, required, "an array", out);
+
+    if (st != GP_OK || !*out)
+        return st;
+    if (!json_is_array(*out)) {
+        st = wrong_type(d, key, "an array", *out);
+        *out = NULL;
+    }
+    return st;
+}
+
+gp_status gp_jdoc_expect_object(gp_jdoc *d, const json_t *v)
+{
+    if (json_is_object(v))
+        return GP_OK;
+    return gp_jdoc_error(d, NULL, "expected an object, got %s",
+                         gp_json_type_phrase(v));
+}
+
+const char *const gp_json_payment_names[3] = {"no_upfront", "partial_upfront",
+                                              "all_upfront"};
+const char *const gp_json_provider_names[3] = {"aws", "gcp", "azure"};
+const char *const gp_json_plan_kind_names[2] = {"compute", "instance_family"};
+const char *const gp_json_launch_names[2] = {"on_demand", "spot"};
+
+gp_status gp_jdoc_enum(gp_jdoc *d, const json_t *obj, const char *key,
+                       bool required, const char *what,
+                       const char *const *names, int n, int *out,
+                       bool *present)
+{
+    const char *s;
+    bool have = false;
+    char list[256], quoted[128];
+    size_t used = 0;
+    gp_status st = gp_jdoc_string(d, obj, key, required, &s, &have);
+
+    if (present)
+        *present = false;
+    if (st != GP_OK || !have)
+        return st;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(s, names[i]) == 0) {
+            *out = i;
+            if (present)
+                *present = true;
+            return GP_OK;
+        }
+    }
+    /* "a, b or c" */
+    list[0] = '\0';
+    for (int i = 0; i < n && used < sizeof list; i++) {
+        int k = snprintf(list + used, sizeof list - used, "%s%s",
+                         i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
+        if (k < 0)
+            break;
+        used += (size_t)k;
+    }
+    return gp_jdoc_error(d, key, "unknown %s %s (expected %s)", what,
+                         gp_json_quote(s, quoted, sizeof quoted), list);
+}
+
+gp_status gp_jdoc_term_years(gp_jdoc *d, const json_t *obj, const char *key,
+                             bool required, int *out, bool *present)
+{
+    double v = 0;
+    bool have = false;
+    char num[32];
+    gp_status st = gp_jdoc_number(d, obj, key, required, &v, &have);
+
+    if (present)
+        *present = false;
+    if (st != GP_OK || !have)
+        return st;
+    if (v != 1 && v != 3) {
+        gp_json_format_number(v, num, sizeof num);
+        return gp_jdoc_error(d, key, "must be 1 or 3, got %s", num);
+    }
+    *out = (int)v;
+    if (present)
+        *present = true;
+    return GP_OK;
+}
+
+gp_status gp_jdoc_time(gp_jdoc *d, const json_t *obj, const char *key,
+                       bool required, int64_t *out, bool *present)
+{
+    const char *s, *why;
+    double seconds;
+    bool have = false;
+    char quoted[128];
+    gp_status st = gp_jdoc_string(d, obj, key, required, &s, &have);
+
+    if (present)
+        *present = false;
+    if (st != GP_OK || !have)
+        return st;
+    if (!gp_parse_time(s, strlen(s), &seconds, &why))
+        return gp_jdoc_error(d, key, "%s, got %s", why,
+                             gp_json_quote(s, quoted, sizeof quoted));
+    *out = (int64_t)floor(seconds);
+    if (present)
+        *present = true;
+    return GP_OK;
+}
+
+/* ---- range checks ------------------------------------------------------- */
+
+gp_status gp_jdoc_check_whole(gp_jdoc *d, const char *key, double v,
+                              double min, double max)
+{
+    char num[32], bound[32];
+
+    gp_json_format_number(v, num, sizeof num);
+    if (v != floor(v))
+        return gp_jdoc_error(d, key, "must be a whole number, got %s", num);
+    if (v < min) {
+        gp_json_format_number(min, bound, sizeof bound);
+        return gp_jdoc_error(d, key, "must be at least %s, got %s", bound,
+                             num);
+    }
+    if (v > max) {
+        gp_json_format_number(max, bound, sizeof bound);
+        return gp_jdoc_error(d, key, "must be at most %s, got %s", bound,
+                             num);
+    }
+    return GP_OK;
+}
+
+gp_status gp_jdoc_check_nonnegative(gp_jdoc *d, const char *key, double v)
+{
+    char num[32];
+
+    if (v >= 0)
+        return GP_OK;
+    gp_json_format_number(v, num, sizeof num);
+    return gp_jdoc_error(d, key, "must not be negative, got %s", num);
+}
+
+gp_status gp_jdoc_check_positive(gp_jdoc *d, const char *key, double v)
+{
+    char num[32];
+
+    if (v > 0)
+        return GP_OK;
+    gp_json_format_number(v, num, sizeof num);
+    return gp_jdoc_error(d, key, "must be greater than 0, got %s", num);
+}
+
+gp_status gp_jdoc_check_fraction(gp_jdoc *d, const char *key, double v,
+                                 const char *what)
+{
+    char num[32], hint[32];
+
+    if (v >= 0 && v < 1)
+        return GP_OK;
+    gp_json_format_number(v, num, sizeof num);
+    if (v < 1)
+        return gp_jdoc_error(d, key, "expected %s in [0, 1), got %s", what,
+                             num);
+    gp_json_format_number(v / 100, hint, sizeof hint);
+    return gp_jdoc_error(d, key,
+                         "expected %s in [0, 1), got %s (a percent? write %s)",
+                         what, num, hint);
+}

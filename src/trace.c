@@ -1,0 +1,1642 @@
+/*
+ * trace.c: usage-history ingest (SPEC section 2).
+ *
+ * A trace CSV is read as a stream of physical lines and turned into hourly
+ * demand per series (pool x workload x team x project), plus job runs for
+ * the spot replay.  Memory grows with series x hours and with jobs, never
+ * with rows: a row is parsed, spread over the clock hours it overlaps, and
+ * forgotten.
+ *
+ * Parsing.  RFC 4180 parsing is libcsv's job, but libcsv walks every byte
+ * through a state machine and tops out near 180 MB/s here.  Most trace
+ * lines contain no quote at all, and for those a field is simply the text
+ * between commas, so each line is split here with memchr-speed scanning and
+ * only lines that contain a double quote or a bare carriage return are
+ * handed to libcsv (which then owns the row until its quoted fields close).
+ * Both paths trim spaces and tabs around unquoted fields, as libcsv does.
+ *
+ * Threads.  A large buffer is cut at a newline into one range per thread;
+ * each thread fills its own shard (hash maps and hour arrays), and the
+ * shards are merged in order.  The cut is speculative: a newline inside a
+ * quoted field would be a false row boundary, so the cut is accepted only
+ * if the thread before it ended its range outside any row; otherwise the
+ * later shard is thrown away and its range read again in sequence.
+ */
+#include "util.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+/* A trace may span at most this many hours (about 30 years): enough for
+ * any real history, and a bound on memory for a mistyped timestamp. */
+#define MAX_SPAN_HOURS (30L * 366 * 24)
+#define MAX_FIELDS 256
+/* Buffers at least this large are split across threads. */
+#define PARALLEL_MIN_BYTES (8u << 20)
+
+enum column {
+    COL_TIMESTAMP,
+    COL_STEP_S,
+    COL_START,
+    COL_END,
+    COL_PROVIDER,
+    COL_REGION,
+    COL_INSTANCE_TYPE,
+    COL_WORKLOAD,
+    COL_INSTANCES,
+    COL_GPUS,
+    COL_GPU_UTIL,
+    COL_JOB_ID,
+    COL_TEAM,
+    COL_PROJECT,
+    COL_INTERRUPTIBLE,
+    N_COLUMNS
+};
+
+static const char *const column_names[N_COLUMNS] = {
+    "timestamp", "step_s",    "start",    "end",      "provider",
+    "region",    "instance_type", "workload", "instances", "gpus",
+    "gpu_util",  "job_id",    "team",     "project",  "interruptible"};
+
+/* One clock hour of one series while reading. */
+struct cell {
+    double instance_hours;
+    double useful_gpu_hours;
+    double util_gpu_hours;
+};
+
+struct shard_series {
+    uint32_t pool;
+    uint8_t workload;
+    uint8_t interruptible;
+    int32_t team, project;
+    int64_t base; /* clock hour of cells[0] */
+    size_t n, cap;
+    struct cell *cells;
+};
+
+/* The binary key of a series in the series map. */
+struct series_key {
+    uint32_t pool;
+    uint8_t workload;
+    uint8_t interruptible;
+    uint8_t pad[2];
+    int32_t team, project;
+};
+
+struct shard_run {
+    int32_t job;
+    uint32_t series;
+    double start, end; /* seconds */
+    double instances, instance_hours;
+};
+
+/* A field of the row being read: points into the input or a scratch copy. */
+struct field {
+    const char *p;
+    size_t len;
+};
+
+/*
+ * Everything one thread accumulates.  The first shard is the builder's own
+ * and lives across files.
+ */
+struct shard {
+    gp_strmap pool_map; /* "provider\x1fregion\x1ftype" -> pool */
+    gp_pool *pools;
+    size_t n_pools, cap_pools;
+    gp_strmap series_map; /* struct series_key -> series */
+    struct shard_series *series;
+    size_t n_series, cap_series;
+    gp_strmap label_map;
+    char **labels;
+    size_t n_labels, cap_labels;
+    gp_strmap job_map;  /* job label -> index into open_run */
+    int64_t *open_run; /* by job label: index of its current run, or -1 */
+    size_t cap_open;
+    struct shard_run *runs;
+    size_t n_runs, cap_runs;
+    uint64_t rows_read, rows_rejected;
+    double instance_hours[GP_N_WORKLOADS];
+    double useful_gpu_hours, gpu_hours_without_util;
+
+    /* caches for the hot path: the previous row's type and labels */
+    char last_type_key[160];
+    size_t last_type_key_len;
+    uint32_t last_pool;
+    char last_label[3][96];
+    size_t last_label_len[3];
+    int32_t last_label_id[3];
+
+    /* error state: first error of this shard (line relative to its range) */
+    gp_error err;
+    gp_status status;
+    long rejected_lines; /* for the report */
+};
+
+/* What reading one file needs to know; shared read-only by the threads. */
+struct file_ctx {
+    const char *source;
+    int colmap[N_COLUMNS]; /* CSV column (0-based) of each, or -1 */
+    size_t n_header;       /* fields in the header row */
+    char *header_names[MAX_FIELDS];
+};
+
+struct gp_trace_builder {
+    const gp_pricing *pricing;
+    gp_trace_options opt;
+    struct shard main;
+    char **sources;
+    size_t n_sources, cap_sources;
+    uint64_t bytes_read;
+    pthread_mutex_t reject_lock;
+};
+
+/* ---- shards ------------------------------------------------------------- */
+
+static void shard_init(struct shard *s)
+{
+    memset(s, 0, sizeof *s);
+    s->last_pool = UINT32_MAX;
+    for (int i = 0; i < 3; i++)
+        s->last_label_id[i] = -2;
+}
+
+static void shard_free(struct shard *s)
+{
+    gp_strmap_free(&s->pool_map);
+    gp_strmap_free(&s->series_map);
+    gp_strmap_free(&s->label_map);
+    gp_strmap_free(&s->job_map);
+    gp_free(s->pools);
+    for (size_t i = 0; i < s->n_series; i++)
+        gp_free(s->series[i].cells);
+    gp_free(s->series);
+    for (size_t i = 0; i < s->n_labels; i++)
+        gp_free(s->labels[i]);
+    gp_free(s->labels);
+    gp_free(s->open_run);
+    gp_free(s->runs);
+    memset(s, 0, sizeof *s);
+}
+
+/* Interns a label; returns its index or -1 on allocation failure. */
+static int32_t shard_label(struct shard *s, const char *p, size_t len)
+{
+    uint32_t id;
+
+    if (gp_strmap_get(&s->label_map, p, len, &id))
+        return (int32_t)id;
+    if (gp_grow((void **)&s->labels, &s->cap_labels, s->n_labels + 1,
+                sizeof *s->labels) != GP_OK)
+        return -1;
+    s->labels[s->n_labels] = gp_strndup(p, len);
+    if (!s->labels[s->n_labels])
+        return -1;
+    if (gp_strmap_put(&s->label_map, p, len, (uint32_t)s->n_labels) !=
+        GP_OK) {
+        gp_free(s->labels[s->n_labels]);
+        return -1;
+    }
+    if (gp_grow((void **)&s->open_run, &s->cap_open, s->n_labels + 1,
+                sizeof *s->open_run) != GP_OK)
+        return -1;
+    s->open_run[s->n_labels] = -1;
+    return (int32_t)s->n_labels++;
+}
+
+/* Interns a label through the one-entry cache of column `slot`. */
+static int32_t shard_label_cached(struct shard *s, int slot, const char *p,
+                                  size_t len)
+{
+    if (len == 0)
+        return -1;
+    if (s->last_label_id[slot] >= 0 && s->last_label_len[slot] == len &&
+        memcmp(s->last_label[slot], p, len) == 0)
+        return s->last_label_id[slot];
+    int32_t id = shard_label(s, p, len);
+    if (id >= 0 && len < sizeof s->last_label[slot]) {
+        memcpy(s->last_label[slot], p, len);
+        s->last_label_len[slot] = len;
+        s->last_label_id[slot] = id;
+    }
+    return id;
+}
+
+static int64_t shard_series(struct shard *s, const struct series_key *key)
+{
+    uint32_t id;
+
+    if (gp_strmap_get(&s->series_map, (const char *)key, sizeof *key, &id))
+        return id;
+    if (gp_grow((void **)&s->series, &s->cap_series, s->n_series + 1,
+                sizeof *s->series) != GP_OK)
+        return -1;
+    struct shard_series *ser = &s->series[s->n_series];
+    memset(ser, 0, sizeof *ser);
+    ser->pool = key->pool;
+    ser->workload = key->workload;
+    ser->interruptible = key->interruptible;
+    ser->team = key->team;
+    ser->project = key->project;
+    if (gp_strmap_put(&s->series_map, (const char *)key, sizeof *key,
+                      (uint32_t)s->n_series) != GP_OK)
+        return -1;
+    return (int64_t)s->n_series++;
+}
+
+/* Returns the cell of clock hour `hour`, growing the series' span.  NULL
+ * on allocation failure or when the span would pass MAX_SPAN_HOURS. */
+static struct cell *series_cell(struct shard_series *ser, int64_t hour)
+{
+    if (ser->n == 0) {
+        ser->base = hour;
+    } else if (hour < ser->base) {
+        size_t shift = (size_t)(ser->base - hour);
+        if (ser->n + shift > MAX_SPAN_HOURS)
+            return NULL;
+        if (gp_grow((void **)&ser->cells, &ser->cap, ser->n + shift,
+                    sizeof *ser->cells) != GP_OK)
+            return NULL;
+        memmove(ser->cells + shift, ser->cells, ser->n * sizeof *ser->cells);
+        memset(ser->cells, 0, shift * sizeof *ser->cells);
+        ser->n += shift;
+        ser->base = hour;
+    }
+    size_t i = (size_t)(hour - ser->base);
+    if (i >= ser->n) {
+        if (i + 1 > MAX_SPAN_HOURS)
+            return NULL;
+        if (gp_grow((void **)&ser->cells, &ser->cap, i + 1,
+                    sizeof *ser->cells) != GP_OK)
+            return NULL;
+        memset(ser->cells + ser->n, 0, (i + 1 - ser->n) * sizeof *ser->cells);
+        ser->n = i + 1;
+    }
+    return &ser->cells[i];
+}
+
+/* ---- rows --------------------------------------------------------------- */
+
+struct row {
+    long line;
+    struct field f[MAX_FIELDS];
+    size_t n;
+};
+
+#define FIELD(row, ctx, col)                                                  \
+    ((ctx)->colmap[col] >= 0 ? &(row)->f[(ctx)->colmap[col]] : &empty_field)
+
+static const struct field empty_field = {"", 0};
+
+static void row_error(struct shard *s, const struct file_ctx *ctx,
+                      const struct row *row, int col, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+static void row_error(struct shard *s, const struct file_ctx *ctx,
+                      const struct row *row, int col, const char *fmt, ...)
+{
+    char msg[sizeof s->err.message];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    gp_error_clear(&s->err);
+    gp_error_set(&s->err, ctx->source, row->line,
+                 col >= 0 && ctx->colmap[col] >= 0 ? ctx->colmap[col] + 1 : 0,
+                 col >= 0 ? ctx->header_names[ctx->colmap[col]] : NULL, "%s",
+                 msg);
+    s->status = GP_ERR_INPUT;
+}
+
+/* Quotes a field for a message, cutting long ones. */
+static void show(char *buf, size_t size, const struct field *f)
+{
+    int n = f->len > 40 ? 40 : (int)f->len;
+    snprintf(buf, size, "\"%.*s%s\"", n, f->p, f->len > 40 ? "..." : "");
+}
+
+static bool field_number(struct shard *s, const struct file_ctx *ctx,
+                         const struct row *row, int col, double *out,
+                         const char *what)
+{
+    const struct field *f = FIELD(row, ctx, col);
+    char shown[64];
+
+    if (gp_parse_number(f->p, f->len, out))
+        return true;
+    show(shown, sizeof shown, f);
+    row_error(s, ctx, row, col, "expected %s, got %s", what, shown);
+    return false;
+}
+
+static bool field_time(struct shard *s, const struct file_ctx *ctx,
+                       const struct row *row, int col, double *out)
+{
+    const struct field *f = FIELD(row, ctx, col);
+    const char *why;
+    char shown[64];
+
+    if (gp_parse_time(f->p, f->len, out, &why))
+        return true;
+    show(shown, sizeof shown, f);
+    row_error(s, ctx, row, col, "%s, got %s", why, shown);
+    return false;
+}
+
+static bool field_is(const struct field *f, const char *word)
+{
+    size_t n = strlen(word);
+    return f->len == n && strncasecmp(f->p, word, n) == 0;
+}
+
+/* Finds (and interns) the pool of the row. */
+static bool row_pool(struct shard *s, const gp_trace_builder *b,
+                     const struct file_ctx *ctx, const struct row *row,
+                     uint32_t *pool)
+{
+    const struct field *prov = FIELD(row, ctx, COL_PROVIDER);
+    const struct field *reg = FIELD(row, ctx, COL_REGION);
+    const struct field *type = FIELD(row, ctx, COL_INSTANCE_TYPE);
+    char key[sizeof s->last_type_key];
+    size_t klen = prov->len + reg->len + type->len + 2;
+    uint32_t id;
+
+    if (type->len == 0) {
+        row_error(s, ctx, row, COL_INSTANCE_TYPE, "empty; every row needs "
+                                                  "an instance type");
+        return false;
+    }
+    if (klen >= sizeof key || prov->len > 15 || reg->len > 31 ||
+        type->len > 63) {
+        char shown[64];
+        show(shown, sizeof shown, type->len > 63 ? type : reg);
+        row_error(s, ctx, row,
+                  type->len > 63 ? COL_INSTANCE_TYPE
+                                 : (reg->len > 31 ? COL_REGION : COL_PROVIDER),
+                  "too long to be a name: %s", shown);
+        return false;
+    }
+    memcpy(key, prov->p, prov->len);
+    key[prov->len] = '\x1f';
+    memcpy(key + prov->len + 1, reg->p, reg->len);
+    key[prov->len + 1 + reg->len] = '\x1f';
+    memcpy(key + prov->len + reg->len + 2, type->p, type->len);
+    if (s->last_pool != UINT32_MAX && klen == s->last_type_key_len &&
+        memcmp(key, s->last_type_key, klen) == 0) {
+        *pool = s->last_pool;
+        return true;
+    }
+    if (!gp_strmap_get(&s->pool_map, key, klen, &id)) {
+        char p[16], r[32], t[64];
+        const gp_catalog *cat = NULL;
+        bool ambiguous = false;
+        const gp_instance_type *it;
+
+        snprintf(p, sizeof p, "%.*s", (int)prov->len, prov->p);
+        snprintf(r, sizeof r, "%.*s", (int)reg->len, reg->p);
+        snprintf(t, sizeof t, "%.*s", (int)type->len, type->p);
+        if (!r[0] && b->opt.region)
+            snprintf(r, sizeof r, "%s", b->opt.region);
+        if (p[0] && strcmp(p, "aws") != 0 && strcmp(p, "gcp") != 0 &&
+            strcmp(p, "azure") != 0) {
+            row_error(s, ctx, row, COL_PROVIDER,
+                      "unknown provider \"%s\" (expected aws, gcp or azure)",
+                      p);
+            return false;
+        }
+        it = gp_pricing_find(b->pricing, p, r, t, &cat, &ambiguous);
+        if (!it) {
+            char near[256];
+            if (ambiguous) {
+                row_error(s, ctx, row, COL_INSTANCE_TYPE,
+                          "\"%s\" is in several catalogs; add a provider and "
+                          "region column or --region",
+                          t);
+                return false;
+            }
+            if (gp_pricing_find(b->pricing, NULL, NULL, t, NULL, &ambiguous) ||
+                ambiguous) {
+                row_error(s, ctx, row, COL_INSTANCE_TYPE,
+                          "\"%s\" is not priced for provider \"%s\" region "
+                          "\"%s\" in the loaded catalogs",
+                          t, p[0] ? p : "any", r[0] ? r : "any");
+                return false;
+            }
+            gp_pricing_suggest(b->pricing, t, near, sizeof near, 3);
+            if (near[0])
+                row_error(s, ctx, row, COL_INSTANCE_TYPE,
+                          "unknown instance type \"%s\" (nearest: %s)", t,
+                          near);
+            else
+                row_error(s, ctx, row, COL_INSTANCE_TYPE,
+                          "unknown instance type \"%s\" (no catalog loaded)",
+                          t);
+            return false;
+        }
+        /* one pool per (catalog, type), whatever spelling found it */
+        id = UINT32_MAX;
+        for (size_t i = 0; i < s->n_pools; i++)
+            if (s->pools[i].catalog == cat && s->pools[i].type == it)
+                id = (uint32_t)i;
+        if (id == UINT32_MAX) {
+            if (gp_grow((void **)&s->pools, &s->cap_pools, s->n_pools + 1,
+                        sizeof *s->pools) != GP_OK)
+                goto nomem;
+            s->pools[s->n_pools].catalog = cat;
+            s->pools[s->n_pools].type = it;
+            id = (uint32_t)s->n_pools++;
+        }
+        if (gp_strmap_put(&s->pool_map, key, klen, id) != GP_OK)
+            goto nomem;
+    }
+    memcpy(s->last_type_key, key, klen);
+    s->last_type_key_len = klen;
+    s->last_pool = id;
+    *pool = id;
+    return true;
+nomem:
+    gp_error_set(&s->err, ctx->source, row->line, 0, NULL, "out of memory");
+    s->status = GP_ERR_NOMEM;
+    return false;
+}
+
+/* Adds a job run, or extends the job's current one when this row carries
+ * on from where it ended (consecutive rows of one job_id). */
+static bool add_run(struct shard *s, int32_t job, uint32_t series,
+                    double start, double end, double instances,
+                    double instance_hours, bool extend)
+{
+    int64_t open = s->open_run[job];
+
+    if (extend && open >= 0) {
+        struct shard_run *r = &s->runs[open];
+        if (r->series == series && start <= r->end + 1e-6 &&
+            start >= r->start) {
+            if (end > r->end)
+                r->end = end;
+            if (instances > r->instances)
+                r->instances = instances;
+            r->instance_hours += instance_hours;
+            return true;
+        }
+    }
+    if (gp_grow((void **)&s->runs, &s->cap_runs, s->n_runs + 1,
+                sizeof *s->runs) != GP_OK)
+        return false;
+    s->runs[s->n_runs] = (struct shard_run){job, series, start, end,
+                                            instances, instance_hours};
+    s->open_run[job] = (int64_t)s->n_runs++;
+    return true;
+}
+
+/* Validates one data row and adds it to the shard.  Returns false with
+ * s->err set when the row is bad. */
+static bool add_row(struct shard *s, const gp_trace_builder *b,
+                    const struct file_ctx *ctx, const struct row *row)
+{
+    double t0, t1, step, n, gpus = -1, util = -1;
+    uint32_t pool;
+    gp_workload w = GP_UNLABELED;
+    bool interruptible;
+    const struct field *f;
+    char shown[64];
+
+    if (row->n != ctx->n_header) {
+        gp_error_clear(&s->err);
+        gp_error_set(&s->err, ctx->source, row->line,
+                     (long)(row->n < ctx->n_header ? row->n : ctx->n_header) +
+                         1,
+                     NULL, "row has %zu fields, the header has %zu", row->n,
+                     ctx->n_header);
+        s->status = GP_ERR_INPUT;
+        return false;
+    }
+    if (b->opt.layout == GP_LAYOUT_JOBS) {
+        if (!field_time(s, ctx, row, COL_START, &t0) ||
+            !field_time(s, ctx, row, COL_END, &t1))
+            return false;
+        if (t1 <= t0) {
+            row_error(s, ctx, row, COL_END, "ends before it starts");
+            return false;
+        }
+        step = t1 - t0;
+    } else {
+        if (!field_time(s, ctx, row, COL_TIMESTAMP, &t0))
+            return false;
+        step = b->opt.default_step_s;
+        f = FIELD(row, ctx, COL_STEP_S);
+        if (f->len) {
+            if (!field_number(s, ctx, row, COL_STEP_S, &step,
+                              "a number of seconds"))
+                return false;
+            if (step <= 0) {
+                show(shown, sizeof shown, f);
+                row_error(s, ctx, row, COL_STEP_S,
+                          "must be above 0 seconds, got %s", shown);
+                return false;
+            }
+        }
+        t1 = t0 + step;
+    }
+    if (!row_pool(s, b, ctx, row, &pool))
+        return false;
+    const gp_instance_type *it = s->pools[pool].type;
+
+    f = FIELD(row, ctx, COL_WORKLOAD);
+    if (field_is(f, "training"))
+        w = GP_TRAINING;
+    else if (field_is(f, "inference"))
+        w = GP_INFERENCE;
+    else if (f->len) {
+        show(shown, sizeof shown, f);
+        row_error(s, ctx, row, COL_WORKLOAD,
+                  "unknown workload %s (expected training, inference or "
+                  "empty)",
+                  shown);
+        return false;
+    }
+
+    /* instances, or gpus turned into whole instances */
+    f = FIELD(row, ctx, COL_INSTANCES);
+    if (f->len) {
+        if (!field_number(s, ctx, row, COL_INSTANCES, &n,
+                          "a number of instances"))
+            return false;
+        if (n < 0) {
+            show(shown, sizeof shown, f);
+            row_error(s, ctx, row, COL_INSTANCES, "must not be negative, got %s",
+                      shown);
+            return false;
+        }
+    } else {
+        f = FIELD(row, ctx, COL_GPUS);
+        if (!f->len) {
+            row_error(s, ctx, row,
+                      ctx->colmap[COL_INSTANCES] >= 0 ? COL_INSTANCES
+                                                      : COL_GPUS,
+                      "empty; give instances or gpus");
+            return false;
+        }
+        if (!field_number(s, ctx, row, COL_GPUS, &gpus, "a number of GPUs"))
+            return false;
+        if (gpus < 0) {
+            show(shown, sizeof shown, f);
+            row_error(s, ctx, row, COL_GPUS, "must not be negative, got %s",
+                      shown);
+            return false;
+        }
+        n = ceil(gpus / it->gpus - 1e-9);
+    }
+    if (gpus < 0)
+        gpus = n * it->gpus;
+
+    f = FIELD(row, ctx, COL_GPU_UTIL);
+    if (f->len) {
+        if (!gp_parse_number(f->p, f->len, &util) || util < 0 || util > 100) {
+            show(shown, sizeof shown, f);
+            row_error(s, ctx, row, COL_GPU_UTIL,
+                      "expected a percent 0..100, got %s", shown);
+            return false;
+        }
+    }
+
+    f = FIELD(row, ctx, COL_INTERRUPTIBLE);
+    if (f->len == 0)
+        interruptible = w == GP_TRAINING;
+    else if (field_is(f, "true") || field_is(f, "1") || field_is(f, "yes"))
+        interruptible = true;
+    else if (field_is(f, "false") || field_is(f, "0") || field_is(f, "no"))
+        interruptible = false;
+    else {
+        show(shown, sizeof shown, f);
+        row_error(s, ctx, row, COL_INTERRUPTIBLE,
+                  "expected true or false, got %s", shown);
+        return false;
+    }
+
+    struct series_key key;
+    memset(&key, 0, sizeof key);
+    key.pool = pool;
+    key.workload = (uint8_t)w;
+    key.interruptible = interruptible;
+    f = FIELD(row, ctx, COL_TEAM);
+    key.team = shard_label_cached(s, 0, f->p, f->len);
+    f = FIELD(row, ctx, COL_PROJECT);
+    key.project = shard_label_cached(s, 1, f->p, f->len);
+    f = FIELD(row, ctx, COL_JOB_ID);
+    int32_t job = shard_label_cached(s, 2, f->p, f->len);
+    if ((key.team == -1 && FIELD(row, ctx, COL_TEAM)->len) ||
+        (key.project == -1 && FIELD(row, ctx, COL_PROJECT)->len) ||
+        (job == -1 && f->len))
+        goto nomem;
+    int64_t sid = shard_series(s, &key);
+    if (sid < 0)
+        goto nomem;
+    struct shard_series *ser = &s->series[sid];
+
+    /* spread over the clock hours [t0, t1) overlaps */
+    double hours = step / 3600.0;
+    double inst_h = n * hours;
+    int64_t h = (int64_t)floor(t0 / 3600.0);
+    int64_t h_last = (int64_t)floor((t1 - 1e-6) / 3600.0);
+    if (h_last - h >= MAX_SPAN_HOURS) {
+        row_error(s, ctx, row, b->opt.layout == GP_LAYOUT_JOBS ? COL_END
+                                                               : COL_STEP_S,
+                  "covers more than %ld hours", MAX_SPAN_HOURS);
+        return false;
+    }
+    for (; h <= h_last; h++) {
+        double a = t0 > h * 3600.0 ? t0 : h * 3600.0;
+        double z = t1 < (h + 1) * 3600.0 ? t1 : (h + 1) * 3600.0;
+        double frac = (z - a) / 3600.0;
+        struct cell *c = series_cell(ser, h);
+        if (!c) {
+            if (ser->n + 1 > MAX_SPAN_HOURS ||
+                llabs(h - ser->base) >= MAX_SPAN_HOURS) {
+                row_error(s, ctx, row,
+                          b->opt.layout == GP_LAYOUT_JOBS ? COL_START
+                                                          : COL_TIMESTAMP,
+                          "the trace would span more than %ld hours (30 "
+                          "years); is this time right?",
+                          MAX_SPAN_HOURS);
+                return false;
+            }
+            goto nomem;
+        }
+        c->instance_hours += n * frac;
+        if (util >= 0) {
+            c->useful_gpu_hours += gpus * util / 100.0 * frac;
+            c->util_gpu_hours += gpus * frac;
+        }
+    }
+    s->instance_hours[w] += inst_h;
+    if (util >= 0)
+        s->useful_gpu_hours += gpus * util / 100.0 * hours;
+    else
+        s->gpu_hours_without_util += gpus * hours;
+    if (job >= 0 && !add_run(s, job, (uint32_t)sid, t0, t1, n, inst_h,
+                             b->opt.layout != GP_LAYOUT_JOBS))
+        goto nomem;
+    return true;
+nomem:
+    gp_error_clear(&s->err);
+    gp_error_set(&s->err, ctx->source, row->line, 0, NULL, "out of memory");
+    s->status = GP_ERR_NOMEM;
+    return false;
+}
+
+/* ---- reading ranges of lines -------------------------------------------- */
+
+/* libcsv's view of a row that contains quotes. */
+struct slow_row {
+    char *buf; /* copies of the fields, NUL separated */
+    size_t len, cap;
+    size_t offs[MAX_FIELDS], lens[MAX_FIELDS];
+    size_t n;
+    bool too_many, nomem;
+    int rows_done; /* rows completed in the last csv_parse call */
+    struct row *rows;
+};
+
+static void slow_field(void *p, size_t len, void *data)
+{
+    struct slow_row *r = data;
+
+    if (r->n >= MAX_FIELDS) {
+        r->too_many = true;
+        return;
+    }
+    if (gp_grow((void **)&r->buf, &r->cap, r->len + len + 1, 1) != GP_OK) {
+        r->nomem = true;
+        return;
+    }
+    memcpy(r->buf + r->len, p, len);
+    r->buf[r->len + len] = '\0';
+    r->offs[r->n] = r->len;
+    r->lens[r->n] = len;
+    r->n++;
+    r->len += len + 1;
+}
+
+static void slow_row_end(int c, void *data)
+{
+    struct slow_row *r = data;
+    (void)c;
+    r->rows_done++;
+}
+
+static const char *trim(const char *p, size_t *len)
+{
+    while (*len && (*p == ' ' || *p == '\t')) {
+        p++;
+        (*len)--;
+    }
+    while (*len && (p[*len - 1] == ' ' || p[*len - 1] == '\t'))
+        (*len)--;
+    return p;
+}
+
+/* What a range reader reports back. */
+struct range_result {
+    size_t lines;    /* physical lines read */
+    bool in_row;     /* ended inside a quoted row (cut not valid) */
+    size_t stop_at;  /* offset where reading stopped on a fatal error */
+};
+
+typedef void (*reject_fn)(gp_trace_builder *b, struct shard *s,
+                          const struct file_ctx *ctx, const char *line,
+                          size_t len);
+
+/*
+ * Reads the lines of text[begin, end) into shard s.  first_line numbers the
+ * first line.  With a reject function, bad rows go there and reading goes
+ * on; without, the first bad row stops the range.
+ */
+static void read_range(gp_trace_builder *b, struct shard *s,
+                       const struct file_ctx *ctx, const char *text,
+                       size_t begin, size_t end, long first_line,
+                       reject_fn reject, struct range_result *res)
+{
+    struct row *row = gp_malloc(sizeof *row);
+    struct csv_parser parser;
+    struct slow_row slow;
+    bool parser_ready = false;
+    size_t pos = begin, row_start = begin;
+    long line = first_line;
+    long row_line = first_line;
+    bool in_slow = false;
+
+    memset(res, 0, sizeof *res);
+    memset(&slow, 0, sizeof slow);
+    if (!row) {
+        gp_error_set(&s->err, ctx->source, 0, 0, NULL, "out of memory");
+        s->status = GP_ERR_NOMEM;
+        return;
+    }
+    while (pos < end) {
+        const char *lp = text + pos;
+        const char *nl = memchr(lp, '\n', end - pos);
+        size_t len = nl ? (size_t)(nl - lp) : end - pos;
+        size_t next = pos + len + (nl ? 1 : 0);
+        bool ok = true;
+
+        if (!in_slow) {
+            size_t body = len;
+            if (body && lp[body - 1] == '\r')
+                body--;
+            bool quoted = memchr(lp, '"', body) != NULL ||
+                          memchr(lp, '\r', body) != NULL;
+            row_start = pos;
+            row_line = line;
+            if (!quoted) {
+                /* the fast path: split on commas */
+                size_t i = 0, nf = 0;
+                if (body == 0 ||
+                    (trim(lp, &body), body == 0 && !memchr(lp, ',', len))) {
+                    pos = next;
+                    line++;
+                    continue; /* blank line */
+                }
+                body = len && lp[len - 1] == '\r' ? len - 1 : len;
+                while (nf < MAX_FIELDS) {
+                    const char *c = memchr(lp + i, ',', body - i);
+                    size_t flen = c ? (size_t)(c - (lp + i)) : body - i;
+                    row->f[nf].p = trim(lp + i, &flen);
+                    row->f[nf].len = flen;
+                    nf++;
+                    if (!c)
+                        break;
+                    i += flen + (size_t)(c - (lp + i) - (long)flen) + 1;
+                    i = (size_t)(c - lp) + 1;
+                }
+                row->n = nf;
+                row->line = row_line;
+                if (nf == MAX_FIELDS && memchr(lp, ',', body)) {
+                    /* count properly for the message */
+                    size_t commas = 0;
+                    for (size_t k = 0; k < body; k++)
+                        commas += lp[k] == ',';
+                    row->n = commas + 1;
+                }
+                s->rows_read++;
+                ok = add_row(s, b, ctx, row);
+                goto row_done;
+            }
+            /* hand the row to libcsv */
+            if (!parser_ready) {
+                if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI |
+                                          CSV_APPEND_NULL) != 0) {
+                    gp_error_set(&s->err, ctx->source, line, 0, NULL,
+                                 "out of memory");
+                    s->status = GP_ERR_NOMEM;
+                    break;
+                }
+                parser_ready = true;
+            }
+            slow.len = slow.n = 0;
+            slow.too_many = slow.nomem = false;
+            in_slow = true;
+        }
+        slow.rows_done = 0;
+        if (csv_parse(&parser, lp, next - pos, slow_field, slow_row_end,
+                      &slow) != next - pos) {
+            gp_error_clear(&s->err);
+            gp_error_set(&s->err, ctx->source, line, (long)slow.n + 1, NULL,
+                         "malformed quoting (a quote inside an unquoted "
+                         "field, or text after a closing quote)");
+            s->status = GP_ERR_INPUT;
+            ok = false;
+            csv_free(&parser);
+            parser_ready = false;
+            in_slow = false;
+            s->rows_read++;
+            goto row_done;
+        }
+        if (slow.rows_done == 0) {
+            /* a quoted field runs on to the next line */
+            pos = next;
+            line++;
+            continue;
+        }
+        /* A bare CR ends a row in libcsv; more than one row on a line is
+         * rare enough to report rather than split. */
+        in_slow = false;
+        s->rows_read++;
+        if (slow.too_many || slow.rows_done > 1) {
+            gp_error_clear(&s->err);
+            gp_error_set(&s->err, ctx->source, row_line, 0, NULL,
+                         slow.too_many ? "more than %d fields"
+                                       : "a carriage return inside a row "
+                                         "(only CRLF or LF end a line)%.0d",
+                         MAX_FIELDS);
+            s->status = GP_ERR_INPUT;
+            ok = false;
+        } else if (slow.nomem) {
+            gp_error_set(&s->err, ctx->source, row_line, 0, NULL,
+                         "out of memory");
+            s->status = GP_ERR_NOMEM;
+            ok = false;
+        } else {
+            for (size_t k = 0; k < slow.n; k++) {
+                row->f[k].p = slow.buf + slow.offs[k];
+                row->f[k].len = slow.lens[k];
+            }
+            row->n = slow.n;
+            row->line = row_line;
+            ok = add_row(s, b, ctx, row);
+        }
+        slow.len = slow.n = 0;
+    row_done:
+        pos = next;
+        line++;
+        if (!ok) {
+            if (s->status == GP_ERR_NOMEM || !reject) {
+                res->stop_at = pos;
+                break;
+            }
+            s->rows_rejected++;
+            reject(b, s, ctx, text + row_start, pos - row_start);
+            gp_error_clear(&s->err);
+            s->status = GP_OK;
+        }
+    }
+    if (in_slow && s->status == GP_OK) {
+        res->in_row = true;
+        if (pos >= end && end == SIZE_MAX) {
+            /* not reached: callers pass real ends */
+        }
+    }
+    if (parser_ready)
+        csv_free(&parser);
+    gp_free(slow.buf);
+    gp_free(row);
+    res->lines = (size_t)(line - first_line);
+}
+
+/* ---- headers ------------------------------------------------------------ */
+
+struct header_parse {
+    struct file_ctx *ctx;
+    size_t n;
+    bool done, nomem, too_many;
+};
+
+static void header_field(void *p, size_t len, void *data)
+{
+    struct header_parse *h = data;
+
+    if (h->done)
+        return;
+    if (h->n >= MAX_FIELDS) {
+        h->too_many = true;
+        return;
+    }
+    h->ctx->header_names[h->n] = gp_strndup(p, len);
+    if (!h->ctx->header_names[h->n])
+        h->nomem = true;
+    else
+        h->n++;
+}
+
+static void header_end(int c, void *data)
+{
+    struct header_parse *h = data;
+    (void)c;
+    h->done = true;
+}
+
+static void file_ctx_free(struct file_ctx *ctx)
+{
+    for (size_t i = 0; i < ctx->n_header; i++)
+        gp_free(ctx->header_names[i]);
+    ctx->n_header = 0;
+}
+
+/*
+ * Reads the header row, maps canonical column names (with --map) to CSV
+ * columns and checks the required ones.  Sets *body to the offset of the
+ * first data line.
+ */
+static gp_status read_header(const gp_trace_builder *b, struct file_ctx *ctx,
+                             const char *text, size_t len, size_t *body,
+                             gp_error *err)
+{
+    struct csv_parser p;
+    struct header_parse h = {ctx, 0, false, false, false};
+    size_t pos = 0;
+
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+        pos = 3; /* UTF-8 byte order mark */
+    if (csv_init(&p, CSV_STRICT | CSV_APPEND_NULL) != 0)
+        return GP_ERR_NOMEM;
+    while (pos < len && !h.done) {
+        const char *nl = memchr(text + pos, '\n', len - pos);
+        size_t next = nl ? (size_t)(nl - text) + 1 : len;
+        if (csv_parse(&p, text + pos, next - pos, header_field, header_end,
+                      &h) != next - pos) {
+            csv_free(&p);
+            ctx->n_header = h.n;
+            gp_error_set(err, ctx->source, 1, 0, NULL,
+                         "malformed quoting in the header");
+            return GP_ERR_INPUT;
+        }
+        pos = next;
+    }
+    if (!h.done)
+        csv_fini(&p, header_field, header_end, &h);
+    csv_free(&p);
+    ctx->n_header = h.n;
+    if (h.nomem)
+        return GP_ERR_NOMEM;
+    if (h.too_many) {
+        gp_error_set(err, ctx->source, 1, 0, NULL,
+                     "the header has more than %d columns", MAX_FIELDS);
+        return GP_ERR_INPUT;
+    }
+    if (h.n == 0) {
+        gp_error_set(err, ctx->source, 1, 0, NULL,
+                     "empty file; expected a header row (timestamp, "
+                     "instance_type, instances, ...)");
+        return GP_ERR_INPUT;
+    }
+    *body = pos;
+
+    for (int c = 0; c < N_COLUMNS; c++) {
+        const char *want = column_names[c];
+        ctx->colmap[c] = -1;
+        for (size_t m = 0; m < b->opt.n_map; m++)
+            if (strcmp(b->opt.map[m][0], want) == 0)
+                want = b->opt.map[m][1];
+        for (size_t i = 0; i < h.n; i++) {
+            size_t nl = strlen(ctx->header_names[i]);
+            const char *name = trim(ctx->header_names[i], &nl);
+            if (nl == strlen(want) && strncasecmp(name, want, nl) == 0) {
+                if (ctx->colmap[c] >= 0) {
+                    gp_error_set(err, ctx->source, 1, (long)i + 1, want,
+                                 "the column appears twice");
+                    return GP_ERR_INPUT;
+                }
+                ctx->colmap[c] = (int)i;
+            }
+        }
+    }
+    /* required columns */
+    static const int samples_required[] = {COL_TIMESTAMP, COL_INSTANCE_TYPE};
+    static const int jobs_required[] = {COL_START, COL_END,
+                                        COL_INSTANCE_TYPE};
+    const int *req = b->opt.layout == GP_LAYOUT_JOBS ? jobs_required
+                                                     : samples_required;
+    size_t n_req = b->opt.layout == GP_LAYOUT_JOBS ? 3 : 2;
+    char have[512] = "";
+    for (size_t i = 0; i < h.n && strlen(have) < 400; i++) {
+        strncat(have, i ? ", " : "", sizeof have - strlen(have) - 1);
+        strncat(have, ctx->header_names[i], sizeof have - strlen(have) - 1);
+    }
+    for (size_t k = 0; k < n_req; k++) {
+        if (ctx->colmap[req[k]] < 0) {
+            const char *name = column_names[req[k]];
+            for (size_t m = 0; m < b->opt.n_map; m++)
+                if (strcmp(b->opt.map[m][0], name) == 0)
+                    name = b->opt.map[m][1];
+            gp_error_set(err, ctx->source, 1, 0, name,
+                         "missing column (the header has: %s)%s", have,
+                         b->opt.layout == GP_LAYOUT_SAMPLES &&
+                                 req[k] == COL_TIMESTAMP &&
+                                 ctx->colmap[COL_START] >= 0
+                             ? "; for one row per job use --layout jobs"
+                             : "");
+            return GP_ERR_INPUT;
+        }
+    }
+    if (ctx->colmap[COL_INSTANCES] < 0 && ctx->colmap[COL_GPUS] < 0) {
+        gp_error_set(err, ctx->source, 1, 0, "instances",
+                     "missing column: give instances or gpus (the header "
+                     "has: %s)",
+                     have);
+        return GP_ERR_INPUT;
+    }
+    return GP_OK;
+}
+
+/* ---- merging shards ------------------------------------------------------ */
+
+/* Adds shard `from` (read after `into`) to `into`; from is emptied. */
+static gp_status shard_merge(struct shard *into, struct shard *from)
+{
+    uint32_t *pool_map = NULL, *label_map = NULL;
+    int64_t *series_map = NULL;
+    gp_status st = GP_ERR_NOMEM;
+
+    pool_map = gp_calloc(from->n_pools, sizeof *pool_map);
+    label_map = gp_calloc(from->n_labels, sizeof *label_map);
+    series_map = gp_calloc(from->n_series, sizeof *series_map);
+    if (!pool_map || !label_map || !series_map)
+        goto out;
+    for (size_t i = 0; i < from->n_pools; i++) {
+        size_t j;
+        for (j = 0; j < into->n_pools; j++)
+            if (into->pools[j].catalog == from->pools[i].catalog &&
+                into->pools[j].type == from->pools[i].type)
+                break;
+        if (j == into->n_pools) {
+            if (gp_grow((void **)&into->pools, &into->cap_pools, j + 1,
+                        sizeof *into->pools) != GP_OK)
+                goto out;
+            into->pools[into->n_pools++] = from->pools[i];
+        }
+        pool_map[i] = (uint32_t)j;
+    }
+    for (size_t i = 0; i < from->n_labels; i++) {
+        int32_t id = shard_label(into, from->labels[i],
+                                 strlen(from->labels[i]));
+        if (id < 0)
+            goto out;
+        label_map[i] = (uint32_t)id;
+    }
+    for (size_t i = 0; i < from->n_series; i++) {
+        struct shard_series *fs = &from->series[i];
+        struct series_key key;
+        memset(&key, 0, sizeof key);
+        key.pool = pool_map[fs->pool];
+        key.workload = fs->workload;
+        key.interruptible = fs->interruptible;
+        key.team = fs->team >= 0 ? (int32_t)label_map[fs->team] : -1;
+        key.project = fs->project >= 0 ? (int32_t)label_map[fs->project] : -1;
+        int64_t sid = shard_series(into, &key);
+        if (sid < 0)
+            goto out;
+        series_map[i] = sid;
+        for (size_t k = 0; k < fs->n; k++) {
+            const struct cell *c = &fs->cells[k];
+            if (c->instance_hours == 0 && c->util_gpu_hours == 0)
+                continue;
+            struct cell *d = series_cell(&into->series[sid],
+                                         fs->base + (int64_t)k);
+            if (!d)
+                goto out;
+            d->instance_hours += c->instance_hours;
+            d->useful_gpu_hours += c->useful_gpu_hours;
+            d->util_gpu_hours += c->util_gpu_hours;
+        }
+    }
+    for (size_t i = 0; i < from->n_runs; i++) {
+        const struct shard_run *r = &from->runs[i];
+        int32_t job = (int32_t)label_map[r->job];
+        /* a run cut by the thread boundary joins its first half */
+        if (!add_run(into, job, (uint32_t)series_map[r->series], r->start,
+                     r->end, r->instances, r->instance_hours, true))
+            goto out;
+    }
+    into->rows_read += from->rows_read;
+    into->rows_rejected += from->rows_rejected;
+    for (int w = 0; w < GP_N_WORKLOADS; w++)
+        into->instance_hours[w] += from->instance_hours[w];
+    into->useful_gpu_hours += from->useful_gpu_hours;
+    into->gpu_hours_without_util += from->gpu_hours_without_util;
+    st = GP_OK;
+out:
+    gp_free(pool_map);
+    gp_free(label_map);
+    gp_free(series_map);
+    return st;
+}
+
+/* ---- the builder --------------------------------------------------------- */
+
+void gp_trace_options_init(gp_trace_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->default_step_s = 3600;
+}
+
+gp_status gp_trace_builder_new(gp_trace_builder **out,
+                               const gp_pricing *pricing,
+                               const gp_trace_options *opt, gp_error *err)
+{
+    gp_trace_builder *b = gp_calloc(1, sizeof *b);
+
+    *out = NULL;
+    if (!b) {
+        gp_error_set(err, NULL, 0, 0, NULL, "out of memory");
+        return GP_ERR_NOMEM;
+    }
+    b->pricing = pricing;
+    if (opt)
+        b->opt = *opt;
+    else
+        gp_trace_options_init(&b->opt);
+    if (!(b->opt.default_step_s > 0))
+        b->opt.default_step_s = 3600;
+    shard_init(&b->main);
+    pthread_mutex_init(&b->reject_lock, NULL);
+    *out = b;
+    return GP_OK;
+}
+
+void gp_trace_builder_free(gp_trace_builder *b)
+{
+    if (!b)
+        return;
+    shard_free(&b->main);
+    for (size_t i = 0; i < b->n_sources; i++)
+        gp_free(b->sources[i]);
+    gp_free(b->sources);
+    pthread_mutex_destroy(&b->reject_lock);
+    gp_free(b);
+}
+
+/* Passes a rejected row, with its absolute line, to the user's callback. */
+static void reject_row(gp_trace_builder *b, struct shard *s,
+                       const struct file_ctx *ctx, const char *line,
+                       size_t len)
+{
+    (void)ctx;
+    pthread_mutex_lock(&b->reject_lock);
+    b->opt.reject(b->opt.reject_ctx, &s->err, line, len);
+    pthread_mutex_unlock(&b->reject_lock);
+}
+
+struct worker {
+    gp_trace_builder *b;
+    struct shard *shard;
+    const struct file_ctx *ctx;
+    const char *text;
+    size_t begin, end;
+    long first_line;
+    struct range_result res;
+};
+
+static void *worker_run(void *arg)
+{
+    struct worker *w = arg;
+    read_range(w->b, w->shard, w->ctx, w->text, w->begin, w->end,
+               w->first_line, NULL, &w->res);
+    return NULL;
+}
+
+static long count_lines(const char *p, size_t n)
+{
+    long lines = 0;
+    const char *end = p + n;
+    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        lines++;
+        p++;
+    }
+    return lines;
+}
+
+static int online_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : (n > 16 ? 16 : (int)n);
+}
+
+/*
+ * Reads the data rows of one buffer, in parallel when it is large, there is
+ * no reject callback (rejected rows must come out in file order), and more
+ * than one thread is allowed.
+ */
+static gp_status read_body(gp_trace_builder *b, const struct file_ctx *ctx,
+                           const char *text, size_t begin, size_t len,
+                           gp_error *err)
+{
+    int threads = b->opt.threads > 0 ? b->opt.threads : online_cores();
+    struct range_result res;
+    long first_line = 1 + count_lines(text, begin);
+
+    if (b->opt.reject || threads < 2 || len - begin < PARALLEL_MIN_BYTES)
+        threads = 1;
+    if (threads == 1) {
+        read_range(b, &b->main, ctx, text, begin, len, first_line,
+                   b->opt.reject ? reject_row : NULL, &res);
+    } else {
+        struct worker *w = gp_calloc((size_t)threads, sizeof *w);
+        struct shard *shards = gp_calloc((size_t)threads, sizeof *shards);
+        pthread_t *tid = gp_calloc((size_t)threads, sizeof *tid);
+        bool *started = gp_calloc((size_t)threads, sizeof *started);
+        size_t cut = begin;
+        gp_status st = GP_OK;
+
+        if (!w || !shards || !tid || !started) {
+            gp_free(w);
+            gp_free(shards);
+            gp_free(tid);
+            gp_free(started);
+            gp_error_set(err, ctx->source, 0, 0, NULL, "out of memory");
+            return GP_ERR_NOMEM;
+        }
+        /* cut the body at newlines into one range per thread */
+        for (int i = 0; i < threads; i++) {
+            size_t stop = begin + (len - begin) / (size_t)threads *
+                                      (size_t)(i + 1);
+            if (i == threads - 1) {
+                stop = len;
+            } else {
+                const char *nl = stop < len ? memchr(text + stop, '\n',
+                                                     len - stop)
+                                            : NULL;
+                stop = nl ? (size_t)(nl - text) + 1 : len;
+            }
+            if (stop < cut)
+                stop = cut;
+            w[i] = (struct worker){b, i == 0 ? &b->main : &shards[i], ctx,
+                                   text, cut, stop, 0, {0, false, 0}};
+            if (i > 0)
+                shard_init(&shards[i]);
+            cut = stop;
+        }
+        w[0].first_line = first_line;
+        for (int i = 1; i < threads; i++)
+            started[i] = pthread_create(&tid[i], NULL, worker_run, &w[i]) ==
+                         0;
+        worker_run(&w[0]);
+        for (int i = 1; i < threads; i++)
+            if (started[i])
+                pthread_join(tid[i], NULL);
+        /* merge in order; redo a range in sequence when its cut was false
+         * or its thread did not start */
+        long line = first_line + (long)w[0].res.lines;
+        bool stopped = b->main.status != GP_OK;
+        bool in_row = w[0].res.in_row;
+        for (int i = 1; i < threads && !stopped; i++) {
+            if (!started[i] || in_row) {
+                /* read the rest in one go from the end of range i-1 */
+                read_range(b, &b->main, ctx, text, w[i].begin, len, line,
+                           NULL, &res);
+                stopped = true; /* everything is read */
+                break;
+            }
+            if (shards[i].status != GP_OK) {
+                /* its lines were numbered from 0 within its range */
+                shards[i].err.line += line;
+                b->main.err = shards[i].err;
+                b->main.status = shards[i].status;
+                stopped = true;
+                break;
+            }
+            if (shard_merge(&b->main, &shards[i]) != GP_OK) {
+                gp_error_set(&b->main.err, ctx->source, 0, 0, NULL,
+                             "out of memory");
+                b->main.status = GP_ERR_NOMEM;
+                stopped = true;
+                break;
+            }
+            line += (long)w[i].res.lines;
+            in_row = w[i].res.in_row;
+        }
+        for (int i = 1; i < threads; i++)
+            shard_free(&shards[i]);
+        res.in_row = in_row && !stopped;
+        gp_free(w);
+        gp_free(shards);
+        gp_free(tid);
+        gp_free(started);
+        (void)st;
+    }
+    if (b->main.status != GP_OK) {
+        *err = b->main.err;
+        return b->main.status;
+    }
+    if (res.in_row) {
+        gp_error_set(err, ctx->source, 0, 0, NULL,
+                     "the file ends inside a quoted field (a closing quote "
+                     "is missing)");
+        return GP_ERR_INPUT;
+    }
+    return GP_OK;
+}
+
+static gp_status add_source(gp_trace_builder *b, const char *source)
+{
+    if (gp_grow((void **)&b->sources, &b->cap_sources, b->n_sources + 1,
+                sizeof *b->sources) != GP_OK)
+        return GP_ERR_NOMEM;
+    b->sources[b->n_sources] = gp_strdup(source);
+    if (!b->sources[b->n_sources])
+        return GP_ERR_NOMEM;
+    b->n_sources++;
+    return GP_OK;
+}
+
+gp_status gp_trace_builder_add_buffer(gp_trace_builder *b, const char *text,
+                                      size_t len, const char *source,
+                                      gp_error *err)
+{
+    struct file_ctx ctx;
+    size_t body = 0;
+    gp_status st;
+
+    memset(&ctx, 0, sizeof ctx);
+    ctx.source = source;
+    st = read_header(b, &ctx, text, len, &body, err);
+    if (st == GP_OK)
+        st = read_body(b, &ctx, text, body, len, err);
+    if (st == GP_OK)
+        st = add_source(b, source);
+    if (st == GP_ERR_NOMEM)
+        gp_error_set(err, source, 0, 0, NULL, "out of memory");
+    b->bytes_read += len;
+    file_ctx_free(&ctx);
+    return st;
+}
+
+gp_status gp_trace_builder_add_file(gp_trace_builder *b, const char *path,
+                                    gp_error *err)
+{
+    struct stat st;
+    int fd;
+    gp_status status;
+
+    if (strcmp(path, "-") != 0) {
+        fd = open(path, O_RDONLY);
+        if (fd < 0) {
+            gp_error_set(err, path, 0, 0, NULL, "cannot open: %s",
+                         strerror(errno));
+            return GP_ERR_INPUT;
+        }
+        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+            void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
+                             fd, 0);
+            close(fd);
+            if (map == MAP_FAILED) {
+                gp_error_set(err, path, 0, 0, NULL, "cannot read: %s",
+                             strerror(errno));
+                return GP_ERR_IO;
+            }
+            posix_madvise(map, (size_t)st.st_size, POSIX_MADV_SEQUENTIAL);
+            status = gp_trace_builder_add_buffer(b, map, (size_t)st.st_size,
+                                                 path, err);
+            munmap(map, (size_t)st.st_size);
+            return status;
+        }
+        close(fd);
+    }
+    /* standard input, pipes and empty files: read into memory */
+    char *text;
+    size_t len;
+    status = gp_read_file(path, &text, &len, err);
+    if (status != GP_OK)
+        return status;
+    status = gp_trace_builder_add_buffer(b, text, len, path, err);
+    gp_free(text);
+    return status;
+}
+
+/* Orders series by pool, workload, team, project for stable output. */
+static const gp_trace *sort_trace;
+static int series_cmp(const void *a, const void *b)
+{
+    const gp_series *x = a, *y = b;
+    if (x->pool != y->pool)
+        return x->pool < y->pool ? -1 : 1;
+    if (x->workload != y->workload)
+        return x->workload < y->workload ? -1 : 1;
+    if (x->interruptible != y->interruptible)
+        return x->interruptible ? 1 : -1;
+    const char *tx = x->team >= 0 ? sort_trace->labels[x->team] : "";
+    const char *ty = y->team >= 0 ? sort_trace->labels[y->team] : "";
+    int c = strcmp(tx, ty);
+    if (c)
+        return c;
+    tx = x->project >= 0 ? sort_trace->labels[x->project] : "";
+    ty = y->project >= 0 ? sort_trace->labels[y->project] : "";
+    return strcmp(tx, ty);
+}
+
+static int pool_cmp(const void *a, const void *b)
+{
+    const gp_pool *x = a, *y = b;
+    int c = strcmp(x->catalog->provider, y->catalog->provider);
+    if (!c)
+        c = strcmp(x->catalog->region, y->catalog->region);
+    if (!c)
+        c = strcmp(x->type->name, y->type->name);
+    return c;
+}
+
+gp_status gp_trace_builder_finish(gp_trace_builder *b, gp_trace **out,
+                                  gp_error *err)
+{
+    struct shard *s = &b->main;
+    gp_trace *t = gp_calloc(1, sizeof *t);
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    uint32_t *pool_order = NULL;
+
+    *out = NULL;
+    if (!t)
+        goto nomem;
+    for (size_t i = 0; i < s->n_series; i++) {
+        const struct shard_series *ser = &s->series[i];
+        if (ser->n == 0)
+            continue;
+        if (ser->base < lo)
+            lo = ser->base;
+        if (ser->base + (int64_t)ser->n > hi)
+            hi = ser->base + (int64_t)ser->n;
+    }
+    if (lo == INT64_MAX) {
+        lo = hi = 0;
+    } else if (hi - lo > MAX_SPAN_HOURS) {
+        gp_error_set(err, b->n_sources ? b->sources[0] : NULL, 0, 0, NULL,
+                     "the traces together span more than %ld hours",
+                     MAX_SPAN_HOURS);
+        gp_trace_free(t);
+        gp_trace_builder_free(b);
+        return GP_ERR_INPUT;
+    }
+    t->start_hour = lo;
+    t->n_hours = (size_t)(hi - lo);
+
+    /* pools in name order */
+    t->pools = gp_calloc(s->n_pools, sizeof *t->pools);
+    pool_order = gp_calloc(s->n_pools, sizeof *pool_order);
+    if (!t->pools || !pool_order)
+        goto nomem;
+    memcpy(t->pools, s->pools, s->n_pools * sizeof *t->pools);
+    t->n_pools = s->n_pools;
+    qsort(t->pools, t->n_pools, sizeof *t->pools, pool_cmp);
+    for (size_t i = 0; i < s->n_pools; i++)
+        for (size_t j = 0; j < t->n_pools; j++)
+            if (t->pools[j].type == s->pools[i].type &&
+                t->pools[j].catalog == s->pools[i].catalog)
+                pool_order[i] = (uint32_t)j;
+
+    /* labels move over as they are */
+    t->labels = s->labels;
+    t->n_labels = s->n_labels;
+    s->labels = NULL;
+    s->n_labels = 0;
+
+    t->series = gp_calloc(s->n_series, sizeof *t->series);
+    if (!t->series)
+        goto nomem;
+    for (size_t i = 0; i < s->n_series; i++) {
+        const struct shard_series *src = &s->series[i];
+        gp_series *d = &t->series[t->n_series++];
+        d->pool = pool_order[src->pool];
+        d->workload = (gp_workload)src->workload;
+        d->team = src->team;
+        d->project = src->project;
+        d->interruptible = src->interruptible;
+        d->instance_hours = gp_calloc(t->n_hours, sizeof(double));
+        d->useful_gpu_hours = gp_calloc(t->n_hours, sizeof(double));
+        d->util_gpu_hours = gp_calloc(t->n_hours, sizeof(double));
+        if (!d->instance_hours || !d->useful_gpu_hours || !d->util_gpu_hours)
+            goto nomem;
+        for (size_t k = 0; k < src->n; k++) {
+            size_t h = (size_t)(src->base - lo) + k;
+            d->instance_hours[h] = src->cells[k].instance_hours;
+            d->useful_gpu_hours[h] = src->cells[k].useful_gpu_hours;
+            d->util_gpu_hours[h] = src->cells[k].util_gpu_hours;
+        }
+    }
+    /* runs keep pointing at their series; sort series and remap */
+    {
+        uint32_t *order = gp_calloc(t->n_series, sizeof *order);
+        gp_series *sorted = gp_calloc(t->n_series, sizeof *sorted);
+        uint32_t *where = gp_calloc(t->n_series, sizeof *where);
+        if (!order || !sorted || !where) {
+            gp_free(order);
+            gp_free(sorted);
+            gp_free(where);
+            goto nomem;
+        }
+        memcpy(sorted, t->series, t->n_series * sizeof *sorted);
+        /* remember the old index of each series in its instance_hours ptr
+         * order: sort a copy, then find each by pointer */
+        sort_trace = t;
+        qsort(sorted, t->n_series, sizeof *sorted, series_cmp);
+        for (size_t i = 0; i < t->n_series; i++)
+            for (size_t j = 0; j < t->n_series; j++)
+                if (sorted[j].instance_hours == t->series[i].instance_hours) {
+                    where[i] = (uint32_t)j;
+                    break;
+                }
+        gp_free(t->series);
+        t->series = sorted;
+        t->runs = gp_calloc(s->n_runs, sizeof *t->runs);
+        if (!t->runs) {
+            gp_free(order);
+            gp_free(where);
+            goto nomem;
+        }
+        for (size_t i = 0; i < s->n_runs; i++) {
+            const struct shard_run *r = &s->runs[i];
+            t->runs[i] = (gp_job_run){r->job,
+                                      where[r->series],
+                                      (int64_t)floor(r->start),
+                                      (int64_t)ceil(r->end),
+                                      r->instances,
+                                      r->instance_hours};
+        }
+        t->n_runs = s->n_runs;
+        gp_free(order);
+        gp_free(where);
+    }
+    t->rows_read = s->rows_read;
+    t->rows_rejected = s->rows_rejected;
+    t->bytes_read = b->bytes_read;
+    memcpy(t->instance_hours, s->instance_hours, sizeof t->instance_hours);
+    t->useful_gpu_hours = s->useful_gpu_hours;
+    t->gpu_hours_without_util = s->gpu_hours_without_util;
+    t->sources = b->sources;
+    t->n_sources = b->n_sources;
+    b->sources = NULL;
+    b->n_sources = 0;
+    gp_free(pool_order);
+    gp_trace_builder_free(b);
+    *out = t;
+    return GP_OK;
+nomem:
+    gp_free(pool_order);
+    gp_trace_free(t);
+    gp_trace_builder_free(b);
+    gp_error_set(err, NULL, 0, 0, NULL, "out of memory");
+    return GP_ERR_NOMEM;
+}
+
+void gp_trace_free(gp_trace *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->n_series; i++) {
+        gp_free(t->series[i].instance_hours);
+        gp_free(t->series[i].useful_gpu_hours);
+        gp_free(t->series[i].util_gpu_hours);
+    }
+    gp_free(t->series);
+    gp_free(t->pools);
+    for (size_t i = 0; i < t->n_labels; i++)
+        gp_free(t->labels[i]);
+    gp_free(t->labels);
+    gp_free(t->runs);
+    for (size_t i = 0; i < t->n_sources; i++)
+        gp_free(t->sources[i]);
+    gp_free(t->sources);
+    gp_free(t);
+}
+
+double gp_trace_pool_demand(const gp_trace *t, size_t pool, gp_workload w,
+                            size_t h)
+{
+    double sum = 0;
+    for (size_t i = 0; i < t->n_series; i++)
+        if (t->series[i].pool == pool && t->series[i].workload == w)
+            sum += t->series[i].instance_hours[h];
+    return sum;
+}

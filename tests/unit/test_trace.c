@@ -1,0 +1,444 @@
+/*
+ * test_trace.c: trace ingest (SPEC section 2).
+ *
+ * Every expected number is worked out by hand in the comment beside it,
+ * from the rule "a row contributes instances x step_s/3600 instance-hours,
+ * spread over the clock hours it overlaps".  Instance types come from the
+ * bundled catalogs: g5.xlarge has 1 GPU, p4d.24xlarge has 8 (AWS specs).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <gsl/gsl_errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan.h"
+
+static gp_pricing *pricing;
+
+static int load_pricing(void **state)
+{
+    gp_error err;
+    char path[4096];
+    const char *src = getenv("GP_SOURCE_DIR");
+    (void)state;
+    snprintf(path, sizeof path, "%s/pricing", src ? src : GP_SOURCE_DIR);
+    gp_error_clear(&err);
+    return gp_pricing_load(&pricing, path, 0, &err) == GP_OK ? 0 : -1;
+}
+
+static int free_pricing(void **state)
+{
+    (void)state;
+    gp_pricing_free(pricing);
+    return 0;
+}
+
+/* Reads `csv` with options `opt` (NULL: defaults); returns the trace or
+ * NULL with err filled. */
+static gp_trace *read_csv(const char *csv, const gp_trace_options *opt,
+                          gp_error *err)
+{
+    gp_trace_builder *b;
+    gp_trace *t = NULL;
+
+    gp_error_clear(err);
+    if (gp_trace_builder_new(&b, pricing, opt, err) != GP_OK)
+        return NULL;
+    if (gp_trace_builder_add_buffer(b, csv, strlen(csv), "t.csv", err) !=
+        GP_OK) {
+        gp_trace_builder_free(b);
+        return NULL;
+    }
+    if (gp_trace_builder_finish(b, &t, err) != GP_OK)
+        return NULL;
+    return t;
+}
+
+/* Instance-hours of the whole trace in clock hour `hour` (epoch hours). */
+static double hour_total(const gp_trace *t, int64_t hour)
+{
+    double sum = 0;
+    if (hour < t->start_hour || hour >= t->start_hour + (int64_t)t->n_hours)
+        return 0;
+    for (size_t s = 0; s < t->n_series; s++)
+        sum += t->series[s].instance_hours[hour - t->start_hour];
+    return sum;
+}
+
+/* 2026-01-05T13:00:00Z = 20458 days x 86400 + 13 x 3600 = 1767618000 s,
+ * hour number 491005. (days_from_civil(2026,1,5) = 20458.) */
+#define H13 491005
+
+static void test_row_is_spread_over_the_clock_hours_it_overlaps(void **state)
+{
+    gp_error err;
+    /* 2 instances from 13:30 for an hour: 1.0 instance-hours at 13:00 and
+     * 1.0 at 14:00 */
+    gp_trace *t = read_csv("timestamp,instance_type,instances\n"
+                           "2026-01-05T13:30:00Z,g5.xlarge,2\n",
+                           NULL, &err);
+    (void)state;
+    assert_non_null(t);
+    assert_int_equal(t->start_hour, H13);
+    assert_int_equal(t->n_hours, 2);
+    assert_float_equal(hour_total(t, H13), 1.0, 1e-12);
+    assert_float_equal(hour_total(t, H13 + 1), 1.0, 1e-12);
+    assert_float_equal(t->instance_hours[GP_UNLABELED], 2.0, 1e-12);
+    gp_trace_free(t);
+}
+
+static void test_step_column_and_epoch_times_agree_with_iso(void **state)
+{
+    gp_error err;
+    /* 1767618000 is 2026-01-05T13:00:00Z; 15:00+02:00 is the same instant.
+     * Row 1: 4 instances x 900 s = 1.0 instance-hour in hour 13.
+     * Row 2: 3 instances x 1800 s = 1.5 in hour 13.
+     * Row 3: 1.5 instances x 7200 s from 13:00 = 1.5 in 13 and 1.5 in 14. */
+    gp_trace *t = read_csv("timestamp,step_s,instance_type,instances\n"
+                           "1767618000,900,g5.xlarge,4\n"
+                           "2026-01-05T15:00:00+02:00,1800,g5.xlarge,3\n"
+                           "2026-01-05 13:00:00,7200,g5.xlarge,1.5\n",
+                           NULL, &err);
+    (void)state;
+    assert_non_null(t);
+    assert_float_equal(hour_total(t, H13), 1.0 + 1.5 + 1.5, 1e-12);
+    assert_float_equal(hour_total(t, H13 + 1), 1.5, 1e-12);
+    assert_int_equal(t->rows_read, 3);
+    gp_trace_free(t);
+}
+
+static void test_gpus_become_whole_instances_and_useful_hours(void **state)
+{
+    gp_error err;
+    /* 9 GPUs on p4d.24xlarge (8 per instance): ceil(9/8) = 2 instances for
+     * one hour = 2 instance-hours.  Useful GPU-hours = gpus x util/100 x
+     * hours = 9 x 0.5 x 1 = 4.5.  The second row has no gpu_util: its
+     * 8 x 1 = 8 GPU-hours count as "without utilization". */
+    gp_trace *t = read_csv("timestamp,instance_type,gpus,gpu_util,workload\n"
+                           "2026-01-05T13:00:00Z,p4d.24xlarge,9,50,training\n"
+                           "2026-01-05T14:00:00Z,p4d.24xlarge,8,,training\n",
+                           NULL, &err);
+    (void)state;
+    assert_non_null(t);
+    assert_float_equal(hour_total(t, H13), 2.0, 1e-12);
+    assert_float_equal(hour_total(t, H13 + 1), 1.0, 1e-12);
+    assert_float_equal(t->instance_hours[GP_TRAINING], 3.0, 1e-12);
+    assert_float_equal(t->useful_gpu_hours, 4.5, 1e-12);
+    assert_float_equal(t->gpu_hours_without_util, 8.0, 1e-12);
+    assert_int_equal(t->n_series, 1);
+    assert_true(t->series[0].interruptible); /* training defaults to true */
+    gp_trace_free(t);
+}
+
+static void test_instances_column_wins_over_gpus_per_row(void **state)
+{
+    gp_error err;
+    /* Row 1 gives instances (3); row 2 only gpus (17 on p4d -> 3). */
+    gp_trace *t = read_csv("timestamp,instance_type,gpus,instances\n"
+                           "2026-01-05T13:00:00Z,p4d.24xlarge,,3\n"
+                           "2026-01-05T14:00:00Z,p4d.24xlarge,17,\n",
+                           NULL, &err);
+    (void)state;
+    assert_non_null(t);
+    assert_float_equal(hour_total(t, H13), 3.0, 1e-12);
+    assert_float_equal(hour_total(t, H13 + 1), 3.0, 1e-12);
+    gp_trace_free(t);
+}
+
+static void test_jobs_layout_spreads_start_to_end(void **state)
+{
+    gp_error err;
+    gp_trace_options opt;
+    /* 16 GPUs = 2 p4d instances from 13:00 to 15:30: 2 + 2 + 1 = 5
+     * instance-hours, and one job run of 2.5 h. */
+    gp_trace_options_init(&opt);
+    opt.layout = GP_LAYOUT_JOBS;
+    gp_trace *t = read_csv("start,end,instance_type,gpus,job_id,workload\n"
+                           "2026-01-05T13:00:00Z,2026-01-05T15:30:00Z,"
+                           "p4d.24xlarge,16,j1,training\n",
+                           &opt, &err);
+    (void)state;
+    assert_non_null(t);
+    assert_float_equal(hour_total(t, H13), 2.0, 1e-12);
+    assert_float_equal(hour_total(t, H13 + 1), 2.0, 1e-12);
+    assert_float_equal(hour_total(t, H13 + 2), 1.0, 1e-12);
+    assert_int_equal(t->n_runs, 1);
+    assert_int_equal(t->runs[0].end - t->runs[0].start, 9000);
+    assert_float_equal(t->runs[0].instance_hours, 5.0, 1e-12);
+    assert_float_equal(t->runs[0].instances, 2.0, 1e-12);
+    gp_trace_free(t);
+}
+
+static void test_consecutive_rows_of_a_job_form_one_run(void **state)
+{
+    gp_error err;
+    /* j1 runs 13:00-15:00 in two rows (one run), pauses, and runs again at
+     * 17:00 (a second run); j2 is one row.  Runs: 3. */
+    gp_trace *t = read_csv("timestamp,instance_type,instances,job_id\n"
+                           "2026-01-05T13:00:00Z,g5.xlarge,2,j1\n"
+                           "2026-01-05T13:00:00Z,g5.xlarge,1,j2\n"
+                           "2026-01-05T14:00:00Z,g5.xlarge,4,j1\n"
+                           "2026-01-05T17:00:00Z,g5.xlarge,1,j1\n",
+                           NULL, &err);
+    (void)state;
+    assert_non_null(t);
+    assert_int_equal(t->n_runs, 3);
+    /* the first run of j1: 2 + 4 = 6 instance-hours, peak 4, 7200 s */
+    const gp_job_run *r = &t->runs[0];
+    assert_string_equal(t->labels[r->job], "j1");
+    assert_float_equal(r->instance_hours, 6.0, 1e-12);
+    assert_float_equal(r->instances, 4.0, 1e-12);
+    assert_int_equal(r->end - r->start, 7200);
+    gp_trace_free(t);
+}
+
+static void test_quotes_crlf_bom_and_map_are_read(void **state)
+{
+    gp_error err;
+    gp_trace_options opt;
+    /* A BOM, CRLF line ends, a quoted field with a comma and an embedded
+     * newline, and the user's own header names mapped with --map. */
+    gp_trace_options_init(&opt);
+    opt.map[0][0] = "timestamp";
+    opt.map[0][1] = "Time";
+    opt.map[1][0] = "instances";
+    opt.map[1][1] = "Count";
+    opt.n_map = 2;
+    gp_trace *t = read_csv("\xEF\xBB\xBF"
+                           "Time,instance_type,Count,team\r\n"
+                           "2026-01-05T13:00:00Z,g5.xlarge,2,\"ml, core\"\r\n"
+                           "\"2026-01-05T14:00:00Z\",\"g5.xlarge\",\"3\","
+                           "\"multi\nline\"\r\n",
+                           &opt, &err);
+    (void)state;
+    assert_non_null(t);
+    assert_float_equal(hour_total(t, H13), 2.0, 1e-12);
+    assert_float_equal(hour_total(t, H13 + 1), 3.0, 1e-12);
+    assert_int_equal(t->n_series, 2);
+    bool found = false;
+    for (size_t i = 0; i < t->n_labels; i++)
+        found |= strcmp(t->labels[i], "ml, core") == 0;
+    assert_true(found);
+    gp_trace_free(t);
+}
+
+/* A bad row: the error names the file, the line, the CSV column and the
+ * column name. */
+static void expect_error(const char *csv, long line, long column,
+                         const char *field, const char *message_start)
+{
+    gp_error err;
+    gp_trace *t = read_csv(csv, NULL, &err);
+    assert_null(t);
+    assert_string_equal(err.source, "t.csv");
+    assert_int_equal(err.line, line);
+    assert_int_equal(err.column, column);
+    assert_string_equal(err.field, field);
+    if (strncmp(err.message, message_start, strlen(message_start)) != 0)
+        fail_msg("message \"%s\" does not start with \"%s\"", err.message,
+                 message_start);
+}
+
+static void test_bad_rows_are_reported_with_line_and_column(void **state)
+{
+    (void)state;
+    expect_error("timestamp,instance_type,instances\n"
+                 "2026-01-05T13:00:00Z,g5.xlarge,2\n"
+                 "2026-01-05T14:00:00Z,g5.xlarge,-1\n",
+                 3, 3, "instances", "must not be negative");
+    expect_error("timestamp,instance_type,instances\n"
+                 "2026-02-30T13:00:00Z,g5.xlarge,2\n",
+                 2, 1, "timestamp", "impossible date");
+    expect_error("instance_type,timestamp,instances\n"
+                 "g5.xlarg,2026-01-05T13:00:00Z,2\n",
+                 2, 1, "instance_type",
+                 "unknown instance type \"g5.xlarg\" (nearest: g5.xlarge");
+    expect_error("timestamp,instance_type,instances,workload\n"
+                 "2026-01-05T13:00:00Z,g5.xlarge,2,serving\n",
+                 2, 4, "workload", "unknown workload \"serving\"");
+    expect_error("timestamp,instance_type,instances,gpu_util\n"
+                 "2026-01-05T13:00:00Z,g5.xlarge,2,n/a\n",
+                 2, 4, "gpu_util", "expected a percent 0..100, got \"n/a\"");
+    expect_error("timestamp,instance_type\n2026-01-05T13:00:00Z,g5.xlarge\n",
+                 1, 0, "instances", "missing column");
+    /* a quoted field across lines: the error is on the row's first line */
+    expect_error("timestamp,instance_type,instances,team\n"
+                 "2026-01-05T13:00:00Z,g5.xlarge,x,\"a\nb\"\n",
+                 2, 3, "instances", "expected a number of instances");
+    /* a line after a multi-line row keeps its own physical line number */
+    expect_error("timestamp,instance_type,instances,team\n"
+                 "2026-01-05T13:00:00Z,g5.xlarge,1,\"a\nb\"\n"
+                 "2026-01-05T13:00:00Z,g5.xlarge,1,\n"
+                 "2026-01-05T13:00:00Z,g5.xlarge,1\n",
+                 5, 4, "", "row has 3 fields, the header has 4");
+}
+
+/* The bundled sample, against statistics computed independently from the
+ * same rows by scenarios/sample/summarize.py (exact decimal arithmetic). */
+static void test_bundled_sample_matches_independent_summary(void **state)
+{
+    gp_error err;
+    char path[4096];
+    const char *src = getenv("GP_SOURCE_DIR");
+    gp_trace_builder *b;
+    gp_trace *t;
+    double want_train, want_inf, want_useful;
+    (void)state;
+
+    snprintf(path, sizeof path, "%s/scenarios/sample/summary.json",
+             src ? src : GP_SOURCE_DIR);
+    json_error_t jerr;
+    json_t *summary = json_load_file(path, 0, &jerr);
+    assert_non_null(summary);
+    assert_int_equal(json_unpack(summary, "{s:F, s:F, s:F}",
+                                 "training_instance_hours", &want_train,
+                                 "inference_instance_hours", &want_inf,
+                                 "useful_gpu_hours_inference", &want_useful),
+                     0);
+    json_decref(summary);
+
+    snprintf(path, sizeof path, "%s/scenarios/sample/trace.csv",
+             src ? src : GP_SOURCE_DIR);
+    gp_error_clear(&err);
+    assert_int_equal(gp_trace_builder_new(&b, pricing, NULL, &err), GP_OK);
+    assert_int_equal(gp_trace_builder_add_file(b, path, &err), GP_OK);
+    assert_int_equal(gp_trace_builder_finish(b, &t, &err), GP_OK);
+    assert_float_equal(t->instance_hours[GP_TRAINING], want_train, 1e-6);
+    assert_float_equal(t->instance_hours[GP_INFERENCE], want_inf, 1e-6);
+    assert_float_equal(t->useful_gpu_hours, want_useful, 1e-6);
+    assert_int_equal(t->rows_read, 4032);
+    assert_int_equal(t->n_hours, 14 * 24);
+    assert_int_equal(t->n_pools, 2);
+    gp_trace_free(t);
+}
+
+/* Builds a trace text of about `bytes` bytes whose rows are known: row i
+ * has hour i / 40 from the start of 2026, instances (i % 7) + 1, and every
+ * 1000th row carries a quoted team with an embedded newline. */
+static char *big_trace(size_t bytes, double *total)
+{
+    size_t cap = bytes + 4096, n = 0;
+    char *s = malloc(cap);
+    *total = 0;
+    n += (size_t)snprintf(s, cap, "timestamp,instance_type,instances,team\n");
+    for (size_t i = 0; n + 200 < bytes; i++) {
+        long t = 1767225600L + (long)(i / 40) * 3600;
+        int inst = (int)(i % 7) + 1;
+        *total += inst;
+        if (i % 1000 == 999)
+            n += (size_t)snprintf(s + n, cap - n,
+                                  "%ld,g5.xlarge,%d,\"team\n%zu\"\n", t, inst,
+                                  i % 3);
+        else
+            n += (size_t)snprintf(s + n, cap - n, "%ld,g5.xlarge,%d,t%zu\n", t,
+                                  inst, i % 3);
+    }
+    return s;
+}
+
+static void test_threads_give_the_same_trace_as_one_thread(void **state)
+{
+    gp_error err;
+    gp_trace_options one, many;
+    double total;
+    char *csv = big_trace(24u << 20, &total);
+    (void)state;
+
+    gp_trace_options_init(&one);
+    one.threads = 1;
+    gp_trace_options_init(&many);
+    many.threads = 4;
+    gp_trace *a = read_csv(csv, &one, &err);
+    gp_trace *b = read_csv(csv, &many, &err);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_float_equal(a->instance_hours[GP_UNLABELED], total, 1e-6);
+    assert_float_equal(b->instance_hours[GP_UNLABELED], total, 1e-6);
+    assert_int_equal(a->rows_read, b->rows_read);
+    assert_int_equal(a->n_series, b->n_series);
+    assert_int_equal(a->n_hours, b->n_hours);
+    for (size_t s = 0; s < a->n_series; s++)
+        for (size_t h = 0; h < a->n_hours; h++)
+            assert_float_equal(a->series[s].instance_hours[h],
+                               b->series[s].instance_hours[h], 1e-9);
+    gp_trace_free(a);
+    gp_trace_free(b);
+    free(csv);
+}
+
+static void test_threads_report_the_first_bad_row_by_line(void **state)
+{
+    gp_error err;
+    gp_trace_options many;
+    double total;
+    char *csv = big_trace(24u << 20, &total);
+    (void)state;
+    /* break a row in the last quarter: find the 300000th line */
+    char *p = csv;
+    long line = 1;
+    while (line < 300000) {
+        p = strchr(p, '\n') + 1;
+        line++;
+    }
+    /* line counting above counts physical lines, as the reader does */
+    char *comma = strchr(p, ',');
+    comma[1] = 'X'; /* g5.xlarge -> X5.xlarge */
+    gp_trace_options_init(&many);
+    many.threads = 4;
+    gp_trace *t = read_csv(csv, &many, &err);
+    assert_null(t);
+    assert_int_equal(err.line, 300000);
+    assert_string_equal(err.field, "instance_type");
+    free(csv);
+}
+
+static void test_allocation_failures_are_reported_and_leak_nothing(
+    void **state)
+{
+    (void)state;
+    for (long n = 0;; n++) {
+        gp_error err;
+        gp_alloc_fail_after(n);
+        gp_trace *t = read_csv("timestamp,instance_type,instances,job_id\n"
+                               "2026-01-05T13:30:00Z,g5.xlarge,2,j\n"
+                               "2026-01-05T13:30:00Z,p4d.24xlarge,2,k\n",
+                               NULL, &err);
+        gp_alloc_fail_after(-1);
+        if (t) {
+            assert_float_equal(t->instance_hours[GP_UNLABELED], 4.0, 1e-12);
+            gp_trace_free(t);
+            assert_true(n > 5);
+            break;
+        }
+        assert_string_equal(err.message, "out of memory");
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_row_is_spread_over_the_clock_hours_it_overlaps),
+        cmocka_unit_test(test_step_column_and_epoch_times_agree_with_iso),
+        cmocka_unit_test(test_gpus_become_whole_instances_and_useful_hours),
+        cmocka_unit_test(test_instances_column_wins_over_gpus_per_row),
+        cmocka_unit_test(test_jobs_layout_spreads_start_to_end),
+        cmocka_unit_test(test_consecutive_rows_of_a_job_form_one_run),
+        cmocka_unit_test(test_quotes_crlf_bom_and_map_are_read),
+        cmocka_unit_test(test_bad_rows_are_reported_with_line_and_column),
+        cmocka_unit_test(test_bundled_sample_matches_independent_summary),
+        cmocka_unit_test(test_threads_give_the_same_trace_as_one_thread),
+        cmocka_unit_test(test_threads_report_the_first_bad_row_by_line),
+        cmocka_unit_test(
+            test_allocation_failures_are_reported_and_leak_nothing),
+    };
+    gsl_set_error_handler_off();
+    return cmocka_run_group_tests(tests, load_pricing, free_pricing);
+}

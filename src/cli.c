@@ -1,0 +1,427 @@
+/*
+ * cli.c: option parsing and input loading shared by the commands.
+ *
+ * Options are "--name value" or "--name=value".  --trace and --pricing take
+ * one or more values (`--trace a.csv b.csv`) and may repeat.  Every
+ * command accepts only the options its table entry names, so a typo or an
+ * option that would be ignored is a usage error (exit 2), never silence.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct opt_def {
+    const char *name;
+    unsigned group;
+    bool takes_value;
+};
+
+static const struct opt_def opt_defs[] = {
+    {"trace", OPT_TRACE, true},       {"layout", OPT_TRACE, true},
+    {"map", OPT_TRACE, true},         {"step", OPT_TRACE, true},
+    {"region", OPT_TRACE, true},      {"pricing", OPT_PRICING, true},
+    {"scenario", OPT_SCENARIO, true}, {"out", OPT_OUT, true},
+    {"json", OPT_JSON, false},        {"csv", OPT_CSV, true},
+    {"skip-bad", OPT_SKIP_BAD, false}, {"rejects", OPT_SKIP_BAD, true},
+    {"horizon", OPT_HORIZON, true},   {"forward", OPT_FORWARD, true},
+    {"train-until", OPT_FORWARD, true}, {"relabel", OPT_RELABEL, false},
+    {"seed", OPT_SEED, true},         {"runs", OPT_SEED, true},
+    {"threads", OPT_SEED | OPT_TRACE, true},
+    {"quiet", 0, false},
+};
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static int usage_error(const struct gp_command *cmd, const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "gpuplan %s: ", cmd->name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\ntry 'gpuplan %s --help'\n", cmd->name);
+    return 2;
+}
+
+static bool parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
+                 gp_cli *cli)
+{
+    memset(cli, 0, sizeof *cli);
+    gp_trace_options_init(&cli->trace_opt);
+    cli->seed = -1;
+    cli->runs = -1;
+    cli->args = gp_calloc((size_t)argc + 1, sizeof *cli->args);
+    if (!cli->args)
+        return usage_error(cmd, "%s", "out of memory");
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const struct opt_def *def = NULL;
+        const char *value = NULL;
+        char name[32];
+
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            printf("usage: gpuplan %s\n%s", cmd->name, cmd->usage);
+            return -1;
+        }
+        if (strncmp(a, "--", 2) != 0 || a[2] == '\0') {
+            cli->args[cli->n_args++] = argv[i];
+            continue;
+        }
+        const char *eq = strchr(a + 2, '=');
+        size_t nlen = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+        if (nlen >= sizeof name)
+            return usage_error(cmd, "unknown option %s", a);
+        memcpy(name, a + 2, nlen);
+        name[nlen] = '\0';
+        for (size_t k = 0; k < sizeof opt_defs / sizeof opt_defs[0]; k++)
+            if (strcmp(opt_defs[k].name, name) == 0)
+                def = &opt_defs[k];
+        if (!def || (def->group && !(def->group & cmd->options)))
+            return usage_error(cmd, "unknown option %s", a);
+        if (def->takes_value) {
+            if (eq)
+                value = eq + 1;
+            else if (i + 1 < argc)
+                value = argv[++i];
+            else
+                return usage_error(cmd, "%s needs a value", a);
+        } else if (eq) {
+            return usage_error(cmd, "%s takes no value", a);
+        }
+
+        if (strcmp(name, "trace") == 0 || strcmp(name, "pricing") == 0) {
+            bool trace = name[0] == 't';
+            for (;;) {
+                if (trace) {
+                    if (cli->n_traces == 64)
+                        return usage_error(cmd, "%s", "too many --trace files");
+                    cli->traces[cli->n_traces++] = value;
+                } else {
+                    if (cli->n_pricing == 16)
+                        return usage_error(cmd, "%s",
+                                           "too many --pricing paths");
+                    cli->pricing[cli->n_pricing++] = value;
+                }
+                if (eq || i + 1 >= argc ||
+                    (argv[i + 1][0] == '-' && argv[i + 1][1] != '\0'))
+                    break;
+                value = argv[++i];
+            }
+        } else if (strcmp(name, "layout") == 0) {
+            if (strcmp(value, "samples") == 0)
+                cli->trace_opt.layout = GP_LAYOUT_SAMPLES;
+            else if (strcmp(value, "jobs") == 0)
+                cli->trace_opt.layout = GP_LAYOUT_JOBS;
+            else
+                return usage_error(cmd,
+                                   "--layout takes samples or jobs, not \"%s\"",
+                                   value);
+        } else if (strcmp(name, "map") == 0) {
+            const char *sep = strchr(value, '=');
+            size_t k = cli->trace_opt.n_map;
+            if (!sep || sep == value || !sep[1])
+                return usage_error(cmd,
+                                   "--map takes name=column, got \"%s\"",
+                                   value);
+            if (k == 32)
+                return usage_error(cmd, "%s", "too many --map options");
+            cli->map_storage[k] = gp_strdup(value);
+            if (!cli->map_storage[k])
+                return usage_error(cmd, "%s", "out of memory");
+            cli->map_storage[k][sep - value] = '\0';
+            cli->trace_opt.map[k][0] = cli->map_storage[k];
+            cli->trace_opt.map[k][1] = cli->map_storage[k] + (sep - value) + 1;
+            cli->trace_opt.n_map++;
+        } else if (strcmp(name, "step") == 0) {
+            double step;
+            if (!gp_parse_number(value, strlen(value), &step) || step <= 0)
+                return usage_error(cmd,
+                                   "--step takes seconds above 0, got \"%s\"",
+                                   value);
+            cli->trace_opt.default_step_s = step;
+        } else if (strcmp(name, "region") == 0) {
+            cli->trace_opt.region = value;
+        } else if (strcmp(name, "scenario") == 0) {
+            cli->scenario = value;
+        } else if (strcmp(name, "out") == 0) {
+            cli->out = value;
+        } else if (strcmp(name, "json") == 0) {
+            cli->json = true;
+        } else if (strcmp(name, "csv") == 0) {
+            cli->csv_dir = value;
+        } else if (strcmp(name, "skip-bad") == 0) {
+            cli->skip_bad = true;
+        } else if (strcmp(name, "rejects") == 0) {
+            cli->rejects = value;
+        } else if (strcmp(name, "horizon") == 0) {
+            double h;
+            if (!gp_parse_duration_hours(value, &h))
+                return usage_error(cmd,
+                                   "--horizon takes a duration like 13w, "
+                                   "7d or 168h, got \"%s\"",
+                                   value);
+            cli->horizon = value;
+        } else if (strcmp(name, "forward") == 0) {
+            double h;
+            if (!gp_parse_duration_hours(value, &h))
+                return usage_error(cmd,
+                                   "--forward takes a duration like 13w, "
+                                   "got \"%s\"",
+                                   value);
+            cli->forward = value;
+        } else if (strcmp(name, "train-until") == 0) {
+            double t;
+            const char *why;
+            if (!gp_parse_time(value, strlen(value), &t, &why))
+                return usage_error(cmd,
+                                   "--train-until takes an ISO 8601 time, "
+                                   "got \"%s\"",
+                                   value);
+            cli->train_until = value;
+        } else if (strcmp(name, "relabel") == 0) {
+            cli->relabel = true;
+        } else if (strcmp(name, "seed") == 0) {
+            if (!parse_long(value, 0, 2147483647L, &cli->seed))
+                return usage_error(cmd, "--seed takes a whole number, got "
+                                        "\"%s\"",
+                                   value);
+        } else if (strcmp(name, "runs") == 0) {
+            if (!parse_long(value, 1, 10000000L, &cli->runs))
+                return usage_error(cmd,
+                                   "--runs takes 1 to 10000000, got \"%s\"",
+                                   value);
+        } else if (strcmp(name, "threads") == 0) {
+            long n;
+            if (!parse_long(value, 1, 64, &n))
+                return usage_error(cmd, "--threads takes 1 to 64, got \"%s\"",
+                                   value);
+            cli->threads = (int)n;
+            cli->trace_opt.threads = (int)n;
+        } else if (strcmp(name, "quiet") == 0) {
+            cli->quiet = true;
+        }
+    }
+    if (cli->n_args > 0 && !(cmd->options & OPT_RELABEL) &&
+        strcmp(cmd->name, "import") != 0)
+        return usage_error(cmd, "unexpected argument \"%s\"", cli->args[0]);
+    if (cli->rejects && !cli->skip_bad)
+        return usage_error(cmd, "%s", "--rejects goes with --skip-bad");
+    return 0;
+}
+
+void gp_cli_free(gp_cli *cli)
+{
+    for (size_t i = 0; i < cli->trace_opt.n_map; i++)
+        gp_free(cli->map_storage[i]);
+    gp_free(cli->args);
+}
+
+void gp_cli_print_error(const gp_error *err)
+{
+    char buf[2048];
+    gp_error_format(err, buf, sizeof buf);
+    fprintf(stderr, "%s\n", buf);
+}
+
+void gp_cli_print_warnings(const gp_warnings *w)
+{
+    for (size_t i = 0; i < w->count; i++)
+        fprintf(stderr, "gpuplan: warning: %s\n", w->items[i]);
+}
+
+const char *gp_cli_data_dir(void)
+{
+    const char *d = getenv("GPUPLAN_DATA_DIR");
+    return d && *d ? d : GP_DATA_DIR;
+}
+
+int64_t gp_cli_today(void)
+{
+    const char *s = getenv("GPUPLAN_TODAY");
+    double t;
+    const char *why;
+
+    if (s && gp_parse_time(s, strlen(s), &t, &why))
+        return (int64_t)t;
+    return (int64_t)time(NULL);
+}
+
+/* --skip-bad and validate: each rejected row with its reason. */
+static void on_reject(void *ctx, const gp_error *why, const char *row,
+                      size_t len)
+{
+    gp_inputs *in = ctx;
+    char msg[2048];
+
+    gp_error_format(why, msg, sizeof msg);
+    if (in->rejects) {
+        /* line,column,field,reason,row as CSV (quotes doubled) */
+        fprintf(in->rejects, "%s,%ld,%ld,\"", why->source, why->line,
+                why->column);
+        for (const char *p = why->field; *p; p++)
+            fputs(*p == '"' ? "\"\"" : (char[]){*p, 0}, in->rejects);
+        fputs("\",\"", in->rejects);
+        for (const char *p = why->message; *p; p++)
+            fputs(*p == '"' ? "\"\"" : (char[]){*p, 0}, in->rejects);
+        fputs("\",\"", in->rejects);
+        while (len && (row[len - 1] == '\n' || row[len - 1] == '\r'))
+            len--;
+        for (size_t i = 0; i < len; i++)
+            fputs(row[i] == '"' ? "\"\"" : (char[]){row[i], 0}, in->rejects);
+        fputs("\"\n", in->rejects);
+    } else if (in->rejects_printed < 100) {
+        fprintf(stderr, "%s\n", msg);
+    }
+    in->rejects_printed++;
+}
+
+int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
+                   bool report_all)
+{
+    gp_error err;
+    char path[4096];
+    const char *data = gp_cli_data_dir();
+    int64_t today = gp_cli_today();
+    gp_trace_builder *b = NULL;
+    gp_trace_options opt = cli->trace_opt;
+    const char *scenario = cli->scenario;
+
+    memset(in, 0, sizeof *in);
+    gp_error_clear(&err);
+
+    /* catalogs */
+    if (cli->n_pricing == 0) {
+        snprintf(path, sizeof path, "%s/pricing", data);
+        if (gp_pricing_load(&in->pricing, path, today, &err) != GP_OK)
+            goto fail;
+    }
+    for (size_t i = 0; i < cli->n_pricing; i++)
+        if (gp_pricing_load(&in->pricing, cli->pricing[i], today, &err) !=
+            GP_OK)
+            goto fail;
+
+    /* scenario */
+    if (!scenario && cli->n_traces == 0 && sample_default) {
+        snprintf(path, sizeof path, "%s/scenarios/sample/scenario.json",
+                 data);
+        scenario = path;
+    }
+    if (scenario) {
+        if (gp_scenario_load(&in->scenario, scenario, &err) != GP_OK)
+            goto fail;
+    } else if (gp_scenario_default(&in->scenario, &err) != GP_OK) {
+        goto fail;
+    }
+    if (gp_scenario_check(in->scenario, in->pricing, &err) != GP_OK)
+        goto fail;
+
+    /* traces */
+    if (cli->skip_bad) {
+        const char *rp = cli->rejects ? cli->rejects : "gpuplan-rejects.csv";
+        size_t n = strlen(rp) + 32;
+        in->rejects_tmp = gp_malloc(n);
+        if (!in->rejects_tmp)
+            goto nomem;
+        snprintf(in->rejects_tmp, n, "%s.tmp%ld", rp, (long)getpid());
+        in->rejects = fopen(in->rejects_tmp, "w");
+        if (!in->rejects) {
+            gp_error_set(&err, rp, 0, 0, NULL, "cannot write: %s",
+                         strerror(errno));
+            goto fail;
+        }
+        fputs("file,line,column,field,reason,row\n", in->rejects);
+    }
+    if (cli->skip_bad || report_all) {
+        opt.reject = on_reject;
+        opt.reject_ctx = in;
+    }
+    if (gp_trace_builder_new(&b, in->pricing, &opt, &err) != GP_OK)
+        goto fail;
+    if (cli->n_traces == 0) {
+        if (!sample_default) {
+            fprintf(stderr, "gpuplan: no --trace given\n");
+            gp_trace_builder_free(b);
+            gp_inputs_free(in);
+            return 2;
+        }
+        snprintf(path, sizeof path, "%s/scenarios/sample/trace.csv", data);
+        in->used_sample = true;
+        if (!cli->quiet)
+            fprintf(stderr, "gpuplan: no --trace given: using the bundled "
+                            "sample %s\n",
+                    path);
+        if (gp_trace_builder_add_file(b, path, &err) != GP_OK) {
+            gp_trace_builder_free(b);
+            goto fail;
+        }
+    }
+    for (size_t i = 0; i < cli->n_traces; i++) {
+        if (gp_trace_builder_add_file(b, cli->traces[i], &err) != GP_OK) {
+            gp_trace_builder_free(b);
+            goto fail;
+        }
+    }
+    if (gp_trace_builder_finish(b, &in->trace, &err) != GP_OK)
+        goto fail;
+    if (in->rejects) {
+        const char *rp = cli->rejects ? cli->rejects : "gpuplan-rejects.csv";
+        if (fclose(in->rejects) != 0 || rename(in->rejects_tmp, rp) != 0) {
+            in->rejects = NULL;
+            gp_error_set(&err, rp, 0, 0, NULL, "cannot write: %s",
+                         strerror(errno));
+            goto fail;
+        }
+        in->rejects = NULL;
+        if (!cli->quiet && in->trace->rows_rejected)
+            fprintf(stderr,
+                    "gpuplan: %llu rows rejected; see %s for each with its "
+                    "reason\n",
+                    (unsigned long long)in->trace->rows_rejected, rp);
+    } else if (report_all && in->trace->rows_rejected) {
+        if (in->rejects_printed > 100)
+            fprintf(stderr, "... and %llu more bad rows\n",
+                    (unsigned long long)(in->rejects_printed - 100));
+        gp_cli_print_warnings(&in->pricing->warnings);
+        return 1;
+    }
+    gp_cli_print_warnings(&in->pricing->warnings);
+    return 0;
+nomem:
+    gp_error_set(&err, NULL, 0, 0, NULL, "out of memory");
+fail:
+    gp_cli_print_error(&err);
+    gp_inputs_free(in);
+    return 1;
+}
+
+void gp_inputs_free(gp_inputs *in)
+{
+    if (in->rejects) {
+        fclose(in->rejects);
+        remove(in->rejects_tmp);
+    }
+    gp_free(in->rejects_tmp);
+    gp_pricing_free(in->pricing);
+    gp_scenario_free(in->scenario);
+    gp_trace_free(in->trace);
+    memset(in, 0, sizeof *in);
+}

@@ -1,0 +1,96 @@
+/*
+ * cli.h: what the command files share: the command table entry, the
+ * options every command reads, and loading the inputs (catalogs, scenario,
+ * traces) with errors printed the one way users see them.
+ */
+#ifndef GP_CLI_H
+#define GP_CLI_H
+
+#include "gpuplan.h"
+
+#include <stdio.h>
+
+/* Options a command accepts, as a bit mask in its table entry. */
+enum {
+    OPT_TRACE = 1 << 0,    /* --trace, --layout, --map, --step, --region */
+    OPT_PRICING = 1 << 1,  /* --pricing */
+    OPT_SCENARIO = 1 << 2, /* --scenario */
+    OPT_OUT = 1 << 3,      /* --out */
+    OPT_JSON = 1 << 4,     /* --json */
+    OPT_CSV = 1 << 5,      /* --csv DIR */
+    OPT_SKIP_BAD = 1 << 6, /* --skip-bad, --rejects */
+    OPT_HORIZON = 1 << 7,  /* --horizon */
+    OPT_FORWARD = 1 << 8,  /* --forward, --train-until */
+    OPT_RELABEL = 1 << 9,  /* --relabel */
+    OPT_SEED = 1 << 10     /* --seed, --runs, --threads */
+};
+
+typedef struct gp_cli {
+    const char *traces[64];
+    size_t n_traces;
+    const char *pricing[16];
+    size_t n_pricing;
+    const char *scenario;
+    const char *out;
+    const char *csv_dir;
+    const char *rejects;
+    const char *horizon;
+    const char *forward;
+    const char *train_until;
+    bool json, quiet, skip_bad, relabel;
+    long seed, runs;
+    int threads;
+    gp_trace_options trace_opt;
+    char *map_storage[32];
+    /* positional arguments left over (for import) */
+    char **args;
+    int n_args;
+} gp_cli;
+
+struct gp_command {
+    const char *name;
+    const char *summary; /* one line for gpuplan --help */
+    const char *usage;   /* the synopsis and options, for <cmd> --help */
+    unsigned options;
+    int (*exec)(gp_cli *cli);
+};
+
+/* Everything a command reads. */
+typedef struct gp_inputs {
+    gp_pricing *pricing;
+    gp_scenario *scenario;
+    gp_trace *trace;
+    bool used_sample; /* no --trace: the bundled sample */
+    FILE *rejects;
+    char *rejects_tmp;
+    uint64_t rejects_printed;
+} gp_inputs;
+
+/* Parses argv for `cmd`.  Returns 0, or 2 after printing a usage error, or
+ * -1 when --help was printed. */
+int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
+                 gp_cli *cli);
+void gp_cli_free(gp_cli *cli);
+
+/* Loads catalogs, scenario and traces.  `sample_default`: with no --trace,
+ * read the bundled sample (and its scenario unless --scenario is given).
+ * `report_all`: keep reading after a bad row and print every problem
+ * (validate).  Returns an exit status: 0, or 1 after printing the error. */
+int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
+                   bool report_all);
+void gp_inputs_free(gp_inputs *in);
+
+/* Prints err the way users see errors: "file:line:column: field: msg". */
+void gp_cli_print_error(const gp_error *err);
+/* "gpuplan: warning: ..." lines on stderr. */
+void gp_cli_print_warnings(const gp_warnings *w);
+
+/* Folder of the bundled pricing/ and scenarios/ (GPUPLAN_DATA_DIR or the
+ * source tree the program was built from). */
+const char *gp_cli_data_dir(void);
+/* Today as epoch seconds (GPUPLAN_TODAY=YYYY-MM-DD pins it for tests). */
+int64_t gp_cli_today(void);
+
+extern const struct gp_command gp_cmd_validate;
+
+#endif

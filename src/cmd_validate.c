@@ -1,0 +1,78 @@
+/*
+ * cmd_validate.c: `gpuplan validate` reads every input, reports every
+ * problem, and prints what it read: the window, the pools, instance-hours
+ * by workload, useful GPU-hours, rows read and rejected.
+ */
+#include "cli.h"
+
+#include <stdio.h>
+
+static int validate_exec(gp_cli *cli)
+{
+    gp_inputs in;
+    int rc = gp_inputs_load(cli, &in, false, !cli->skip_bad);
+    char a[32], z[32];
+
+    if (rc != 0)
+        return rc;
+    const gp_trace *t = in.trace;
+    gp_format_time(t->start_hour * 3600, a, sizeof a);
+    gp_format_time((t->start_hour + (int64_t)t->n_hours) * 3600, z, sizeof z);
+    printf("window:          %s to %s (%zu hours)\n", a, z, t->n_hours);
+    printf("rows:            %llu read, %llu rejected\n",
+           (unsigned long long)t->rows_read,
+           (unsigned long long)t->rows_rejected);
+    printf("pools:           %zu\n", t->n_pools);
+    for (size_t p = 0; p < t->n_pools; p++) {
+        double by_w[GP_N_WORKLOADS] = {0, 0, 0};
+        for (size_t s = 0; s < t->n_series; s++) {
+            if (t->series[s].pool != p)
+                continue;
+            for (size_t h = 0; h < t->n_hours; h++)
+                by_w[t->series[s].workload] += t->series[s].instance_hours[h];
+        }
+        printf("  %s %s %-16s %12.2f training, %12.2f inference, %12.2f "
+               "unlabeled instance-hours\n",
+               t->pools[p].catalog->provider, t->pools[p].catalog->region,
+               t->pools[p].type->name, by_w[GP_TRAINING], by_w[GP_INFERENCE],
+               by_w[GP_UNLABELED]);
+    }
+    printf("instance-hours:  %.2f training, %.2f inference, %.2f unlabeled\n",
+           t->instance_hours[GP_TRAINING], t->instance_hours[GP_INFERENCE],
+           t->instance_hours[GP_UNLABELED]);
+    printf("useful GPU-hours: %.2f", t->useful_gpu_hours);
+    if (t->gpu_hours_without_util > 0)
+        printf(" (%.2f GPU-hours had no gpu_util and count none)",
+               t->gpu_hours_without_util);
+    printf("\njob runs:        %zu\n", t->n_runs);
+    printf("catalogs:        %zu", in.pricing->n_catalogs);
+    for (size_t i = 0; i < in.pricing->n_catalogs; i++)
+        printf("%s%s %s (as of %s)", i ? ", " : " (",
+               in.pricing->catalogs[i]->provider,
+               in.pricing->catalogs[i]->region,
+               in.pricing->catalogs[i]->as_of);
+    printf("%s\n", in.pricing->n_catalogs ? ")" : "");
+    printf("scenario:        %s, %zu strategies, %zu commitments owned\n",
+           in.scenario->name ? in.scenario->name : "(default)",
+           in.scenario->n_strategies, in.scenario->n_commitments);
+    gp_inputs_free(&in);
+    return 0;
+}
+
+const struct gp_command gp_cmd_validate = {
+    "validate",
+    "read every input, report every problem, summarise the trace",
+    "  --trace F...        usage trace CSV files (- reads standard input)\n"
+    "  --pricing P...      catalog files or folders (default: bundled)\n"
+    "  --scenario S        scenario JSON\n"
+    "  --layout jobs       one row per job run with start,end columns\n"
+    "  --map name=column   read canonical column `name` from `column`\n"
+    "  --step SECONDS      interval of rows without step_s (default 3600)\n"
+    "  --region R          region of rows that name none\n"
+    "  --skip-bad          write bad rows to a rejects file and go on\n"
+    "  --rejects FILE      where --skip-bad writes (gpuplan-rejects.csv)\n"
+    "  --threads N         threads for reading (default: all cores)\n"
+    "  --quiet             no progress or notes on stderr\n",
+    OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_SKIP_BAD,
+    validate_exec,
+};

@@ -32,9 +32,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 /* A trace may span at most this many hours (about 30 years): enough for
@@ -141,7 +138,10 @@ struct shard {
     /* error state: first error of this shard (line relative to its range) */
     gp_error err;
     gp_status status;
-    long rejected_lines; /* for the report */
+    /* rows rejected while reading, kept in file order until the reader
+     * knows their absolute line numbers (a temporary file, so memory does
+     * not grow with bad rows) */
+    FILE *rejects;
 };
 
 /* What reading one file needs to know; shared read-only by the threads. */
@@ -187,6 +187,8 @@ static void shard_free(struct shard *s)
     gp_free(s->labels);
     gp_free(s->open_run);
     gp_free(s->runs);
+    if (s->rejects)
+        fclose(s->rejects);
     memset(s, 0, sizeof *s);
 }
 
@@ -222,7 +224,7 @@ static int32_t shard_label_cached(struct shard *s, int slot, const char *p,
     if (len == 0)
         return -1;
     if (s->last_label_id[slot] >= 0 && s->last_label_len[slot] == len &&
-        memcmp(s->last_label[slot], p, len) == 0)
+        gp_same_bytes(s->last_label[slot], p, len))
         return s->last_label_id[slot];
     int32_t id = shard_label(s, p, len);
     if (id >= 0 && len < sizeof s->last_label[slot]) {
@@ -397,7 +399,7 @@ static bool row_pool(struct shard *s, const gp_trace_builder *b,
     key[prov->len + 1 + reg->len] = '\x1f';
     memcpy(key + prov->len + reg->len + 2, type->p, type->len);
     if (s->last_pool != UINT32_MAX && klen == s->last_type_key_len &&
-        memcmp(key, s->last_type_key, klen) == 0) {
+        gp_same_bytes(key, s->last_type_key, klen)) {
         *pool = s->last_pool;
         return true;
     }
@@ -753,24 +755,108 @@ static const char *trim(const char *p, size_t *len)
 
 /* What a range reader reports back. */
 struct range_result {
-    size_t lines;    /* physical lines read */
-    bool in_row;     /* ended inside a quoted row (cut not valid) */
-    size_t stop_at;  /* offset where reading stopped on a fatal error */
+    size_t lines;       /* physical lines read */
+    bool in_row;        /* ended inside a quoted row */
+    size_t resume_at;   /* where that unfinished row starts */
+    long resume_line;   /* and its line number */
 };
 
-typedef void (*reject_fn)(gp_trace_builder *b, struct shard *s,
-                          const struct file_ctx *ctx, const char *line,
-                          size_t len);
+/* Keeps a rejected row (its error and its text) for later, in order. */
+static void shard_reject(struct shard *s, const char *row, size_t len)
+{
+    if (!s->rejects)
+        s->rejects = tmpfile();
+    if (!s->rejects ||
+        fwrite(&s->err, sizeof s->err, 1, s->rejects) != 1 ||
+        fwrite(&len, sizeof len, 1, s->rejects) != 1 ||
+        fwrite(row, 1, len, s->rejects) != len) {
+        gp_error_set(&s->err, NULL, 0, 0, NULL,
+                     "cannot keep rejected rows in a temporary file");
+        s->status = GP_ERR_IO;
+        return;
+    }
+    s->rows_rejected++;
+}
+
+/* Hands the rows shard s rejected to the user's callback, their lines
+ * moved by `line_offset`, and empties the buffer. */
+static gp_status shard_flush_rejects(gp_trace_builder *b, struct shard *s,
+                                     long line_offset)
+{
+    gp_error e;
+    size_t len;
+    char *row = NULL;
+    gp_status st = GP_OK;
+
+    if (!s->rejects)
+        return GP_OK;
+    rewind(s->rejects);
+    while (fread(&e, sizeof e, 1, s->rejects) == 1 &&
+           fread(&len, sizeof len, 1, s->rejects) == 1) {
+        char *r = gp_realloc(row, len + 1);
+        if (!r) {
+            st = GP_ERR_NOMEM;
+            break;
+        }
+        row = r;
+        if (fread(row, 1, len, s->rejects) != len) {
+            st = GP_ERR_IO;
+            break;
+        }
+        e.line += line_offset;
+        b->opt.reject(b->opt.reject_ctx, &e, row, len);
+    }
+    gp_free(row);
+    fclose(s->rejects);
+    s->rejects = NULL;
+    return st;
+}
 
 /*
- * Reads the lines of text[begin, end) into shard s.  first_line numbers the
- * first line.  With a reject function, bad rows go there and reading goes
- * on; without, the first bad row stops the range.
+ * Offset of the first comma, double quote or carriage return in p[0, n),
+ * or n: eight bytes at a time (the "has a zero byte" trick on the word
+ * XORed with each wanted byte; only the lowest flagged byte is trusted,
+ * and a later call starts after it).  `avail` >= n bytes may be read from
+ * p, so whole words are loaded while they fit.
+ */
+static size_t scan_special(const char *p, size_t n, size_t avail)
+{
+    const uint64_t ones = 0x0101010101010101ULL, highs = ones << 7;
+    size_t i = 0;
+
+    while (i < n) {
+        uint64_t w;
+        if (i + 8 <= avail) {
+            memcpy(&w, p + i, 8);
+        } else {
+            w = 0;
+            for (size_t j = 0; i + j < avail; j++)
+                w |= (uint64_t)(unsigned char)p[i + j] << (8 * j);
+        }
+        uint64_t a = w ^ (ones * ','), q = w ^ (ones * '"'),
+                 r = w ^ (ones * '\r');
+        uint64_t m = (((a - ones) & ~a) | ((q - ones) & ~q) |
+                      ((r - ones) & ~r)) &
+                     highs;
+        if (m) {
+            size_t at = i + (size_t)(__builtin_ctzll(m) / 8);
+            return at < n ? at : n;
+        }
+        i += 8;
+    }
+    return n;
+}
+
+/*
+ * Reads the lines of text[begin, end) into shard s; first_line numbers the
+ * first line.  With `keep_rejects`, bad rows are kept in the shard and
+ * reading goes on; without, the first bad row stops the range.  A row
+ * whose quoted field runs past `end` is left unread and reported in res.
  */
 static void read_range(gp_trace_builder *b, struct shard *s,
                        const struct file_ctx *ctx, const char *text,
                        size_t begin, size_t end, long first_line,
-                       reject_fn reject, struct range_result *res)
+                       bool keep_rejects, struct range_result *res)
 {
     struct row *row = gp_malloc(sizeof *row);
     struct csv_parser parser;
@@ -796,45 +882,45 @@ static void read_range(gp_trace_builder *b, struct shard *s,
         bool ok = true;
 
         if (!in_slow) {
-            size_t body = len;
+            size_t body = len, i = 0, nf = 0;
+            bool plain = true;
             if (body && lp[body - 1] == '\r')
                 body--;
-            bool quoted = memchr(lp, '"', body) != NULL ||
-                          memchr(lp, '\r', body) != NULL;
             row_start = pos;
             row_line = line;
-            if (!quoted) {
-                /* the fast path: split on commas */
-                size_t i = 0, nf = 0;
-                if (body == 0 ||
-                    (trim(lp, &body), body == 0 && !memchr(lp, ',', len))) {
-                    pos = next;
-                    line++;
-                    continue; /* blank line */
+            /* the fast path: split on commas while no quote or CR shows */
+            for (;;) {
+                size_t k = i + scan_special(lp + i, body - i, end - pos - i);
+                if (k < body && lp[k] != ',') {
+                    plain = false;
+                    break;
                 }
-                body = len && lp[len - 1] == '\r' ? len - 1 : len;
-                while (nf < MAX_FIELDS) {
-                    const char *c = memchr(lp + i, ',', body - i);
-                    size_t flen = c ? (size_t)(c - (lp + i)) : body - i;
+                if (nf < MAX_FIELDS) {
+                    size_t flen = k - i;
                     row->f[nf].p = trim(lp + i, &flen);
                     row->f[nf].len = flen;
-                    nf++;
-                    if (!c)
-                        break;
-                    i += flen + (size_t)(c - (lp + i) - (long)flen) + 1;
-                    i = (size_t)(c - lp) + 1;
+                }
+                nf++;
+                if (k >= body)
+                    break;
+                i = k + 1;
+            }
+            if (plain) {
+                if (nf == 1 && row->f[0].len == 0) {
+                    pos = next; /* a blank line */
+                    line++;
+                    continue;
                 }
                 row->n = nf;
                 row->line = row_line;
-                if (nf == MAX_FIELDS && memchr(lp, ',', body)) {
-                    /* count properly for the message */
-                    size_t commas = 0;
-                    for (size_t k = 0; k < body; k++)
-                        commas += lp[k] == ',';
-                    row->n = commas + 1;
-                }
                 s->rows_read++;
-                ok = add_row(s, b, ctx, row);
+                ok = nf <= MAX_FIELDS && add_row(s, b, ctx, row);
+                if (nf > MAX_FIELDS) {
+                    gp_error_clear(&s->err);
+                    gp_error_set(&s->err, ctx->source, row_line, 0, NULL,
+                                 "more than %d fields", MAX_FIELDS);
+                    s->status = GP_ERR_INPUT;
+                }
                 goto row_done;
             }
             /* hand the row to libcsv */
@@ -874,16 +960,18 @@ static void read_range(gp_trace_builder *b, struct shard *s,
             continue;
         }
         /* A bare CR ends a row in libcsv; more than one row on a line is
-         * rare enough to report rather than split. */
+         * rare enough to report rather than guess at. */
         in_slow = false;
         s->rows_read++;
         if (slow.too_many || slow.rows_done > 1) {
             gp_error_clear(&s->err);
-            gp_error_set(&s->err, ctx->source, row_line, 0, NULL,
-                         slow.too_many ? "more than %d fields"
-                                       : "a carriage return inside a row "
-                                         "(only CRLF or LF end a line)%.0d",
-                         MAX_FIELDS);
+            if (slow.too_many)
+                gp_error_set(&s->err, ctx->source, row_line, 0, NULL,
+                             "more than %d fields", MAX_FIELDS);
+            else
+                gp_error_set(&s->err, ctx->source, row_line, 0, NULL,
+                             "a carriage return inside a row (only CRLF or "
+                             "LF end a line)");
             s->status = GP_ERR_INPUT;
             ok = false;
         } else if (slow.nomem) {
@@ -905,21 +993,19 @@ static void read_range(gp_trace_builder *b, struct shard *s,
         pos = next;
         line++;
         if (!ok) {
-            if (s->status == GP_ERR_NOMEM || !reject) {
-                res->stop_at = pos;
+            if (s->status == GP_ERR_NOMEM || !keep_rejects)
                 break;
-            }
-            s->rows_rejected++;
-            reject(b, s, ctx, text + row_start, pos - row_start);
+            shard_reject(s, text + row_start, pos - row_start);
+            if (s->status != GP_OK && s->status != GP_ERR_INPUT)
+                break;
             gp_error_clear(&s->err);
             s->status = GP_OK;
         }
     }
     if (in_slow && s->status == GP_OK) {
         res->in_row = true;
-        if (pos >= end && end == SIZE_MAX) {
-            /* not reached: callers pass real ends */
-        }
+        res->resume_at = row_start;
+        res->resume_line = row_line;
     }
     if (parser_ready)
         csv_free(&parser);
@@ -1200,17 +1286,6 @@ void gp_trace_builder_free(gp_trace_builder *b)
     gp_free(b);
 }
 
-/* Passes a rejected row, with its absolute line, to the user's callback. */
-static void reject_row(gp_trace_builder *b, struct shard *s,
-                       const struct file_ctx *ctx, const char *line,
-                       size_t len)
-{
-    (void)ctx;
-    pthread_mutex_lock(&b->reject_lock);
-    b->opt.reject(b->opt.reject_ctx, &s->err, line, len);
-    pthread_mutex_unlock(&b->reject_lock);
-}
-
 struct worker {
     gp_trace_builder *b;
     struct shard *shard;
@@ -1225,7 +1300,7 @@ static void *worker_run(void *arg)
 {
     struct worker *w = arg;
     read_range(w->b, w->shard, w->ctx, w->text, w->begin, w->end,
-               w->first_line, NULL, &w->res);
+               w->first_line, w->b->opt.reject != NULL, &w->res);
     return NULL;
 }
 
@@ -1247,30 +1322,35 @@ static int online_cores(void)
 }
 
 /*
- * Reads the data rows of one buffer, in parallel when it is large, there is
- * no reject callback (rejected rows must come out in file order), and more
- * than one thread is allowed.
+ * Reads the data rows in text[begin, end), whose first line is number
+ * first_line, in parallel when the range is large.  Rows are merged and
+ * rejected rows handed on in file order.  On return *resume is where
+ * reading must go on (end, or the start of a row whose quoted field runs
+ * past end) and *resume_line its line number.
  */
 static gp_status read_body(gp_trace_builder *b, const struct file_ctx *ctx,
-                           const char *text, size_t begin, size_t len,
-                           gp_error *err)
+                           const char *text, size_t begin, size_t end,
+                           long first_line, size_t *resume,
+                           long *resume_line, gp_error *err)
 {
     int threads = b->opt.threads > 0 ? b->opt.threads : online_cores();
+    bool keep = b->opt.reject != NULL;
     struct range_result res;
-    long first_line = 1 + count_lines(text, begin);
+    gp_status st = GP_OK;
 
-    if (b->opt.reject || threads < 2 || len - begin < PARALLEL_MIN_BYTES)
+    if (threads < 2 || end - begin < PARALLEL_MIN_BYTES)
         threads = 1;
     if (threads == 1) {
-        read_range(b, &b->main, ctx, text, begin, len, first_line,
-                   b->opt.reject ? reject_row : NULL, &res);
+        read_range(b, &b->main, ctx, text, begin, end, first_line, keep,
+                   &res);
+        if (b->main.status == GP_OK && keep)
+            st = shard_flush_rejects(b, &b->main, 0);
     } else {
         struct worker *w = gp_calloc((size_t)threads, sizeof *w);
         struct shard *shards = gp_calloc((size_t)threads, sizeof *shards);
         pthread_t *tid = gp_calloc((size_t)threads, sizeof *tid);
         bool *started = gp_calloc((size_t)threads, sizeof *started);
         size_t cut = begin;
-        gp_status st = GP_OK;
 
         if (!w || !shards || !tid || !started) {
             gp_free(w);
@@ -1280,84 +1360,93 @@ static gp_status read_body(gp_trace_builder *b, const struct file_ctx *ctx,
             gp_error_set(err, ctx->source, 0, 0, NULL, "out of memory");
             return GP_ERR_NOMEM;
         }
-        /* cut the body at newlines into one range per thread */
+        /* cut the body at newlines into one range per thread; ranges after
+         * the first number their lines from 0 */
         for (int i = 0; i < threads; i++) {
-            size_t stop = begin + (len - begin) / (size_t)threads *
+            size_t stop = begin + (end - begin) / (size_t)threads *
                                       (size_t)(i + 1);
             if (i == threads - 1) {
-                stop = len;
+                stop = end;
             } else {
-                const char *nl = stop < len ? memchr(text + stop, '\n',
-                                                     len - stop)
+                const char *nl = stop < end ? memchr(text + stop, '\n',
+                                                     end - stop)
                                             : NULL;
-                stop = nl ? (size_t)(nl - text) + 1 : len;
+                stop = nl ? (size_t)(nl - text) + 1 : end;
             }
             if (stop < cut)
                 stop = cut;
-            w[i] = (struct worker){b, i == 0 ? &b->main : &shards[i], ctx,
-                                   text, cut, stop, 0, {0, false, 0}};
+            w[i] = (struct worker){b,    i == 0 ? &b->main : &shards[i],
+                                   ctx,  text,
+                                   cut,  stop,
+                                   i == 0 ? first_line : 0,
+                                   {0, false, 0, 0}};
             if (i > 0)
                 shard_init(&shards[i]);
             cut = stop;
         }
-        w[0].first_line = first_line;
         for (int i = 1; i < threads; i++)
-            started[i] = pthread_create(&tid[i], NULL, worker_run, &w[i]) ==
-                         0;
+            started[i] =
+                pthread_create(&tid[i], NULL, worker_run, &w[i]) == 0;
         worker_run(&w[0]);
         for (int i = 1; i < threads; i++)
             if (started[i])
                 pthread_join(tid[i], NULL);
-        /* merge in order; redo a range in sequence when its cut was false
-         * or its thread did not start */
+
+        /* merge in file order.  A range whose thread did not start, or
+         * whose first line was really inside the previous range's quoted
+         * field, is read again in sequence, with everything after it. */
+        res = w[0].res;
         long line = first_line + (long)w[0].res.lines;
-        bool stopped = b->main.status != GP_OK;
-        bool in_row = w[0].res.in_row;
-        for (int i = 1; i < threads && !stopped; i++) {
-            if (!started[i] || in_row) {
-                /* read the rest in one go from the end of range i-1 */
-                read_range(b, &b->main, ctx, text, w[i].begin, len, line,
-                           NULL, &res);
-                stopped = true; /* everything is read */
+        if (b->main.status == GP_OK && keep)
+            st = shard_flush_rejects(b, &b->main, 0);
+        for (int i = 1; i < threads && st == GP_OK &&
+                        b->main.status == GP_OK;
+             i++) {
+            if (!started[i] || res.in_row) {
+                size_t from = res.in_row ? res.resume_at : w[i].begin;
+                long from_line = res.in_row ? res.resume_line : line;
+                read_range(b, &b->main, ctx, text, from, end, from_line, keep,
+                           &res);
+                if (b->main.status == GP_OK && keep)
+                    st = shard_flush_rejects(b, &b->main, 0);
                 break;
             }
             if (shards[i].status != GP_OK) {
-                /* its lines were numbered from 0 within its range */
                 shards[i].err.line += line;
                 b->main.err = shards[i].err;
                 b->main.status = shards[i].status;
-                stopped = true;
                 break;
             }
-            if (shard_merge(&b->main, &shards[i]) != GP_OK) {
-                gp_error_set(&b->main.err, ctx->source, 0, 0, NULL,
-                             "out of memory");
-                b->main.status = GP_ERR_NOMEM;
-                stopped = true;
-                break;
-            }
+            if (keep)
+                st = shard_flush_rejects(b, &shards[i], line);
+            if (st == GP_OK && shard_merge(&b->main, &shards[i]) != GP_OK)
+                st = GP_ERR_NOMEM;
+            res = w[i].res;
+            if (res.in_row)
+                res.resume_line += line;
             line += (long)w[i].res.lines;
-            in_row = w[i].res.in_row;
         }
         for (int i = 1; i < threads; i++)
             shard_free(&shards[i]);
-        res.in_row = in_row && !stopped;
         gp_free(w);
         gp_free(shards);
         gp_free(tid);
         gp_free(started);
-        (void)st;
+    }
+    if (st != GP_OK) {
+        gp_error_set(err, ctx->source, 0, 0, NULL, "%s",
+                     st == GP_ERR_NOMEM ? "out of memory"
+                                        : "cannot read back rejected rows");
+        return st;
     }
     if (b->main.status != GP_OK) {
         *err = b->main.err;
         return b->main.status;
     }
-    if (res.in_row) {
-        gp_error_set(err, ctx->source, 0, 0, NULL,
-                     "the file ends inside a quoted field (a closing quote "
-                     "is missing)");
-        return GP_ERR_INPUT;
-    }
+    *resume = res.in_row ? res.resume_at : end;
+    *resume_line = res.in_row ? res.resume_line
+                              : first_line + (long)count_lines(text + begin,
+                                                               end - begin);
     return GP_OK;
 }
 
@@ -1373,68 +1462,143 @@ static gp_status add_source(gp_trace_builder *b, const char *source)
     return GP_OK;
 }
 
+/* A chunked source of text: a memory buffer, or a file read in pieces. */
+struct source {
+    const char *mem; /* whole text in memory, or NULL */
+    size_t mem_len;
+    FILE *f;
+    char *buf;
+    size_t len, cap;
+    bool eof;
+};
+
+/* Bytes read at a time from a file: large enough to keep every core busy,
+ * small enough that memory does not grow with the file. */
+#define CHUNK_BYTES (64u << 20)
+
+/* Makes sure s->buf holds more text after `keep` bytes carried over;
+ * returns false on a read error. */
+static bool source_fill(struct source *s, gp_trace_builder *b)
+{
+    if (s->mem)
+        return true;
+    if (s->cap < s->len + CHUNK_BYTES) {
+        size_t cap = s->len + CHUNK_BYTES;
+        char *nb = gp_realloc(s->buf, cap);
+        if (!nb)
+            return false;
+        s->buf = nb;
+        s->cap = cap;
+    }
+    size_t n = fread(s->buf + s->len, 1, s->cap - s->len, s->f);
+    s->len += n;
+    b->bytes_read += n;
+    if (n == 0 || feof(s->f))
+        s->eof = feof(s->f) || n == 0;
+    return !ferror(s->f);
+}
+
+static gp_status read_source(gp_trace_builder *b, struct source *src,
+                             const char *name, gp_error *err)
+{
+    struct file_ctx ctx;
+    size_t body = 0, resume = 0;
+    long line = 1;
+    gp_status st;
+
+    memset(&ctx, 0, sizeof ctx);
+    ctx.source = name;
+    if (src->mem) {
+        src->buf = (char *)src->mem; /* read only: never written */
+        src->len = src->mem_len;
+        src->eof = true;
+        b->bytes_read += src->mem_len;
+    } else {
+        /* the header must be whole in the first piece */
+        do {
+            if (!source_fill(src, b))
+                goto io;
+        } while (!src->eof && !memchr(src->buf, '\n', src->len) &&
+                 src->len < CHUNK_BYTES * 4);
+    }
+    st = read_header(b, &ctx, src->buf, src->len, &body, err);
+    if (st != GP_OK)
+        goto out;
+    line = 1 + count_lines(src->buf, body);
+    for (;;) {
+        /* read whole lines: up to the last newline unless at the end */
+        size_t end = src->len;
+        if (!src->eof) {
+            const char *nl = NULL;
+            for (size_t k = src->len; k > body; k--)
+                if (src->buf[k - 1] == '\n') {
+                    nl = src->buf + k - 1;
+                    break;
+                }
+            end = nl ? (size_t)(nl - src->buf) + 1 : body;
+        }
+        st = read_body(b, &ctx, src->buf, body, end, line, &resume, &line,
+                       err);
+        if (st != GP_OK)
+            goto out;
+        if (src->eof) {
+            if (resume < src->len) {
+                gp_error_set(err, name, line, 0, NULL,
+                             "the file ends inside a quoted field (a closing "
+                             "quote is missing)");
+                st = GP_ERR_INPUT;
+            }
+            goto out;
+        }
+        /* carry the unread tail (a part line or an unfinished quoted row)
+         * to the front and read on */
+        memmove(src->buf, src->buf + resume, src->len - resume);
+        src->len -= resume;
+        body = 0;
+        if (!source_fill(src, b))
+            goto io;
+    }
+io:
+    gp_error_set(err, name, 0, 0, NULL, "cannot read: %s", strerror(errno));
+    st = GP_ERR_IO;
+out:
+    if (st == GP_OK)
+        st = add_source(b, name);
+    if (st == GP_ERR_NOMEM)
+        gp_error_set(err, name, 0, 0, NULL, "out of memory");
+    file_ctx_free(&ctx);
+    return st;
+}
+
 gp_status gp_trace_builder_add_buffer(gp_trace_builder *b, const char *text,
                                       size_t len, const char *source,
                                       gp_error *err)
 {
-    struct file_ctx ctx;
-    size_t body = 0;
-    gp_status st;
-
-    memset(&ctx, 0, sizeof ctx);
-    ctx.source = source;
-    st = read_header(b, &ctx, text, len, &body, err);
-    if (st == GP_OK)
-        st = read_body(b, &ctx, text, body, len, err);
-    if (st == GP_OK)
-        st = add_source(b, source);
-    if (st == GP_ERR_NOMEM)
-        gp_error_set(err, source, 0, 0, NULL, "out of memory");
-    b->bytes_read += len;
-    file_ctx_free(&ctx);
-    return st;
+    struct source src;
+    memset(&src, 0, sizeof src);
+    src.mem = text;
+    src.mem_len = len;
+    return read_source(b, &src, source, err);
 }
 
 gp_status gp_trace_builder_add_file(gp_trace_builder *b, const char *path,
                                     gp_error *err)
 {
-    struct stat st;
-    int fd;
-    gp_status status;
+    struct source src;
+    gp_status st;
 
-    if (strcmp(path, "-") != 0) {
-        fd = open(path, O_RDONLY);
-        if (fd < 0) {
-            gp_error_set(err, path, 0, 0, NULL, "cannot open: %s",
-                         strerror(errno));
-            return GP_ERR_INPUT;
-        }
-        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-            void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
-                             fd, 0);
-            close(fd);
-            if (map == MAP_FAILED) {
-                gp_error_set(err, path, 0, 0, NULL, "cannot read: %s",
-                             strerror(errno));
-                return GP_ERR_IO;
-            }
-            posix_madvise(map, (size_t)st.st_size, POSIX_MADV_SEQUENTIAL);
-            status = gp_trace_builder_add_buffer(b, map, (size_t)st.st_size,
-                                                 path, err);
-            munmap(map, (size_t)st.st_size);
-            return status;
-        }
-        close(fd);
+    memset(&src, 0, sizeof src);
+    src.f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!src.f) {
+        gp_error_set(err, path, 0, 0, NULL, "cannot open: %s",
+                     strerror(errno));
+        return GP_ERR_INPUT;
     }
-    /* standard input, pipes and empty files: read into memory */
-    char *text;
-    size_t len;
-    status = gp_read_file(path, &text, &len, err);
-    if (status != GP_OK)
-        return status;
-    status = gp_trace_builder_add_buffer(b, text, len, path, err);
-    gp_free(text);
-    return status;
+    st = read_source(b, &src, path, err);
+    if (src.f != stdin)
+        fclose(src.f);
+    gp_free(src.buf);
+    return st;
 }
 
 /* Orders series by pool, workload, team, project for stable output. */

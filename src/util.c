@@ -309,16 +309,40 @@ bool gp_parse_duration_hours(const char *s, double *hours)
 
 /* ---- containers --------------------------------------------------------- */
 
+/*
+ * A word-at-a-time hash for the maps' short keys: each 8-byte word is
+ * multiplied by its own odd constant and the products summed (so the
+ * multiplies do not wait on each other), then the sum is mixed once with
+ * MurmurHash3's finalizer.  The ingest hashes a few keys per row, and
+ * byte-at-a-time FNV-1a spent a fifth of its time there.
+ */
+static uint64_t mix64(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
 uint64_t gp_hash_bytes(const void *p, size_t n, uint64_t seed)
 {
+    static const uint64_t k[4] = {0x9E3779B97F4A7C15ULL, 0xC2B2AE3D27D4EB4FULL,
+                                  0x165667B19E3779F9ULL, 0x27D4EB2F165667C5ULL};
     const unsigned char *b = p;
-    uint64_t h = 1469598103934665603ULL ^ seed;
+    uint64_t acc = seed ^ n, w;
+    size_t i = 0;
 
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= 1099511628211ULL;
+    for (; n >= 8; n -= 8, b += 8, i++) {
+        memcpy(&w, b, 8);
+        acc += (w ^ (k[(i + 1) & 3] >> 7)) * k[i & 3];
     }
-    return h;
+    w = 0;
+    for (size_t j = 0; j < n; j++)
+        w |= (uint64_t)b[j] << (8 * j);
+    acc += (w ^ 0x5bd1e995) * k[i & 3];
+    return mix64(acc);
 }
 
 bool gp_strmap_get(const gp_strmap *m, const char *key, size_t len,
@@ -331,7 +355,7 @@ bool gp_strmap_get(const gp_strmap *m, const char *key, size_t len,
         const struct gp_strmap_slot *s = &m->slots[i];
         if (!s->key)
             return false;
-        if (s->hash == h && s->len == len && memcmp(s->key, key, len) == 0) {
+        if (s->hash == h && s->len == len && gp_same_bytes(s->key, key, len)) {
             *value = s->value;
             return true;
         }

@@ -23,7 +23,26 @@ size_t gp_edit_distance(const char *a, const char *b, size_t cap);
 gp_status gp_read_file(const char *path, char **out, size_t *len,
                        gp_error *err);
 
-/* FNV-1a. */
+/* Whether a[0, n) equals b[0, n): eight bytes at a time, inlined, because
+ * the ingest compares a few short keys per row and a memcmp call per key
+ * cost a tenth of its time. */
+static inline bool gp_same_bytes(const void *a, const void *b, size_t n)
+{
+    const unsigned char *x = a, *y = b;
+    uint64_t u, v;
+    for (; n >= 8; n -= 8, x += 8, y += 8) {
+        __builtin_memcpy(&u, x, 8);
+        __builtin_memcpy(&v, y, 8);
+        if (u != v)
+            return false;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (x[i] != y[i])
+            return false;
+    return true;
+}
+
+/* A fast 64-bit hash of a short byte string. */
 uint64_t gp_hash_bytes(const void *p, size_t n, uint64_t seed);
 
 /*

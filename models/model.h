@@ -1,0 +1,83 @@
+/*
+ * model.h: the one interface every purchasing model implements.
+ *
+ * A model is a const table of four functions, like a tmux command entry.
+ * The engine (src/engine.c) prepares each model once per run, then, for
+ * every clock hour of the window, hands the hour to the models in billing
+ * order:
+ *
+ *   reserved -> savings_plan -> on_demand     usage launched on demand
+ *   spot                                      usage launched on spot
+ *
+ * Each model takes what it can of hour->remaining (on-demand launched
+ * instance-hours per pool still to be paid for), or of hour->spot, and
+ * writes what that cost into the hour's ledger row and per-pool arrays.
+ * After the last hour, finish() writes the model's per-commitment or
+ * per-job results into the ledger.
+ */
+#ifndef GP_MODEL_H
+#define GP_MODEL_H
+
+#include "engine.h"
+
+/* What every model may read: immutable for the whole run. */
+typedef struct gp_model_input {
+    const gp_trace *trace;
+    const gp_pricing *pricing;
+    const gp_scenario *scenario;
+    const gp_strategy *strategy;
+    /* all commitments of the run: owned + the strategy's + extra */
+    const gp_commitment *const *commitments;
+    size_t n_commitments;
+    int64_t start_hour; /* window, in epoch hours */
+    size_t n_hours;
+    /* per pool: the on-demand rate (before the scenario discount) */
+    const double *od_rate;
+    int mc_runs;
+    uint64_t mc_seed;
+    int threads;
+} gp_model_input;
+
+/* One clock hour as the models see it. */
+typedef struct gp_hour {
+    size_t h;       /* index into the window */
+    int64_t t;      /* epoch seconds at its start */
+    double *remaining;     /* [pool] on-demand launched, not yet paid for */
+    double *spot;          /* [pool] spot launched instance-hours */
+    double *covered_value; /* [pool] on-demand value covered by commitments */
+    double *od_cost;       /* [pool] billed on demand this hour */
+    double *spot_cost;     /* [pool] spot usage's cost this hour, its
+                              on-demand fallback included */
+    gp_ledger_hour *row;
+    double commitment_cost; /* reserved + savings plan cost of the hour */
+} gp_hour;
+
+typedef struct gp_model {
+    const char *name;
+    /* Builds the model's state for one run; *state may stay NULL when the
+     * model has nothing to do. */
+    gp_status (*prepare)(const gp_model_input *in, void **state,
+                         gp_error *err);
+    /* Bills one hour. */
+    void (*bill_hour)(void *state, const gp_model_input *in, gp_hour *hour);
+    /* Writes per-commitment or per-job results after the last hour. */
+    gp_status (*finish)(void *state, const gp_model_input *in,
+                        gp_ledger *ledger);
+    void (*free)(void *state);
+} gp_model;
+
+extern const gp_model gp_model_reserved;
+extern const gp_model gp_model_savings_plan;
+extern const gp_model gp_model_on_demand;
+extern const gp_model gp_model_spot;
+
+/* Resolves the pool index of a type in a catalog, or -1 when the trace has
+ * no demand for it. */
+long gp_model_pool_of(const gp_trace *trace, const gp_catalog *cat,
+                      const gp_instance_type *type);
+
+/* Hours [first, last) of the window in which a commitment is active. */
+void gp_commitment_active_hours(const gp_commitment *c, int64_t start_hour,
+                                size_t n_hours, size_t *first, size_t *last);
+
+#endif

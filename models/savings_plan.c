@@ -1,0 +1,198 @@
+/*
+ * savings_plan.c: savings plans (SPEC section 4, step 2).
+ *
+ * A plan commits `hourly_commitment` dollars an hour for its term.  In each
+ * hour, after reservations, it covers eligible usage launched on demand:
+ * covering x instance-hours of a type uses x times that type's plan rate of
+ * the hour's commitment, and what is not used is lost when the hour ends.
+ *
+ * Order, as AWS documents it: instance_family plans before compute plans;
+ * within a plan, usage with the highest discount (1 - plan rate /
+ * on-demand rate) first, ties to the lower plan rate.  Several plans of one
+ * kind apply one after the other in the order they started (then the order
+ * they are listed).
+ *
+ * Eligibility: a compute plan covers any family in any region of its
+ * provider; an instance_family plan covers its family in its region.  A
+ * type whose catalog has no rate for the plan's kind, term and payment is
+ * not covered by it.
+ */
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct eligible {
+    long pool;
+    double rate;     /* plan rate per instance-hour */
+    double discount; /* 1 - rate / on-demand */
+};
+
+struct plan {
+    size_t commitment; /* index into in->commitments */
+    double hourly;     /* commitment, $/h */
+    size_t first, last;
+    struct eligible *pools; /* in the order the plan covers them */
+    size_t n_pools;
+    double used, cost, covered_value;
+};
+
+struct state {
+    struct plan *plans; /* in the order they apply */
+    size_t n_plans;
+};
+
+static int eligible_cmp(const void *a, const void *b)
+{
+    const struct eligible *x = a, *y = b;
+    if (x->discount != y->discount)
+        return x->discount > y->discount ? -1 : 1;
+    if (x->rate != y->rate)
+        return x->rate < y->rate ? -1 : 1;
+    return x->pool < y->pool ? -1 : (x->pool > y->pool);
+}
+
+static const gp_model_input *sort_in;
+
+static int plan_cmp(const void *a, const void *b)
+{
+    const struct plan *x = a, *y = b;
+    const gp_commitment *cx = sort_in->commitments[x->commitment];
+    const gp_commitment *cy = sort_in->commitments[y->commitment];
+    /* instance_family (1) before compute (0) */
+    if (cx->kind != cy->kind)
+        return cx->kind == GP_PLAN_FAMILY ? -1 : 1;
+    if (cx->start != cy->start)
+        return cx->start < cy->start ? -1 : 1;
+    return x->commitment < y->commitment ? -1 : (x->commitment > y->commitment);
+}
+
+static void savings_plan_free(void *state)
+{
+    struct state *s = state;
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n_plans; i++)
+        gp_free(s->plans[i].pools);
+    gp_free(s->plans);
+    gp_free(s);
+}
+
+static gp_status savings_plan_prepare(const gp_model_input *in, void **state,
+                                      gp_error *err)
+{
+    struct state *s;
+    const gp_trace *t = in->trace;
+    size_t n = 0;
+
+    *state = NULL;
+    for (size_t i = 0; i < in->n_commitments; i++)
+        n += in->commitments[i]->type == GP_COMMIT_SAVINGS_PLAN;
+    if (n == 0)
+        return GP_OK;
+    s = gp_calloc(1, sizeof *s);
+    if (!s)
+        goto nomem;
+    s->plans = gp_calloc(n, sizeof *s->plans);
+    if (!s->plans)
+        goto nomem;
+    for (size_t i = 0; i < in->n_commitments; i++) {
+        const gp_commitment *c = in->commitments[i];
+        if (c->type != GP_COMMIT_SAVINGS_PLAN)
+            continue;
+        struct plan *pl = &s->plans[s->n_plans++];
+        pl->commitment = i;
+        pl->hourly = c->hourly_commitment;
+        gp_commitment_active_hours(c, in->start_hour, in->n_hours, &pl->first,
+                                   &pl->last);
+        pl->pools = gp_calloc(t->n_pools + 1, sizeof *pl->pools);
+        if (!pl->pools)
+            goto nomem;
+        for (size_t p = 0; p < t->n_pools; p++) {
+            const gp_catalog *cat = t->pools[p].catalog;
+            const gp_instance_type *it = t->pools[p].type;
+            if (strcmp(cat->provider, c->provider) != 0)
+                continue;
+            if (c->kind == GP_PLAN_FAMILY &&
+                (strcmp(cat->region, c->region) != 0 ||
+                 strcmp(it->family, c->family) != 0))
+                continue;
+            for (size_t k = 0; k < it->n_plans; k++) {
+                const gp_plan_offer *o = &it->plans[k];
+                if (o->kind == c->kind && o->term_years == c->term_years &&
+                    o->payment == c->payment && o->hourly > 0) {
+                    pl->pools[pl->n_pools++] = (struct eligible){
+                        (long)p, o->hourly, 1.0 - o->hourly / in->od_rate[p]};
+                    break;
+                }
+            }
+        }
+        qsort(pl->pools, pl->n_pools, sizeof *pl->pools, eligible_cmp);
+    }
+    sort_in = in;
+    qsort(s->plans, s->n_plans, sizeof *s->plans, plan_cmp);
+    *state = s;
+    return GP_OK;
+nomem:
+    savings_plan_free(s);
+    gp_error_set(err, NULL, 0, 0, NULL, "out of memory");
+    return GP_ERR_NOMEM;
+}
+
+static void savings_plan_bill_hour(void *state, const gp_model_input *in,
+                                   gp_hour *hour)
+{
+    struct state *s = state;
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n_plans; i++) {
+        struct plan *pl = &s->plans[i];
+        if (hour->h < pl->first || hour->h >= pl->last)
+            continue;
+        double budget = pl->hourly;
+        for (size_t k = 0; k < pl->n_pools && budget > 1e-12; k++) {
+            long p = pl->pools[k].pool;
+            double rate = pl->pools[k].rate;
+            double x = hour->remaining[p];
+            if (x <= 0)
+                continue;
+            if (x * rate > budget)
+                x = budget / rate;
+            hour->remaining[p] -= x;
+            budget -= x * rate;
+            hour->covered_value[p] += x * in->od_rate[p];
+            pl->covered_value += x * in->od_rate[p];
+        }
+        if (budget < 0)
+            budget = 0;
+        pl->used += pl->hourly - budget;
+        pl->cost += pl->hourly;
+        hour->row->sp_used += pl->hourly - budget;
+        hour->row->sp_committed += pl->hourly;
+        hour->row->savings_plan_cost += pl->hourly;
+        hour->commitment_cost += pl->hourly;
+    }
+}
+
+static gp_status savings_plan_finish(void *state, const gp_model_input *in,
+                                     gp_ledger *ledger)
+{
+    struct state *s = state;
+    (void)in;
+    if (!s)
+        return GP_OK;
+    for (size_t i = 0; i < s->n_plans; i++) {
+        const struct plan *pl = &s->plans[i];
+        gp_ledger_commitment *lc = &ledger->commitments[pl->commitment];
+        lc->cost = pl->cost;
+        lc->used = pl->used;
+        lc->purchased = pl->hourly * (double)(pl->last - pl->first);
+        lc->od_equiv_covered = pl->covered_value;
+    }
+    return GP_OK;
+}
+
+const gp_model gp_model_savings_plan = {
+    "savings_plan", savings_plan_prepare, savings_plan_bill_hour,
+    savings_plan_finish, savings_plan_free,
+};

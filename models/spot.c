@@ -1,0 +1,445 @@
+/*
+ * spot.c: spot purchasing with interruptions (SPEC section 4).
+ *
+ * Usage launched on spot pays the spot price (the catalog's, or its price
+ * history at the hour, times the scenario's spot_price_factor) plus what
+ * interruptions cost.  Each instance is reclaimed at the hourly hazard
+ * lambda = -ln(1 - p) / 730 from the catalog's monthly rate p (times the
+ * scenario's interruption_factor), so a job on N instances is interrupted
+ * at rate N x lambda.  Work is checkpointed every tau hours at a cost of
+ * delta hours; an interruption loses the work since the last checkpoint and
+ * costs a restart overhead R, all billed on the job's N instances.
+ *
+ * Job runs (rows tied by job_id) are replayed by Monte Carlo: every run is
+ * simulated `runs` times with its own GSL random stream, seeded from the
+ * scenario seed and the run's index, so results do not depend on how many
+ * threads share the work; replicate totals are summed in whole
+ * micro-dollars, which makes the sum independent of the order, too.  A run
+ * falls back to on-demand after max_interruptions.
+ *
+ * Spot usage without job_id uses the expected value, Daly (2006):
+ *   T_w = M e^(R/M) (e^((tau+delta)/M) - 1) W / tau,   M = 1 / (N lambda),
+ * with N the instances the pool runs on spot in that hour, treated as one
+ * job (the conservative reading when jobs are unknown).
+ *
+ * Both use the same model of a segment: a first attempt needs tau + delta
+ * uninterrupted hours; after an interruption, R + tau + delta.  For that
+ * model Daly's formula is the exact expectation, which the tests check
+ * against the Monte Carlo mean.
+ */
+#include "model.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+double gp_spot_hazard(double monthly_rate)
+{
+    if (monthly_rate <= 0)
+        return 0;
+    if (monthly_rate >= 1)
+        return INFINITY;
+    return -log1p(-monthly_rate) / 730.0;
+}
+
+double gp_daly_expected_time(double work, double tau, double delta,
+                             double restart, double mtbf)
+{
+    if (!(mtbf < INFINITY) || mtbf <= 0)
+        return mtbf <= 0 ? INFINITY : work * (tau + delta) / tau;
+    return mtbf * exp(restart / mtbf) * expm1((tau + delta) / mtbf) * work /
+           tau;
+}
+
+/* A job run replayed on spot. */
+struct spot_run {
+    uint32_t run; /* index into trace->runs */
+    long pool;
+    double n;        /* instances */
+    double work;     /* hours of work at n instances */
+    double start, end; /* seconds, for spreading over hours */
+    double price, od;  /* $/instance-hour */
+    double lambda;
+    const gp_policy *policy;
+    /* results */
+    gp_ledger_job out;
+    double spot_cost_mean, fallback_cost_mean;
+};
+
+struct state {
+    struct spot_run *runs;
+    size_t n_runs;
+    int64_t *totals; /* [replicate] micro-dollars of all runs */
+    int replicates;
+    double *job_ih;  /* [pool] scratch: job-run instance-hours this hour */
+    /* expected-value (no job_id) totals */
+    double nonjob_cost, nonjob_interruptions, nonjob_failed;
+};
+
+/* The policy that launches a series' usage. */
+static const gp_policy *policy_of(const gp_model_input *in,
+                                  const gp_series *s)
+{
+    return &in->strategy->policy[s->workload == GP_TRAINING ? 0 : 1];
+}
+
+/* The spot price of a pool at time t, with the scenario's factor. */
+static double spot_price(const gp_model_input *in, long pool, int64_t t)
+{
+    return gp_spot_price_at(&in->trace->pools[pool].type->spot, t) *
+           in->scenario->spot_price_factor;
+}
+
+static double pool_lambda(const gp_model_input *in, long pool)
+{
+    return gp_spot_hazard(
+               in->trace->pools[pool].type->spot.interruption_rate_monthly) *
+           in->scenario->interruption_factor;
+}
+
+static void spot_free(void *state)
+{
+    struct state *s = state;
+    if (!s)
+        return;
+    gp_free(s->runs);
+    gp_free(s->totals);
+    gp_free(s->job_ih);
+    gp_free(s);
+}
+
+/* One replicate of one run: what it costs, and its parts. */
+struct replicate {
+    double spot_hours, fallback_hours, lost_hours, fallback_restart;
+    int interruptions;
+};
+
+static void simulate(const struct spot_run *r, gsl_rng *rng,
+                     struct replicate *out)
+{
+    const gp_policy *p = r->policy;
+    double tau = p->checkpoint_interval_h > 0 ? p->checkpoint_interval_h
+                                              : 1e300;
+    double delta = p->checkpoint_interval_h > 0 ? p->checkpoint_cost_h : 0;
+    double R = p->restart_overhead_h;
+    double rate = r->n * r->lambda;
+    double mean = rate > 0 ? 1.0 / rate : INFINITY;
+    double left = r->work;
+    bool restart = false;
+
+    memset(out, 0, sizeof *out);
+    while (left > 1e-12) {
+        double segs_needed = ceil(left / tau - 1e-9);
+        double need = (restart ? R : 0) + left + delta * segs_needed;
+        double x = rate > 0 ? gsl_ran_exponential(rng, mean) : INFINITY;
+        if (x >= need) {
+            out->spot_hours += need;
+            if (restart)
+                out->lost_hours += R;
+            break;
+        }
+        out->interruptions++;
+        out->spot_hours += x;
+        double progress = x;
+        if (restart) {
+            if (x < R) {
+                out->lost_hours += x;
+                progress = -1;
+            } else {
+                out->lost_hours += R;
+                progress = x - R;
+            }
+        }
+        if (progress >= 0) {
+            double segs = floor(progress / (tau + delta));
+            double saved = segs * tau;
+            if (saved > left)
+                saved = left;
+            left -= saved;
+            out->lost_hours += progress - segs * (tau + delta);
+        }
+        restart = true;
+        if (out->interruptions >= p->max_interruptions &&
+            p->fallback == GP_LAUNCH_ON_DEMAND) {
+            /* the rest runs on demand: a restart, then the work */
+            out->fallback_restart = R;
+            out->fallback_hours = R + left;
+            break;
+        }
+    }
+}
+
+/* splitmix64: a seed per run from the scenario seed and the run index. */
+static unsigned long run_seed(uint64_t seed, uint64_t index)
+{
+    uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (index + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return (unsigned long)(z ^ (z >> 31));
+}
+
+struct mc_shared {
+    struct state *s;
+    const gp_model_input *in;
+    atomic_size_t next;
+    atomic_int failed;
+};
+
+struct mc_worker {
+    struct mc_shared *sh;
+    int64_t *totals;
+};
+
+static void *mc_worker_run(void *arg)
+{
+    struct mc_worker *w = arg;
+    struct state *s = w->sh->s;
+    int reps = s->replicates;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    double *costs = gp_malloc((size_t)reps * sizeof *costs);
+
+    if (!rng || !costs) {
+        atomic_store(&w->sh->failed, 1);
+        gsl_rng_free(rng);
+        gp_free(costs);
+        return NULL;
+    }
+    for (;;) {
+        size_t i = atomic_fetch_add(&w->sh->next, 1);
+        if (i >= s->n_runs)
+            break;
+        struct spot_run *r = &s->runs[i];
+        double sum_int = 0, sum_failed = 0, sum_spot = 0, sum_fb = 0;
+        double fell_back = 0;
+        struct replicate rep;
+
+        gsl_rng_set(rng, run_seed(w->sh->in->mc_seed, r->run));
+        for (int k = 0; k < reps; k++) {
+            simulate(r, rng, &rep);
+            double spot = r->n * rep.spot_hours * r->price;
+            double fb = r->n * rep.fallback_hours * r->od;
+            costs[k] = spot + fb;
+            sum_spot += spot;
+            sum_fb += fb;
+            sum_int += rep.interruptions;
+            sum_failed += r->n * (rep.lost_hours * r->price +
+                                  rep.fallback_restart * r->od);
+            fell_back += rep.fallback_hours > 0;
+            w->totals[k] += llround(costs[k] * 1e6);
+        }
+        r->out.run = r->run;
+        r->out.interruptions_mean = sum_int / reps;
+        r->out.attempts_mean = 1 + r->out.interruptions_mean;
+        r->out.failed_attempt_cost_mean = sum_failed / reps;
+        r->out.cost_mean = (sum_spot + sum_fb) / reps;
+        r->out.fallback_share = fell_back / reps;
+        r->out.base_cost = r->n * r->work * r->price;
+        r->spot_cost_mean = sum_spot / reps;
+        r->fallback_cost_mean = sum_fb / reps;
+        gsl_sort(costs, 1, (size_t)reps);
+        r->out.cost_p50 =
+            gsl_stats_quantile_from_sorted_data(costs, 1, (size_t)reps, 0.5);
+        r->out.cost_p95 =
+            gsl_stats_quantile_from_sorted_data(costs, 1, (size_t)reps, 0.95);
+    }
+    gsl_rng_free(rng);
+    gp_free(costs);
+    return NULL;
+}
+
+static gp_status spot_prepare(const gp_model_input *in, void **state,
+                              gp_error *err)
+{
+    const gp_trace *t = in->trace;
+    struct state *s = gp_calloc(1, sizeof *s);
+    int threads = in->threads;
+
+    *state = NULL;
+    if (!s)
+        goto nomem;
+    s->job_ih = gp_calloc(t->n_pools + 1, sizeof *s->job_ih);
+    s->replicates = in->mc_runs > 0 ? in->mc_runs : 1;
+    s->totals = gp_calloc((size_t)s->replicates, sizeof *s->totals);
+    s->runs = gp_calloc(t->n_runs + 1, sizeof *s->runs);
+    if (!s->job_ih || !s->totals || !s->runs)
+        goto nomem;
+
+    double ws = (double)in->start_hour * 3600.0;
+    double we = ws + (double)in->n_hours * 3600.0;
+    for (size_t i = 0; i < t->n_runs; i++) {
+        const gp_job_run *jr = &t->runs[i];
+        const gp_series *ser = &t->series[jr->series];
+        const gp_policy *pol = policy_of(in, ser);
+        long pool = (long)ser->pool;
+        if (pol->launch != GP_LAUNCH_SPOT || !ser->interruptible ||
+            !t->pools[pool].type->spot.present)
+            continue;
+        if ((double)jr->start < ws || (double)jr->start >= we ||
+            jr->instances <= 0 || jr->instance_hours <= 0)
+            continue;
+        struct spot_run *r = &s->runs[s->n_runs++];
+        r->run = (uint32_t)i;
+        r->pool = pool;
+        r->n = jr->instances;
+        r->work = jr->instance_hours / jr->instances;
+        r->start = (double)jr->start;
+        r->end = (double)jr->end;
+        r->price = spot_price(in, pool, jr->start);
+        r->od = in->od_rate[pool];
+        r->lambda = pool_lambda(in, pool);
+        r->policy = pol;
+    }
+
+    /* Monte Carlo over the runs, on every core */
+    if (s->n_runs > 0) {
+        struct mc_shared sh;
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        if (threads <= 0)
+            threads = cores < 1 ? 1 : (cores > 64 ? 64 : (int)cores);
+        if ((size_t)threads > s->n_runs)
+            threads = (int)s->n_runs;
+        sh.s = s;
+        sh.in = in;
+        atomic_init(&sh.next, 0);
+        atomic_init(&sh.failed, 0);
+        struct mc_worker *w = gp_calloc((size_t)threads, sizeof *w);
+        pthread_t *tid = gp_calloc((size_t)threads, sizeof *tid);
+        bool ok = w && tid;
+        for (int k = 0; ok && k < threads; k++) {
+            w[k].sh = &sh;
+            w[k].totals = k == 0 ? s->totals
+                                 : gp_calloc((size_t)s->replicates,
+                                             sizeof(int64_t));
+            if (!w[k].totals)
+                ok = false;
+        }
+        if (ok) {
+            int started = 1;
+            for (int k = 1; k < threads; k++, started++)
+                if (pthread_create(&tid[k], NULL, mc_worker_run, &w[k]) != 0)
+                    break;
+            mc_worker_run(&w[0]);
+            for (int k = 1; k < started; k++)
+                pthread_join(tid[k], NULL);
+            for (int k = 1; k < threads; k++)
+                for (int r = 0; r < s->replicates; r++)
+                    s->totals[r] += w[k].totals[r];
+        }
+        for (int k = 1; w && k < threads; k++)
+            gp_free(w[k].totals);
+        gp_free(w);
+        gp_free(tid);
+        if (!ok || atomic_load(&sh.failed))
+            goto nomem;
+    }
+    *state = s;
+    return GP_OK;
+nomem:
+    spot_free(s);
+    gp_error_set(err, NULL, 0, 0, NULL, "out of memory");
+    return GP_ERR_NOMEM;
+}
+
+static void spot_bill_hour(void *state, const gp_model_input *in,
+                           gp_hour *hour)
+{
+    struct state *s = state;
+    const gp_trace *t = in->trace;
+    double h0 = (double)hour->t, h1 = h0 + 3600.0;
+
+    /* job runs active in this hour: their share of the Monte Carlo mean */
+    for (size_t i = 0; i < s->n_runs; i++) {
+        const struct spot_run *r = &s->runs[i];
+        if (r->end <= h0 || r->start >= h1)
+            continue;
+        double a = r->start > h0 ? r->start : h0;
+        double z = r->end < h1 ? r->end : h1;
+        double share = (z - a) / (r->end - r->start);
+        const gp_job_run *jr = &t->runs[r->run];
+        s->job_ih[r->pool] += jr->instance_hours * share;
+        /* the fallback is billed on demand, but charged back to the
+         * spot usage that needed it */
+        hour->spot_cost[r->pool] +=
+            (r->spot_cost_mean + r->fallback_cost_mean) * share;
+        hour->row->spot_cost += r->spot_cost_mean * share;
+        hour->row->on_demand_cost += r->fallback_cost_mean * share;
+    }
+    /* the rest of the spot usage: expected value */
+    for (size_t p = 0; p < t->n_pools; p++) {
+        double x = hour->spot[p] - s->job_ih[p];
+        s->job_ih[p] = 0;
+        if (x <= 1e-12)
+            continue;
+        const gp_policy *pol = NULL;
+        for (size_t k = 0; k < t->n_series && !pol; k++)
+            if (t->series[k].pool == p && t->series[k].interruptible)
+                pol = policy_of(in, &t->series[k]);
+        if (!pol)
+            pol = &in->strategy->policy[0];
+        double lambda = pool_lambda(in, (long)p);
+        double tau = pol->checkpoint_interval_h > 0
+                         ? pol->checkpoint_interval_h
+                         : 1e300;
+        double delta = pol->checkpoint_interval_h > 0 ? pol->checkpoint_cost_h
+                                                      : 0;
+        double mtbf = lambda > 0 ? 1.0 / (x * lambda) : INFINITY;
+        double wall = gp_daly_expected_time(1.0, tau, delta,
+                                            pol->restart_overhead_h, mtbf);
+        if (!isfinite(wall))
+            wall = 1.0 + delta / tau; /* no interruptions */
+        double price = spot_price(in, (long)p, hour->t);
+        double cost = x * wall * price;
+        hour->spot_cost[p] += cost;
+        hour->row->spot_cost += cost;
+        s->nonjob_cost += cost;
+        s->nonjob_interruptions += x * wall * lambda;
+        s->nonjob_failed += x * (wall - (1.0 + delta / tau)) * price;
+    }
+}
+
+static gp_status spot_finish(void *state, const gp_model_input *in,
+                             gp_ledger *ledger)
+{
+    struct state *s = state;
+    double *tot;
+
+    (void)in;
+    ledger->jobs = gp_calloc(s->n_runs + 1, sizeof *ledger->jobs);
+    tot = gp_malloc((size_t)s->replicates * sizeof *tot);
+    if (!ledger->jobs || !tot) {
+        gp_free(tot);
+        return GP_ERR_NOMEM;
+    }
+    ledger->n_jobs = s->n_runs;
+    double interruptions = s->nonjob_interruptions;
+    double failed = s->nonjob_failed;
+    for (size_t i = 0; i < s->n_runs; i++) {
+        ledger->jobs[i] = s->runs[i].out;
+        interruptions += s->runs[i].out.interruptions_mean;
+        failed += s->runs[i].out.failed_attempt_cost_mean;
+    }
+    for (int r = 0; r < s->replicates; r++)
+        tot[r] = s->nonjob_cost + (double)s->totals[r] / 1e6;
+    gsl_sort(tot, 1, (size_t)s->replicates);
+    ledger->spot_interruptions_mean = interruptions;
+    ledger->spot_failed_attempt_cost_mean = failed;
+    ledger->spot_cost_p50 =
+        gsl_stats_quantile_from_sorted_data(tot, 1, (size_t)s->replicates,
+                                            0.5);
+    ledger->spot_cost_p95 =
+        gsl_stats_quantile_from_sorted_data(tot, 1, (size_t)s->replicates,
+                                            0.95);
+    gp_free(tot);
+    return GP_OK;
+}
+
+const gp_model gp_model_spot = {
+    "spot", spot_prepare, spot_bill_hour, spot_finish, spot_free,
+};

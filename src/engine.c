@@ -1,0 +1,456 @@
+/*
+ * engine.c: the replay engine (SPEC section 4).
+ *
+ * For every clock hour of the window: sum the trace's series into what each
+ * pool launches on demand and on spot (by the strategy's policy: spot only
+ * for interruptible usage of a type that has a spot offer), hand the hour
+ * to the purchasing models in billing order, then charge the hour's cost
+ * back to the series that caused it.  Afterwards: monthly totals (amortized
+ * and cash), window totals, and the scenario discount.
+ *
+ * Chargeback: on-demand and spot cost goes to the series in proportion to
+ * their instance-hours in the pool; the hour's commitment cost (reserved
+ * and savings plan, used or not) goes to the series in proportion to the
+ * on-demand value commitments covered for them.  An hour whose commitments
+ * covered nothing keeps its commitment cost as `unallocated_cost`, so
+ * series costs plus unallocated always add up to the total.
+ */
+#include "engine.h"
+#include "model.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Billing order for usage launched on demand, then spot. */
+static const gp_model *const chain[] = {
+    &gp_model_reserved,
+    &gp_model_savings_plan,
+    &gp_model_on_demand,
+    &gp_model_spot,
+};
+#define N_CHAIN (sizeof chain / sizeof chain[0])
+
+void gp_engine_options_init(gp_engine_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->mc_runs = -1;
+    o->mc_seed = -1;
+    o->per_hour = true;
+    o->per_series = true;
+}
+
+static int64_t floor_hour(int64_t t)
+{
+    return t >= 0 ? t / 3600 : -((-t + 3599) / 3600);
+}
+
+void gp_engine_window(const gp_trace *trace, const gp_scenario *s,
+                      int64_t *start_hour, size_t *n_hours)
+{
+    if (s && s->has_window) {
+        int64_t a = floor_hour(s->window_start);
+        int64_t z = floor_hour(s->window_end + 3599);
+        *start_hour = a;
+        *n_hours = z > a ? (size_t)(z - a) : 0;
+    } else {
+        *start_hour = trace->start_hour;
+        *n_hours = trace->n_hours;
+    }
+}
+
+void gp_ledger_free(gp_ledger *l)
+{
+    if (!l)
+        return;
+    gp_free(l->strategy);
+    gp_free(l->hours);
+    gp_free(l->months);
+    gp_free(l->series);
+    gp_free(l->jobs);
+    gp_free(l->commitments);
+    gp_free(l);
+}
+
+/* What a commitment pays in cash: per active hour, and once at its start. */
+static void commitment_cash(const gp_commitment *c, const gp_pricing *p,
+                            double *per_hour, double *upfront)
+{
+    *per_hour = 0;
+    *upfront = 0;
+    if (c->type == GP_COMMIT_RESERVED) {
+        const gp_instance_type *it = gp_pricing_find(
+            p, c->provider, c->region, c->instance_type, NULL, NULL);
+        for (size_t k = 0; it && k < it->n_reserved; k++) {
+            const gp_reserved_offer *o = &it->reserved[k];
+            if (o->term_years == c->term_years && o->payment == c->payment) {
+                *per_hour = o->hourly * c->count;
+                *upfront = o->upfront * c->count;
+            }
+        }
+    } else {
+        /* savings plans: all upfront pays the whole term's commitment at
+         * the start, partial upfront half of it, no upfront nothing */
+        double term = c->hourly_commitment * c->term_years * 8760.0;
+        switch (c->payment) {
+        case GP_NO_UPFRONT:
+            *per_hour = c->hourly_commitment;
+            break;
+        case GP_PARTIAL_UPFRONT:
+            *per_hour = c->hourly_commitment / 2;
+            *upfront = term / 2;
+            break;
+        case GP_ALL_UPFRONT:
+            *upfront = term;
+            break;
+        }
+    }
+}
+
+static size_t month_index(gp_ledger *l, int64_t t)
+{
+    int64_t days = t >= 0 ? t / 86400 : -((-t + 86399) / 86400);
+    int y;
+    unsigned m, d;
+    gp_civil_from_days(days, &y, &m, &d);
+    for (size_t i = l->n_months; i-- > 0;)
+        if (l->months[i].year == y && l->months[i].month == (int)m)
+            return i;
+    l->months[l->n_months].year = y;
+    l->months[l->n_months].month = (int)m;
+    return l->n_months++;
+}
+
+/* Monthly totals from the hours, and the cash view. */
+static void build_months(gp_ledger *l, const gp_model_input *in)
+{
+    for (size_t h = 0; h < l->n_hours; h++) {
+        const gp_ledger_hour *r = &l->hours[h];
+        gp_ledger_month *m =
+            &l->months[month_index(l, (l->start_hour + (int64_t)h) * 3600)];
+        m->on_demand_cost += r->on_demand_cost;
+        m->reserved_cost += r->reserved_cost;
+        m->savings_plan_cost += r->savings_plan_cost;
+        m->spot_cost += r->spot_cost;
+        m->reserved_used += r->reserved_used;
+        m->reserved_purchased += r->reserved_purchased;
+        m->sp_used += r->sp_used;
+        m->sp_committed += r->sp_committed;
+        m->od_equiv_launched += r->od_equiv_launched;
+        m->od_equiv_covered += r->od_equiv_covered;
+    }
+    for (size_t i = 0; i < in->n_commitments; i++) {
+        const gp_commitment *c = in->commitments[i];
+        double per_hour, upfront;
+        size_t first, last;
+        commitment_cash(c, in->pricing, &per_hour, &upfront);
+        gp_commitment_active_hours(c, l->start_hour, l->n_hours, &first,
+                                   &last);
+        for (size_t h = first; h < last; h++) {
+            gp_ledger_month *m = &l->months[month_index(
+                l, (l->start_hour + (int64_t)h) * 3600)];
+            if (c->type == GP_COMMIT_RESERVED)
+                m->reserved_cash += per_hour;
+            else
+                m->savings_plan_cash += per_hour;
+        }
+        int64_t start_h = floor_hour(c->start);
+        if (upfront > 0 && start_h >= l->start_hour &&
+            start_h < l->start_hour + (int64_t)l->n_hours) {
+            gp_ledger_month *m = &l->months[month_index(l, c->start)];
+            if (c->type == GP_COMMIT_RESERVED)
+                m->reserved_cash += upfront;
+            else
+                m->savings_plan_cash += upfront;
+        }
+    }
+    for (size_t i = 0; i < l->n_months; i++) {
+        gp_ledger_month *m = &l->months[i];
+        m->total_cost = m->on_demand_cost + m->reserved_cost +
+                        m->savings_plan_cost + m->spot_cost;
+        m->total_cash = m->on_demand_cost + m->spot_cost + m->reserved_cash +
+                        m->savings_plan_cash;
+    }
+}
+
+/* The scenario's enterprise discount: a fraction off every price, so off
+ * every cost (utilization and coverage are ratios and do not move). */
+static void apply_discount(gp_ledger *l, double f)
+{
+    if (f == 1.0)
+        return;
+    for (size_t h = 0; h < l->n_hours; h++) {
+        gp_ledger_hour *r = &l->hours[h];
+        r->on_demand_cost *= f;
+        r->reserved_cost *= f;
+        r->savings_plan_cost *= f;
+        r->spot_cost *= f;
+        r->all_on_demand_cost *= f;
+        r->od_equiv_launched *= f;
+        r->od_equiv_covered *= f;
+        r->sp_used *= f;
+        r->sp_committed *= f;
+    }
+    for (size_t i = 0; i < l->n_series; i++)
+        l->series[i].cost *= f;
+    for (size_t i = 0; i < l->n_jobs; i++) {
+        gp_ledger_job *j = &l->jobs[i];
+        j->failed_attempt_cost_mean *= f;
+        j->cost_mean *= f;
+        j->cost_p50 *= f;
+        j->cost_p95 *= f;
+        j->base_cost *= f;
+    }
+    for (size_t i = 0; i < l->n_commitments; i++) {
+        l->commitments[i].cost *= f;
+        l->commitments[i].od_equiv_covered *= f;
+        if (l->commitments[i].c->type == GP_COMMIT_SAVINGS_PLAN) {
+            l->commitments[i].used *= f;
+            l->commitments[i].purchased *= f;
+        }
+    }
+    l->unallocated_cost *= f;
+    l->spot_failed_attempt_cost_mean *= f;
+    l->spot_cost_p50 *= f;
+    l->spot_cost_p95 *= f;
+}
+
+static void totals(gp_ledger *l, const gp_trace *t)
+{
+    double ri_used = 0, ri_bought = 0, sp_used = 0, sp_bought = 0;
+    double launched = 0, covered = 0;
+
+    for (size_t h = 0; h < l->n_hours; h++) {
+        const gp_ledger_hour *r = &l->hours[h];
+        l->on_demand_cost += r->on_demand_cost;
+        l->reserved_cost += r->reserved_cost;
+        l->savings_plan_cost += r->savings_plan_cost;
+        l->spot_cost += r->spot_cost;
+        l->all_on_demand_cost += r->all_on_demand_cost;
+        ri_used += r->reserved_used;
+        ri_bought += r->reserved_purchased;
+        sp_used += r->sp_used;
+        sp_bought += r->sp_committed;
+        launched += r->od_equiv_launched;
+        covered += r->od_equiv_covered;
+        for (int w = 0; w < GP_N_WORKLOADS; w++)
+            l->workload_instance_hours[w] += r->instance_hours[w];
+    }
+    l->total_cost = l->on_demand_cost + l->reserved_cost +
+                    l->savings_plan_cost + l->spot_cost;
+    l->savings = l->all_on_demand_cost - l->total_cost;
+    l->savings_pct =
+        l->all_on_demand_cost > 0 ? l->savings / l->all_on_demand_cost : 0;
+    l->reserved_utilization = ri_bought > 0 ? ri_used / ri_bought : NAN;
+    l->savings_plan_utilization = sp_bought > 0 ? sp_used / sp_bought : NAN;
+    l->coverage = launched > 0 ? covered / launched : 0;
+    for (size_t i = 0; i < l->n_series; i++) {
+        l->useful_gpu_hours += l->series[i].useful_gpu_hours;
+        l->workload_cost[t->series[i].workload] += l->series[i].cost;
+    }
+    l->cost_per_useful_gpu_hour =
+        l->useful_gpu_hours > 0 ? l->total_cost / l->useful_gpu_hours : NAN;
+}
+
+gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
+                        const gp_scenario *s, size_t strategy,
+                        const gp_engine_options *opt, gp_ledger **out,
+                        gp_error *err)
+{
+    gp_engine_options defaults;
+    gp_model_input in;
+    gp_ledger *l = NULL;
+    void *state[N_CHAIN] = {NULL};
+    const gp_commitment **commits = NULL;
+    double *od_rate = NULL, *scratch = NULL;
+    gp_status st = GP_ERR_NOMEM;
+    const gp_strategy *strat;
+    size_t np = trace->n_pools;
+
+    *out = NULL;
+    if (!opt) {
+        gp_engine_options_init(&defaults);
+        opt = &defaults;
+    }
+    if (strategy >= s->n_strategies) {
+        gp_error_set(err, NULL, 0, 0, NULL, "no strategy %zu", strategy);
+        return GP_ERR_INPUT;
+    }
+    strat = &s->strategies[strategy];
+    memset(&in, 0, sizeof in);
+    in.trace = trace;
+    in.pricing = pricing;
+    in.scenario = s;
+    in.strategy = strat;
+    if (opt->window_end > opt->window_start) {
+        in.start_hour = floor_hour(opt->window_start);
+        in.n_hours = (size_t)(floor_hour(opt->window_end + 3599) -
+                              in.start_hour);
+    } else {
+        gp_engine_window(trace, s, &in.start_hour, &in.n_hours);
+    }
+    in.mc_runs = opt->mc_runs > 0 ? opt->mc_runs : s->mc_runs;
+    in.mc_seed = opt->mc_seed >= 0 ? (uint64_t)opt->mc_seed : s->mc_seed;
+    in.threads = opt->threads;
+
+    /* the run's commitments: owned, the strategy's, the caller's */
+    size_t nc = s->n_commitments + strat->n_add + opt->n_extra;
+    commits = gp_calloc(nc + 1, sizeof *commits);
+    od_rate = gp_calloc(np + 1, sizeof *od_rate);
+    scratch = gp_calloc(5 * (np + 1), sizeof *scratch);
+    l = gp_calloc(1, sizeof *l);
+    if (!commits || !od_rate || !scratch || !l)
+        goto fail;
+    for (size_t i = 0; i < s->n_commitments; i++)
+        commits[in.n_commitments++] = &s->commitments[i];
+    for (size_t i = 0; i < strat->n_add; i++)
+        commits[in.n_commitments++] = &strat->add_commitments[i];
+    for (size_t i = 0; i < opt->n_extra; i++)
+        commits[in.n_commitments++] = &opt->extra[i];
+    in.commitments = commits;
+    for (size_t p = 0; p < np; p++)
+        od_rate[p] = trace->pools[p].type->on_demand;
+    in.od_rate = od_rate;
+
+    l->strategy = gp_strdup(strat->name);
+    l->start_hour = in.start_hour;
+    l->n_hours = in.n_hours;
+    l->hours = gp_calloc(in.n_hours + 1, sizeof *l->hours);
+    /* a window of H hours touches at most H / 672 + 2 calendar months */
+    l->months = gp_calloc(in.n_hours / 672 + 3, sizeof *l->months);
+    l->series = gp_calloc(trace->n_series + 1, sizeof *l->series);
+    l->n_series = trace->n_series;
+    l->commitments = gp_calloc(nc + 1, sizeof *l->commitments);
+    l->n_commitments = in.n_commitments;
+    l->mc_runs = in.mc_runs;
+    l->mc_seed = in.mc_seed;
+    if (!l->strategy || !l->hours || !l->months || !l->series ||
+        !l->commitments)
+        goto fail;
+    for (size_t i = 0; i < in.n_commitments; i++)
+        l->commitments[i].c = commits[i];
+
+    for (size_t k = 0; k < N_CHAIN; k++) {
+        st = chain[k]->prepare(&in, &state[k], err);
+        if (st != GP_OK)
+            goto fail;
+    }
+
+    gp_hour hour;
+    memset(&hour, 0, sizeof hour);
+    hour.remaining = scratch;
+    hour.spot = scratch + (np + 1);
+    hour.covered_value = scratch + 2 * (np + 1);
+    hour.od_cost = scratch + 3 * (np + 1);
+    hour.spot_cost = scratch + 4 * (np + 1);
+    double *od_launched = gp_calloc(np + 1, sizeof *od_launched);
+    if (!od_launched) {
+        st = GP_ERR_NOMEM;
+        goto fail;
+    }
+    for (size_t h = 0; h < in.n_hours; h++) {
+        int64_t th = in.start_hour + (int64_t)h - trace->start_hour;
+        gp_ledger_hour *row = &l->hours[h];
+
+        memset(scratch, 0, 5 * (np + 1) * sizeof *scratch);
+        hour.h = h;
+        hour.t = (in.start_hour + (int64_t)h) * 3600;
+        hour.row = row;
+        hour.commitment_cost = 0;
+        if (th >= 0 && th < (int64_t)trace->n_hours) {
+            for (size_t i = 0; i < trace->n_series; i++) {
+                const gp_series *ser = &trace->series[i];
+                double d = ser->instance_hours[th];
+                if (d == 0)
+                    continue;
+                const gp_policy *pol =
+                    &strat->policy[ser->workload == GP_TRAINING ? 0 : 1];
+                if (pol->launch == GP_LAUNCH_SPOT && ser->interruptible &&
+                    trace->pools[ser->pool].type->spot.present)
+                    hour.spot[ser->pool] += d;
+                else
+                    hour.remaining[ser->pool] += d;
+                row->instance_hours[ser->workload] += d;
+                row->all_on_demand_cost += d * od_rate[ser->pool];
+            }
+        }
+        for (size_t p = 0; p < np; p++) {
+            od_launched[p] = hour.remaining[p];
+            row->od_equiv_launched += hour.remaining[p] * od_rate[p];
+        }
+        for (size_t k = 0; k < N_CHAIN; k++)
+            chain[k]->bill_hour(state[k], &in, &hour);
+        double covered = 0;
+        for (size_t p = 0; p < np; p++)
+            covered += hour.covered_value[p];
+        row->od_equiv_covered = covered;
+
+        /* charge the hour back to its series */
+        double allocated = 0;
+        if (th >= 0 && th < (int64_t)trace->n_hours) {
+            for (size_t i = 0; i < trace->n_series; i++) {
+                const gp_series *ser = &trace->series[i];
+                double d = ser->instance_hours[th];
+                gp_ledger_series *ls = &l->series[i];
+                if (d == 0 && ser->useful_gpu_hours[th] == 0)
+                    continue;
+                ls->instance_hours += d;
+                ls->useful_gpu_hours += ser->useful_gpu_hours[th];
+                if (d == 0)
+                    continue;
+                size_t p = ser->pool;
+                const gp_policy *pol =
+                    &strat->policy[ser->workload == GP_TRAINING ? 0 : 1];
+                double c;
+                if (pol->launch == GP_LAUNCH_SPOT && ser->interruptible &&
+                    trace->pools[p].type->spot.present) {
+                    c = hour.spot_cost[p] * d / hour.spot[p];
+                } else {
+                    double share = d / od_launched[p];
+                    c = hour.od_cost[p] * share;
+                    if (covered > 0)
+                        c += hour.commitment_cost * share *
+                             hour.covered_value[p] / covered;
+                }
+                ls->cost += c;
+                allocated += c;
+            }
+        }
+        l->unallocated_cost += row->on_demand_cost + row->reserved_cost +
+                               row->savings_plan_cost + row->spot_cost -
+                               allocated;
+    }
+    gp_free(od_launched);
+
+    for (size_t k = 0; k < N_CHAIN; k++) {
+        st = chain[k]->finish(state[k], &in, l);
+        if (st != GP_OK)
+            goto fail;
+    }
+    build_months(l, &in);
+    apply_discount(l, 1.0 - s->discount);
+    totals(l, trace);
+    /* rounding noise in the allocation is not a cost of its own */
+    if (fabs(l->unallocated_cost) < 1e-6 * (1 + l->total_cost))
+        l->unallocated_cost = 0;
+
+    for (size_t k = 0; k < N_CHAIN; k++)
+        chain[k]->free(state[k]);
+    gp_free(commits);
+    gp_free(od_rate);
+    gp_free(scratch);
+    *out = l;
+    return GP_OK;
+fail:
+    if (st == GP_ERR_NOMEM)
+        gp_error_set(err, NULL, 0, 0, NULL, "out of memory");
+    for (size_t k = 0; k < N_CHAIN; k++)
+        if (state[k])
+            chain[k]->free(state[k]);
+    gp_free(commits);
+    gp_free(od_rate);
+    gp_free(scratch);
+    gp_ledger_free(l);
+    return st == GP_OK ? GP_ERR_NOMEM : st;
+}

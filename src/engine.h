@@ -1,0 +1,148 @@
+/*
+ * engine.h: the replay engine (SPEC section 4).
+ *
+ * The engine bills a trace hour by hour under one strategy: per clock hour
+ * and pool, the policy decides what each workload launches on (on-demand or
+ * spot); usage launched on demand is covered by reservations, then savings
+ * plans, then billed on demand (models/, in that order); spot usage is
+ * billed by the spot model with its interruption costs.  The result is a
+ * ledger: per hour, per month (amortized and cash), per series (for
+ * chargeback) and per job run (for the spot report).
+ *
+ * The recommender and the forecaster call gp_engine_run() as their cost
+ * function, so it takes everything it needs as const inputs and keeps no
+ * global state.
+ */
+#ifndef GP_ENGINE_H
+#define GP_ENGINE_H
+
+#include "gpuplan.h"
+
+/* What one hour cost and how commitments were used. */
+typedef struct gp_ledger_hour {
+    double on_demand_cost;
+    double reserved_cost;     /* amortized: effective hourly x count */
+    double savings_plan_cost; /* amortized: the hourly commitment */
+    double spot_cost;         /* spot price x hours, interruptions included */
+    double all_on_demand_cost;
+    double od_equiv_launched; /* on-demand value of usage launched on demand */
+    double od_equiv_covered;  /* ... of that, covered by commitments */
+    double reserved_used;     /* normalized instance-hours */
+    double reserved_purchased;
+    double sp_used;      /* dollars of commitment used */
+    double sp_committed; /* dollars of commitment active */
+    double instance_hours[GP_N_WORKLOADS];
+} gp_ledger_hour;
+
+/* One calendar month. */
+typedef struct gp_ledger_month {
+    int year, month;
+    double on_demand_cost, reserved_cost, savings_plan_cost, spot_cost;
+    double total_cost; /* amortized */
+    /* cash: upfront payments in the month they are paid, recurring fees
+     * as billed */
+    double reserved_cash, savings_plan_cash;
+    double total_cash;
+    double reserved_used, reserved_purchased, sp_used, sp_committed;
+    double od_equiv_launched, od_equiv_covered;
+} gp_ledger_month;
+
+/* Cost of one series over the window, commitments allocated in proportion
+ * to the on-demand value they covered (chargeback). */
+typedef struct gp_ledger_series {
+    double cost;
+    double instance_hours;
+    double useful_gpu_hours;
+} gp_ledger_series;
+
+/* Spot replay of one job run. */
+typedef struct gp_ledger_job {
+    uint32_t run; /* index into trace->runs */
+    double attempts_mean;
+    double interruptions_mean;
+    double failed_attempt_cost_mean;
+    double cost_mean; /* cost per completed run */
+    double cost_p50, cost_p95;
+    double fallback_share; /* fraction of replicates that fell back */
+    double base_cost;      /* the same work with no interruptions */
+} gp_ledger_job;
+
+/* Use of one commitment over the window. */
+typedef struct gp_ledger_commitment {
+    const gp_commitment *c;
+    double cost;      /* amortized, in the window */
+    double used;      /* normalized instance-hours or dollars */
+    double purchased; /* same unit */
+    double od_equiv_covered;
+} gp_ledger_commitment;
+
+typedef struct gp_ledger {
+    char *strategy;
+    int64_t start_hour; /* window */
+    size_t n_hours;
+    gp_ledger_hour *hours;
+    gp_ledger_month *months;
+    size_t n_months;
+    gp_ledger_series *series; /* by trace series */
+    size_t n_series;
+    gp_ledger_job *jobs;
+    size_t n_jobs;
+    gp_ledger_commitment *commitments;
+    size_t n_commitments;
+
+    /* window totals */
+    double total_cost, all_on_demand_cost, savings, savings_pct;
+    double on_demand_cost, reserved_cost, savings_plan_cost, spot_cost;
+    double reserved_utilization, savings_plan_utilization, coverage;
+    double useful_gpu_hours, cost_per_useful_gpu_hour; /* < 0: no util */
+    double workload_cost[GP_N_WORKLOADS];
+    double workload_instance_hours[GP_N_WORKLOADS];
+    double unallocated_cost; /* commitment cost with no usage to carry it */
+    /* spot, over Monte Carlo replicates (expected values without job_id) */
+    double spot_interruptions_mean;
+    double spot_failed_attempt_cost_mean;
+    double spot_cost_p50, spot_cost_p95;
+    int mc_runs;
+    uint64_t mc_seed;
+} gp_ledger;
+
+/* How to run. */
+typedef struct gp_engine_options {
+    int64_t window_start, window_end; /* seconds; 0,0 = scenario or trace */
+    int mc_runs;                      /* < 0: the scenario's */
+    long mc_seed;                     /* < 0: the scenario's */
+    int threads;                      /* 0: all cores */
+    bool per_hour;   /* keep the hourly ledger (reports); off for search */
+    bool per_series; /* chargeback */
+    /* extra commitments on top of the strategy's (the recommender) */
+    const gp_commitment *extra;
+    size_t n_extra;
+} gp_engine_options;
+
+void gp_engine_options_init(gp_engine_options *o);
+
+/* Bills `trace` under strategy `strategy` (index into s->strategies) and
+ * returns a new ledger in *out. */
+gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
+                        const gp_scenario *s, size_t strategy,
+                        const gp_engine_options *opt, gp_ledger **out,
+                        gp_error *err);
+void gp_ledger_free(gp_ledger *l);
+
+/* The window the engine uses: the scenario's, else the trace's span. */
+void gp_engine_window(const gp_trace *trace, const gp_scenario *s,
+                      int64_t *start_hour, size_t *n_hours);
+
+/*
+ * Daly (2006): expected wall time to finish W hours of work checkpointed
+ * every tau hours at cost delta, with restart overhead R, when failures
+ * arrive at rate 1/M:  T_w = M e^(R/M) (e^((tau+delta)/M) - 1) W / tau.
+ */
+double gp_daly_expected_time(double work, double tau, double delta,
+                             double restart, double mtbf);
+
+/* The hourly interruption hazard from a monthly rate p:
+ * lambda = -ln(1 - p) / 730. */
+double gp_spot_hazard(double monthly_rate);
+
+#endif

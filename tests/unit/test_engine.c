@@ -1,0 +1,594 @@
+/*
+ * test_engine.c: the replay engine and the purchasing models (SPEC
+ * section 4).
+ *
+ * The prices come from tests/data/engine/aws-test.json, a fixture with
+ * round rates; every expected figure is worked out by hand in the comment
+ * beside it, from the billing rules in SPEC section 4 and AWS's documented
+ * order of applying savings plans ("Savings Plans apply to usage with the
+ * highest savings percentage first ... if there are multiple usages with
+ * equal savings percentages, Savings Plans are applied to the first usage
+ * with the lowest Savings Plans rate"; EC2 Instance Savings Plans apply
+ * before Compute Savings Plans).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "gpuplan.h"
+
+static gp_pricing *pricing;
+
+static int setup(void **state)
+{
+    gp_error err;
+    char path[4096];
+    const char *src = getenv("GP_SOURCE_DIR");
+    (void)state;
+    snprintf(path, sizeof path, "%s/tests/data/engine/aws-test.json",
+             src ? src : GP_SOURCE_DIR);
+    gp_error_clear(&err);
+    if (gp_pricing_load(&pricing, path, 0, &err) != GP_OK) {
+        fprintf(stderr, "%s: %s\n", path, err.message);
+        return -1;
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    gp_pricing_free(pricing);
+    return 0;
+}
+
+static gp_trace *trace_of(const char *csv)
+{
+    gp_error err;
+    gp_trace_builder *b;
+    gp_trace *t = NULL;
+    gp_error_clear(&err);
+    assert_int_equal(gp_trace_builder_new(&b, pricing, NULL, &err), GP_OK);
+    if (gp_trace_builder_add_buffer(b, csv, strlen(csv), "t.csv", &err) !=
+        GP_OK)
+        fail_msg("trace: %s", err.message);
+    assert_int_equal(gp_trace_builder_finish(b, &t, &err), GP_OK);
+    return t;
+}
+
+static gp_scenario *scenario_of(const char *json)
+{
+    gp_error err;
+    gp_scenario *s = NULL;
+    gp_error_clear(&err);
+    if (gp_scenario_parse(&s, json, strlen(json), "s.json", &err) != GP_OK)
+        fail_msg("scenario: %s: %s", err.field, err.message);
+    if (gp_scenario_check(s, pricing, &err) != GP_OK)
+        fail_msg("scenario check: %s: %s", err.field, err.message);
+    return s;
+}
+
+static gp_ledger *run(const gp_trace *t, const gp_scenario *s, size_t strat)
+{
+    gp_error err;
+    gp_ledger *l = NULL;
+    gp_error_clear(&err);
+    if (gp_engine_run(t, pricing, s, strat, NULL, &l, &err) != GP_OK)
+        fail_msg("engine: %s", err.message);
+    return l;
+}
+
+/* Hourly rows of `instances` of `type` for `hours` hours from 2026-01-05
+ * 00:00Z, with an optional gpu_util. */
+static char *hours_of(const char *type, double instances, int hours,
+                      const char *util)
+{
+    size_t cap = 64 + (size_t)hours * 96;
+    char *csv = malloc(cap);
+    size_t n = (size_t)snprintf(csv, cap,
+                                "timestamp,instance_type,instances,gpu_util\n");
+    for (int h = 0; h < hours; h++)
+        n += (size_t)snprintf(csv + n, cap - n,
+                              "2026-01-05T%02d:00:00Z,%s,%g,%s\n", h, type,
+                              instances, util ? util : "");
+    return csv;
+}
+
+#define CENT 0.005
+
+static void test_seed_cost_per_useful_gpu_hour(void **state)
+{
+    (void)state;
+    /* p4d.24xlarge at $32.77/h on demand, 22% GPU utilization:
+     * $32.77 / (8 GPUs x 0.22) = $18.62 per useful GPU-hour. */
+    char *csv = hours_of("p4d.24xlarge", 1, 1, "22");
+    gp_trace *t = trace_of(csv);
+    gp_scenario *s = scenario_of("{}");
+    gp_ledger *l = run(t, s, 0);
+    assert_float_equal(l->total_cost, 32.77, 1e-9);
+    assert_float_equal(l->useful_gpu_hours, 1.76, 1e-12);
+    assert_float_equal(l->cost_per_useful_gpu_hour, 18.62, CENT);
+    gp_ledger_free(l);
+    gp_trace_free(t);
+    free(csv);
+
+    /* g5.xlarge at $1.006/h and 35%: $1.006 / 0.35 = $2.87. */
+    csv = hours_of("g5.xlarge", 1, 1, "35");
+    t = trace_of(csv);
+    l = run(t, s, 0);
+    assert_float_equal(l->cost_per_useful_gpu_hour, 2.87, CENT);
+    assert_float_equal(l->all_on_demand_cost, 1.006, 1e-12);
+    assert_float_equal(l->savings, 0, 1e-12);
+    gp_ledger_free(l);
+    gp_trace_free(t);
+    gp_scenario_free(s);
+    free(csv);
+}
+
+static void test_savings_plan_covers_highest_discount_first(void **state)
+{
+    (void)state;
+    /* One hour: 10 g5.xlarge (on demand 1.006, compute rate 0.70, discount
+     * 1 - 0.70/1.006 = 30.4%) and 10 g5.2xlarge (1.212, 0.85, 29.9%).
+     * A $10/h compute plan covers g5.xlarge first: 10 x 0.70 = $7.00,
+     * then $3.00 / 0.85 = 3.529412 g5.2xlarge hours.  Left on demand:
+     * (10 - 3.529412) x 1.212 = $7.842353.  Total = 10 + 7.842353. */
+    gp_trace *t = trace_of("timestamp,instance_type,instances\n"
+                           "2026-01-05T00:00:00Z,g5.xlarge,10\n"
+                           "2026-01-05T00:00:00Z,g5.2xlarge,10\n");
+    gp_scenario *s = scenario_of(
+        "{\"commitments\": [{\"type\": \"savings_plan\", \"kind\": "
+        "\"compute\", \"provider\": \"aws\", \"hourly_commitment\": 10, "
+        "\"term_years\": 1, \"payment\": \"no_upfront\", \"start\": "
+        "\"2026-01-01T00:00:00Z\"}]}");
+    gp_ledger *l = run(t, s, 0);
+    double left = 10 - 3.0 / 0.85;
+    assert_float_equal(l->on_demand_cost, left * 1.212, 1e-9);
+    assert_float_equal(l->savings_plan_cost, 10, 1e-9);
+    assert_float_equal(l->total_cost, 10 + left * 1.212, 1e-9);
+    assert_float_equal(l->savings_plan_utilization, 1.0, 1e-12);
+    /* coverage = covered on-demand value / launched on-demand value
+     *          = (10 x 1.006 + 3.529412 x 1.212) / (10.06 + 12.12) */
+    assert_float_equal(l->coverage,
+                       (10.06 + (3.0 / 0.85) * 1.212) / 22.18, 1e-9);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
+static void test_instance_family_plan_applies_before_compute(void **state)
+{
+    (void)state;
+    /* The same hour with a $5 g5 instance_family plan too (rates 0.65 and
+     * 0.80, g5.xlarge again the higher discount).  Family first: 5 / 0.65
+     * = 7.692308 g5.xlarge hours.  Then compute $10: the other 2.307692
+     * g5.xlarge hours use 2.307692 x 0.70 = $1.615385; $8.384615 / 0.85 =
+     * 9.864253 g5.2xlarge hours; 0.135747 left at 1.212 = $0.164525.
+     * Total = 5 + 10 + 0.164525. */
+    gp_trace *t = trace_of("timestamp,instance_type,instances\n"
+                           "2026-01-05T00:00:00Z,g5.xlarge,10\n"
+                           "2026-01-05T00:00:00Z,g5.2xlarge,10\n");
+    gp_scenario *s = scenario_of(
+        "{\"commitments\": ["
+        "{\"type\": \"savings_plan\", \"kind\": \"compute\", \"provider\": "
+        "\"aws\", \"hourly_commitment\": 10, \"term_years\": 1, \"payment\": "
+        "\"no_upfront\", \"start\": \"2026-01-01T00:00:00Z\"},"
+        "{\"type\": \"savings_plan\", \"kind\": \"instance_family\", "
+        "\"provider\": \"aws\", \"region\": \"us-east-1\", \"family\": "
+        "\"g5\", \"hourly_commitment\": 5, \"term_years\": 1, \"payment\": "
+        "\"no_upfront\", \"start\": \"2026-01-01T00:00:00Z\"}]}");
+    gp_ledger *l = run(t, s, 0);
+    double xl_left = 10 - 5 / 0.65;
+    double budget = 10 - xl_left * 0.70;
+    double od = (10 - budget / 0.85) * 1.212;
+    assert_float_equal(l->on_demand_cost, od, 1e-9);
+    assert_float_equal(l->total_cost, 15 + od, 1e-9);
+    assert_float_equal(l->savings_plan_utilization, 1.0, 1e-12);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
+static void test_equal_discounts_go_to_the_lower_plan_rate(void **state)
+{
+    (void)state;
+    /* tie.a: on demand 1.0, rate 0.6; tie.b: 2.0, rate 1.2: both 40% off.
+     * With 1 instance-hour of each and a $1.00 plan, the lower rate (tie.a)
+     * is covered first: $0.60, then 0.40 / 1.2 = 1/3 of tie.b.
+     * On demand: 2/3 x 2.0 = $1.333333.  Total $2.333333. */
+    gp_trace *t = trace_of("timestamp,instance_type,instances\n"
+                           "2026-01-05T00:00:00Z,tie.b,1\n"
+                           "2026-01-05T00:00:00Z,tie.a,1\n");
+    gp_scenario *s = scenario_of(
+        "{\"commitments\": [{\"type\": \"savings_plan\", \"kind\": "
+        "\"compute\", \"provider\": \"aws\", \"hourly_commitment\": 1, "
+        "\"term_years\": 1, \"payment\": \"no_upfront\", \"start\": "
+        "\"2026-01-01T00:00:00Z\"}]}");
+    gp_ledger *l = run(t, s, 0);
+    assert_float_equal(l->on_demand_cost, 2.0 * 2.0 / 3.0, 1e-9);
+    assert_float_equal(l->total_cost, 1 + 4.0 / 3.0, 1e-9);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
+static void test_partly_used_savings_plan_loses_the_rest(void **state)
+{
+    (void)state;
+    /* 5 g5.xlarge for 2 hours under a $10/h compute plan: each hour uses
+     * 5 x 0.70 = $3.50 of $10.  Utilization 3.5/10 = 35%; cost = the
+     * commitment, $20, more than on demand (10 x 1.006 = $10.06): savings
+     * are negative. */
+    char *csv = hours_of("g5.xlarge", 5, 2, NULL);
+    gp_trace *t = trace_of(csv);
+    gp_scenario *s = scenario_of(
+        "{\"commitments\": [{\"type\": \"savings_plan\", \"kind\": "
+        "\"compute\", \"provider\": \"aws\", \"hourly_commitment\": 10, "
+        "\"term_years\": 1, \"payment\": \"no_upfront\", \"start\": "
+        "\"2026-01-01T00:00:00Z\"}]}");
+    gp_ledger *l = run(t, s, 0);
+    assert_float_equal(l->savings_plan_utilization, 0.35, 1e-12);
+    assert_float_equal(l->total_cost, 20.0, 1e-9);
+    assert_float_equal(l->on_demand_cost, 0, 1e-12);
+    assert_float_equal(l->savings, 10.06 - 20.0, 1e-9);
+    assert_float_equal(l->coverage, 1.0, 1e-12);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+    free(csv);
+}
+
+static void test_size_flexibility_covers_smaller_sizes_smallest_first(
+    void **state)
+{
+    (void)state;
+    /* One g5.12xlarge reservation = 96 units.  Usage: 3 g5.xlarge (8 units
+     * each, 24) and 2 g5.2xlarge (16 each, 32): 56 units, all covered.
+     * Cost = the reservation's $3.50; utilization 56/96 = 58.33%. */
+    gp_trace *t = trace_of("timestamp,instance_type,instances\n"
+                           "2026-01-05T00:00:00Z,g5.xlarge,3\n"
+                           "2026-01-05T00:00:00Z,g5.2xlarge,2\n");
+    gp_scenario *s = scenario_of(
+        "{\"window\": {\"start\": \"2026-01-05T00:00:00Z\", \"end\": "
+        "\"2026-01-05T01:00:00Z\"}, \"commitments\": [{\"type\": "
+        "\"reserved\", \"provider\": \"aws\", \"region\": \"us-east-1\", "
+        "\"instance_type\": \"g5.12xlarge\", \"count\": 1, \"term_years\": "
+        "1, \"payment\": \"no_upfront\", \"start\": "
+        "\"2026-01-01T00:00:00Z\"}]}");
+    gp_ledger *l = run(t, s, 0);
+    assert_float_equal(l->total_cost, 3.5, 1e-9);
+    assert_float_equal(l->on_demand_cost, 0, 1e-12);
+    assert_float_equal(l->reserved_utilization, 56.0 / 96.0, 1e-12);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+
+    /* A g5.2xlarge reservation (16 units) with 1 g5.2xlarge and 1
+     * g5.xlarge running: its own type first, nothing left for the
+     * g5.xlarge, billed on demand: 0.75 + 1.006. */
+    t = trace_of("timestamp,instance_type,instances\n"
+                 "2026-01-05T00:00:00Z,g5.xlarge,1\n"
+                 "2026-01-05T00:00:00Z,g5.2xlarge,1\n");
+    s = scenario_of("{\"commitments\": [{\"type\": \"reserved\", "
+                    "\"instance_type\": \"g5.2xlarge\", \"count\": 1, "
+                    "\"term_years\": 1, \"payment\": \"no_upfront\", "
+                    "\"start\": \"2026-01-01T00:00:00Z\"}]}");
+    l = run(t, s, 0);
+    assert_float_equal(l->total_cost, 0.75 + 1.006, 1e-9);
+    assert_float_equal(l->reserved_utilization, 1.0, 1e-12);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
+static void test_reservation_starting_mid_window_and_its_cash(void **state)
+{
+    (void)state;
+    /* 2 g5.xlarge for 10 hours (00:00-10:00).  One g5.xlarge reservation,
+     * 1-year partial upfront (0.31/h + $2715.60 upfront, effective
+     * 0.31 + 2715.6/8760 = 0.62/h), starting at 04:00.
+     * Hours 0-3: 2 x 1.006 = 2.012 each -> 8.048.
+     * Hours 4-9: reservation 0.62 + 1 x 1.006 -> 6 x 1.626 = 9.756.
+     * Amortized total 17.804; utilization 6/6 = 100%.
+     * Cash for January: on demand 4 x 2.012 + 6 x 1.006 = 14.084, plus the
+     * reservation's recurring 6 x 0.31 = 1.86 and its upfront 2715.60. */
+    char *csv = hours_of("g5.xlarge", 2, 10, NULL);
+    gp_trace *t = trace_of(csv);
+    gp_scenario *s = scenario_of(
+        "{\"commitments\": [{\"type\": \"reserved\", \"instance_type\": "
+        "\"g5.xlarge\", \"count\": 1, \"term_years\": 1, \"payment\": "
+        "\"partial_upfront\", \"start\": \"2026-01-05T04:00:00Z\"}]}");
+    gp_ledger *l = run(t, s, 0);
+    assert_float_equal(l->total_cost, 17.804, 1e-9);
+    assert_float_equal(l->reserved_cost, 6 * 0.62, 1e-9);
+    assert_float_equal(l->reserved_utilization, 1.0, 1e-12);
+    assert_int_equal(l->n_months, 1);
+    assert_float_equal(l->months[0].total_cost, 17.804, 1e-9);
+    assert_float_equal(l->months[0].reserved_cash, 6 * 0.31 + 2715.6, 1e-9);
+    assert_float_equal(l->months[0].total_cash, 14.084 + 1.86 + 2715.6,
+                       1e-9);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+    free(csv);
+}
+
+static void test_expiring_reservation_stops_covering(void **state)
+{
+    (void)state;
+    /* A 1-year reservation bought 2025-01-05T03:00Z ends 365 days later,
+     * 2026-01-05T03:00Z: it covers hours 0-2 of the 10-hour window.
+     * 1 g5.xlarge running: 3 x 0.62 + 7 x 1.006 = 1.86 + 7.042 = 8.902. */
+    char *csv = hours_of("g5.xlarge", 1, 10, NULL);
+    gp_trace *t = trace_of(csv);
+    gp_scenario *s = scenario_of(
+        "{\"commitments\": [{\"type\": \"reserved\", \"instance_type\": "
+        "\"g5.xlarge\", \"count\": 1, \"term_years\": 1, \"payment\": "
+        "\"no_upfront\", \"start\": \"2025-01-05T03:00:00Z\"}]}");
+    gp_ledger *l = run(t, s, 0);
+    assert_float_equal(l->total_cost, 8.902, 1e-9);
+    assert_float_equal(l->reserved_cost, 1.86, 1e-9);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+    free(csv);
+}
+
+static void test_unused_reservation_is_paid_and_months_split(void **state)
+{
+    (void)state;
+    /* Window 2026-01-31T22:00 to 2026-02-01T02:00 (4 hours) with no usage
+     * in the last two hours; a g5.xlarge reservation is paid all 4 hours:
+     * January 2 x 0.62, February 2 x 0.62.  Usage 1 instance in the first
+     * two hours only: utilization 2/4. */
+    gp_trace *t = trace_of("timestamp,instance_type,instances\n"
+                           "2026-01-31T22:00:00Z,g5.xlarge,1\n"
+                           "2026-01-31T23:00:00Z,g5.xlarge,1\n");
+    gp_scenario *s = scenario_of(
+        "{\"window\": {\"start\": \"2026-01-31T22:00:00Z\", \"end\": "
+        "\"2026-02-01T02:00:00Z\"}, \"commitments\": [{\"type\": "
+        "\"reserved\", \"instance_type\": \"g5.xlarge\", \"count\": 1, "
+        "\"term_years\": 1, \"payment\": \"no_upfront\", \"start\": "
+        "\"2026-01-01T00:00:00Z\"}]}");
+    gp_ledger *l = run(t, s, 0);
+    assert_int_equal(l->n_hours, 4);
+    assert_int_equal(l->n_months, 2);
+    assert_float_equal(l->months[0].total_cost, 1.24, 1e-9);
+    assert_float_equal(l->months[1].total_cost, 1.24, 1e-9);
+    assert_float_equal(l->reserved_utilization, 0.5, 1e-12);
+    /* the two idle hours covered nothing: their cost has no series to go
+     * to, and shows as unallocated */
+    assert_float_equal(l->unallocated_cost, 1.24, 1e-9);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
+static void test_discount_takes_a_fraction_off_every_cost(void **state)
+{
+    (void)state;
+    /* 10% off: 2 g5.xlarge for one hour, 2 x 1.006 x 0.9 = 1.8108. */
+    gp_trace *t = trace_of("timestamp,instance_type,instances\n"
+                           "2026-01-05T00:00:00Z,g5.xlarge,2\n");
+    gp_scenario *s =
+        scenario_of("{\"adjustments\": {\"discount\": 0.1}}");
+    gp_ledger *l = run(t, s, 0);
+    assert_float_equal(l->total_cost, 1.8108, 1e-9);
+    assert_float_equal(l->all_on_demand_cost, 1.8108, 1e-9);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
+static void test_chargeback_allocates_commitments_by_covered_value(
+    void **state)
+{
+    (void)state;
+    /* Team a runs 1 g5.xlarge, team b 3, in one hour; a reservation of 2
+     * g5.xlarge covers 2 of the 4 (half of each team's usage).  On demand:
+     * 2 x 1.006 = 2.012, split 1:3 -> a 0.503, b 1.509.  Reservation
+     * 2 x 0.62 = 1.24, split by covered value 1:3 -> a 0.31, b 0.93.
+     * a = 0.813, b = 2.439; together the total, 3.252. */
+    gp_trace *t = trace_of("timestamp,instance_type,instances,team\n"
+                           "2026-01-05T00:00:00Z,g5.xlarge,1,a\n"
+                           "2026-01-05T00:00:00Z,g5.xlarge,3,b\n");
+    gp_scenario *s = scenario_of(
+        "{\"commitments\": [{\"type\": \"reserved\", \"instance_type\": "
+        "\"g5.xlarge\", \"count\": 2, \"term_years\": 1, \"payment\": "
+        "\"no_upfront\", \"start\": \"2026-01-01T00:00:00Z\"}]}");
+    gp_ledger *l = run(t, s, 0);
+    assert_float_equal(l->total_cost, 3.252, 1e-9);
+    for (size_t i = 0; i < t->n_series; i++) {
+        const char *team = t->labels[t->series[i].team];
+        double want = strcmp(team, "a") == 0 ? 0.813 : 2.439;
+        assert_float_equal(l->series[i].cost, want, 1e-9);
+    }
+    assert_float_equal(l->unallocated_cost, 0, 1e-9);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
+static void test_spot_hazard_and_daly_formula(void **state)
+{
+    (void)state;
+    /* lambda = -ln(1 - 0.125) / 730 = 0.133531 / 730 = 1.829191e-4 /h */
+    assert_float_equal(gp_spot_hazard(0.125), -log(0.875) / 730, 1e-15);
+    assert_float_equal(gp_spot_hazard(0.125), 1.829191e-4, 1e-9);
+    /* Daly with M = 100 h, tau = 1, delta = 0.05, R = 0.25, W = 10:
+     * 100 e^0.0025 (e^0.0105 - 1) x 10 = 100 x 1.0025031 x 0.0105553 x 10
+     * = 10.58175 (worked with a calculator). */
+    assert_float_equal(gp_daly_expected_time(10, 1, 0.05, 0.25, 100),
+                       10.58175, 1e-4);
+    /* no failures: W (1 + delta/tau) */
+    assert_float_equal(gp_daly_expected_time(10, 1, 0.05, 0.25, INFINITY),
+                       10.5, 1e-12);
+}
+
+/* A long job on spot: the Monte Carlo mean of its cost agrees with Daly's
+ * expected time x N x spot price, and the same seed gives the same numbers
+ * whatever the thread count. */
+static void test_monte_carlo_mean_agrees_with_daly(void **state)
+{
+    (void)state;
+    /* 8 p4d.24xlarge for 2000 hours, one job: W = 2000 h.  lambda from
+     * 12.5%/month = 1.829191e-4, N lambda = 1.463353e-3, M = 683.36 h.
+     * tau 1, delta 0.05, R 0.25 (the scenario defaults); no fallback
+     * (max_interruptions 1000000). */
+    gp_trace *t;
+    gp_error err;
+    gp_trace_options opt;
+    gp_trace_builder *b;
+    gp_trace_options_init(&opt);
+    opt.layout = GP_LAYOUT_JOBS;
+    const char *csv = "start,end,instance_type,instances,job_id,workload\n"
+                      "2026-01-01T00:00:00Z,2026-03-25T08:00:00Z,"
+                      "p4d.24xlarge,8,long,training\n";
+    gp_error_clear(&err);
+    assert_int_equal(gp_trace_builder_new(&b, pricing, &opt, &err), GP_OK);
+    assert_int_equal(
+        gp_trace_builder_add_buffer(b, csv, strlen(csv), "j.csv", &err),
+        GP_OK);
+    assert_int_equal(gp_trace_builder_finish(b, &t, &err), GP_OK);
+    assert_int_equal(t->n_runs, 1);
+    assert_float_equal(t->runs[0].instance_hours, 8 * 2000.0, 1e-9);
+
+    gp_scenario *s = scenario_of(
+        "{\"policy\": {\"training\": {\"launch\": \"spot\", "
+        "\"max_interruptions\": 1000000}}, \"monte_carlo\": {\"runs\": "
+        "4000, \"seed\": 7}}");
+    gp_engine_options eo;
+    gp_engine_options_init(&eo);
+    eo.threads = 1;
+    gp_ledger *one = NULL, *two = NULL;
+    assert_int_equal(gp_engine_run(t, pricing, s, 0, &eo, &one, &err),
+                     GP_OK);
+    eo.threads = 2;
+    assert_int_equal(gp_engine_run(t, pricing, s, 0, &eo, &two, &err),
+                     GP_OK);
+
+    double lambda = -log(0.875) / 730;
+    double wall = gp_daly_expected_time(2000, 1, 0.05, 0.25,
+                                        1 / (8 * lambda));
+    double want = wall * 8 * 10.0; /* spot $10.00/h in the fixture */
+    assert_int_equal(one->n_jobs, 1);
+    double got = one->jobs[0].cost_mean;
+    if (fabs(got - want) / want > 0.02)
+        fail_msg("Monte Carlo mean %.2f vs Daly %.2f: more than 2%% apart",
+                 got, want);
+    /* interruptions: about (wall) x N lambda = 2110 x 1.4634e-3 = 3.09 */
+    assert_float_equal(one->jobs[0].interruptions_mean, wall * 8 * lambda,
+                       0.15);
+    /* bit for bit the same on one thread and two */
+    assert_memory_equal(&one->jobs[0], &two->jobs[0], sizeof one->jobs[0]);
+    assert_true(one->spot_cost_p50 == two->spot_cost_p50);
+    assert_true(one->spot_cost_p95 == two->spot_cost_p95);
+    assert_true(one->total_cost == two->total_cost);
+    /* p95 above p50; the ledger's spot cost is the mean over runs */
+    assert_true(one->spot_cost_p95 > one->spot_cost_p50);
+    assert_float_equal(one->spot_cost, got, 1e-6 * got);
+    gp_ledger_free(one);
+    gp_ledger_free(two);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
+static void test_spot_without_jobs_uses_daly_per_hour(void **state)
+{
+    (void)state;
+    /* 2 g5.xlarge training on spot for one hour, no job_id.  lambda =
+     * -ln(0.95)/730 = 7.02657e-5; N = 2; M = 1/(2 lambda) = 7115.9 h.
+     * Daly for W = 1: M e^(0.25/M) (e^(1.05/M) - 1) = 1.0501...; cost =
+     * 2 x wall x $0.40.  Inference never goes to spot. */
+    gp_trace *t = trace_of("timestamp,instance_type,instances,workload\n"
+                           "2026-01-05T00:00:00Z,g5.xlarge,2,training\n"
+                           "2026-01-05T00:00:00Z,g5.xlarge,1,inference\n");
+    gp_scenario *s = scenario_of("{\"policy\": {\"training\": {\"launch\": "
+                                 "\"spot\"}, \"inference\": {\"launch\": "
+                                 "\"spot\"}}}");
+    gp_ledger *l = run(t, s, 0);
+    double lambda = -log(0.95) / 730;
+    double wall = gp_daly_expected_time(1, 1, 0.05, 0.25, 1 / (2 * lambda));
+    assert_float_equal(l->spot_cost, 2 * wall * 0.40, 1e-12);
+    assert_float_equal(l->on_demand_cost, 1.006, 1e-12);
+    assert_float_equal(l->all_on_demand_cost, 3 * 1.006, 1e-12);
+    assert_float_equal(l->workload_cost[GP_TRAINING], 2 * wall * 0.40,
+                       1e-12);
+    assert_float_equal(l->workload_cost[GP_INFERENCE], 1.006, 1e-12);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
+static void test_fallback_after_max_interruptions(void **state)
+{
+    (void)state;
+    /* With a monthly rate the fixture does not have, force interruptions
+     * with interruption_factor 2000 (lambda x 2000 = 0.366/h per p4d, so
+     * 8 instances see one about every 20 minutes): with
+     * max_interruptions 2 almost every replicate falls back to on demand
+     * after two interruptions, and the on-demand part shows in the
+     * on-demand cost. */
+    gp_error err;
+    gp_trace_options opt;
+    gp_trace_builder *b;
+    gp_trace *t;
+    const char *csv = "start,end,instance_type,instances,job_id,workload\n"
+                      "2026-01-01T00:00:00Z,2026-01-02T00:00:00Z,"
+                      "p4d.24xlarge,8,j,training\n";
+    gp_trace_options_init(&opt);
+    opt.layout = GP_LAYOUT_JOBS;
+    gp_error_clear(&err);
+    assert_int_equal(gp_trace_builder_new(&b, pricing, &opt, &err), GP_OK);
+    assert_int_equal(
+        gp_trace_builder_add_buffer(b, csv, strlen(csv), "j.csv", &err),
+        GP_OK);
+    assert_int_equal(gp_trace_builder_finish(b, &t, &err), GP_OK);
+    gp_scenario *s = scenario_of(
+        "{\"adjustments\": {\"interruption_factor\": 2000}, \"policy\": "
+        "{\"training\": {\"launch\": \"spot\", \"max_interruptions\": 2}}, "
+        "\"monte_carlo\": {\"runs\": 500, \"seed\": 1}}");
+    gp_ledger *l = run(t, s, 0);
+    assert_int_equal(l->n_jobs, 1);
+    assert_true(l->jobs[0].fallback_share > 0.99);
+    assert_true(l->jobs[0].interruptions_mean <= 2.0 + 1e-12);
+    assert_true(l->on_demand_cost > 0);
+    assert_true(l->jobs[0].failed_attempt_cost_mean > 0);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_seed_cost_per_useful_gpu_hour),
+        cmocka_unit_test(test_savings_plan_covers_highest_discount_first),
+        cmocka_unit_test(test_instance_family_plan_applies_before_compute),
+        cmocka_unit_test(test_equal_discounts_go_to_the_lower_plan_rate),
+        cmocka_unit_test(test_partly_used_savings_plan_loses_the_rest),
+        cmocka_unit_test(
+            test_size_flexibility_covers_smaller_sizes_smallest_first),
+        cmocka_unit_test(test_reservation_starting_mid_window_and_its_cash),
+        cmocka_unit_test(test_expiring_reservation_stops_covering),
+        cmocka_unit_test(test_unused_reservation_is_paid_and_months_split),
+        cmocka_unit_test(test_discount_takes_a_fraction_off_every_cost),
+        cmocka_unit_test(
+            test_chargeback_allocates_commitments_by_covered_value),
+        cmocka_unit_test(test_spot_hazard_and_daly_formula),
+        cmocka_unit_test(test_monte_carlo_mean_agrees_with_daly),
+        cmocka_unit_test(test_spot_without_jobs_uses_daly_per_hour),
+        cmocka_unit_test(test_fallback_after_max_interruptions),
+    };
+    gsl_set_error_handler_off();
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

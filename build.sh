@@ -41,8 +41,7 @@ case "${1:-run}" in
 run)
     install_missing
     build build -DCMAKE_BUILD_TYPE=Release
-    ./build/gpuplan validate --trace scenarios/sample/trace.csv \
-        --scenario scenarios/sample/scenario.json
+    ./build/gpuplan simulate
     ;;
 test)
     install_missing

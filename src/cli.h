@@ -92,5 +92,6 @@ const char *gp_cli_data_dir(void);
 int64_t gp_cli_today(void);
 
 extern const struct gp_command gp_cmd_validate;
+extern const struct gp_command gp_cmd_simulate;
 
 #endif

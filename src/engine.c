@@ -245,12 +245,26 @@ static void totals(gp_ledger *l, const gp_trace *t)
     l->reserved_utilization = ri_bought > 0 ? ri_used / ri_bought : NAN;
     l->savings_plan_utilization = sp_bought > 0 ? sp_used / sp_bought : NAN;
     l->coverage = launched > 0 ? covered / launched : 0;
+    /* cost per useful GPU-hour over the usage that reported gpu_util: a
+     * series' cost counts in the share of its GPU-hours that had one */
+    double cost_with_util = 0;
     for (size_t i = 0; i < l->n_series; i++) {
-        l->useful_gpu_hours += l->series[i].useful_gpu_hours;
-        l->workload_cost[t->series[i].workload] += l->series[i].cost;
+        const gp_ledger_series *ls = &l->series[i];
+        double gpu_hours = ls->instance_hours *
+                           t->pools[t->series[i].pool].type->gpus;
+        l->useful_gpu_hours += ls->useful_gpu_hours;
+        l->workload_cost[t->series[i].workload] += ls->cost;
+        if (gpu_hours > 0 && ls->util_gpu_hours > 0)
+            cost_with_util += ls->cost * (ls->util_gpu_hours >= gpu_hours
+                                              ? 1.0
+                                              : ls->util_gpu_hours /
+                                                    gpu_hours);
     }
-    l->cost_per_useful_gpu_hour =
-        l->useful_gpu_hours > 0 ? l->total_cost / l->useful_gpu_hours : NAN;
+    if (t->gpu_hours_without_util == 0)
+        cost_with_util = l->total_cost; /* SPEC: total / useful */
+    l->cost_per_useful_gpu_hour = l->useful_gpu_hours > 0
+                                      ? cost_with_util / l->useful_gpu_hours
+                                      : NAN;
 }
 
 gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
@@ -397,6 +411,7 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
                     continue;
                 ls->instance_hours += d;
                 ls->useful_gpu_hours += ser->useful_gpu_hours[th];
+                ls->util_gpu_hours += ser->util_gpu_hours[th];
                 if (d == 0)
                     continue;
                 size_t p = ser->pool;

@@ -53,6 +53,7 @@ typedef struct gp_ledger_series {
     double cost;
     double instance_hours;
     double useful_gpu_hours;
+    double util_gpu_hours; /* GPU-hours that came with a gpu_util */
 } gp_ledger_series;
 
 /* Spot replay of one job run. */
@@ -94,7 +95,10 @@ typedef struct gp_ledger {
     double total_cost, all_on_demand_cost, savings, savings_pct;
     double on_demand_cost, reserved_cost, savings_plan_cost, spot_cost;
     double reserved_utilization, savings_plan_utilization, coverage;
-    double useful_gpu_hours, cost_per_useful_gpu_hour; /* < 0: no util */
+    /* cost per useful GPU-hour = cost / useful GPU-hours, both over the
+     * usage that came with gpu_util (all of it, when every row has one);
+     * NAN when none did */
+    double useful_gpu_hours, cost_per_useful_gpu_hour;
     double workload_cost[GP_N_WORKLOADS];
     double workload_instance_hours[GP_N_WORKLOADS];
     double unallocated_cost; /* commitment cost with no usage to carry it */

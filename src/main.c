@@ -9,6 +9,7 @@
 #include <string.h>
 
 static const struct gp_command *const commands[] = {
+    &gp_cmd_simulate,
     &gp_cmd_validate,
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

@@ -1,0 +1,196 @@
+/*
+ * cmd_simulate.c: `gpuplan simulate` replays the trace under the baseline
+ * and every scenario strategy, side by side, and prints a summary table
+ * (stdout), the SPEC section 5 JSON (--json), or the ledger tables as CSV
+ * files (--csv DIR).
+ */
+#include "cli.h"
+#include "engine.h"
+#include "writers.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void pct(char *buf, size_t size, double v)
+{
+    if (isfinite(v))
+        snprintf(buf, size, "%.1f%%", 100 * v);
+    else
+        snprintf(buf, size, "-");
+}
+
+/* The terminal table: one row per strategy, then the parts of each. */
+static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
+{
+    char a[32], z[32], m[9][32];
+    const gp_trace *t = in->trace;
+
+    gp_format_time(l[0]->start_hour * 3600, a, sizeof a);
+    gp_format_time((l[0]->start_hour + (int64_t)l[0]->n_hours) * 3600, z,
+                   sizeof z);
+    printf("gpuplan simulate: %s to %s (%zu hours), %zu pools, %llu rows%s\n",
+           a, z, l[0]->n_hours, t->n_pools,
+           (unsigned long long)t->rows_read,
+           in->used_sample ? " (bundled sample)" : "");
+    printf("\n%-16s %15s %15s %15s %8s %7s %7s %8s %12s\n", "strategy",
+           "total cost", "all on-demand", "savings", "savings", "RI use",
+           "SP use", "coverage", "$/useful GPU-h");
+    for (size_t i = 0; i < n; i++) {
+        gp_format_money(l[i]->total_cost, m[0], sizeof m[0]);
+        gp_format_money(l[i]->all_on_demand_cost, m[1], sizeof m[1]);
+        gp_format_money(l[i]->savings, m[2], sizeof m[2]);
+        pct(m[3], sizeof m[3], l[i]->savings_pct);
+        pct(m[4], sizeof m[4], l[i]->reserved_utilization);
+        pct(m[5], sizeof m[5], l[i]->savings_plan_utilization);
+        pct(m[6], sizeof m[6], l[i]->coverage);
+        if (isfinite(l[i]->cost_per_useful_gpu_hour))
+            gp_format_money(l[i]->cost_per_useful_gpu_hour, m[7],
+                            sizeof m[7]);
+        else
+            snprintf(m[7], sizeof m[7], "-");
+        printf("%-16s %15s %15s %15s %8s %7s %7s %8s %12s\n",
+               l[i]->strategy, m[0], m[1], m[2], m[3], m[4], m[5], m[6],
+               m[7]);
+    }
+    printf("\n%-16s %15s %15s %15s %15s %15s %15s\n", "cost by model",
+           "on-demand", "reserved", "savings plan", "spot", "training",
+           "inference");
+    for (size_t i = 0; i < n; i++) {
+        gp_format_money(l[i]->on_demand_cost, m[0], sizeof m[0]);
+        gp_format_money(l[i]->reserved_cost, m[1], sizeof m[1]);
+        gp_format_money(l[i]->savings_plan_cost, m[2], sizeof m[2]);
+        gp_format_money(l[i]->spot_cost, m[3], sizeof m[3]);
+        gp_format_money(l[i]->workload_cost[GP_TRAINING], m[4], sizeof m[4]);
+        gp_format_money(l[i]->workload_cost[GP_INFERENCE], m[5], sizeof m[5]);
+        printf("%-16s %15s %15s %15s %15s %15s %15s\n", l[i]->strategy, m[0],
+               m[1], m[2], m[3], m[4], m[5]);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (l[i]->spot_cost <= 0)
+            continue;
+        gp_format_money(l[i]->spot_failed_attempt_cost_mean, m[0],
+                        sizeof m[0]);
+        gp_format_money(l[i]->spot_cost_p50, m[1], sizeof m[1]);
+        gp_format_money(l[i]->spot_cost_p95, m[2], sizeof m[2]);
+        printf("\nspot (%s): %.1f interruptions expected, %s lost to them; "
+               "spot cost p50 %s, p95 %s over %d runs (seed %llu)\n",
+               l[i]->strategy, l[i]->spot_interruptions_mean, m[0], m[1],
+               m[2], l[i]->mc_runs, (unsigned long long)l[i]->mc_seed);
+    }
+    if (t->useful_gpu_hours == 0)
+        printf("\nno gpu_util in the trace: cost per useful GPU-hour is "
+               "not known\n");
+    else if (t->gpu_hours_without_util > 0)
+        printf("\n%.0f GPU-hours had no gpu_util: cost per useful GPU-hour "
+               "is over the rest\n",
+               t->gpu_hours_without_util);
+}
+
+/* The run's own warnings (the catalogs' were printed when they loaded). */
+static void print_run_warnings(const gp_run_info *info)
+{
+    for (size_t i = 0; i < info->warnings.count; i++) {
+        bool from_pricing = false;
+        for (size_t k = 0; k < info->pricing->warnings.count; k++)
+            from_pricing |= strcmp(info->warnings.items[i],
+                                   info->pricing->warnings.items[k]) == 0;
+        if (!from_pricing)
+            fprintf(stderr, "gpuplan: warning: %s\n",
+                    info->warnings.items[i]);
+    }
+}
+
+static int simulate_exec(gp_cli *cli)
+{
+    gp_inputs in;
+    gp_ledger **ledgers = NULL;
+    gp_run_info info;
+    gp_engine_options opt;
+    gp_error err;
+    int rc = gp_inputs_load(cli, &in, true, false);
+
+    if (rc != 0)
+        return rc;
+    memset(&info, 0, sizeof info);
+    gp_error_clear(&err);
+    gp_engine_options_init(&opt);
+    opt.mc_runs = (int)cli->runs;
+    opt.mc_seed = cli->seed;
+    opt.threads = cli->threads;
+    ledgers = gp_calloc(in.scenario->n_strategies, sizeof *ledgers);
+    if (!ledgers) {
+        fprintf(stderr, "gpuplan: out of memory\n");
+        gp_inputs_free(&in);
+        return 1;
+    }
+    for (size_t i = 0; i < in.scenario->n_strategies; i++) {
+        if (gp_engine_run(in.trace, in.pricing, in.scenario, i, &opt,
+                          &ledgers[i], &err) != GP_OK) {
+            gp_cli_print_error(&err);
+            rc = 1;
+            goto out;
+        }
+    }
+    info.command = "simulate";
+    info.pricing = in.pricing;
+    info.scenario = in.scenario;
+    info.trace = in.trace;
+    info.used_sample = in.used_sample;
+    gp_run_info_warn(&info, ledgers, in.scenario->n_strategies);
+    if (!cli->quiet)
+        print_run_warnings(&info);
+
+    if (cli->csv_dir &&
+        gp_csv_write_ledgers(cli->csv_dir, ledgers, in.scenario->n_strategies,
+                             in.trace, &err) != GP_OK) {
+        gp_cli_print_error(&err);
+        rc = 1;
+        goto out;
+    }
+    if (cli->json) {
+        json_t *doc = json_object();
+        json_t *arr = json_array();
+        for (size_t i = 0; i < in.scenario->n_strategies; i++)
+            json_array_append_new(arr, gp_json_ledger(ledgers[i], in.trace));
+        json_object_set_new(doc, "window",
+                            gp_json_window(ledgers[0]->start_hour,
+                                           ledgers[0]->n_hours));
+        json_object_set_new(doc, "strategies", arr);
+        json_object_set_new(doc, "inputs", gp_json_inputs(&info));
+        rc = gp_json_print(doc);
+        json_decref(doc);
+    } else {
+        print_table(&in, ledgers, in.scenario->n_strategies);
+    }
+out:
+    for (size_t i = 0; i < in.scenario->n_strategies; i++)
+        gp_ledger_free(ledgers[i]);
+    gp_free(ledgers);
+    gp_warnings_clear(&info.warnings);
+    gp_inputs_free(&in);
+    return rc;
+}
+
+const struct gp_command gp_cmd_simulate = {
+    "simulate",
+    "replay usage through the purchasing models, strategies side by side",
+    "  --trace F...        usage trace CSV files (default: the bundled "
+    "sample)\n"
+    "  --pricing P...      catalog files or folders (default: bundled)\n"
+    "  --scenario S        scenario JSON: window, policy, commitments, "
+    "strategies\n"
+    "  --json              the SPEC section 5 document on stdout\n"
+    "  --csv DIR           hourly.csv, monthly.csv, spot_jobs.csv,\n"
+    "                      chargeback.csv, commitments.csv in DIR\n"
+    "  --runs N, --seed N  Monte Carlo runs and seed (default: scenario's)\n"
+    "  --threads N         threads (default: all cores)\n"
+    "  --layout jobs, --map name=column, --step S, --region R\n"
+    "                      trace options, as for validate\n"
+    "  --skip-bad, --rejects FILE\n"
+    "                      set bad rows aside instead of stopping\n"
+    "  --quiet             no notes on stderr\n",
+    OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_JSON | OPT_CSV |
+        OPT_SKIP_BAD | OPT_SEED,
+    simulate_exec,
+};

@@ -1,0 +1,270 @@
+/*
+ * writer_csv.c: the ledger tables as CSV files (simulate --csv DIR).
+ *
+ * Each file is written to a temporary name and renamed into place, so a
+ * failed run never leaves half a table.  Text fields are quoted by libcsv;
+ * numbers are written with enough digits to read back to the cent.
+ */
+#include "writers.h"
+#include "util.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct tables {
+    gp_ledger *const *ledgers;
+    size_t n;
+    const gp_trace *t;
+};
+
+static void text(FILE *f, const char *s)
+{
+    csv_fwrite(f, s, strlen(s));
+}
+
+static void num(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, ",%.12g", v);
+    else
+        fputc(',', f);
+}
+
+static gp_status write_hourly(FILE *f, void *ctx)
+{
+    struct tables *tb = ctx;
+    fputs("strategy,hour,on_demand_cost,reserved_cost,savings_plan_cost,"
+          "spot_cost,total_cost,all_on_demand_cost,coverage,"
+          "reserved_used,reserved_purchased,savings_plan_used,"
+          "savings_plan_committed,training_instance_hours,"
+          "inference_instance_hours,unlabeled_instance_hours\n",
+          f);
+    for (size_t k = 0; k < tb->n; k++) {
+        const gp_ledger *l = tb->ledgers[k];
+        for (size_t h = 0; h < l->n_hours; h++) {
+            const gp_ledger_hour *r = &l->hours[h];
+            char when[32];
+            gp_format_time((l->start_hour + (int64_t)h) * 3600, when,
+                           sizeof when);
+            text(f, l->strategy);
+            fprintf(f, ",%s", when);
+            num(f, r->on_demand_cost);
+            num(f, r->reserved_cost);
+            num(f, r->savings_plan_cost);
+            num(f, r->spot_cost);
+            num(f, r->on_demand_cost + r->reserved_cost +
+                       r->savings_plan_cost + r->spot_cost);
+            num(f, r->all_on_demand_cost);
+            num(f, r->od_equiv_launched > 0
+                       ? r->od_equiv_covered / r->od_equiv_launched
+                       : 0);
+            num(f, r->reserved_used);
+            num(f, r->reserved_purchased);
+            num(f, r->sp_used);
+            num(f, r->sp_committed);
+            for (int w = 0; w < GP_N_WORKLOADS; w++)
+                num(f, r->instance_hours[w]);
+            fputc('\n', f);
+        }
+    }
+    return ferror(f) ? GP_ERR_IO : GP_OK;
+}
+
+static gp_status write_monthly(FILE *f, void *ctx)
+{
+    struct tables *tb = ctx;
+    fputs("strategy,month,on_demand_cost,reserved_cost,savings_plan_cost,"
+          "spot_cost,total_cost,reserved_cash,savings_plan_cash,total_cash,"
+          "reserved_utilization,savings_plan_utilization,coverage\n",
+          f);
+    for (size_t k = 0; k < tb->n; k++) {
+        const gp_ledger *l = tb->ledgers[k];
+        for (size_t i = 0; i < l->n_months; i++) {
+            const gp_ledger_month *m = &l->months[i];
+            text(f, l->strategy);
+            fprintf(f, ",%04d-%02d", m->year, m->month);
+            num(f, m->on_demand_cost);
+            num(f, m->reserved_cost);
+            num(f, m->savings_plan_cost);
+            num(f, m->spot_cost);
+            num(f, m->total_cost);
+            num(f, m->reserved_cash);
+            num(f, m->savings_plan_cash);
+            num(f, m->total_cash);
+            num(f, m->reserved_purchased > 0
+                       ? m->reserved_used / m->reserved_purchased
+                       : NAN);
+            num(f, m->sp_committed > 0 ? m->sp_used / m->sp_committed : NAN);
+            num(f, m->od_equiv_launched > 0
+                       ? m->od_equiv_covered / m->od_equiv_launched
+                       : 0);
+            fputc('\n', f);
+        }
+    }
+    return ferror(f) ? GP_ERR_IO : GP_OK;
+}
+
+static gp_status write_jobs(FILE *f, void *ctx)
+{
+    struct tables *tb = ctx;
+    const gp_trace *t = tb->t;
+    fputs("strategy,job_id,provider,region,instance_type,start,end,"
+          "instances,instance_hours,attempts_mean,interruptions_mean,"
+          "failed_attempt_cost_mean,cost_per_completed_run,cost_p50,"
+          "cost_p95,fallback_share,cost_without_interruptions\n",
+          f);
+    for (size_t k = 0; k < tb->n; k++) {
+        const gp_ledger *l = tb->ledgers[k];
+        for (size_t i = 0; i < l->n_jobs; i++) {
+            const gp_ledger_job *j = &l->jobs[i];
+            const gp_job_run *r = &t->runs[j->run];
+            const gp_pool *p = &t->pools[t->series[r->series].pool];
+            char a[32], z[32];
+            gp_format_time(r->start, a, sizeof a);
+            gp_format_time(r->end, z, sizeof z);
+            text(f, l->strategy);
+            fputc(',', f);
+            text(f, t->labels[r->job]);
+            fprintf(f, ",%s,%s,%s,%s,%s", p->catalog->provider,
+                    p->catalog->region, p->type->name, a, z);
+            num(f, r->instances);
+            num(f, r->instance_hours);
+            num(f, j->attempts_mean);
+            num(f, j->interruptions_mean);
+            num(f, j->failed_attempt_cost_mean);
+            num(f, j->cost_mean);
+            num(f, j->cost_p50);
+            num(f, j->cost_p95);
+            num(f, j->fallback_share);
+            num(f, j->base_cost);
+            fputc('\n', f);
+        }
+    }
+    return ferror(f) ? GP_ERR_IO : GP_OK;
+}
+
+static gp_status write_chargeback(FILE *f, void *ctx)
+{
+    struct tables *tb = ctx;
+    const gp_trace *t = tb->t;
+    fputs("strategy,team,project,workload,provider,region,instance_type,"
+          "cost,instance_hours,useful_gpu_hours,cost_per_useful_gpu_hour\n",
+          f);
+    for (size_t k = 0; k < tb->n; k++) {
+        const gp_ledger *l = tb->ledgers[k];
+        for (size_t i = 0; i < l->n_series; i++) {
+            const gp_series *s = &t->series[i];
+            const gp_ledger_series *ls = &l->series[i];
+            const gp_pool *p = &t->pools[s->pool];
+            text(f, l->strategy);
+            fputc(',', f);
+            text(f, s->team >= 0 ? t->labels[s->team] : "");
+            fputc(',', f);
+            text(f, s->project >= 0 ? t->labels[s->project] : "");
+            fprintf(f, ",%s,%s,%s,%s", gp_workload_name(s->workload),
+                    p->catalog->provider, p->catalog->region, p->type->name);
+            num(f, ls->cost);
+            num(f, ls->instance_hours);
+            num(f, ls->useful_gpu_hours);
+            num(f, ls->useful_gpu_hours > 0 ? ls->cost / ls->useful_gpu_hours
+                                            : NAN);
+            fputc('\n', f);
+        }
+        if (l->unallocated_cost != 0) {
+            text(f, l->strategy);
+            fputs(",(unused commitments),,,,,", f);
+            num(f, l->unallocated_cost);
+            fputs(",0,0,\n", f);
+        }
+    }
+    return ferror(f) ? GP_ERR_IO : GP_OK;
+}
+
+static gp_status write_commitments(FILE *f, void *ctx)
+{
+    struct tables *tb = ctx;
+    fputs("strategy,type,provider,region,instance_type_or_kind,count_or_"
+          "hourly_commitment,term_years,payment,start,cost,used,purchased,"
+          "utilization\n",
+          f);
+    for (size_t k = 0; k < tb->n; k++) {
+        const gp_ledger *l = tb->ledgers[k];
+        for (size_t i = 0; i < l->n_commitments; i++) {
+            const gp_ledger_commitment *lc = &l->commitments[i];
+            const gp_commitment *c = lc->c;
+            char start[32];
+            gp_format_time(c->start, start, sizeof start);
+            text(f, l->strategy);
+            if (c->type == GP_COMMIT_RESERVED)
+                fprintf(f, ",reserved,%s,%s,%s,%g", c->provider, c->region,
+                        c->instance_type, c->count);
+            else
+                fprintf(f, ",savings_plan,%s,%s,%s,%g", c->provider,
+                        c->region, gp_plan_kind_name(c->kind),
+                        c->hourly_commitment);
+            fprintf(f, ",%d,%s,%s", c->term_years,
+                    gp_payment_name(c->payment), start);
+            num(f, lc->cost);
+            num(f, lc->used);
+            num(f, lc->purchased);
+            num(f, lc->purchased > 0 ? lc->used / lc->purchased : NAN);
+            fputc('\n', f);
+        }
+    }
+    return ferror(f) ? GP_ERR_IO : GP_OK;
+}
+
+gp_status gp_csv_write_ledgers(const char *dir, gp_ledger *const *ledgers,
+                               size_t n, const gp_trace *t, gp_error *err)
+{
+    static const struct {
+        const char *name;
+        gp_status (*write)(FILE *, void *);
+    } files[] = {{"hourly.csv", write_hourly},
+                 {"monthly.csv", write_monthly},
+                 {"spot_jobs.csv", write_jobs},
+                 {"chargeback.csv", write_chargeback},
+                 {"commitments.csv", write_commitments}};
+    struct tables tb = {ledgers, n, t};
+    char path[4096];
+
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        gp_error_set(err, dir, 0, 0, NULL, "cannot create folder: %s",
+                     strerror(errno));
+        return GP_ERR_IO;
+    }
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
+        gp_status st = gp_write_atomic(path, files[i].write, &tb, err);
+        if (st != GP_OK)
+            return st;
+    }
+    return GP_OK;
+}
+
+void gp_format_money(double v, char *buf, size_t size)
+{
+    char digits[64];
+    double a = fabs(v);
+    int n, lead;
+    size_t k = 0;
+
+    snprintf(digits, sizeof digits, "%.2f", a);
+    n = (int)(strchr(digits, '.') - digits);
+    if (v < 0 && k + 1 < size)
+        buf[k++] = '-';
+    if (k + 1 < size)
+        buf[k++] = '$';
+    lead = n % 3 ? n % 3 : 3;
+    for (int i = 0; i < n && k + 2 < size; i++) {
+        if (i > 0 && (i - lead) % 3 == 0)
+            buf[k++] = ',';
+        buf[k++] = digits[i];
+    }
+    for (const char *p = digits + n; *p && k + 1 < size; p++)
+        buf[k++] = *p;
+    buf[k < size ? k : size - 1] = '\0';
+}

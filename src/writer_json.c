@@ -1,0 +1,236 @@
+/*
+ * writer_json.c: ledgers and inputs as JSON documents (SPEC section 5).
+ * Keys named in the SPEC keep their names; extra keys (months,
+ * commitments, inputs) follow them.
+ */
+#include "writers.h"
+#include "util.h"
+
+#include <math.h>
+#include <string.h>
+
+json_t *gp_json_number_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *gp_json_window(int64_t start_hour, size_t n_hours)
+{
+    char a[32], z[32];
+    gp_format_time(start_hour * 3600, a, sizeof a);
+    gp_format_time((start_hour + (int64_t)n_hours) * 3600, z, sizeof z);
+    return json_pack("{s:s, s:s, s:I}", "start", a, "end", z, "hours",
+                     (json_int_t)n_hours);
+}
+
+static json_t *commitment_json(const gp_ledger_commitment *lc)
+{
+    const gp_commitment *c = lc->c;
+    char start[32];
+    json_t *o;
+
+    gp_format_time(c->start, start, sizeof start);
+    if (c->type == GP_COMMIT_RESERVED)
+        o = json_pack("{s:s, s:s, s:s, s:s, s:f}", "type", "reserved",
+                      "provider", c->provider, "region", c->region,
+                      "instance_type", c->instance_type, "count", c->count);
+    else
+        o = json_pack("{s:s, s:s, s:s, s:f}", "type", "savings_plan",
+                      "provider", c->provider, "kind",
+                      gp_plan_kind_name(c->kind), "hourly_commitment",
+                      c->hourly_commitment);
+    if (!o)
+        return NULL;
+    if (c->type == GP_COMMIT_SAVINGS_PLAN && c->kind == GP_PLAN_FAMILY) {
+        json_object_set_new(o, "family", json_string(c->family));
+        json_object_set_new(o, "region", json_string(c->region));
+    }
+    json_object_set_new(o, "term_years", json_integer(c->term_years));
+    json_object_set_new(o, "payment",
+                        json_string(gp_payment_name(c->payment)));
+    json_object_set_new(o, "start", json_string(start));
+    json_object_set_new(o, "cost", json_real(lc->cost));
+    json_object_set_new(o, "utilization",
+                        gp_json_number_or_null(lc->purchased > 0
+                                                   ? lc->used / lc->purchased
+                                                   : NAN));
+    return o;
+}
+
+json_t *gp_json_ledger(const gp_ledger *l, const gp_trace *t)
+{
+    json_t *s = json_object();
+    json_t *by = json_object();
+    json_t *months = json_array();
+    json_t *commits = json_array();
+    (void)t;
+
+    if (!s || !by || !months || !commits) {
+        json_decref(s);
+        json_decref(by);
+        json_decref(months);
+        json_decref(commits);
+        return NULL;
+    }
+    json_object_set_new(s, "name", json_string(l->strategy));
+    json_object_set_new(s, "total_cost", json_real(l->total_cost));
+    json_object_set_new(s, "all_on_demand_cost",
+                        json_real(l->all_on_demand_cost));
+    json_object_set_new(s, "savings", json_real(l->savings));
+    json_object_set_new(s, "savings_pct", json_real(l->savings_pct));
+    json_object_set_new(s, "on_demand_cost", json_real(l->on_demand_cost));
+    json_object_set_new(s, "reserved_cost", json_real(l->reserved_cost));
+    json_object_set_new(s, "savings_plan_cost",
+                        json_real(l->savings_plan_cost));
+    json_object_set_new(s, "spot_cost", json_real(l->spot_cost));
+    json_object_set_new(s, "reserved_utilization",
+                        gp_json_number_or_null(l->reserved_utilization));
+    json_object_set_new(s, "savings_plan_utilization",
+                        gp_json_number_or_null(l->savings_plan_utilization));
+    json_object_set_new(s, "coverage", json_real(l->coverage));
+    json_object_set_new(s, "useful_gpu_hours",
+                        json_real(l->useful_gpu_hours));
+    json_object_set_new(s, "cost_per_useful_gpu_hour",
+                        gp_json_number_or_null(l->cost_per_useful_gpu_hour));
+    for (int w = 0; w < GP_N_WORKLOADS; w++) {
+        if (w == GP_UNLABELED && l->workload_instance_hours[w] == 0)
+            continue;
+        json_object_set_new(
+            by, gp_workload_name((gp_workload)w),
+            json_pack("{s:f, s:f}", "total_cost", l->workload_cost[w],
+                      "instance_hours", l->workload_instance_hours[w]));
+    }
+    json_object_set_new(s, "by_workload", by);
+    json_object_set_new(
+        s, "spot",
+        json_pack("{s:f, s:f, s:f, s:f, s:i, s:I}", "interruptions_mean",
+                  l->spot_interruptions_mean, "failed_attempt_cost_mean",
+                  l->spot_failed_attempt_cost_mean, "cost_p50",
+                  l->spot_cost_p50, "cost_p95", l->spot_cost_p95, "runs",
+                  l->mc_runs, "seed", (json_int_t)l->mc_seed));
+    json_object_set_new(s, "unallocated_cost", json_real(l->unallocated_cost));
+    for (size_t i = 0; i < l->n_months; i++) {
+        const gp_ledger_month *m = &l->months[i];
+        char name[16];
+        snprintf(name, sizeof name, "%04d-%02d", m->year, m->month);
+        json_array_append_new(
+            months,
+            json_pack("{s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "month",
+                      name, "on_demand_cost", m->on_demand_cost,
+                      "reserved_cost", m->reserved_cost, "savings_plan_cost",
+                      m->savings_plan_cost, "spot_cost", m->spot_cost,
+                      "total_cost", m->total_cost, "reserved_cash",
+                      m->reserved_cash, "savings_plan_cash",
+                      m->savings_plan_cash, "total_cash", m->total_cash));
+    }
+    json_object_set_new(s, "months", months);
+    for (size_t i = 0; i < l->n_commitments; i++)
+        json_array_append_new(commits, commitment_json(&l->commitments[i]));
+    json_object_set_new(s, "commitments", commits);
+    return s;
+}
+
+json_t *gp_json_inputs(const gp_run_info *info)
+{
+    json_t *o = json_object();
+    json_t *cats = json_array();
+    json_t *warn = json_array();
+    json_t *files = json_array();
+    const gp_trace *t = info->trace;
+
+    for (size_t i = 0; i < info->pricing->n_catalogs; i++) {
+        const gp_catalog *c = info->pricing->catalogs[i];
+        json_array_append_new(cats, json_pack("{s:s, s:s, s:s, s:s}",
+                                              "provider", c->provider,
+                                              "region", c->region, "as_of",
+                                              c->as_of, "path", c->path));
+    }
+    for (size_t i = 0; i < info->warnings.count; i++)
+        json_array_append_new(warn, json_string(info->warnings.items[i]));
+    for (size_t i = 0; i < t->n_sources; i++)
+        json_array_append_new(files, json_string(t->sources[i]));
+    json_object_set_new(o, "version", json_string(GP_VERSION));
+    json_object_set_new(o, "catalogs", cats);
+    json_object_set_new(o, "scenario",
+                        json_string(info->scenario->name
+                                        ? info->scenario->name
+                                        : "(default)"));
+    json_object_set_new(o, "bundled_sample", json_boolean(info->used_sample));
+    json_object_set_new(
+        o, "trace",
+        json_pack("{s:o, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f}",
+                  "files", files, "rows_read", (json_int_t)t->rows_read,
+                  "rows_rejected", (json_int_t)t->rows_rejected, "pools",
+                  (json_int_t)t->n_pools, "series", (json_int_t)t->n_series,
+                  "job_runs", (json_int_t)t->n_runs,
+                  "training_instance_hours", t->instance_hours[GP_TRAINING],
+                  "inference_instance_hours",
+                  t->instance_hours[GP_INFERENCE],
+                  "unlabeled_instance_hours",
+                  t->instance_hours[GP_UNLABELED], "useful_gpu_hours",
+                  t->useful_gpu_hours));
+    json_object_set_new(o, "warnings", warn);
+    return o;
+}
+
+int gp_json_print(json_t *doc)
+{
+    int rc = json_dumpf(doc, stdout, JSON_COMPACT | JSON_REAL_PRECISION(15));
+    fputc('\n', stdout);
+    return rc == 0 && fflush(stdout) == 0 ? 0 : 1;
+}
+
+/* Says which estimated numbers a run's ledgers rest on. */
+void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
+                      size_t n)
+{
+    const gp_trace *t = info->trace;
+
+    for (size_t i = 0; i < info->pricing->warnings.count; i++)
+        gp_warnings_add(&info->warnings, "%s",
+                        info->pricing->warnings.items[i]);
+    for (size_t k = 0; k < n; k++) {
+        const gp_ledger *l = ledgers[k];
+        for (size_t i = 0; i < l->n_commitments; i++) {
+            const gp_commitment *c = l->commitments[i].c;
+            if (c->type == GP_COMMIT_RESERVED) {
+                const gp_instance_type *it =
+                    gp_pricing_find(info->pricing, c->provider, c->region,
+                                    c->instance_type, NULL, NULL);
+                for (size_t j = 0; it && j < it->n_reserved; j++)
+                    if (it->reserved[j].estimate &&
+                        it->reserved[j].term_years == c->term_years &&
+                        it->reserved[j].payment == c->payment)
+                        gp_warnings_add(&info->warnings,
+                                        "the %d-year %s reservation rate of "
+                                        "%s is an estimate, not a list price",
+                                        c->term_years,
+                                        gp_payment_name(c->payment),
+                                        c->instance_type);
+            } else {
+                for (size_t p = 0; p < t->n_pools; p++) {
+                    const gp_instance_type *it = t->pools[p].type;
+                    for (size_t j = 0; j < it->n_plans; j++)
+                        if (it->plans[j].estimate &&
+                            it->plans[j].kind == c->kind &&
+                            it->plans[j].term_years == c->term_years &&
+                            it->plans[j].payment == c->payment)
+                            gp_warnings_add(
+                                &info->warnings,
+                                "the %d-year %s %s savings-plan rate of %s "
+                                "is an estimate, not a list price",
+                                c->term_years, gp_payment_name(c->payment),
+                                gp_plan_kind_name(c->kind), it->name);
+                }
+            }
+        }
+        if (l->spot_cost > 0) {
+            for (size_t p = 0; p < t->n_pools; p++)
+                if (t->pools[p].type->spot.estimate)
+                    gp_warnings_add(&info->warnings,
+                                    "the spot price or interruption rate of "
+                                    "%s is an estimate",
+                                    t->pools[p].type->name);
+        }
+    }
+}

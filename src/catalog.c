@@ -177,8 +177,7 @@ static const char *quote_field(const csv_field *f, char *buf, size_t size)
 {
     char raw[128];
 
-    snprintf(raw, sizeof raw, "%.*s", (int)(f->len < 100 ? f->len : 100),
-             f->p);
+    snprintf(raw, sizeof raw, "%.*s", (int)(f->len < 100 ? f->len : 100), f->p);
     return gp_json_quote(raw, buf, size);
 }
 
@@ -188,9 +187,8 @@ static const char *quote_field(const csv_field *f, char *buf, size_t size)
  * UTF-8 byte order mark) into spot->history.  Times must increase.  Errors
  * name `source` with the line and the CSV column.
  */
-static gp_status parse_history(const char *text, size_t len,
-                               const char *source, gp_spot_offer *spot,
-                               gp_error *err)
+static gp_status parse_history(const char *text, size_t len, const char *source,
+                               gp_spot_offer *spot, gp_error *err)
 {
     size_t pos = 0, cap = 0;
     long line_no = 0;
@@ -225,11 +223,11 @@ static gp_status parse_history(const char *text, size_t len,
                     col_price = (int)i;
             }
             if (col_time < 0 || col_price < 0) {
-                gp_error_set(err, source, line_no, 0, "",
-                             "the header needs the columns timestamp and "
-                             "hourly, got %s",
-                             quote_field(&(csv_field){line, n}, quoted,
-                                         sizeof quoted));
+                gp_error_set(
+                    err, source, line_no, 0, "",
+                    "the header needs the columns timestamp and "
+                    "hourly, got %s",
+                    quote_field(&(csv_field){line, n}, quoted, sizeof quoted));
                 return GP_ERR_INPUT;
             }
             continue;
@@ -238,7 +236,7 @@ static gp_status parse_history(const char *text, size_t len,
             int missing = (size_t)col_time >= nf ? col_time : col_price;
             gp_error_set(err, source, line_no, missing + 1,
                          missing == col_time ? "timestamp" : "hourly",
-                         "missing value (the row has %zu columns)", nf);
+                         "missing value");
             return GP_ERR_INPUT;
         }
         if (!gp_parse_time(f[col_time].p, f[col_time].len, &t, &why)) {
@@ -348,21 +346,20 @@ static gp_status parse_reserved(gp_jdoc *d, const json_t *jt,
 
         gp_jdoc_push_index(d, i);
         if ((st = gp_jdoc_expect_object(d, jo)) != GP_OK ||
-            (st = gp_jdoc_term_years(d, jo, "term_years", true,
-                                     &o->term_years, NULL)) != GP_OK ||
+            (st = gp_jdoc_term_years(d, jo, "term_years", true, &o->term_years,
+                                     NULL)) != GP_OK ||
             (st = gp_jdoc_enum(d, jo, "payment", true, "payment",
                                gp_json_payment_names, 3, &payment, NULL)) !=
                 GP_OK ||
             (st = gp_jdoc_number(d, jo, "hourly", true, &o->hourly, NULL)) !=
                 GP_OK ||
-            (st = gp_jdoc_check_nonnegative(d, "hourly", o->hourly)) !=
+            (st = gp_jdoc_check_nonnegative(d, "hourly", o->hourly)) != GP_OK ||
+            (st = gp_jdoc_number(d, jo, "upfront", false, &o->upfront, NULL)) !=
                 GP_OK ||
-            (st = gp_jdoc_number(d, jo, "upfront", false, &o->upfront,
-                                 NULL)) != GP_OK ||
             (st = gp_jdoc_check_nonnegative(d, "upfront", o->upfront)) !=
                 GP_OK ||
-            (st = gp_jdoc_bool(d, jo, "estimate", false, &o->estimate,
-                               NULL)) != GP_OK)
+            (st = gp_jdoc_bool(d, jo, "estimate", false, &o->estimate, NULL)) !=
+                GP_OK)
             return st;
         o->payment = (gp_payment)payment;
         if (o->payment == GP_ALL_UPFRONT && o->hourly != 0) {
@@ -386,8 +383,8 @@ static gp_status parse_reserved(gp_jdoc *d, const json_t *jt,
                 return gp_jdoc_error(d, NULL,
                                      "duplicate %d-year %s offer (also "
                                      "reserved[%zu])",
-                                     o->term_years,
-                                     gp_payment_name(o->payment), k);
+                                     o->term_years, gp_payment_name(o->payment),
+                                     k);
         t->n_reserved = i + 1;
         gp_jdoc_pop(d);
     }
@@ -396,8 +393,7 @@ static gp_status parse_reserved(gp_jdoc *d, const json_t *jt,
 }
 
 /* Reads savings_plans[] of a type (the current path is the type). */
-static gp_status parse_plans(gp_jdoc *d, const json_t *jt,
-                             gp_instance_type *t)
+static gp_status parse_plans(gp_jdoc *d, const json_t *jt, gp_instance_type *t)
 {
     json_t *arr, *jo;
     size_t i;
@@ -419,17 +415,16 @@ static gp_status parse_plans(gp_jdoc *d, const json_t *jt,
             (st = gp_jdoc_enum(d, jo, "kind", true, "kind",
                                gp_json_plan_kind_names, 2, &kind, NULL)) !=
                 GP_OK ||
-            (st = gp_jdoc_term_years(d, jo, "term_years", true,
-                                     &o->term_years, NULL)) != GP_OK ||
+            (st = gp_jdoc_term_years(d, jo, "term_years", true, &o->term_years,
+                                     NULL)) != GP_OK ||
             (st = gp_jdoc_enum(d, jo, "payment", true, "payment",
                                gp_json_payment_names, 3, &payment, NULL)) !=
                 GP_OK ||
             (st = gp_jdoc_number(d, jo, "hourly", true, &o->hourly, NULL)) !=
                 GP_OK ||
-            (st = gp_jdoc_check_nonnegative(d, "hourly", o->hourly)) !=
-                GP_OK ||
-            (st = gp_jdoc_bool(d, jo, "estimate", false, &o->estimate,
-                               NULL)) != GP_OK)
+            (st = gp_jdoc_check_nonnegative(d, "hourly", o->hourly)) != GP_OK ||
+            (st = gp_jdoc_bool(d, jo, "estimate", false, &o->estimate, NULL)) !=
+                GP_OK)
             return st;
         o->kind = (gp_plan_kind)kind;
         o->payment = (gp_payment)payment;
@@ -444,8 +439,7 @@ static gp_status parse_plans(gp_jdoc *d, const json_t *jt,
                 return gp_jdoc_error(d, NULL,
                                      "duplicate %d-year %s %s offer (also "
                                      "savings_plans[%zu])",
-                                     o->term_years,
-                                     gp_payment_name(o->payment),
+                                     o->term_years, gp_payment_name(o->payment),
                                      gp_plan_kind_name(o->kind), k);
         t->n_plans = i + 1;
         gp_jdoc_pop(d);
@@ -481,10 +475,9 @@ static gp_status parse_spot(gp_jdoc *d, const json_t *jt, const char *base_dir,
         return gp_jdoc_error(d, NULL, "needs hourly or history");
     if ((st = gp_jdoc_number(d, js, "interruption_rate_monthly", true,
                              &s->interruption_rate_monthly, NULL)) != GP_OK ||
-        (st = gp_jdoc_check_fraction(d, "interruption_rate_monthly",
-                                     s->interruption_rate_monthly,
-                                     "a fraction of instances per month")) !=
-            GP_OK ||
+        (st = gp_jdoc_check_fraction(
+             d, "interruption_rate_monthly", s->interruption_rate_monthly,
+             "a fraction of instances per month")) != GP_OK ||
         (st = gp_jdoc_string(d, js, "interruption_bucket", false, &bucket,
                              &have_bucket)) != GP_OK ||
         (have_bucket && (st = check_length(d, "interruption_bucket", bucket,
@@ -494,8 +487,7 @@ static gp_status parse_spot(gp_jdoc *d, const json_t *jt, const char *base_dir,
         return st;
     if (have_bucket)
         snprintf(s->bucket, sizeof s->bucket, "%s", bucket);
-    if (have_history &&
-        (st = load_history(d, base_dir, history, s)) != GP_OK)
+    if (have_history && (st = load_history(d, base_dir, history, s)) != GP_OK)
         return st;
     s->present = true;
     gp_jdoc_pop(d);
@@ -520,8 +512,7 @@ static gp_status parse_type(gp_jdoc *d, const json_t *jt, const char *name,
                              "characters)",
                              MAX_TYPE_NAME);
     if ((st = gp_jdoc_expect_object(d, jt)) != GP_OK ||
-        (st = gp_jdoc_string(d, jt, "family", false, &family, NULL)) !=
-            GP_OK ||
+        (st = gp_jdoc_string(d, jt, "family", false, &family, NULL)) != GP_OK ||
         (st = check_length(d, "family", family, MAX_FAMILY)) != GP_OK ||
         (st = gp_jdoc_string(d, jt, "gpu_model", false, &gpu_model, NULL)) !=
             GP_OK ||
@@ -543,13 +534,13 @@ static gp_status parse_type(gp_jdoc *d, const json_t *jt, const char *name,
         bool have = false;
         if ((st = gp_jdoc_number(d, jt, "normalization_factor", false,
                                  &t->normalization_factor, &have)) != GP_OK ||
-            (have && (st = gp_jdoc_check_positive(d, "normalization_factor",
-                                                  t->normalization_factor)) !=
-                         GP_OK))
+            (have &&
+             (st = gp_jdoc_check_positive(d, "normalization_factor",
+                                          t->normalization_factor)) != GP_OK))
             return st;
     }
-    if ((st = gp_jdoc_number(d, jt, "on_demand", true, &t->on_demand,
-                             NULL)) != GP_OK ||
+    if ((st = gp_jdoc_number(d, jt, "on_demand", true, &t->on_demand, NULL)) !=
+            GP_OK ||
         (st = gp_jdoc_check_positive(d, "on_demand", t->on_demand)) != GP_OK ||
         (st = parse_reserved(d, jt, t)) != GP_OK ||
         (st = parse_plans(d, jt, t)) != GP_OK ||
@@ -580,8 +571,7 @@ static gp_status parse_catalog(gp_jdoc *d, const json_t *root,
             GP_OK ||
         (st = dup_into(d, &c->provider, gp_json_provider_names[provider])) !=
             GP_OK ||
-        (st = gp_jdoc_string(d, root, "region", true, &region, NULL)) !=
-            GP_OK)
+        (st = gp_jdoc_string(d, root, "region", true, &region, NULL)) != GP_OK)
         return st;
     if (!region[0])
         return gp_jdoc_error(d, "region", "must not be empty");
@@ -635,8 +625,7 @@ static gp_status parse_catalog(gp_jdoc *d, const json_t *root,
         gp_jdoc_pop(d);
     }
 
-    if ((st = gp_jdoc_object(d, root, "instance_types", true, &types)) !=
-        GP_OK)
+    if ((st = gp_jdoc_object(d, root, "instance_types", true, &types)) != GP_OK)
         return st;
     if (json_object_size(types) > 0) {
         c->types = gp_calloc(json_object_size(types), sizeof *c->types);
@@ -659,6 +648,8 @@ static gp_status parse_catalog(gp_jdoc *d, const json_t *root,
     return GP_OK;
 }
 
+/* Parses and checks one catalog held in memory; base_dir is where its spot
+ * history files are looked for ("" or NULL: the current folder). */
 gp_status gp_catalog_parse(gp_catalog **out, const char *text, size_t len,
                            const char *source, const char *base_dir,
                            gp_error *err)
@@ -701,6 +692,7 @@ static void type_free(gp_instance_type *t)
     gp_free(t->spot.history);
 }
 
+/* Frees a catalog and everything it owns; NULL is fine. */
 void gp_catalog_free(gp_catalog *c)
 {
     if (!c)
@@ -748,8 +740,8 @@ static void warn_about(gp_pricing *p, const gp_catalog *c, int64_t today)
         format_money(spot, s_buf, sizeof s_buf);
         format_money(t->on_demand, od_buf, sizeof od_buf);
         gp_warnings_add(&p->warnings,
-                        "%s: spot %s/h is above on-demand %s/h for %s",
-                        c->path, s_buf, od_buf, t->name);
+                        "%s: spot %s/h is above on-demand %s/h for %s", c->path,
+                        s_buf, od_buf, t->name);
     }
 }
 
@@ -876,6 +868,12 @@ static gp_status load_folder(gp_pricing *p, const char *dir, int depth,
     return st;
 }
 
+/*
+ * Loads a catalog file or a folder of them into *out (see gpuplan.h).  On
+ * failure, the catalogs and warnings this call added are taken back out: a
+ * set that existed before is left as it was (still the caller's to free), a
+ * set this call made is freed and *out stays NULL.
+ */
 gp_status gp_pricing_load(gp_pricing **out, const char *path, int64_t today,
                           gp_error *err)
 {
@@ -884,9 +882,6 @@ gp_status gp_pricing_load(gp_pricing **out, const char *path, int64_t today,
     struct stat sb;
     gp_status st;
 
-    /* On failure, the catalogs and warnings this call added are taken back
-     * out: a set that existed before is left as it was (still the caller's
-     * to free), a set this call made is freed and *out is NULL. */
     if (!p) {
         p = gp_calloc(1, sizeof *p);
         if (!p) {
@@ -920,6 +915,7 @@ gp_status gp_pricing_load(gp_pricing **out, const char *path, int64_t today,
     return st;
 }
 
+/* Frees every catalog of the set and its warnings; NULL is fine. */
 void gp_pricing_free(gp_pricing *p)
 {
     if (!p)
@@ -958,9 +954,9 @@ const gp_instance_type *gp_pricing_find(const gp_pricing *p,
             continue;
         if (region && region[0] && strcmp(c->region, region) != 0)
             continue;
-        t = c->n_types ? bsearch(name, c->types, c->n_types, sizeof *t,
-                                 type_name_cmp)
-                       : NULL;
+        t = c->n_types
+                ? bsearch(name, c->types, c->n_types, sizeof *t, type_name_cmp)
+                : NULL;
         if (!t)
             continue;
         if (matches++ == 0) {
@@ -1002,14 +998,13 @@ static void lower_into(const char *s, char *buf, size_t size)
     size_t i = 0;
 
     for (; s[i] && i + 1 < size; i++)
-        buf[i] = (s[i] >= 'A' && s[i] <= 'Z') ? (char)(s[i] - 'A' + 'a')
-                                              : s[i];
+        buf[i] = (s[i] >= 'A' && s[i] <= 'Z') ? (char)(s[i] - 'A' + 'a') : s[i];
     buf[i] = '\0';
 }
 
 /*
- * Names within a few edits of `name` (ignoring case; at most a third of its
- * length, and never fewer than 2), nearest first; a longer shared start
+ * Names within a few edits of `name` (ignoring case; at most a quarter of
+ * its length, but 2 for short names), nearest first; a longer shared start
  * breaks ties, so "p4.24xlarge" suggests p4d.24xlarge before p3.2xlarge.
  */
 void gp_pricing_suggest(const gp_pricing *p, const char *name, char *buf,
@@ -1027,7 +1022,7 @@ void gp_pricing_suggest(const gp_pricing *p, const char *name, char *buf,
     if (max > 16)
         max = 16;
     lower_into(name, want, sizeof want);
-    limit = strlen(want) / 3 < 2 ? 2 : strlen(want) / 3;
+    limit = strlen(want) / 4 < 2 ? 2 : strlen(want) / 4;
     for (size_t i = 0; i < p->n_catalogs; i++) {
         const gp_catalog *c = p->catalogs[i];
         for (size_t j = 0; j < c->n_types; j++) {
@@ -1045,9 +1040,8 @@ void gp_pricing_suggest(const gp_pricing *p, const char *name, char *buf,
             s.distance = gp_edit_distance(want, have, limit + 1);
             if (s.distance > limit)
                 continue;
-            for (s.prefix = 0; want[s.prefix] && want[s.prefix] ==
-                                                     have[s.prefix];
-                 s.prefix++)
+            for (s.prefix = 0;
+                 want[s.prefix] && want[s.prefix] == have[s.prefix]; s.prefix++)
                 ;
             /* insertion into the sorted list of the best `max` */
             if (n_best < (size_t)max)
@@ -1072,6 +1066,8 @@ void gp_pricing_suggest(const gp_pricing *p, const char *name, char *buf,
     }
 }
 
+/* The price in force at t: the last history point at or before t (the
+ * first point for earlier times), or the flat hourly price. */
 double gp_spot_price_at(const gp_spot_offer *s, int64_t t)
 {
     size_t lo = 0, hi;
@@ -1094,6 +1090,8 @@ double gp_spot_price_at(const gp_spot_offer *s, int64_t t)
     return s->history[lo].hourly;
 }
 
+/* What an instance-hour of the reservation costs with its upfront payment
+ * spread evenly over the term's hours (8760 a year). */
 double gp_reserved_effective_hourly(const gp_reserved_offer *o)
 {
     if (o->term_years <= 0)

@@ -190,7 +190,8 @@ typedef struct gp_pricing {
 /* Loads one catalog file, or every *.json below a folder (recursively, in
  * name order), into *out, appending to an existing set when *out is not
  * NULL.  `today` (epoch seconds) dates the staleness warning.  Two catalogs
- * for the same provider and region are an error. */
+ * for the same provider and region are an error.  On failure a set that
+ * existed before the call is left as it was (still the caller's to free). */
 gp_status gp_pricing_load(gp_pricing **out, const char *path, int64_t today,
                           gp_error *err);
 void gp_pricing_free(gp_pricing *p);
@@ -202,9 +203,9 @@ gp_status gp_catalog_parse(gp_catalog **out, const char *text, size_t len,
 void gp_catalog_free(gp_catalog *c);
 
 /* The instance type `name`, restricted to provider/region when they are not
- * NULL or "".  Returns NULL when none matches; sets *ambiguous when several
- * catalogs match and provider/region do not decide.  *catalog_out may be
- * NULL. */
+ * NULL or "".  Returns NULL when none matches, and also when several
+ * catalogs match and provider/region do not decide (then *ambiguous is set).
+ * *catalog_out and ambiguous may be NULL. */
 const gp_instance_type *gp_pricing_find(const gp_pricing *p,
                                         const char *provider,
                                         const char *region, const char *name,

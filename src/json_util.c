@@ -290,6 +290,8 @@ static bool find_step(scanner *s, const gp_jstep *step)
     }
 }
 
+/* Walks the path step by step from the root; where a step is missing, the
+ * last value found is the answer (see json_util.h). */
 bool gp_json_locate(const char *text, size_t len, const gp_jstep *path,
                     size_t depth, long *line, long *column)
 {
@@ -318,6 +320,7 @@ bool gp_json_locate(const char *text, size_t len, const gp_jstep *path,
 
 /* ---- formatting --------------------------------------------------------- */
 
+/* Keys joined with dots, indices in brackets, cut short at size. */
 void gp_json_path_format(const gp_jstep *path, size_t depth, char *buf,
                          size_t size)
 {
@@ -330,9 +333,9 @@ void gp_json_path_format(const gp_jstep *path, size_t depth, char *buf,
         depth = GP_JPATH_MAX;
     for (size_t i = 0; i < depth && n < size; i++) {
         int k;
-        if (path[i].key)
+        if (path[i].key) /* an empty key shows as "" */
             k = snprintf(buf + n, size - n, "%s%s", n > 0 ? "." : "",
-                         path[i].key);
+                         path[i].key[0] ? path[i].key : "\"\"");
         else
             k = snprintf(buf + n, size - n, "[%zu]", path[i].index);
         if (k < 0)
@@ -341,6 +344,7 @@ void gp_json_path_format(const gp_jstep *path, size_t depth, char *buf,
     }
 }
 
+/* The JSON type of v with its article, for "got ..." in messages. */
 const char *gp_json_type_phrase(const json_t *v)
 {
     switch (json_typeof(v)) {
@@ -362,9 +366,15 @@ const char *gp_json_type_phrase(const json_t *v)
     return "null";
 }
 
+/* A number for a message: exact, and no longer than it needs to be. */
 void gp_json_format_number(double v, char *buf, size_t size)
 {
-    /* the fewest significant digits that read back as the same double */
+    /* whole numbers in full ("2048", "10000000", not "2e+03"); others with
+     * the fewest significant digits that read back as the same double */
+    if (v == floor(v) && fabs(v) < 1e15) {
+        snprintf(buf, size, "%.0f", v);
+        return;
+    }
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(buf, size, "%.*g", prec, v);
         if (strtod(buf, NULL) == v)
@@ -372,6 +382,8 @@ void gp_json_format_number(double v, char *buf, size_t size)
     }
 }
 
+/* Quotes and escapes s for a one-line message, at most 80 characters of
+ * it. */
 const char *gp_json_quote(const char *s, char *buf, size_t size)
 {
     size_t n = 0;
@@ -417,8 +429,9 @@ const char *gp_json_quote(const char *s, char *buf, size_t size)
 
 /* ---- documents ---------------------------------------------------------- */
 
-void gp_jdoc_init(gp_jdoc *d, const char *text, size_t len,
-                  const char *source, gp_error *err)
+/* Points the reader at a document; the path starts at the root. */
+void gp_jdoc_init(gp_jdoc *d, const char *text, size_t len, const char *source,
+                  gp_error *err)
 {
     memset(d, 0, sizeof *d);
     d->text = text;
@@ -427,6 +440,8 @@ void gp_jdoc_init(gp_jdoc *d, const char *text, size_t len,
     d->err = err;
 }
 
+/* Runs jansson over the whole text; its errors keep its own position and
+ * wording, with no field. */
 gp_status gp_jdoc_parse(gp_jdoc *d, json_t **root)
 {
     json_error_t je;
@@ -455,6 +470,7 @@ gp_status gp_jdoc_parse(gp_jdoc *d, json_t **root)
     return GP_OK;
 }
 
+/* Steps into member `key` of the current object. */
 void gp_jdoc_push_key(gp_jdoc *d, const char *key)
 {
     if (d->depth < GP_JPATH_MAX) {
@@ -464,6 +480,7 @@ void gp_jdoc_push_key(gp_jdoc *d, const char *key)
     d->depth++;
 }
 
+/* Steps into element `index` of the current array. */
 void gp_jdoc_push_index(gp_jdoc *d, size_t index)
 {
     if (d->depth < GP_JPATH_MAX) {
@@ -473,12 +490,15 @@ void gp_jdoc_push_index(gp_jdoc *d, size_t index)
     d->depth++;
 }
 
+/* Steps back out to the enclosing value. */
 void gp_jdoc_pop(gp_jdoc *d)
 {
     if (d->depth > 0)
         d->depth--;
 }
 
+/* Locates the value the error is about, formats its path as the field and
+ * records the message (unless an earlier error is already there). */
 gp_status gp_jdoc_error(gp_jdoc *d, const char *key, const char *fmt, ...)
 {
     char field[sizeof d->err->field];
@@ -502,6 +522,7 @@ gp_status gp_jdoc_error(gp_jdoc *d, const char *key, const char *fmt, ...)
     return GP_ERR_INPUT;
 }
 
+/* Out of memory: no position, since none of the input is at fault. */
 gp_status gp_jdoc_nomem(gp_jdoc *d)
 {
     gp_error_set(d->err, d->source, 0, 0, "", "out of memory");
@@ -522,8 +543,7 @@ static gp_status member(gp_jdoc *d, const json_t *obj, const char *key,
 
     *out = NULL;
     if (!v)
-        return required ? gp_jdoc_error(d, key, "missing required key")
-                        : GP_OK;
+        return required ? gp_jdoc_error(d, key, "missing required key") : GP_OK;
     if (json_is_null(v) && !required)
         return GP_OK;
     if (json_is_null(v))
@@ -540,6 +560,7 @@ static gp_status wrong_type(gp_jdoc *d, const char *key, const char *expected,
                          gp_json_type_phrase(v));
 }
 
+/* A number member (JSON integer or real). */
 gp_status gp_jdoc_number(gp_jdoc *d, const json_t *obj, const char *key,
                          bool required, double *out, bool *present)
 {
@@ -560,6 +581,7 @@ gp_status gp_jdoc_number(gp_jdoc *d, const json_t *obj, const char *key,
     return GP_OK;
 }
 
+/* A string member, borrowed from obj. */
 gp_status gp_jdoc_string(gp_jdoc *d, const json_t *obj, const char *key,
                          bool required, const char **out, bool *present)
 {
@@ -578,6 +600,7 @@ gp_status gp_jdoc_string(gp_jdoc *d, const json_t *obj, const char *key,
     return GP_OK;
 }
 
+/* A true/false member. */
 gp_status gp_jdoc_bool(gp_jdoc *d, const json_t *obj, const char *key,
                        bool required, bool *out, bool *present)
 {
@@ -596,6 +619,7 @@ gp_status gp_jdoc_bool(gp_jdoc *d, const json_t *obj, const char *key,
     return GP_OK;
 }
 
+/* An object member, borrowed; *out is NULL when absent. */
 gp_status gp_jdoc_object(gp_jdoc *d, const json_t *obj, const char *key,
                          bool required, json_t **out)
 {
@@ -610,6 +634,7 @@ gp_status gp_jdoc_object(gp_jdoc *d, const json_t *obj, const char *key,
     return st;
 }
 
+/* An array member, borrowed; *out is NULL when absent. */
 gp_status gp_jdoc_array(gp_jdoc *d, const json_t *obj, const char *key,
                         bool required, json_t **out)
 {
@@ -624,6 +649,7 @@ gp_status gp_jdoc_array(gp_jdoc *d, const json_t *obj, const char *key,
     return st;
 }
 
+/* For array elements, which have no key: v itself must be an object. */
 gp_status gp_jdoc_expect_object(gp_jdoc *d, const json_t *v)
 {
     if (json_is_object(v))
@@ -638,10 +664,11 @@ const char *const gp_json_provider_names[3] = {"aws", "gcp", "azure"};
 const char *const gp_json_plan_kind_names[2] = {"compute", "instance_family"};
 const char *const gp_json_launch_names[2] = {"on_demand", "spot"};
 
+/* A string member from a fixed vocabulary; a word outside it gets the list
+ * of words that would do. */
 gp_status gp_jdoc_enum(gp_jdoc *d, const json_t *obj, const char *key,
                        bool required, const char *what,
-                       const char *const *names, int n, int *out,
-                       bool *present)
+                       const char *const *names, int n, int *out, bool *present)
 {
     const char *s;
     bool have = false;
@@ -665,7 +692,10 @@ gp_status gp_jdoc_enum(gp_jdoc *d, const json_t *obj, const char *key,
     list[0] = '\0';
     for (int i = 0; i < n && used < sizeof list; i++) {
         int k = snprintf(list + used, sizeof list - used, "%s%s",
-                         i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
+                         i == 0       ? ""
+                         : i == n - 1 ? " or "
+                                      : ", ",
+                         names[i]);
         if (k < 0)
             break;
         used += (size_t)k;
@@ -674,6 +704,7 @@ gp_status gp_jdoc_enum(gp_jdoc *d, const json_t *obj, const char *key,
                          gp_json_quote(s, quoted, sizeof quoted), list);
 }
 
+/* A commitment term: 1 or 3 years, the only terms the clouds sell. */
 gp_status gp_jdoc_term_years(gp_jdoc *d, const json_t *obj, const char *key,
                              bool required, int *out, bool *present)
 {
@@ -696,6 +727,8 @@ gp_status gp_jdoc_term_years(gp_jdoc *d, const json_t *obj, const char *key,
     return GP_OK;
 }
 
+/* A time member, parsed by gp_parse_time; fractions of a second are
+ * dropped. */
 gp_status gp_jdoc_time(gp_jdoc *d, const json_t *obj, const char *key,
                        bool required, int64_t *out, bool *present)
 {
@@ -720,8 +753,9 @@ gp_status gp_jdoc_time(gp_jdoc *d, const json_t *obj, const char *key,
 
 /* ---- range checks ------------------------------------------------------- */
 
-gp_status gp_jdoc_check_whole(gp_jdoc *d, const char *key, double v,
-                              double min, double max)
+/* Whole numbers within [min, max]: counts, GPUs, runs. */
+gp_status gp_jdoc_check_whole(gp_jdoc *d, const char *key, double v, double min,
+                              double max)
 {
     char num[32], bound[32];
 
@@ -730,17 +764,16 @@ gp_status gp_jdoc_check_whole(gp_jdoc *d, const char *key, double v,
         return gp_jdoc_error(d, key, "must be a whole number, got %s", num);
     if (v < min) {
         gp_json_format_number(min, bound, sizeof bound);
-        return gp_jdoc_error(d, key, "must be at least %s, got %s", bound,
-                             num);
+        return gp_jdoc_error(d, key, "must be at least %s, got %s", bound, num);
     }
     if (v > max) {
         gp_json_format_number(max, bound, sizeof bound);
-        return gp_jdoc_error(d, key, "must be at most %s, got %s", bound,
-                             num);
+        return gp_jdoc_error(d, key, "must be at most %s, got %s", bound, num);
     }
     return GP_OK;
 }
 
+/* Prices, sizes and durations that may be zero but not below. */
 gp_status gp_jdoc_check_nonnegative(gp_jdoc *d, const char *key, double v)
 {
     char num[32];
@@ -751,6 +784,7 @@ gp_status gp_jdoc_check_nonnegative(gp_jdoc *d, const char *key, double v)
     return gp_jdoc_error(d, key, "must not be negative, got %s", num);
 }
 
+/* Rates and factors that must be above zero. */
 gp_status gp_jdoc_check_positive(gp_jdoc *d, const char *key, double v)
 {
     char num[32];
@@ -761,6 +795,7 @@ gp_status gp_jdoc_check_positive(gp_jdoc *d, const char *key, double v)
     return gp_jdoc_error(d, key, "must be greater than 0, got %s", num);
 }
 
+/* Fractions in [0, 1); 1 or more is most likely a percent. */
 gp_status gp_jdoc_check_fraction(gp_jdoc *d, const char *key, double v,
                                  const char *what)
 {

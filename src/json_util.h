@@ -70,8 +70,8 @@ typedef struct gp_jdoc {
 
 /* Starts reading text (len bytes) named `source`.  text may be NULL when
  * there is no document to point into; errors then carry no position. */
-void gp_jdoc_init(gp_jdoc *d, const char *text, size_t len,
-                  const char *source, gp_error *err);
+void gp_jdoc_init(gp_jdoc *d, const char *text, size_t len, const char *source,
+                  gp_error *err);
 
 /* Parses the document with jansson into *root (a new reference), which
  * must be an object.  A UTF-8 byte order mark is skipped.  Duplicate keys
@@ -91,7 +91,8 @@ void gp_jdoc_pop(gp_jdoc *d);
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-gp_status gp_jdoc_error(gp_jdoc *d, const char *key, const char *fmt, ...);
+gp_status
+gp_jdoc_error(gp_jdoc *d, const char *key, const char *fmt, ...);
 
 /* Records "out of memory" at the document and returns GP_ERR_NOMEM. */
 gp_status gp_jdoc_nomem(gp_jdoc *d);
@@ -149,8 +150,8 @@ gp_status gp_jdoc_time(gp_jdoc *d, const json_t *obj, const char *key,
  * GP_OK or records an error such as "must be a whole number, got 2.5".
  */
 /* v is a whole number in [min, max]. */
-gp_status gp_jdoc_check_whole(gp_jdoc *d, const char *key, double v,
-                              double min, double max);
+gp_status gp_jdoc_check_whole(gp_jdoc *d, const char *key, double v, double min,
+                              double max);
 /* v >= 0 */
 gp_status gp_jdoc_check_nonnegative(gp_jdoc *d, const char *key, double v);
 /* v > 0 */

@@ -21,8 +21,8 @@
 
 #define SCENARIO_SCHEMA "gpuplan-scenario/1"
 #define MAX_MC_RUNS 10000000
-#define MAX_COUNT 1000000         /* instances in one reservation */
-#define MAX_INTERRUPTIONS 1000000 /* a policy's fallback threshold */
+#define MAX_COUNT 1000000           /* instances in one reservation */
+#define MAX_INTERRUPTIONS 1000000   /* a policy's fallback threshold */
 #define MAX_SEED 9007199254740992.0 /* 2^53: every seed below is exact */
 #define YEAR_SECONDS (365 * 86400LL)
 
@@ -96,6 +96,8 @@ static gp_status add_baseline(gp_scenario *s, size_t n_more)
     return GP_OK;
 }
 
+/* The scenario used when none is given: every default, strategy
+ * "baseline" alone, no text. */
 gp_status gp_scenario_default(gp_scenario **out, gp_error *err)
 {
     gp_scenario *s = scenario_new();
@@ -111,6 +113,7 @@ gp_status gp_scenario_default(gp_scenario **out, gp_error *err)
     return GP_OK;
 }
 
+/* Frees a scenario, its strategies and its text; NULL is fine. */
 void gp_scenario_free(gp_scenario *s)
 {
     if (!s)
@@ -196,8 +199,7 @@ static gp_status parse_policy(gp_jdoc *d, const json_t *obj, gp_policy p[2])
         return st;
     gp_jdoc_push_key(d, "policy");
     for (int w = 0; w < 2; w++) {
-        if ((st = gp_jdoc_object(d, jp, workload_keys[w], false, &jw)) !=
-            GP_OK)
+        if ((st = gp_jdoc_object(d, jp, workload_keys[w], false, &jw)) != GP_OK)
             return st;
         if (!jw)
             continue;
@@ -262,8 +264,8 @@ static gp_status parse_commitment(gp_jdoc *d, const json_t *jc,
         if (c->kind == GP_PLAN_FAMILY &&
             ((st = gp_jdoc_string(d, jc, "family", true, &str, NULL)) !=
                  GP_OK ||
-             (st = copy_name(d, "family", str, c->family,
-                             sizeof c->family)) != GP_OK))
+             (st = copy_name(d, "family", str, c->family, sizeof c->family)) !=
+                 GP_OK))
             return st;
         if ((st = gp_jdoc_number(d, jc, "hourly_commitment", true,
                                  &c->hourly_commitment, NULL)) != GP_OK ||
@@ -347,8 +349,7 @@ static gp_status parse_strategies(gp_jdoc *d, const json_t *root,
                 return gp_jdoc_error(d, "name",
                                      "duplicate strategy name %s (also "
                                      "strategies[%zu])",
-                                     gp_json_quote(name, quoted,
-                                                   sizeof quoted),
+                                     gp_json_quote(name, quoted, sizeof quoted),
                                      k - 1);
         g->name = gp_strdup(name);
         if (!g->name)
@@ -357,8 +358,7 @@ static gp_status parse_strategies(gp_jdoc *d, const json_t *root,
         g->policy[GP_TRAINING] = s->policy[GP_TRAINING];
         g->policy[GP_INFERENCE] = s->policy[GP_INFERENCE];
         if ((st = parse_commitments(d, js, "add_commitments",
-                                    &g->add_commitments, &g->n_add)) !=
-                GP_OK ||
+                                    &g->add_commitments, &g->n_add)) != GP_OK ||
             (st = parse_policy(d, js, g->policy)) != GP_OK)
             return st;
         gp_jdoc_pop(d);
@@ -381,8 +381,8 @@ static gp_status parse_growth(gp_jdoc *d, const json_t *root, gp_scenario *s)
         bool have = false;
         char num[32], hint[32];
 
-        if ((st = gp_jdoc_number(d, jg, workload_keys[w], false, &g,
-                                 &have)) != GP_OK)
+        if ((st = gp_jdoc_number(d, jg, workload_keys[w], false, &g, &have)) !=
+            GP_OK)
             return st;
         if (!have)
             continue;
@@ -418,8 +418,8 @@ static gp_status parse_monte_carlo(gp_jdoc *d, const json_t *root,
         return st;
     gp_jdoc_push_key(d, "monte_carlo");
     if ((st = gp_jdoc_number(d, jm, "runs", false, &runs, &have)) != GP_OK ||
-        (have && (st = gp_jdoc_check_whole(d, "runs", runs, 1,
-                                           MAX_MC_RUNS)) != GP_OK))
+        (have &&
+         (st = gp_jdoc_check_whole(d, "runs", runs, 1, MAX_MC_RUNS)) != GP_OK))
         return st;
     if (have)
         s->mc_runs = (int)runs;
@@ -430,8 +430,8 @@ static gp_status parse_monte_carlo(gp_jdoc *d, const json_t *root,
     } else {
         if ((st = gp_jdoc_number(d, jm, "seed", false, &seed, &have)) !=
                 GP_OK ||
-            (have && (st = gp_jdoc_check_whole(d, "seed", seed, 0,
-                                               MAX_SEED)) != GP_OK))
+            (have &&
+             (st = gp_jdoc_check_whole(d, "seed", seed, 0, MAX_SEED)) != GP_OK))
             return st;
         if (have)
             s->mc_seed = (uint64_t)seed;
@@ -441,8 +441,7 @@ static gp_status parse_monte_carlo(gp_jdoc *d, const json_t *root,
 }
 
 /* Reads the top level of a scenario document into s. */
-static gp_status parse_scenario(gp_jdoc *d, const json_t *root,
-                                gp_scenario *s)
+static gp_status parse_scenario(gp_jdoc *d, const json_t *root, gp_scenario *s)
 {
     static const char *const schema_names[1] = {SCENARIO_SCHEMA};
     int schema = 0;
@@ -451,8 +450,8 @@ static gp_status parse_scenario(gp_jdoc *d, const json_t *root,
     json_t *jw, *ja;
     gp_status st;
 
-    if ((st = gp_jdoc_enum(d, root, "schema", false, "schema", schema_names,
-                           1, &schema, NULL)) != GP_OK ||
+    if ((st = gp_jdoc_enum(d, root, "schema", false, "schema", schema_names, 1,
+                           &schema, NULL)) != GP_OK ||
         (st = gp_jdoc_string(d, root, "name", false, &name, &have)) != GP_OK)
         return st;
     if (have) {
@@ -469,8 +468,8 @@ static gp_status parse_scenario(gp_jdoc *d, const json_t *root,
         return st;
     if (jw) {
         gp_jdoc_push_key(d, "window");
-        if ((st = gp_jdoc_time(d, jw, "start", true, &s->window_start,
-                               NULL)) != GP_OK ||
+        if ((st = gp_jdoc_time(d, jw, "start", true, &s->window_start, NULL)) !=
+                GP_OK ||
             (st = gp_jdoc_time(d, jw, "end", true, &s->window_end, NULL)) !=
                 GP_OK)
             return st;
@@ -515,6 +514,8 @@ static gp_status parse_scenario(gp_jdoc *d, const json_t *root,
     return GP_OK;
 }
 
+/* Parses and checks a scenario held in memory; `source` names it in
+ * errors and gives the default name.  The text is copied and kept. */
 gp_status gp_scenario_parse(gp_scenario **out, const char *text, size_t len,
                             const char *source, gp_error *err)
 {
@@ -545,8 +546,8 @@ gp_status gp_scenario_parse(gp_scenario **out, const char *text, size_t len,
     return GP_OK;
 }
 
-gp_status gp_scenario_load(gp_scenario **out, const char *path,
-                           gp_error *err)
+/* Reads a scenario file ("-" is standard input) and parses it. */
+gp_status gp_scenario_load(gp_scenario **out, const char *path, gp_error *err)
 {
     char *text = NULL;
     size_t len = 0;
@@ -598,12 +599,10 @@ static gp_status check_place(gp_jdoc *d, const gp_pricing *p,
                              c->provider);
     if (c->region[0] && !have_catalog(p, c->provider, c->region)) {
         if (c->provider[0])
-            return gp_jdoc_error(d, "region", "no catalog for %s %s is loaded",
-                                 c->provider,
-                                 gp_json_quote(c->region, quoted,
-                                               sizeof quoted));
-        return gp_jdoc_error(d, "region",
-                             "no catalog for region %s is loaded",
+            return gp_jdoc_error(
+                d, "region", "no catalog for %s region %s is loaded",
+                c->provider, gp_json_quote(c->region, quoted, sizeof quoted));
+        return gp_jdoc_error(d, "region", "no catalog for region %s is loaded",
                              gp_json_quote(c->region, quoted, sizeof quoted));
     }
     return GP_OK;
@@ -732,15 +731,13 @@ static gp_status check_plan(gp_jdoc *d, const gp_pricing *p,
                              gp_json_quote(c->family, quoted, sizeof quoted),
                              c->provider, c->region);
     if (c->kind == GP_PLAN_FAMILY)
-        snprintf(scope, sizeof scope, "family %s in %s %s", c->family,
+        snprintf(scope, sizeof scope, "%s type in %s %s", c->family,
                  c->provider, c->region);
     else
-        snprintf(scope, sizeof scope, "%s", c->provider);
-    return gp_jdoc_error(d, "payment",
-                         "no instance type of %s has a %d-year %s %s "
-                         "savings plan rate",
-                         scope, c->term_years, gp_payment_name(c->payment),
-                         gp_plan_kind_name(c->kind));
+        snprintf(scope, sizeof scope, "%s type", c->provider);
+    return gp_jdoc_error(
+        d, "payment", "no %s has a %d-year %s %s savings plan rate", scope,
+        c->term_years, gp_payment_name(c->payment), gp_plan_kind_name(c->kind));
 }
 
 /* Checks one commitment (the current path is its object). */
@@ -752,6 +749,8 @@ static gp_status check_commitment(gp_jdoc *d, const gp_pricing *p,
     return check_plan(d, p, c);
 }
 
+/* Checks every commitment, owned and added by strategies, against the
+ * catalogs; errors point into the scenario file. */
 gp_status gp_scenario_check(const gp_scenario *s, const gp_pricing *p,
                             gp_error *err)
 {
@@ -775,8 +774,7 @@ gp_status gp_scenario_check(const gp_scenario *s, const gp_pricing *p,
         gp_jdoc_push_key(&d, "add_commitments");
         for (size_t i = 0; i < g->n_add; i++) {
             gp_jdoc_push_index(&d, i);
-            if ((st = check_commitment(&d, p, &g->add_commitments[i])) !=
-                GP_OK)
+            if ((st = check_commitment(&d, p, &g->add_commitments[i])) != GP_OK)
                 return st;
             gp_jdoc_pop(&d);
         }

@@ -1,0 +1,844 @@
+/*
+ * optimizer.c: the cheapest commitments for a window of demand (see
+ * optimizer.h for the method).
+ *
+ * One pass over the hours bills the current decisions exactly as the
+ * engine does and records, hour by hour:
+ *   - for each plan, the pools that reach it with demand left, in its
+ *     covering order, with what a dollar spent on each is worth;
+ *   - for each pool, v = what one more unit of its demand would cost
+ *     (its on-demand rate if no plan would cover it; nothing if a plan
+ *     with dollars to spare would; else the plan rate times the worth of
+ *     the dollars it would take from that plan's marginal pool).
+ * Then every reservation count moves to where its next instance would
+ * save less than it costs, and every plan to where its next dollar would,
+ * and the pass repeats.
+ */
+#include "optimizer.h"
+#include "model.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What reaches a plan in one hour: a pool, its demand left, and what a
+ * plan dollar spent on it is worth. */
+struct entry {
+    uint32_t pool;
+    float resid;
+    float worth;
+};
+
+struct arena {
+    struct entry *e;
+    size_t n, cap;
+    size_t *hour_start; /* [n_hours + 1] */
+};
+
+/* Per-solve scratch that is not part of the public struct. */
+struct work {
+    struct arena *arenas;    /* by plan */
+    long *pos;               /* [plan][pool] index in the plan's list, -1 */
+    long *marg;              /* [plan] marginal position this hour */
+    uint32_t **order;        /* [pool] hours by demand, largest first */
+};
+
+void gp_opt_free(gp_opt *o)
+{
+    if (!o)
+        return;
+    for (size_t p = 0; p < o->n_pools; p++)
+        gp_free(o->pools[p].demand);
+    gp_free(o->pools);
+    for (size_t k = 0; k < o->n_plans; k++)
+        gp_free(o->plans[k].el);
+    gp_free(o->plans);
+    gp_free(o->value);
+    gp_free(o->lambda);
+    gp_free(o->resid);
+    gp_free(o);
+}
+
+static const gp_opt *sort_opt;
+
+/* AWS's covering order: highest discount first, ties to the lower rate. */
+static int el_cmp(const void *a, const void *b)
+{
+    const gp_opt_eligible *x = a, *y = b;
+    double dx = 1 - x->rate / sort_opt->pools[x->pool].od;
+    double dy = 1 - y->rate / sort_opt->pools[y->pool].od;
+    if (dx != dy)
+        return dx > dy ? -1 : 1;
+    if (x->rate != y->rate)
+        return x->rate < y->rate ? -1 : 1;
+    return x->pool < y->pool ? -1 : (x->pool > y->pool);
+}
+
+/* Billing order of plans: instance_family first, then by start (owned
+ * ones started before the window), owned before new. */
+static int plan_cmp(const void *a, const void *b)
+{
+    const gp_opt_plan *x = a, *y = b;
+    if (x->kind != y->kind)
+        return x->kind == GP_PLAN_FAMILY ? -1 : 1;
+    if (x->first != y->first)
+        return x->first < y->first ? -1 : 1;
+    if (x->fixed != y->fixed)
+        return x->fixed ? -1 : 1;
+    return 0;
+}
+
+static bool payment_allowed(unsigned payments, gp_payment p)
+{
+    return (payments >> p) & 1u;
+}
+
+/* Adds a plan: owned (S fixed, its active hours) or to buy (whole window),
+ * eligible pools with the offer matching kind/term/payment. */
+static gp_status add_plan(gp_opt *o, gp_plan_kind kind, const char *provider,
+                          const char *region, const char *family, int term,
+                          gp_payment pay, bool fixed, double S, size_t first,
+                          size_t last)
+{
+    gp_opt_plan *np = gp_realloc(o->plans, (o->n_plans + 1) * sizeof *np);
+    if (!np)
+        return GP_ERR_NOMEM;
+    o->plans = np;
+    gp_opt_plan *pl = &o->plans[o->n_plans];
+    memset(pl, 0, sizeof *pl);
+    pl->kind = kind;
+    snprintf(pl->provider, sizeof pl->provider, "%s", provider);
+    snprintf(pl->region, sizeof pl->region, "%s", region ? region : "");
+    snprintf(pl->family, sizeof pl->family, "%s", family ? family : "");
+    pl->term_years = term;
+    pl->payment = pay;
+    pl->fixed = fixed;
+    pl->S = S;
+    pl->first = first;
+    pl->last = last;
+    pl->el = gp_calloc(o->n_pools + 1, sizeof *pl->el);
+    if (!pl->el)
+        return GP_ERR_NOMEM;
+    for (size_t p = 0; p < o->n_pools; p++) {
+        const gp_opt_pool *pool = &o->pools[p];
+        if (strcmp(pool->catalog->provider, provider) != 0)
+            continue;
+        if (kind == GP_PLAN_FAMILY &&
+            (strcmp(pool->catalog->region, pl->region) != 0 ||
+             strcmp(pool->type->family, pl->family) != 0))
+            continue;
+        for (size_t j = 0; j < pool->type->n_plans; j++) {
+            const gp_plan_offer *of = &pool->type->plans[j];
+            if (of->kind == kind && of->term_years == term &&
+                of->payment == pay && of->hourly > 0) {
+                pl->el[pl->n_el++] = (gp_opt_eligible){(uint32_t)p,
+                                                       of->hourly};
+                break;
+            }
+        }
+    }
+    sort_opt = o;
+    qsort(pl->el, pl->n_el, sizeof *pl->el, el_cmp);
+    o->n_plans++;
+    return GP_OK;
+}
+
+/* The cheapest allowed (term, payment) for a plan to buy: the one whose
+ * rates, weighted by the demand they would apply to, are lowest. */
+static bool best_plan_offer(const gp_opt *o, gp_plan_kind kind,
+                            const char *provider, const char *region,
+                            const char *family, int max_term,
+                            unsigned payments, int *term, gp_payment *pay)
+{
+    double best = INFINITY;
+    for (int t = 1; t <= 3; t += 2) {
+        if (t > max_term)
+            continue;
+        for (int pm = 0; pm < 3; pm++) {
+            if (!payment_allowed(payments, (gp_payment)pm))
+                continue;
+            double num = 0, den = 0;
+            for (size_t p = 0; p < o->n_pools; p++) {
+                const gp_opt_pool *pool = &o->pools[p];
+                if (strcmp(pool->catalog->provider, provider) != 0)
+                    continue;
+                if (kind == GP_PLAN_FAMILY &&
+                    (strcmp(pool->catalog->region, region) != 0 ||
+                     strcmp(pool->type->family, family) != 0))
+                    continue;
+                double use = 0;
+                for (size_t h = 0; h < o->n_hours; h++)
+                    use += pool->demand[h];
+                for (size_t j = 0; j < pool->type->n_plans; j++) {
+                    const gp_plan_offer *of = &pool->type->plans[j];
+                    if (of->kind == kind && of->term_years == t &&
+                        of->payment == (gp_payment)pm && of->hourly > 0) {
+                        num += use * of->hourly / pool->od;
+                        den += use;
+                    }
+                }
+            }
+            if (den > 0 && num / den < best) {
+                best = num / den;
+                *term = t;
+                *pay = (gp_payment)pm;
+            }
+        }
+    }
+    return isfinite(best);
+}
+
+gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
+                       const gp_pricing *pricing, const gp_scenario *s,
+                       size_t strategy, int64_t start_hour, size_t n_hours,
+                       int max_term, unsigned payments, gp_error *err)
+{
+    gp_opt *o = gp_calloc(1, sizeof *o);
+    const gp_strategy *strat = &s->strategies[strategy];
+    size_t np = trace->n_pools;
+    void *ri_state = NULL;
+    const gp_commitment **owned = NULL;
+    double *scratch = NULL, *od_rate = NULL;
+    gp_status st = GP_ERR_NOMEM;
+
+    *out = NULL;
+    if (!o)
+        goto fail;
+    o->n_hours = n_hours;
+    o->n_pools = np;
+    o->pools = gp_calloc(np + 1, sizeof *o->pools);
+    od_rate = gp_calloc(np + 1, sizeof *od_rate);
+    scratch = gp_calloc(5 * (np + 1), sizeof *scratch);
+    owned = gp_calloc(s->n_commitments + strat->n_add + 1, sizeof *owned);
+    if (!o->pools || !od_rate || !scratch || !owned)
+        goto fail;
+    for (size_t p = 0; p < np; p++) {
+        gp_opt_pool *pool = &o->pools[p];
+        pool->catalog = trace->pools[p].catalog;
+        pool->type = trace->pools[p].type;
+        pool->od = pool->type->on_demand;
+        pool->n_fixed = -1;
+        od_rate[p] = pool->od;
+        pool->demand = gp_calloc(n_hours + 1, sizeof *pool->demand);
+        if (!pool->demand)
+            goto fail;
+        /* the cheapest allowed reservation */
+        double best = INFINITY;
+        for (size_t k = 0; k < pool->type->n_reserved; k++) {
+            const gp_reserved_offer *of = &pool->type->reserved[k];
+            double eff = gp_reserved_effective_hourly(of);
+            if (of->term_years > max_term ||
+                !payment_allowed(payments, of->payment) || eff >= pool->od)
+                continue;
+            if (eff < best) {
+                best = eff;
+                pool->ri_offer = of;
+                pool->ri_rate = eff;
+            }
+        }
+    }
+
+    /* demand launched on demand, as the engine sums it */
+    for (size_t i = 0; i < trace->n_series; i++) {
+        const gp_series *ser = &trace->series[i];
+        const gp_policy *pol = &strat->policy[ser->workload == GP_TRAINING
+                                                  ? 0
+                                                  : 1];
+        if (pol->launch == GP_LAUNCH_SPOT && ser->interruptible &&
+            trace->pools[ser->pool].type->spot.present)
+            continue;
+        for (size_t h = 0; h < n_hours; h++) {
+            int64_t th = start_hour + (int64_t)h - trace->start_hour;
+            if (th >= 0 && th < (int64_t)trace->n_hours)
+                o->pools[ser->pool].demand[h] += ser->instance_hours[th];
+        }
+    }
+
+    /* the owned reservations cover first: let the reserved model take its
+     * share, exactly as the engine would */
+    size_t n_owned = 0;
+    for (size_t i = 0; i < s->n_commitments; i++)
+        owned[n_owned++] = &s->commitments[i];
+    for (size_t i = 0; i < strat->n_add; i++)
+        owned[n_owned++] = &strat->add_commitments[i];
+    gp_model_input in;
+    memset(&in, 0, sizeof in);
+    in.trace = trace;
+    in.pricing = pricing;
+    in.scenario = s;
+    in.strategy = strat;
+    in.commitments = owned;
+    in.n_commitments = n_owned;
+    in.start_hour = start_hour;
+    in.n_hours = n_hours;
+    in.od_rate = od_rate;
+    st = gp_model_reserved.prepare(&in, &ri_state, err);
+    if (st != GP_OK)
+        goto fail;
+    if (ri_state) {
+        gp_ledger_hour row;
+        gp_hour hour;
+        memset(&hour, 0, sizeof hour);
+        hour.remaining = scratch;
+        hour.covered_value = scratch + (np + 1);
+        hour.od_cost = scratch + 2 * (np + 1);
+        hour.spot_cost = scratch + 3 * (np + 1);
+        hour.spot = scratch + 4 * (np + 1);
+        hour.row = &row;
+        for (size_t h = 0; h < n_hours; h++) {
+            memset(&row, 0, sizeof row);
+            hour.h = h;
+            hour.t = (start_hour + (int64_t)h) * 3600;
+            for (size_t p = 0; p < np; p++)
+                hour.remaining[p] = o->pools[p].demand[h];
+            gp_model_reserved.bill_hour(ri_state, &in, &hour);
+            for (size_t p = 0; p < np; p++)
+                o->pools[p].demand[h] = hour.remaining[p];
+        }
+    }
+    st = GP_ERR_NOMEM;
+
+    /* owned plans, fixed */
+    for (size_t i = 0; i < n_owned; i++) {
+        const gp_commitment *c = owned[i];
+        size_t first, last;
+        if (c->type != GP_COMMIT_SAVINGS_PLAN)
+            continue;
+        gp_commitment_active_hours(c, start_hour, n_hours, &first, &last);
+        if (add_plan(o, c->kind, c->provider, c->region, c->family,
+                     c->term_years, c->payment, true, c->hourly_commitment,
+                     first, last) != GP_OK)
+            goto fail;
+    }
+    /* plans to buy: compute per provider, instance_family per provider,
+     * region and family */
+    for (size_t p = 0; p < np; p++) {
+        const gp_opt_pool *pool = &o->pools[p];
+        int term;
+        gp_payment pay;
+        bool seen_c = false, seen_f = false;
+        for (size_t q = 0; q < p; q++) {
+            const gp_opt_pool *prev = &o->pools[q];
+            if (strcmp(prev->catalog->provider, pool->catalog->provider) ==
+                0) {
+                seen_c = true;
+                if (strcmp(prev->catalog->region, pool->catalog->region) ==
+                        0 &&
+                    strcmp(prev->type->family, pool->type->family) == 0)
+                    seen_f = true;
+            }
+        }
+        if (!seen_f &&
+            best_plan_offer(o, GP_PLAN_FAMILY, pool->catalog->provider,
+                            pool->catalog->region, pool->type->family,
+                            max_term, payments, &term, &pay) &&
+            add_plan(o, GP_PLAN_FAMILY, pool->catalog->provider,
+                     pool->catalog->region, pool->type->family, term, pay,
+                     false, 0, 0, n_hours) != GP_OK)
+            goto fail;
+        if (!seen_c &&
+            best_plan_offer(o, GP_PLAN_COMPUTE, pool->catalog->provider, "",
+                            "", max_term, payments, &term, &pay) &&
+            add_plan(o, GP_PLAN_COMPUTE, pool->catalog->provider, "", "",
+                     term, pay, false, 0, 0, n_hours) != GP_OK)
+            goto fail;
+    }
+    /* drop plans that could cover nothing */
+    size_t kept = 0;
+    for (size_t k = 0; k < o->n_plans; k++) {
+        if (o->plans[k].n_el == 0 && !o->plans[k].fixed) {
+            gp_free(o->plans[k].el);
+            continue;
+        }
+        o->plans[kept++] = o->plans[k];
+    }
+    o->n_plans = kept;
+    qsort(o->plans, o->n_plans, sizeof *o->plans, plan_cmp);
+
+    o->value = gp_calloc(np * n_hours + 1, sizeof *o->value);
+    o->resid = gp_calloc(np + 1, sizeof *o->resid);
+    if (!o->value || !o->resid)
+        goto fail;
+    gp_model_reserved.free(ri_state);
+    gp_free(owned);
+    gp_free(od_rate);
+    gp_free(scratch);
+    *out = o;
+    return GP_OK;
+fail:
+    if (ri_state)
+        gp_model_reserved.free(ri_state);
+    gp_free(owned);
+    gp_free(od_rate);
+    gp_free(scratch);
+    gp_opt_free(o);
+    if (st == GP_ERR_NOMEM)
+        gp_error_set(err, NULL, 0, 0, NULL, "out of memory");
+    return st;
+}
+
+/* ---- the billing pass ----------------------------------------------------- */
+
+static void work_free(gp_opt *o, struct work *w)
+{
+    if (w->arenas)
+        for (size_t k = 0; k < o->n_plans; k++) {
+            gp_free(w->arenas[k].e);
+            gp_free(w->arenas[k].hour_start);
+        }
+    gp_free(w->arenas);
+    gp_free(w->pos);
+    gp_free(w->marg);
+    if (w->order)
+        for (size_t p = 0; p < o->n_pools; p++)
+            gp_free(w->order[p]);
+    gp_free(w->order);
+    memset(w, 0, sizeof *w);
+}
+
+static bool work_init(gp_opt *o, struct work *w)
+{
+    memset(w, 0, sizeof *w);
+    w->arenas = gp_calloc(o->n_plans + 1, sizeof *w->arenas);
+    w->pos = gp_malloc((o->n_plans * o->n_pools + 1) * sizeof *w->pos);
+    w->marg = gp_calloc(o->n_plans + 1, sizeof *w->marg);
+    if (!w->arenas || !w->pos || !w->marg)
+        return false;
+    for (size_t k = 0; k < o->n_plans; k++) {
+        w->arenas[k].hour_start =
+            gp_calloc(o->n_hours + 1, sizeof *w->arenas[k].hour_start);
+        if (!w->arenas[k].hour_start)
+            return false;
+        for (size_t p = 0; p < o->n_pools; p++)
+            w->pos[k * o->n_pools + p] = -1;
+        for (size_t j = 0; j < o->plans[k].n_el; j++)
+            w->pos[k * o->n_pools + o->plans[k].el[j].pool] = (long)j;
+    }
+    return true;
+}
+
+/*
+ * What one more unit of pool p's demand costs in this hour if it reaches
+ * the plans from index `from` on: free if a plan with dollars to spare
+ * covers it, the plan rate times the worth of a dollar at a saturated
+ * plan's margin if that plan covers it, else its on-demand rate.
+ */
+static double unit_value(const gp_opt *o, const struct work *w, size_t h,
+                         uint32_t p, size_t from)
+{
+    for (size_t k = from; k < o->n_plans; k++) {
+        const gp_opt_plan *pl = &o->plans[k];
+        long pos = w->pos[k * o->n_pools + p];
+        if (pos < 0 || h < pl->first || h >= pl->last)
+            continue;
+        long m = w->marg[k];
+        if (m < 0)
+            return 0; /* dollars to spare */
+        if (pos < m)
+            return pl->el[pos].rate * o->lambda[k];
+        /* at or after the margin: this plan has nothing left for it */
+    }
+    return o->pools[p].od;
+}
+
+/*
+ * Bills every hour under the current decisions.  With `w`, also records
+ * the per-plan lists and every pool's unit values for the updates.
+ * Returns the window's amortized cost.
+ */
+static double pass(gp_opt *o, struct work *w)
+{
+    double cost = 0;
+    double *lambda = o->lambda;
+
+    for (size_t p = 0; p < o->n_pools; p++)
+        if (o->pools[p].n > 0)
+            cost += o->pools[p].n * o->pools[p].ri_rate * (double)o->n_hours;
+    for (size_t k = 0; k < o->n_plans; k++) {
+        cost += o->plans[k].S *
+                (double)(o->plans[k].last - o->plans[k].first);
+        if (w)
+            w->arenas[k].n = 0;
+    }
+    for (size_t h = 0; h < o->n_hours; h++) {
+        for (size_t p = 0; p < o->n_pools; p++) {
+            double r = o->pools[p].demand[h] - o->pools[p].n;
+            o->resid[p] = r > 0 ? r : 0;
+        }
+        for (size_t k = 0; k < o->n_plans; k++) {
+            gp_opt_plan *pl = &o->plans[k];
+            if (w)
+                w->arenas[k].hour_start[h] = w->arenas[k].n;
+            if (h < pl->first || h >= pl->last) {
+                if (w)
+                    w->marg[k] = -1;
+                continue;
+            }
+            double budget = pl->S;
+            long marg = -1;
+            for (size_t j = 0; j < pl->n_el; j++) {
+                uint32_t p = pl->el[j].pool;
+                double r = o->resid[p];
+                if (r <= 0)
+                    continue;
+                if (w) {
+                    struct arena *a = &w->arenas[k];
+                    if (a->n == a->cap &&
+                        gp_grow((void **)&a->e, &a->cap, a->n + 1,
+                                sizeof *a->e) != GP_OK)
+                        return NAN;
+                    a->e[a->n++] = (struct entry){p, (float)r, 0};
+                }
+                if (marg >= 0)
+                    continue; /* budget gone: only listing */
+                double x = r;
+                if (x * pl->el[j].rate > budget) {
+                    x = budget / pl->el[j].rate;
+                    marg = (long)j;
+                }
+                o->resid[p] = r - x;
+                budget -= x * pl->el[j].rate;
+                if (budget <= 1e-12 && marg < 0 && o->resid[p] <= 0)
+                    budget = 0;
+            }
+            if (w)
+                w->marg[k] = marg;
+        }
+        for (size_t p = 0; p < o->n_pools; p++)
+            cost += o->pools[p].od * o->resid[p];
+        if (!w)
+            continue;
+        /* worth of a plan dollar, last plan first */
+        for (size_t k = o->n_plans; k-- > 0;) {
+            const gp_opt_plan *pl = &o->plans[k];
+            lambda[k] = 0;
+            if (h < pl->first || h >= pl->last || w->marg[k] < 0)
+                continue;
+            const gp_opt_eligible *e = &pl->el[w->marg[k]];
+            lambda[k] = unit_value(o, w, h, e->pool, k + 1) / e->rate;
+        }
+        for (size_t k = 0; k < o->n_plans; k++) {
+            struct arena *a = &w->arenas[k];
+            for (size_t i = a->hour_start[h]; i < a->n; i++) {
+                long pos = w->pos[k * o->n_pools + a->e[i].pool];
+                a->e[i].worth =
+                    (float)(unit_value(o, w, h, a->e[i].pool, k + 1) /
+                            o->plans[k].el[pos].rate);
+            }
+        }
+        for (size_t p = 0; p < o->n_pools; p++)
+            o->value[p * o->n_hours + h] =
+                (float)unit_value(o, w, h, (uint32_t)p, 0);
+    }
+    if (w)
+        for (size_t k = 0; k < o->n_plans; k++)
+            w->arenas[k].hour_start[o->n_hours] = w->arenas[k].n;
+    return cost;
+}
+
+double gp_opt_cost(gp_opt *o)
+{
+    double *lambda = gp_calloc(o->n_plans + 1, sizeof *lambda);
+    double c;
+    o->lambda = lambda;
+    c = pass(o, NULL);
+    o->lambda = NULL;
+    gp_free(lambda);
+    return c;
+}
+
+/* ---- the updates ---------------------------------------------------------- */
+
+static const double *sort_demand;
+static int hour_cmp(const void *a, const void *b)
+{
+    double x = sort_demand[*(const uint32_t *)a];
+    double y = sort_demand[*(const uint32_t *)b];
+    return x > y ? -1 : (x < y);
+}
+
+/*
+ * The best whole number of reserved instances for pool p given the unit
+ * values: the n-th instance covers min(1, max(0, d_h - (n-1))) of each
+ * hour h, saving that times v_h; buy it while that sum is at least its
+ * cost over the window.
+ */
+static double best_reservation(const gp_opt *o, const struct work *w,
+                               size_t p)
+{
+    const gp_opt_pool *pool = &o->pools[p];
+    const float *v = o->value + p * o->n_hours;
+    const uint32_t *ord = w->order[p];
+    double cost = pool->ri_rate * (double)o->n_hours;
+    double lo = 0, hi;
+
+    if (!pool->ri_offer || o->n_hours == 0)
+        return 0;
+    if (pool->n_fixed >= 0)
+        return pool->n_fixed;
+    hi = ceil(pool->demand[ord[0]]);
+    /* benefit of the n-th instance: decreasing in n */
+    while (lo < hi) {
+        double n = floor((lo + hi + 1) / 2);
+        double benefit = 0;
+        for (size_t i = 0; i < o->n_hours; i++) {
+            double d = pool->demand[ord[i]] - (n - 1);
+            if (d <= 0)
+                break;
+            benefit += (d < 1 ? d : 1) * v[ord[i]];
+        }
+        if (benefit >= cost)
+            lo = n;
+        else
+            hi = n - 1;
+    }
+    return lo;
+}
+
+/*
+ * The best commitment for plan k given the worth of its dollars: the sum
+ * over hours of the worth of the marginal dollar at S falls as S grows;
+ * the plan pays while that sum is at least the hours it is paid for.
+ */
+static double best_plan(const gp_opt *o, const struct work *w, size_t k)
+{
+    const gp_opt_plan *pl = &o->plans[k];
+    const struct arena *a = &w->arenas[k];
+    double hours = (double)(pl->last - pl->first);
+    double hi = 0;
+
+    if (pl->fixed)
+        return pl->S;
+    /* the most it could ever use in one hour */
+    for (size_t h = pl->first; h < pl->last; h++) {
+        double need = 0;
+        for (size_t i = a->hour_start[h]; i < a->hour_start[h + 1]; i++)
+            need += a->e[i].resid *
+                    pl->el[w->pos[k * o->n_pools + a->e[i].pool]].rate;
+        if (need > hi)
+            hi = need;
+    }
+    double lo = 0;
+    for (int it = 0; it < 60 && hi - lo > 1e-7 * (1 + hi); it++) {
+        double S = (lo + hi) / 2, worth = 0;
+        for (size_t h = pl->first; h < pl->last; h++) {
+            double left = S;
+            for (size_t i = a->hour_start[h]; i < a->hour_start[h + 1];
+                 i++) {
+                double need = a->e[i].resid *
+                              pl->el[w->pos[k * o->n_pools + a->e[i].pool]]
+                                  .rate;
+                if (need > left) {
+                    worth += a->e[i].worth;
+                    break;
+                }
+                left -= need;
+            }
+        }
+        if (worth >= hours)
+            lo = S;
+        else
+            hi = S;
+    }
+    return lo;
+}
+
+/* The decisions, saved and restored while searching. */
+static void save(const gp_opt *o, double *n, double *S)
+{
+    for (size_t p = 0; p < o->n_pools; p++)
+        n[p] = o->pools[p].n;
+    for (size_t k = 0; k < o->n_plans; k++)
+        S[k] = o->plans[k].S;
+}
+
+static void restore(gp_opt *o, const double *n, const double *S)
+{
+    for (size_t p = 0; p < o->n_pools; p++)
+        o->pools[p].n = n[p];
+    for (size_t k = 0; k < o->n_plans; k++)
+        o->plans[k].S = S[k];
+}
+
+/*
+ * Successive averages: each pass computes every decision's best response
+ * to the others (best_reservation, best_plan) and moves all decisions a
+ * step of 1/(t+2) toward them.  Moving all the way at once makes
+ * reservations and plans chase each other (plans with dollars to spare
+ * make reservations look worthless, and the other way round); the shrinking
+ * steps settle where neither wants to move, which for a convex cost is the
+ * optimum.  The best point seen is kept.  `pools_too`: false holds the
+ * reservations and moves only the plans.
+ */
+static double averages(gp_opt *o, struct work *w, int rounds, bool pools_too,
+                       double *best_n, double *best_S)
+{
+    double best = INFINITY;
+    double *target_n = gp_calloc(o->n_pools + 1, sizeof *target_n);
+    double *target_S = gp_calloc(o->n_plans + 1, sizeof *target_S);
+
+    if (!target_n || !target_S) {
+        gp_free(target_n);
+        gp_free(target_S);
+        return NAN;
+    }
+    for (int t = 0; t < rounds; t++) {
+        double cost = pass(o, w);
+        if (getenv("GP_DEBUG_OPT"))
+            fprintf(stderr, "round %d cost %.4f\n", t, cost);
+        if (cost < best) {
+            best = cost;
+            save(o, best_n, best_S);
+        }
+        double step = 1.0 / (t + 2);
+        double moved = 0;
+        for (size_t p = 0; pools_too && p < o->n_pools; p++)
+            target_n[p] = best_reservation(o, w, p);
+        for (size_t k = 0; k < o->n_plans; k++)
+            target_S[k] = best_plan(o, w, k);
+        for (size_t p = 0; pools_too && p < o->n_pools; p++) {
+            double d = step * (target_n[p] - o->pools[p].n);
+            o->pools[p].n += d;
+            moved += fabs(d) * o->pools[p].ri_rate;
+        }
+        for (size_t k = 0; k < o->n_plans; k++) {
+            double d = step * (target_S[k] - o->plans[k].S);
+            o->plans[k].S += d;
+            moved += fabs(d);
+        }
+        o->rounds++;
+        if (moved < 1e-9 * (1 + best / (double)(o->n_hours + 1)))
+            break;
+    }
+    gp_free(target_n);
+    gp_free(target_S);
+    return best;
+}
+
+double gp_opt_solve(gp_opt *o)
+{
+    struct work w;
+    double cost = NAN;
+    double *best_n = gp_calloc(o->n_pools + 1, sizeof *best_n);
+    double *best_S = gp_calloc(o->n_plans + 1, sizeof *best_S);
+
+    o->lambda = gp_calloc(o->n_plans + 1, sizeof *o->lambda);
+    if (!o->lambda || !best_n || !best_S || !work_init(o, &w)) {
+        gp_free(o->lambda);
+        o->lambda = NULL;
+        gp_free(best_n);
+        gp_free(best_S);
+        work_free(o, &w);
+        return NAN;
+    }
+    w.order = gp_calloc(o->n_pools + 1, sizeof *w.order);
+    for (size_t p = 0; w.order && p < o->n_pools; p++) {
+        w.order[p] = gp_malloc((o->n_hours + 1) * sizeof *w.order[p]);
+        if (!w.order[p])
+            break;
+        for (size_t h = 0; h < o->n_hours; h++)
+            w.order[p][h] = (uint32_t)h;
+        sort_demand = o->pools[p].demand;
+        qsort(w.order[p], o->n_hours, sizeof *w.order[p], hour_cmp);
+    }
+    o->rounds = 0;
+    /* as many passes as about two billion cell visits allow: plenty for
+     * small problems, about a hundred for a year of a thousand pools */
+    double per_pass = (double)o->n_hours * (double)(o->n_pools + 1);
+    for (size_t k = 0; k < o->n_plans; k++)
+        per_pass += (double)o->n_hours * (double)o->plans[k].n_el;
+    int rounds = (int)(2e9 / (per_pass + 1));
+    rounds = rounds < 40 ? 40 : (rounds > 400 ? 400 : rounds);
+    /* the fractional optimum */
+    averages(o, &w, rounds, true, best_n, best_S);
+    restore(o, best_n, best_S);
+    /* whole reservations: round each, then size the plans again */
+    for (size_t p = 0; p < o->n_pools; p++)
+        o->pools[p].n = o->pools[p].n_fixed >= 0 ? o->pools[p].n_fixed
+                                                 : floor(o->pools[p].n + 0.5);
+    averages(o, &w, rounds / 2, false, best_n, best_S);
+    restore(o, best_n, best_S);
+    /* each reservation one up or down, if that is cheaper */
+    cost = pass(o, NULL);
+    for (int sweep = 0; sweep < 3; sweep++) {
+        bool better = false;
+        for (size_t p = 0; p < o->n_pools; p++) {
+            if (!o->pools[p].ri_offer || o->pools[p].n_fixed >= 0)
+                continue;
+            for (int dir = -1; dir <= 1; dir += 2) {
+                double was = o->pools[p].n;
+                if (was + dir < 0)
+                    continue;
+                o->pools[p].n = was + dir;
+                double c = pass(o, NULL);
+                if (c < cost - 1e-9) {
+                    cost = c;
+                    better = true;
+                } else {
+                    o->pools[p].n = was;
+                }
+            }
+        }
+        if (!better)
+            break;
+    }
+    for (size_t k = 0; k < o->n_plans; k++)
+        o->plans[k].S = floor(o->plans[k].S * 1000 + 0.5) / 1000;
+    cost = pass(o, NULL);
+    work_free(o, &w);
+    gp_free(o->lambda);
+    o->lambda = NULL;
+    gp_free(best_n);
+    gp_free(best_S);
+    return cost;
+}
+
+gp_status gp_opt_commitments(const gp_opt *o, int64_t start,
+                             gp_commitment **out, size_t *n)
+{
+    size_t cap = o->n_pools + o->n_plans + 1, k = 0;
+    gp_commitment *c = gp_calloc(cap, sizeof *c);
+
+    *out = NULL;
+    *n = 0;
+    if (!c)
+        return GP_ERR_NOMEM;
+    for (size_t p = 0; p < o->n_pools; p++) {
+        const gp_opt_pool *pool = &o->pools[p];
+        if (pool->n <= 0 || !pool->ri_offer || pool->n_fixed >= 0)
+            continue;
+        gp_commitment *x = &c[k++];
+        x->type = GP_COMMIT_RESERVED;
+        snprintf(x->provider, sizeof x->provider, "%s",
+                 pool->catalog->provider);
+        snprintf(x->region, sizeof x->region, "%s", pool->catalog->region);
+        snprintf(x->instance_type, sizeof x->instance_type, "%s",
+                 pool->type->name);
+        x->count = pool->n;
+        x->term_years = pool->ri_offer->term_years;
+        x->payment = pool->ri_offer->payment;
+        x->start = start;
+        x->end = start + (int64_t)x->term_years * 365 * 86400;
+    }
+    for (size_t i = 0; i < o->n_plans; i++) {
+        const gp_opt_plan *pl = &o->plans[i];
+        if (pl->fixed || pl->S <= 0)
+            continue;
+        gp_commitment *x = &c[k++];
+        x->type = GP_COMMIT_SAVINGS_PLAN;
+        x->kind = pl->kind;
+        snprintf(x->provider, sizeof x->provider, "%s", pl->provider);
+        snprintf(x->region, sizeof x->region, "%s", pl->region);
+        snprintf(x->family, sizeof x->family, "%s", pl->family);
+        x->hourly_commitment = pl->S;
+        x->term_years = pl->term_years;
+        x->payment = pl->payment;
+        x->start = start;
+        x->end = start + (int64_t)x->term_years * 365 * 86400;
+    }
+    *out = c;
+    *n = k;
+    return GP_OK;
+}

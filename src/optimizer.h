@@ -1,0 +1,105 @@
+/*
+ * optimizer.h: the cheapest set of commitments for a window of demand.
+ *
+ * The problem: choose a reservation count n_p for every pool and an hourly
+ * commitment S_k for every savings plan to minimize the window's amortized
+ * cost, billed exactly as the engine bills it (reservations, then
+ * instance_family plans, then compute plans, then on demand).  It is a
+ * linear program, convex in (n, S), but with a row per pool and hour it is
+ * far too large to hand to a solver for a year of a thousand pools.
+ *
+ * So the optimizer uses the structure.  One billing pass over the hours
+ * gives, for every pool and hour, the value of the pool's top unit of
+ * demand (what it would cost if one more reserved instance did not cover
+ * it: its on-demand rate, or the plan dollars it takes times what those
+ * dollars are worth at the plan's margin), and for every plan and hour the
+ * value of one more plan dollar.  With those fixed, each coordinate's best
+ * level is a weighted quantile: a reservation pays when the pool's demand
+ * is above it in hours whose values add up to its cost (for one pool and
+ * no plans, the (1 - r) quantile of demand, r = reserved rate / on-demand
+ * rate), and a plan is sized where the value of its marginal dollar,
+ * summed over the hours, equals the hours it is paid for.  Passes repeat
+ * until nothing moves.  tests/unit/test_optimizer.c checks the result
+ * against GLPK's exact MIP on small multi-pool cases.
+ */
+#ifndef GP_OPTIMIZER_H
+#define GP_OPTIMIZER_H
+
+#include "engine.h"
+#include "gpuplan.h"
+
+/* A pool as the optimizer sees it. */
+typedef struct gp_opt_pool {
+    const gp_catalog *catalog;
+    const gp_instance_type *type;
+    double od;      /* on-demand rate */
+    double *demand; /* [n_hours] on-demand launched, after owned RIs */
+    /* the reservation it may buy (NULL: none) and its effective rate */
+    const gp_reserved_offer *ri_offer;
+    double ri_rate;
+    double n;       /* reserved instances (the decision) */
+    double n_fixed; /* if >= 0, n is held at this */
+} gp_opt_pool;
+
+/* One pool a plan may cover, at what rate. */
+typedef struct gp_opt_eligible {
+    uint32_t pool;
+    double rate;
+} gp_opt_eligible;
+
+/* A savings plan: owned (fixed) or to buy. */
+typedef struct gp_opt_plan {
+    gp_plan_kind kind;
+    char provider[16], region[32], family[32];
+    int term_years;
+    gp_payment payment;
+    bool fixed;         /* owned: S is given */
+    double S;           /* $/h */
+    size_t first, last; /* active window hours */
+    gp_opt_eligible *el; /* in covering order */
+    size_t n_el;
+} gp_opt_plan;
+
+typedef struct gp_opt {
+    size_t n_hours;
+    gp_opt_pool *pools;
+    size_t n_pools;
+    gp_opt_plan *plans; /* in billing order */
+    size_t n_plans;
+    /* scratch for the passes */
+    float *value;    /* [pool][hour] what one more unit of demand costs */
+    double *lambda;  /* [plan] worth of one more plan dollar, this hour */
+    double *resid;   /* [pool] scratch */
+    int rounds;      /* passes made by the last solve */
+} gp_opt;
+
+/*
+ * Builds the problem for `trace` launched under strategy `strategy` of `s`
+ * over the window [start_hour, start_hour + n_hours): per-pool demand after
+ * the owned reservations, owned plans as fixed, and, for every pool, the
+ * cheapest reservation offer allowed by `max_term` and `payments` (a bit
+ * per gp_payment), and savings plans to buy (compute per provider,
+ * instance_family per provider, region and family) at their cheapest
+ * allowed offer.  `demand_scale` (NULL or [n_hours]) replaces demand by a
+ * scenario.
+ */
+gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
+                       const gp_pricing *pricing, const gp_scenario *s,
+                       size_t strategy, int64_t start_hour, size_t n_hours,
+                       int max_term, unsigned payments, gp_error *err);
+void gp_opt_free(gp_opt *o);
+
+/* The window's cost of the current decisions (amortized, undiscounted). */
+double gp_opt_cost(gp_opt *o);
+
+/* Finds the cheapest decisions (reservations whole), from the current
+ * ones.  Returns the cost. */
+double gp_opt_solve(gp_opt *o);
+
+/* The decisions as commitments starting at `start` (seconds): one
+ * reservation per pool with n > 0, one plan per plan to buy with S > 0.
+ * *out is a new array. */
+gp_status gp_opt_commitments(const gp_opt *o, int64_t start,
+                             gp_commitment **out, size_t *n);
+
+#endif

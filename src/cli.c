@@ -29,7 +29,7 @@ static const struct opt_def opt_defs[] = {
     {"json", OPT_JSON, false},        {"csv", OPT_CSV, true},
     {"skip-bad", OPT_SKIP_BAD, false}, {"rejects", OPT_SKIP_BAD, true},
     {"horizon", OPT_HORIZON, true},   {"forward", OPT_FORWARD, true},
-    {"train-until", OPT_FORWARD, true}, {"relabel", OPT_RELABEL, false},
+    {"train-until", OPT_TRAIN_UNTIL, true}, {"relabel", OPT_RELABEL, false},
     {"seed", OPT_SEED, true},         {"runs", OPT_SEED, true},
     {"threads", OPT_SEED | OPT_TRACE, true},
     {"quiet", 0, false},

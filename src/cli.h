@@ -20,9 +20,10 @@ enum {
     OPT_CSV = 1 << 5,      /* --csv DIR */
     OPT_SKIP_BAD = 1 << 6, /* --skip-bad, --rejects */
     OPT_HORIZON = 1 << 7,  /* --horizon */
-    OPT_FORWARD = 1 << 8,  /* --forward, --train-until */
+    OPT_FORWARD = 1 << 8,  /* --forward */
     OPT_RELABEL = 1 << 9,  /* --relabel */
-    OPT_SEED = 1 << 10     /* --seed, --runs, --threads */
+    OPT_SEED = 1 << 10,    /* --seed, --runs, --threads */
+    OPT_TRAIN_UNTIL = 1 << 12 /* --train-until */
 };
 
 typedef struct gp_cli {
@@ -93,5 +94,6 @@ int64_t gp_cli_today(void);
 
 extern const struct gp_command gp_cmd_validate;
 extern const struct gp_command gp_cmd_simulate;
+extern const struct gp_command gp_cmd_recommend;
 
 #endif

@@ -784,9 +784,22 @@ double gp_opt_solve(gp_opt *o)
         if (!better)
             break;
     }
+    /* whole tenths of a cent an hour; a plan that saves nothing (or less
+     * than a dollar over the window) is not worth a purchase order */
     for (size_t k = 0; k < o->n_plans; k++)
         o->plans[k].S = floor(o->plans[k].S * 1000 + 0.5) / 1000;
     cost = pass(o, NULL);
+    for (size_t k = 0; k < o->n_plans; k++) {
+        if (o->plans[k].fixed || o->plans[k].S == 0)
+            continue;
+        double was = o->plans[k].S;
+        o->plans[k].S = 0;
+        double c = pass(o, NULL);
+        if (c <= cost + 1.0)
+            cost = c;
+        else
+            o->plans[k].S = was;
+    }
     work_free(o, &w);
     gp_free(o->lambda);
     o->lambda = NULL;

@@ -1,0 +1,343 @@
+/*
+ * cmd_recommend.c: `gpuplan recommend` prints the ranked purchases of the
+ * recommended plan, the three plans side by side and how much of the
+ * hindsight optimum the plan captures; --json prints the SPEC section 5
+ * document; --train-until T backtests: recommend from the data before T,
+ * buy at T, bill the rest.
+ */
+#include "cli.h"
+#include "recommend.h"
+#include "writers.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *action_type_name(gp_action_type t)
+{
+    return t == GP_ACTION_RESERVED ? "reserved"
+                                   : (t == GP_ACTION_SAVINGS_PLAN
+                                          ? "savings_plan"
+                                          : "routing");
+}
+
+static json_t *commitment_obj(const gp_commitment *c)
+{
+    json_t *o = json_object();
+    char start[32];
+    gp_format_time(c->start, start, sizeof start);
+    json_object_set_new(o, "provider", json_string(c->provider));
+    json_object_set_new(o, "region", json_string(c->region));
+    if (c->type == GP_COMMIT_RESERVED) {
+        json_object_set_new(o, "type", json_string("reserved"));
+        json_object_set_new(o, "instance_type", json_string(c->instance_type));
+        json_object_set_new(o, "count", json_real(c->count));
+    } else {
+        json_object_set_new(o, "type", json_string("savings_plan"));
+        json_object_set_new(o, "kind",
+                            json_string(gp_plan_kind_name(c->kind)));
+        if (c->kind == GP_PLAN_FAMILY)
+            json_object_set_new(o, "family", json_string(c->family));
+        json_object_set_new(o, "hourly_commitment",
+                            json_real(c->hourly_commitment));
+    }
+    json_object_set_new(o, "term_years", json_integer(c->term_years));
+    json_object_set_new(o, "payment",
+                        json_string(gp_payment_name(c->payment)));
+    json_object_set_new(o, "start", json_string(start));
+    return o;
+}
+
+static json_t *action_obj(const gp_action *a)
+{
+    json_t *o = a->type == GP_ACTION_ROUTING ? json_object()
+                                             : commitment_obj(&a->c);
+    json_object_set_new(o, "rank", json_integer(a->rank));
+    json_object_set_new(o, "type", json_string(action_type_name(a->type)));
+    if (a->type == GP_ACTION_ROUTING) {
+        json_object_set_new(o, "workload", json_string("training"));
+        json_object_set_new(o, "launch", json_string("spot"));
+        json_object_set_new(o, "interruption_cost",
+                            json_real(a->interruption_cost));
+    } else {
+        json_object_set_new(o, "upfront", json_real(a->upfront));
+        json_object_set_new(o, "breakeven_utilization",
+                            json_real(a->breakeven_utilization));
+        json_object_set_new(o, "expected_utilization",
+                            json_real(a->expected_utilization));
+        json_object_set_new(o, "renewal", json_boolean(a->renewal));
+    }
+    json_object_set_new(o, "net_savings", json_real(a->net_savings));
+    json_object_set_new(o, "savings_pct", json_real(a->savings_pct));
+    json_object_set_new(o, "downside_net_savings",
+                        json_real(a->downside_net_savings));
+    json_object_set_new(o, "reason", json_string(a->reason));
+    return o;
+}
+
+static json_t *plan_obj(const gp_plan_result *p)
+{
+    json_t *o = json_object();
+    json_t *c = json_array();
+    for (size_t i = 0; i < p->n_commitments; i++)
+        json_array_append_new(c, commitment_obj(&p->commitments[i]));
+    json_object_set_new(o, "name", json_string(p->name));
+    json_object_set_new(o, "total_cost", json_real(p->total_cost));
+    json_object_set_new(o, "net_savings", json_real(p->net_savings));
+    json_object_set_new(o, "upfront", json_real(p->upfront));
+    json_object_set_new(o, "downside_net_savings",
+                        json_real(p->downside_net_savings));
+    json_object_set_new(o, "max_term_years", json_integer(p->max_term));
+    json_object_set_new(o, "training_on_spot",
+                        json_boolean(p->route_training_to_spot));
+    json_object_set_new(o, "risk", json_string(p->risk));
+    json_object_set_new(o, "commitments", c);
+    return o;
+}
+
+static json_t *recommendation_json(const gp_recommendation *r,
+                                   const gp_run_info *info)
+{
+    json_t *doc = json_object();
+    json_t *actions = json_array();
+    json_t *plans = json_array();
+    json_t *curves = json_array();
+    const gp_plan_result *rec = &r->plans[r->recommended];
+
+    json_object_set_new(doc, "window",
+                        gp_json_window(r->start_hour, r->n_hours));
+    json_object_set_new(doc, "baseline",
+                        json_pack("{s:f, s:f}", "all_on_demand_cost",
+                                  r->all_on_demand_cost, "policy_cost",
+                                  r->policy_cost));
+    for (size_t i = 0; i < r->n_actions; i++)
+        json_array_append_new(actions, action_obj(&r->actions[i]));
+    json_object_set_new(doc, "actions", actions);
+    json_object_set_new(doc, "plan",
+                        json_pack("{s:s, s:f, s:f, s:f}", "name", rec->name,
+                                  "total_cost", rec->total_cost,
+                                  "net_savings", rec->net_savings, "upfront",
+                                  rec->upfront));
+    json_object_set_new(doc, "hindsight_optimal",
+                        json_pack("{s:f, s:f}", "total_cost",
+                                  r->hindsight_cost, "net_savings",
+                                  r->hindsight_net_savings));
+    json_object_set_new(doc, "hindsight_optimal_any_term",
+                        json_pack("{s:f, s:f}", "total_cost",
+                                  r->hindsight_any_term_cost, "net_savings",
+                                  r->hindsight_any_term_net_savings));
+    json_object_set_new(doc, "captured_fraction",
+                        json_real(r->captured_fraction));
+    for (int i = 0; i < 3; i++)
+        json_array_append_new(plans, plan_obj(&r->plans[i]));
+    json_object_set_new(doc, "plans", plans);
+    for (size_t i = 0; i < r->n_curves; i++) {
+        const gp_curve *cv = &r->curves[i];
+        json_t *pts = json_array();
+        for (size_t j = 0; j < cv->n; j++)
+            json_array_append_new(pts, json_pack("{s:f, s:f}", "level",
+                                                 cv->level[j], "net_savings",
+                                                 cv->net_savings[j]));
+        json_array_append_new(
+            curves, json_pack("{s:s, s:s, s:f, s:o}", "instrument",
+                              cv->instrument, "unit", cv->unit, "chosen",
+                              cv->chosen, "points", pts));
+    }
+    json_object_set_new(doc, "curves", curves);
+    if (r->backtest) {
+        char cut[32];
+        gp_format_time(r->train_until, cut, sizeof cut);
+        json_object_set_new(
+            doc, "backtest",
+            json_pack("{s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
+                      "train_until", cut, "test_hours",
+                      (json_int_t)r->test_hours, "policy_cost",
+                      r->test_policy_cost, "plan_cost", r->test_plan_cost,
+                      "plan_net_savings", r->test_plan_net_savings,
+                      "hindsight_net_savings", r->test_hindsight_net_savings,
+                      "captured_fraction", r->test_captured_fraction,
+                      "commitment_net_savings",
+                      r->test_commitment_net_savings,
+                      "hindsight_commitment_net_savings",
+                      r->test_hindsight_commitment_savings,
+                      "commitment_captured_fraction",
+                      r->test_commitment_captured_fraction));
+    }
+    json_t *notes = json_array();
+    for (size_t i = 0; i < r->notes.count; i++)
+        json_array_append_new(notes, json_string(r->notes.items[i]));
+    json_object_set_new(doc, "notes", notes);
+    json_object_set_new(doc, "inputs", gp_json_inputs(info));
+    return doc;
+}
+
+static void describe(const gp_action *a, char *buf, size_t size)
+{
+    if (a->type == GP_ACTION_ROUTING)
+        snprintf(buf, size, "launch training on spot");
+    else if (a->type == GP_ACTION_RESERVED)
+        snprintf(buf, size, "%s%g x %s %s, %dy %s",
+                 a->renewal ? "renew " : "", a->c.count,
+                 a->c.instance_type, a->c.region, a->c.term_years,
+                 gp_payment_name(a->c.payment));
+    else
+        snprintf(buf, size, "%s%s plan %s%s $%.3f/h, %dy %s",
+                 a->renewal ? "renew " : "", gp_plan_kind_name(a->c.kind),
+                 a->c.provider, a->c.kind == GP_PLAN_FAMILY ? "" : "",
+                 a->c.hourly_commitment, a->c.term_years,
+                 gp_payment_name(a->c.payment));
+    if (a->type == GP_ACTION_SAVINGS_PLAN && a->c.kind == GP_PLAN_FAMILY) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, size - n, " (%s %s)", a->c.family, a->c.region);
+    }
+}
+
+static void print_table(const gp_inputs *in, const gp_recommendation *r)
+{
+    char a[32], z[32], m[6][32], what[160];
+    gp_format_time(r->start_hour * 3600, a, sizeof a);
+    gp_format_time((r->start_hour + (int64_t)r->n_hours) * 3600, z, sizeof z);
+    gp_format_money(r->policy_cost, m[0], sizeof m[0]);
+    gp_format_money(r->all_on_demand_cost, m[1], sizeof m[1]);
+    printf("gpuplan recommend: %s to %s (%zu hours)%s\n", a, z, r->n_hours,
+           in->used_sample ? ", bundled sample" : "");
+    printf("cost under the scenario's policy: %s (all on demand: %s)\n\n",
+           m[0], m[1]);
+    printf("%4s  %-52s %13s %9s %9s %13s %12s\n", "rank", "action",
+           "net savings", "break-even", "expected", "low demand", "upfront");
+    for (size_t i = 0; i < r->n_actions; i++) {
+        const gp_action *x = &r->actions[i];
+        describe(x, what, sizeof what);
+        gp_format_money(x->net_savings, m[0], sizeof m[0]);
+        gp_format_money(x->downside_net_savings, m[1], sizeof m[1]);
+        gp_format_money(x->upfront, m[2], sizeof m[2]);
+        if (x->type == GP_ACTION_ROUTING)
+            printf("%4d  %-52s %13s %9s %9s %13s %12s\n", x->rank, what,
+                   m[0], "-", "-", m[1], "-");
+        else
+            printf("%4d  %-52s %13s %8.0f%% %8.0f%% %13s %12s\n", x->rank,
+                   what, m[0], 100 * x->breakeven_utilization,
+                   100 * x->expected_utilization, m[1], m[2]);
+        printf("      %s\n", x->reason);
+    }
+    if (r->n_actions == 0)
+        printf("      nothing to buy: no commitment would pay for itself\n");
+    printf("\n%-13s %15s %15s %15s %15s\n", "plan", "total cost",
+           "net savings", "low demand", "upfront");
+    for (int i = 0; i < 3; i++) {
+        const gp_plan_result *p = &r->plans[i];
+        gp_format_money(p->total_cost, m[0], sizeof m[0]);
+        gp_format_money(p->net_savings, m[1], sizeof m[1]);
+        gp_format_money(p->downside_net_savings, m[2], sizeof m[2]);
+        gp_format_money(p->upfront, m[3], sizeof m[3]);
+        printf("%-13s %15s %15s %15s %15s%s\n", p->name, m[0], m[1], m[2],
+               m[3], (size_t)i == r->recommended ? "  <- recommended" : "");
+    }
+    gp_format_money(r->hindsight_net_savings, m[0], sizeof m[0]);
+    printf("\nhindsight optimum: %s net savings; the recommended plan "
+           "captures %.1f%% of it\n",
+           m[0], 100 * r->captured_fraction);
+    if (r->backtest) {
+        char cut[32];
+        gp_format_time(r->train_until, cut, sizeof cut);
+        gp_format_money(r->test_plan_net_savings, m[0], sizeof m[0]);
+        gp_format_money(r->test_hindsight_net_savings, m[1], sizeof m[1]);
+        printf("backtest: bought at %s from the data before it, the plan "
+               "saved %s over the next %zu hours; hindsight could have "
+               "saved %s: %.1f%% captured out of sample\n",
+               cut, m[0], r->test_hours, m[1],
+               100 * r->test_captured_fraction);
+        gp_format_money(r->test_commitment_net_savings, m[0], sizeof m[0]);
+        gp_format_money(r->test_hindsight_commitment_savings, m[1],
+                        sizeof m[1]);
+        printf("          commitments alone: %s of a possible %s, %.1f%% "
+               "captured\n",
+               m[0], m[1], 100 * r->test_commitment_captured_fraction);
+    }
+    for (size_t i = 0; i < r->notes.count; i++)
+        printf("note: %s\n", r->notes.items[i]);
+}
+
+static int recommend_exec(gp_cli *cli)
+{
+    gp_inputs in;
+    gp_recommendation *r = NULL;
+    gp_recommend_options opt;
+    gp_run_info info;
+    gp_error err;
+    int rc = gp_inputs_load(cli, &in, true, false);
+
+    if (rc != 0)
+        return rc;
+    gp_error_clear(&err);
+    gp_recommend_options_init(&opt);
+    opt.threads = cli->threads;
+    opt.mc_runs = (int)cli->runs;
+    opt.mc_seed = cli->seed;
+    if (cli->train_until) {
+        double t;
+        const char *why;
+        gp_parse_time(cli->train_until, strlen(cli->train_until), &t, &why);
+        opt.train_until = (int64_t)t;
+    }
+    gp_status st = gp_recommend(in.trace, in.pricing, in.scenario, &opt, &r,
+                                &err);
+    if (st != GP_OK) {
+        if (st == GP_ERR_USAGE) {
+            fprintf(stderr, "gpuplan recommend: %s %s\n", err.field,
+                    err.message);
+            gp_inputs_free(&in);
+            return 2;
+        }
+        gp_cli_print_error(&err);
+        gp_inputs_free(&in);
+        return 1;
+    }
+    memset(&info, 0, sizeof info);
+    info.command = "recommend";
+    info.pricing = in.pricing;
+    info.scenario = in.scenario;
+    info.trace = in.trace;
+    info.used_sample = in.used_sample;
+    for (size_t i = 0; i < in.pricing->warnings.count; i++)
+        gp_warnings_add(&info.warnings, "%s", in.pricing->warnings.items[i]);
+    gp_warnings_add(&info.warnings,
+                    "reserved and savings-plan rates in the bundled catalogs "
+                    "are estimates from published discount ratios; replace "
+                    "them with your own");
+    if (cli->json) {
+        json_t *doc = recommendation_json(r, &info);
+        rc = gp_json_print(doc);
+        json_decref(doc);
+    } else {
+        print_table(&in, r);
+    }
+    gp_warnings_clear(&info.warnings);
+    gp_recommendation_free(r);
+    gp_inputs_free(&in);
+    return rc;
+}
+
+const struct gp_command gp_cmd_recommend = {
+    "recommend",
+    "which commitments to buy, ranked, with their risk",
+    "  --trace F...        usage trace CSV files (default: the bundled "
+    "sample)\n"
+    "  --pricing P...      catalog files or folders (default: bundled)\n"
+    "  --scenario S        scenario JSON: window, policy, owned commitments\n"
+    "  --json              the SPEC section 5 document on stdout\n"
+    "  --train-until T     backtest: recommend from the data before T, buy "
+    "at T,\n"
+    "                      bill the rest and compare with hindsight\n"
+    "  --runs N, --seed N  Monte Carlo runs and seed for spot (default: "
+    "scenario's)\n"
+    "  --threads N         threads (default: all cores)\n"
+    "  --layout jobs, --map name=column, --step S, --region R\n"
+    "                      trace options, as for validate\n"
+    "  --skip-bad, --rejects FILE\n"
+    "                      set bad rows aside instead of stopping\n"
+    "  --quiet             no notes on stderr\n",
+    OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_JSON | OPT_SKIP_BAD |
+        OPT_SEED | OPT_TRAIN_UNTIL,
+    recommend_exec,
+};

@@ -1,0 +1,839 @@
+/*
+ * recommend.c: the commitment recommender (see recommend.h).
+ *
+ * Every cost it reports comes from the engine (gp_engine_run), billing the
+ * trace with the plan's commitments added on top of the ones owned; the
+ * optimizer only chooses the levels.  Savings are measured against the
+ * scenario's policy with no new commitments (policy_cost).
+ */
+#include "recommend.h"
+#include "optimizer.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ALL_PAYMENTS 7u
+#define NO_UPFRONT_ONLY (1u << GP_NO_UPFRONT)
+#define WEEK 168
+
+/* A run's fixed parts: the scenario with the baseline strategy, maybe
+ * routed, and the window. */
+struct ctx {
+    const gp_trace *trace;
+    const gp_pricing *pricing;
+    gp_scenario scn;    /* shallow copy whose only strategy is strat */
+    gp_strategy strat;  /* the baseline, training maybe on spot */
+    int64_t start_hour; /* window */
+    size_t n_hours;
+    const gp_recommend_options *opt;
+};
+
+static void ctx_init(struct ctx *c, const gp_trace *t, const gp_pricing *p,
+                     const gp_scenario *s, int64_t start_hour,
+                     size_t n_hours, const gp_recommend_options *opt)
+{
+    c->trace = t;
+    c->pricing = p;
+    c->scn = *s;
+    c->strat = s->strategies[0];
+    c->strat.add_commitments = NULL;
+    c->strat.n_add = 0;
+    c->scn.strategies = &c->strat;
+    c->scn.n_strategies = 1;
+    c->start_hour = start_hour;
+    c->n_hours = n_hours;
+    c->opt = opt;
+}
+
+/* Bills the window with `extra` commitments on top of the owned ones. */
+static gp_status bill(const struct ctx *c, const gp_trace *t,
+                      const gp_commitment *extra, size_t n_extra,
+                      gp_ledger **out, gp_error *err)
+{
+    gp_engine_options eo;
+    gp_engine_options_init(&eo);
+    eo.window_start = c->start_hour * 3600;
+    eo.window_end = (c->start_hour + (int64_t)c->n_hours) * 3600;
+    eo.extra = extra;
+    eo.n_extra = n_extra;
+    eo.threads = c->opt->threads;
+    eo.mc_runs = c->opt->mc_runs;
+    eo.mc_seed = c->opt->mc_seed;
+    return gp_engine_run(t ? t : c->trace, c->pricing, &c->scn, 0, &eo, out,
+                         err);
+}
+
+static double bill_cost(const struct ctx *c, const gp_trace *t,
+                        const gp_commitment *extra, size_t n_extra,
+                        gp_error *err)
+{
+    gp_ledger *l;
+    if (bill(c, t, extra, n_extra, &l, err) != GP_OK)
+        return NAN;
+    double cost = l->total_cost;
+    gp_ledger_free(l);
+    return cost;
+}
+
+/* ---- the low-demand case ----------------------------------------------- */
+
+/*
+ * A copy of the trace over the window in which every series repeats the
+ * window's lowest-demand week (by on-demand value), or its lowest day when
+ * the window is shorter than two weeks.  Pools and labels are borrowed;
+ * free with downside_free.  Job runs are left out: spot work in it is
+ * priced by the expected-value formula.
+ */
+static gp_trace *downside_trace(const struct ctx *c)
+{
+    const gp_trace *t = c->trace;
+    size_t block = c->n_hours >= 2 * WEEK ? WEEK : 24;
+    size_t n_blocks = c->n_hours / block;
+    size_t best = 0;
+    double best_value = INFINITY;
+    gp_trace *d;
+
+    if (n_blocks == 0)
+        return NULL;
+    for (size_t b = 0; b < n_blocks; b++) {
+        double v = 0;
+        for (size_t i = 0; i < t->n_series; i++) {
+            double od = t->pools[t->series[i].pool].type->on_demand;
+            for (size_t h = b * block; h < (b + 1) * block; h++) {
+                int64_t th = c->start_hour + (int64_t)h - t->start_hour;
+                if (th >= 0 && th < (int64_t)t->n_hours)
+                    v += t->series[i].instance_hours[th] * od;
+            }
+        }
+        if (v < best_value) {
+            best_value = v;
+            best = b;
+        }
+    }
+    d = gp_calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    *d = *t;
+    d->start_hour = c->start_hour;
+    d->n_hours = c->n_hours;
+    d->runs = NULL;
+    d->n_runs = 0;
+    d->series = gp_calloc(t->n_series + 1, sizeof *d->series);
+    if (!d->series) {
+        gp_free(d);
+        return NULL;
+    }
+    for (size_t i = 0; i < t->n_series; i++) {
+        gp_series *s = &d->series[i];
+        *s = t->series[i];
+        s->instance_hours = gp_calloc(c->n_hours + 1, sizeof(double));
+        s->useful_gpu_hours = gp_calloc(c->n_hours + 1, sizeof(double));
+        s->util_gpu_hours = gp_calloc(c->n_hours + 1, sizeof(double));
+        if (!s->instance_hours || !s->useful_gpu_hours || !s->util_gpu_hours)
+            continue; /* left as zero demand: freed below either way */
+        for (size_t h = 0; h < c->n_hours; h++) {
+            int64_t th = c->start_hour + (int64_t)(best * block + h % block) -
+                         t->start_hour;
+            if (th < 0 || th >= (int64_t)t->n_hours)
+                continue;
+            s->instance_hours[h] = t->series[i].instance_hours[th];
+            s->useful_gpu_hours[h] = t->series[i].useful_gpu_hours[th];
+            s->util_gpu_hours[h] = t->series[i].util_gpu_hours[th];
+        }
+    }
+    return d;
+}
+
+static void downside_free(gp_trace *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->n_series; i++) {
+        gp_free(d->series[i].instance_hours);
+        gp_free(d->series[i].useful_gpu_hours);
+        gp_free(d->series[i].util_gpu_hours);
+    }
+    gp_free(d->series);
+    gp_free(d);
+}
+
+/* ---- what the history supports ----------------------------------------- */
+
+/* 3 when the window has 26 weeks or more and its last 13 weeks average at
+ * least 90% of the whole; else 1. */
+static int supported_term(const struct ctx *c)
+{
+    const gp_trace *t = c->trace;
+    double all = 0, last = 0;
+    size_t last_from = c->n_hours > 13 * WEEK ? c->n_hours - 13 * WEEK : 0;
+
+    if (c->n_hours < 26 * WEEK)
+        return 1;
+    for (size_t i = 0; i < t->n_series; i++)
+        for (size_t h = 0; h < c->n_hours; h++) {
+            int64_t th = c->start_hour + (int64_t)h - t->start_hour;
+            if (th < 0 || th >= (int64_t)t->n_hours)
+                continue;
+            all += t->series[i].instance_hours[th];
+            if (h >= last_from)
+                last += t->series[i].instance_hours[th];
+        }
+    double mean_all = all / (double)c->n_hours;
+    double mean_last = last / (double)(c->n_hours - last_from);
+    return mean_last >= 0.9 * mean_all ? 3 : 1;
+}
+
+/* ---- plans --------------------------------------------------------------- */
+
+static double upfront_of(const gp_commitment *c, const gp_pricing *p)
+{
+    if (c->type == GP_COMMIT_RESERVED) {
+        const gp_instance_type *it = gp_pricing_find(
+            p, c->provider, c->region, c->instance_type, NULL, NULL);
+        for (size_t k = 0; it && k < it->n_reserved; k++)
+            if (it->reserved[k].term_years == c->term_years &&
+                it->reserved[k].payment == c->payment)
+                return it->reserved[k].upfront * c->count;
+        return 0;
+    }
+    double term = c->hourly_commitment * c->term_years * 8760.0;
+    return c->payment == GP_ALL_UPFRONT
+               ? term
+               : (c->payment == GP_PARTIAL_UPFRONT ? term / 2 : 0);
+}
+
+/* A year of a commitment's amortized cost. */
+static double annual_of(const gp_commitment *c, const gp_pricing *p)
+{
+    if (c->type == GP_COMMIT_SAVINGS_PLAN)
+        return c->hourly_commitment * 8760.0;
+    const gp_instance_type *it = gp_pricing_find(p, c->provider, c->region,
+                                                 c->instance_type, NULL, NULL);
+    for (size_t k = 0; it && k < it->n_reserved; k++)
+        if (it->reserved[k].term_years == c->term_years &&
+            it->reserved[k].payment == c->payment)
+            return gp_reserved_effective_hourly(&it->reserved[k]) *
+                   c->count * 8760.0;
+    return 0;
+}
+
+/* Sizes one plan with the optimizer on `demand_trace` and bills it on the
+ * window (and on the low-demand case). */
+static gp_status make_plan(const struct ctx *c, const gp_trace *size_on,
+                           const gp_trace *downside, double downside_policy,
+                           const char *name, int max_term, unsigned payments,
+                           double policy_cost, gp_plan_result *out,
+                           gp_opt **opt_out, gp_error *err)
+{
+    gp_opt *o = NULL;
+    gp_status st;
+
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "%s", name);
+    out->max_term = max_term;
+    out->route_training_to_spot = c->strat.policy[0].launch == GP_LAUNCH_SPOT;
+    st = gp_opt_build(&o, size_on, c->pricing, &c->scn, 0, c->start_hour,
+                      c->n_hours, max_term, payments, err);
+    if (st != GP_OK)
+        return st;
+    gp_opt_solve(o);
+    st = gp_opt_commitments(o, c->start_hour * 3600, &out->commitments,
+                            &out->n_commitments);
+    if (st != GP_OK)
+        goto out;
+    out->total_cost = bill_cost(c, NULL, out->commitments,
+                                out->n_commitments, err);
+    if (isnan(out->total_cost)) {
+        st = GP_ERR_INPUT;
+        goto out;
+    }
+    out->net_savings = policy_cost - out->total_cost;
+    for (size_t i = 0; i < out->n_commitments; i++) {
+        out->upfront += upfront_of(&out->commitments[i], c->pricing);
+        out->annual_cost += annual_of(&out->commitments[i], c->pricing);
+    }
+    if (downside) {
+        double d = bill_cost(c, downside, out->commitments,
+                             out->n_commitments, err);
+        out->downside_net_savings = downside_policy - d;
+    }
+out:
+    if (opt_out && st == GP_OK)
+        *opt_out = o;
+    else
+        gp_opt_free(o);
+    return st;
+}
+
+/* ---- actions ------------------------------------------------------------- */
+
+static int action_grow(gp_recommendation *r)
+{
+    gp_action *a = gp_realloc(r->actions, (r->n_actions + 1) * sizeof *a);
+    if (!a)
+        return -1;
+    r->actions = a;
+    memset(&r->actions[r->n_actions], 0, sizeof *a);
+    return (int)r->n_actions++;
+}
+
+/* The share of window hours in which x_h >= level. */
+static double share_at_least(const double *x, size_t n, double level)
+{
+    size_t k = 0;
+    for (size_t h = 0; h < n; h++)
+        k += x[h] >= level - 1e-9;
+    return n ? (double)k / (double)n : 0;
+}
+
+/* Standalone savings of a reservation of n in a pool with no plans:
+ * on-demand value covered minus its cost. */
+static double reservation_value(const gp_opt_pool *p, size_t hours)
+{
+    double covered = 0;
+    for (size_t h = 0; h < hours; h++)
+        covered += p->demand[h] < p->n ? p->demand[h] : p->n;
+    return covered * p->od - p->n * p->ri_rate * (double)hours;
+}
+
+static const gp_opt *sort_o;
+static int pool_value_cmp(const void *a, const void *b)
+{
+    double x = reservation_value(&sort_o->pools[*(const size_t *)a],
+                                 sort_o->n_hours);
+    double y = reservation_value(&sort_o->pools[*(const size_t *)b],
+                                 sort_o->n_hours);
+    return x > y ? -1 : (x < y);
+}
+
+/*
+ * The recommended plan's purchases in order: routing first, then
+ * reservations by their standalone savings, then instance_family plans,
+ * then compute plans (the order the bill applies them in).  Each action's
+ * net savings are billed by the engine on top of the actions above it.
+ */
+static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
+                              const gp_plan_result *plan, const gp_opt *o,
+                              const gp_trace *downside, gp_error *err)
+{
+    size_t n = plan->n_commitments;
+    gp_commitment *ordered = gp_calloc(n + 1, sizeof *ordered);
+    size_t *pools = gp_calloc(o->n_pools + 1, sizeof *pools);
+    size_t k = 0, np = 0;
+    gp_ledger *full = NULL;
+    gp_status st = GP_ERR_NOMEM;
+
+    if (!ordered || !pools)
+        goto out;
+    for (size_t p = 0; p < o->n_pools; p++)
+        if (o->pools[p].n > 0 && o->pools[p].ri_offer)
+            pools[np++] = p;
+    sort_o = o;
+    qsort(pools, np, sizeof *pools, pool_value_cmp);
+    for (size_t i = 0; i < np; i++)
+        for (size_t j = 0; j < n; j++)
+            if (plan->commitments[j].type == GP_COMMIT_RESERVED &&
+                strcmp(plan->commitments[j].instance_type,
+                       o->pools[pools[i]].type->name) == 0 &&
+                strcmp(plan->commitments[j].region,
+                       o->pools[pools[i]].catalog->region) == 0)
+                ordered[k++] = plan->commitments[j];
+    for (int kind = GP_PLAN_FAMILY; kind >= GP_PLAN_COMPUTE; kind--)
+        for (size_t j = 0; j < n; j++)
+            if (plan->commitments[j].type == GP_COMMIT_SAVINGS_PLAN &&
+                plan->commitments[j].kind == (gp_plan_kind)kind)
+                ordered[k++] = plan->commitments[j];
+
+    /* the full plan: expected utilization and break-even per commitment */
+    st = bill(c, NULL, ordered, k, &full, err);
+    if (st != GP_OK)
+        goto out;
+    size_t owned = full->n_commitments - k;
+    double prev = r->actions && r->n_actions ? r->policy_cost -
+                                                   r->actions[0].net_savings
+                                             : r->policy_cost;
+    double prev_down = NAN;
+    if (downside) {
+        prev_down = bill_cost(c, downside, NULL, 0, err);
+        if (isnan(prev_down)) {
+            st = GP_ERR_INPUT;
+            goto out;
+        }
+    }
+    for (size_t i = 0; i < k; i++) {
+        double cost = bill_cost(c, NULL, ordered, i + 1, err);
+        if (isnan(cost)) {
+            st = GP_ERR_INPUT;
+            goto out;
+        }
+        int ai = action_grow(r);
+        if (ai < 0) {
+            st = GP_ERR_NOMEM;
+            goto out;
+        }
+        gp_action *a = &r->actions[ai];
+        const gp_commitment *cm = &ordered[i];
+        const gp_ledger_commitment *lc = &full->commitments[owned + i];
+        a->type = cm->type == GP_COMMIT_RESERVED ? GP_ACTION_RESERVED
+                                                 : GP_ACTION_SAVINGS_PLAN;
+        a->c = *cm;
+        a->upfront = upfront_of(cm, c->pricing);
+        a->net_savings = prev - cost;
+        prev = cost;
+        a->expected_utilization =
+            lc->purchased > 0 ? lc->used / lc->purchased : 0;
+        if (downside) {
+            double d = bill_cost(c, downside, ordered, i + 1, err);
+            a->downside_net_savings = prev_down - d;
+            prev_down = d;
+        }
+        if (cm->type == GP_COMMIT_RESERVED) {
+            const gp_opt_pool *pool = NULL;
+            for (size_t p = 0; p < o->n_pools; p++)
+                if (strcmp(o->pools[p].type->name, cm->instance_type) == 0 &&
+                    strcmp(o->pools[p].catalog->region, cm->region) == 0)
+                    pool = &o->pools[p];
+            double od = pool ? pool->od : 1;
+            a->breakeven_utilization = pool ? pool->ri_rate / od : 0;
+            double equiv = cm->count * od * (double)c->n_hours;
+            a->savings_pct = equiv > 0 ? a->net_savings / equiv : 0;
+            double share =
+                pool ? share_at_least(pool->demand, o->n_hours, cm->count)
+                     : 0;
+            snprintf(a->reason, sizeof a->reason,
+                     "demand was at or above %g %s in %.0f%% of hours; "
+                     "break-even is %.0f%%",
+                     cm->count, cm->instance_type, 100 * share,
+                     100 * a->breakeven_utilization);
+        } else {
+            a->breakeven_utilization = lc->od_equiv_covered > 0
+                                           ? lc->used / lc->od_equiv_covered
+                                           : 0;
+            double equiv = lc->od_equiv_covered;
+            a->savings_pct = equiv > 0 ? a->net_savings / equiv : 0;
+            /* hours in which eligible usage, at plan rates, reached the
+             * commitment (after the reservations in the plan) */
+            const gp_opt_plan *pl = NULL;
+            for (size_t j = 0; j < o->n_plans; j++)
+                if (!o->plans[j].fixed && o->plans[j].kind == cm->kind &&
+                    strcmp(o->plans[j].provider, cm->provider) == 0 &&
+                    strcmp(o->plans[j].family, cm->family) == 0 &&
+                    strcmp(o->plans[j].region, cm->region) == 0)
+                    pl = &o->plans[j];
+            size_t hit = 0;
+            for (size_t h = 0; pl && h < o->n_hours; h++) {
+                double need = 0;
+                for (size_t e = 0; e < pl->n_el; e++) {
+                    const gp_opt_pool *pp = &o->pools[pl->el[e].pool];
+                    double rest = pp->demand[h] - pp->n;
+                    if (rest > 0)
+                        need += rest * pl->el[e].rate;
+                }
+                hit += need >= cm->hourly_commitment - 1e-9;
+            }
+            snprintf(a->reason, sizeof a->reason,
+                     "%s usage not reserved came to $%.2f/h or more at plan "
+                     "rates in %.0f%% of hours; break-even is %.0f%%",
+                     cm->kind == GP_PLAN_FAMILY ? cm->family
+                                                : "eligible on-demand",
+                     cm->hourly_commitment,
+                     o->n_hours ? 100.0 * (double)hit / (double)o->n_hours
+                                : 0,
+                     100 * a->breakeven_utilization);
+        }
+        if (cm->term_years == 3)
+            snprintf(a->reason + strlen(a->reason),
+                     sizeof a->reason - strlen(a->reason),
+                     "; a 3-year term outlasts the %zu weeks of history",
+                     c->n_hours / WEEK);
+    }
+    st = GP_OK;
+out:
+    gp_ledger_free(full);
+    gp_free(ordered);
+    gp_free(pools);
+    return st;
+}
+
+/* Net savings of each of the first few instruments at levels from none to
+ * twice the plan's, the others held at the plan's levels (optimizer costs,
+ * shifted to the engine's bill of the plan). */
+static gp_status make_curves(gp_recommendation *r, gp_opt *o,
+                             double plan_net)
+{
+    size_t want = o->n_pools <= 50 ? 12 : 4;
+    size_t points = o->n_pools <= 50 ? 21 : 11;
+    double base = gp_opt_cost(o);
+
+    r->curves = gp_calloc(want + 1, sizeof *r->curves);
+    if (!r->curves)
+        return GP_ERR_NOMEM;
+    for (size_t i = 0; i < r->n_actions && r->n_curves < want; i++) {
+        gp_action *a = &r->actions[i];
+        gp_curve *cv = &r->curves[r->n_curves];
+        double *x = NULL;
+        if (a->type == GP_ACTION_RESERVED) {
+            for (size_t p = 0; p < o->n_pools; p++)
+                if (strcmp(o->pools[p].type->name, a->c.instance_type) == 0 &&
+                    strcmp(o->pools[p].catalog->region, a->c.region) == 0)
+                    x = &o->pools[p].n;
+            snprintf(cv->instrument, sizeof cv->instrument,
+                     "reserved %s %s %dy %s", a->c.instance_type,
+                     a->c.region, a->c.term_years,
+                     gp_payment_name(a->c.payment));
+            cv->unit = "instances";
+        } else if (a->type == GP_ACTION_SAVINGS_PLAN) {
+            for (size_t k = 0; k < o->n_plans; k++)
+                if (!o->plans[k].fixed && o->plans[k].kind == a->c.kind &&
+                    strcmp(o->plans[k].family, a->c.family) == 0 &&
+                    strcmp(o->plans[k].region, a->c.region) == 0 &&
+                    strcmp(o->plans[k].provider, a->c.provider) == 0)
+                    x = &o->plans[k].S;
+            snprintf(cv->instrument, sizeof cv->instrument,
+                     "%s savings plan %s%s%s %dy %s",
+                     gp_plan_kind_name(a->c.kind), a->c.provider,
+                     a->c.family[0] ? " " : "", a->c.family, a->c.term_years,
+                     gp_payment_name(a->c.payment));
+            cv->unit = "$/h";
+        }
+        if (!x)
+            continue;
+        double chosen = *x;
+        cv->chosen = chosen;
+        cv->n = points;
+        for (size_t j = 0; j < points; j++) {
+            double level = 2 * chosen * (double)j / (double)(points - 1);
+            if (a->type == GP_ACTION_RESERVED)
+                level = floor(level + 0.5);
+            *x = level;
+            cv->level[j] = level;
+            cv->net_savings[j] = plan_net + (base - gp_opt_cost(o));
+        }
+        *x = chosen;
+        r->n_curves++;
+    }
+    return GP_OK;
+}
+
+/* ---- renewals ------------------------------------------------------------- */
+
+/* Owned commitments that end before the window closes or within 13 weeks
+ * after: renew at today's rates (what the same commitment would have saved
+ * over the window). */
+static gp_status renewals(const struct ctx *c, gp_recommendation *r,
+                          gp_error *err)
+{
+    const gp_scenario *s = &c->scn;
+    int64_t close = (c->start_hour + (int64_t)c->n_hours) * 3600;
+
+    for (size_t i = 0; i < s->n_commitments; i++) {
+        const gp_commitment *cm = &s->commitments[i];
+        if (cm->end > close + 13 * WEEK * 3600L || cm->end < c->start_hour * 3600)
+            continue;
+        /* the window without it, and with it renewed for the whole window */
+        struct ctx without = *c;
+        gp_commitment *rest = gp_calloc(s->n_commitments + 1, sizeof *rest);
+        if (!rest)
+            return GP_ERR_NOMEM;
+        size_t n = 0;
+        for (size_t j = 0; j < s->n_commitments; j++)
+            if (j != i)
+                rest[n++] = s->commitments[j];
+        without.scn.commitments = rest;
+        without.scn.n_commitments = n;
+        without.scn.strategies = &without.strat;
+        gp_commitment renewed = *cm;
+        renewed.start = c->start_hour * 3600;
+        renewed.end = renewed.start + (int64_t)cm->term_years * 365 * 86400;
+        double cost0 = bill_cost(&without, NULL, NULL, 0, err);
+        double cost1 = bill_cost(&without, NULL, &renewed, 1, err);
+        gp_free(rest);
+        if (isnan(cost0) || isnan(cost1))
+            return GP_ERR_INPUT;
+        int ai = action_grow(r);
+        if (ai < 0)
+            return GP_ERR_NOMEM;
+        gp_action *a = &r->actions[ai];
+        char when[32];
+        a->type = cm->type == GP_COMMIT_RESERVED ? GP_ACTION_RESERVED
+                                                 : GP_ACTION_SAVINGS_PLAN;
+        a->c = *cm;
+        a->c.start = cm->end;
+        a->c.end = cm->end + (int64_t)cm->term_years * 365 * 86400;
+        a->renewal = true;
+        a->upfront = upfront_of(cm, c->pricing);
+        a->net_savings = cost0 - cost1;
+        gp_format_time(cm->end, when, sizeof when);
+        snprintf(a->reason, sizeof a->reason,
+                 "expires %s; renewed at today's rates it would have saved "
+                 "$%.2f over this window%s",
+                 when, a->net_savings,
+                 a->net_savings < 0 ? ": let it lapse" : "");
+    }
+    return GP_OK;
+}
+
+/* ---- the whole recommendation -------------------------------------------- */
+
+static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
+                                  bool details, gp_error *err)
+{
+    gp_ledger *policy = NULL;
+    gp_trace *down = NULL;
+    gp_opt *balanced_opt = NULL;
+    gp_status st;
+
+    r->start_hour = c->start_hour;
+    r->n_hours = c->n_hours;
+    st = bill(c, NULL, NULL, 0, &policy, err);
+    if (st != GP_OK)
+        return st;
+    r->all_on_demand_cost = policy->all_on_demand_cost;
+    r->policy_cost = policy->total_cost;
+    gp_ledger_free(policy);
+
+    /* routing: training on spot, if it pays */
+    if (c->strat.policy[0].launch == GP_LAUNCH_ON_DEMAND) {
+        struct ctx spot = *c;
+        gp_ledger *l = NULL;
+        spot.scn.strategies = &spot.strat;
+        spot.strat.policy[0].launch = GP_LAUNCH_SPOT;
+        st = bill(&spot, NULL, NULL, 0, &l, err);
+        if (st != GP_OK)
+            return st;
+        if (l->total_cost < r->policy_cost - 0.005 && l->spot_cost > 0) {
+            int ai = action_grow(r);
+            if (ai < 0) {
+                gp_ledger_free(l);
+                return GP_ERR_NOMEM;
+            }
+            gp_action *a = &r->actions[ai];
+            a->type = GP_ACTION_ROUTING;
+            a->net_savings = r->policy_cost - l->total_cost;
+            a->interruption_cost = l->spot_failed_attempt_cost_mean;
+            a->savings_pct = l->workload_cost[GP_TRAINING] > 0
+                                 ? a->net_savings /
+                                       (a->net_savings +
+                                        l->workload_cost[GP_TRAINING])
+                                 : 0;
+            snprintf(a->reason, sizeof a->reason,
+                     "training on spot costs $%.2f instead of $%.2f, "
+                     "interruptions included ($%.2f expected, %.1f "
+                     "interruptions); checkpoint every %g h",
+                     l->workload_cost[GP_TRAINING],
+                     l->workload_cost[GP_TRAINING] + a->net_savings,
+                     a->interruption_cost, l->spot_interruptions_mean,
+                     c->strat.policy[0].checkpoint_interval_h);
+            c->strat.policy[0].launch = GP_LAUNCH_SPOT;
+        }
+        gp_ledger_free(l);
+    }
+
+    r->supported_term = supported_term(c);
+    down = downside_trace(c);
+    double down_policy = NAN;
+    if (down) {
+        /* the low-demand case under the scenario's own policy */
+        struct ctx plain = *c;
+        plain.scn.strategies = &plain.strat;
+        plain.strat.policy[0].launch = c->scn.policy[0].launch;
+        down_policy = bill_cost(&plain, down, NULL, 0, err);
+        if (isnan(down_policy)) {
+            downside_free(down);
+            return GP_ERR_INPUT;
+        }
+    }
+    static const char *const names[] = {"conservative", "balanced",
+                                        "aggressive"};
+    for (int i = 0; i < 3; i++) {
+        int term = i == 0 ? 1 : (i == 1 ? r->supported_term : 3);
+        unsigned pays = i == 0 ? NO_UPFRONT_ONLY : ALL_PAYMENTS;
+        const gp_trace *size_on = i == 0 && down ? down : c->trace;
+        st = make_plan(c, size_on, down, down_policy, names[i], term, pays,
+                       r->policy_cost, &r->plans[i],
+                       i == 1 ? &balanced_opt : NULL, err);
+        if (st != GP_OK)
+            goto out;
+        if (r->plans[i].max_term == 3)
+            snprintf(r->plans[i].risk, sizeof r->plans[i].risk,
+                     "3-year terms on %zu weeks of history%s: the plan pays "
+                     "$%.0f a year for 3 years whatever demand does",
+                     c->n_hours / WEEK,
+                     r->supported_term == 3 ? " (supported: 26+ weeks, not "
+                                              "declining)"
+                                            : " (not supported by the "
+                                              "history)",
+                     r->plans[i].annual_cost);
+        else
+            snprintf(r->plans[i].risk, sizeof r->plans[i].risk,
+                     "1-year terms; in the low-demand case it saves $%.2f "
+                     "over the window",
+                     r->plans[i].downside_net_savings);
+    }
+    r->recommended = 1;
+    r->hindsight_cost = r->plans[1].total_cost;
+    r->hindsight_net_savings = r->plans[1].net_savings;
+    r->hindsight_any_term_cost = r->plans[2].total_cost;
+    r->hindsight_any_term_net_savings = r->plans[2].net_savings;
+    if (r->plans[2].net_savings > r->hindsight_net_savings &&
+        r->supported_term == 3) {
+        r->hindsight_cost = r->plans[2].total_cost;
+        r->hindsight_net_savings = r->plans[2].net_savings;
+    }
+    r->captured_fraction = r->hindsight_net_savings > 0
+                               ? r->plans[r->recommended].net_savings /
+                                     r->hindsight_net_savings
+                               : 1.0;
+    if (details) {
+        st = rank_actions(c, r, &r->plans[1], balanced_opt, down, err);
+        if (st == GP_OK)
+            st = renewals(c, r, err);
+        for (size_t i = 0; i < r->n_actions; i++)
+            r->actions[i].rank = (int)i + 1;
+        if (st == GP_OK)
+            st = make_curves(r, balanced_opt, r->plans[1].net_savings);
+    }
+out:
+    gp_opt_free(balanced_opt);
+    downside_free(down);
+    return st;
+}
+
+void gp_recommend_options_init(gp_recommend_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->mc_runs = -1;
+    o->mc_seed = -1;
+}
+
+void gp_recommendation_free(gp_recommendation *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < 3; i++)
+        gp_free(r->plans[i].commitments);
+    gp_free(r->actions);
+    gp_free(r->curves);
+    gp_warnings_clear(&r->notes);
+    gp_free(r);
+}
+
+gp_status gp_recommend(const gp_trace *trace, const gp_pricing *pricing,
+                       const gp_scenario *s, const gp_recommend_options *opt,
+                       gp_recommendation **out, gp_error *err)
+{
+    gp_recommend_options defaults;
+    gp_recommendation *r = gp_calloc(1, sizeof *r);
+    int64_t start;
+    size_t hours;
+    struct ctx c;
+    gp_status st;
+
+    *out = NULL;
+    if (!r) {
+        gp_error_set(err, NULL, 0, 0, NULL, "out of memory");
+        return GP_ERR_NOMEM;
+    }
+    if (!opt) {
+        gp_recommend_options_init(&defaults);
+        opt = &defaults;
+    }
+    gp_engine_window(trace, s, &start, &hours);
+    if (opt->train_until > 0) {
+        int64_t cut = opt->train_until / 3600;
+        if (cut <= start || cut >= start + (int64_t)hours) {
+            char a[32], z[32];
+            gp_format_time(start * 3600, a, sizeof a);
+            gp_format_time((start + (int64_t)hours) * 3600, z, sizeof z);
+            gp_error_set(err, NULL, 0, 0, "--train-until",
+                         "must fall inside the window, %s to %s", a, z);
+            gp_free(r);
+            return GP_ERR_USAGE;
+        }
+        /* recommend from the hours before the cut, buy at the cut, bill the
+         * rest; compare with the best buy for the rest in hindsight */
+        ctx_init(&c, trace, pricing, s, start, (size_t)(cut - start), opt);
+        st = recommend_window(&c, r, true, err);
+        if (st != GP_OK)
+            goto fail;
+        struct ctx test;
+        ctx_init(&test, trace, pricing, s, cut,
+                 (size_t)(start + (int64_t)hours - cut), opt);
+        test.strat.policy[0] = c.strat.policy[0]; /* the routing decision */
+        const gp_plan_result *bought = &r->plans[r->recommended];
+        gp_commitment *moved =
+            gp_calloc(bought->n_commitments + 1, sizeof *moved);
+        if (!moved) {
+            st = GP_ERR_NOMEM;
+            goto fail;
+        }
+        for (size_t i = 0; i < bought->n_commitments; i++) {
+            moved[i] = bought->commitments[i];
+            moved[i].start = cut * 3600;
+            moved[i].end = moved[i].start +
+                           (int64_t)moved[i].term_years * 365 * 86400;
+        }
+        struct ctx test_policy;
+        ctx_init(&test_policy, trace, pricing, s, cut, test.n_hours, opt);
+        r->backtest = true;
+        r->train_until = cut * 3600;
+        r->test_hours = test.n_hours;
+        r->test_policy_cost = bill_cost(&test_policy, NULL, NULL, 0, err);
+        r->test_plan_cost =
+            bill_cost(&test, NULL, moved, bought->n_commitments, err);
+        gp_free(moved);
+        r->test_plan_net_savings = r->test_policy_cost - r->test_plan_cost;
+        /* what the commitments alone saved, on top of the routing */
+        double routed = bill_cost(&test, NULL, NULL, 0, err);
+        r->test_commitment_net_savings = routed - r->test_plan_cost;
+        gp_recommendation *hind = gp_calloc(1, sizeof *hind);
+        if (!hind) {
+            st = GP_ERR_NOMEM;
+            goto fail;
+        }
+        st = recommend_window(&test_policy, hind, false, err);
+        if (st == GP_OK) {
+            double route = hind->n_actions &&
+                                   hind->actions[0].type == GP_ACTION_ROUTING
+                               ? hind->actions[0].net_savings
+                               : 0;
+            r->test_hindsight_commitment_savings =
+                hind->hindsight_net_savings - route;
+            r->test_commitment_captured_fraction =
+                r->test_hindsight_commitment_savings > 0
+                    ? r->test_commitment_net_savings /
+                          r->test_hindsight_commitment_savings
+                    : 1.0;
+            r->test_hindsight_net_savings = hind->hindsight_net_savings;
+            r->test_captured_fraction =
+                hind->hindsight_net_savings > 0
+                    ? r->test_plan_net_savings / hind->hindsight_net_savings
+                    : 1.0;
+        }
+        gp_recommendation_free(hind);
+        if (st != GP_OK || isnan(r->test_policy_cost) ||
+            isnan(r->test_plan_cost)) {
+            st = st == GP_OK ? GP_ERR_INPUT : st;
+            goto fail;
+        }
+    } else {
+        ctx_init(&c, trace, pricing, s, start, hours, opt);
+        st = recommend_window(&c, r, true, err);
+        if (st != GP_OK)
+            goto fail;
+    }
+    if (r->supported_term == 1)
+        gp_warnings_add(&r->notes,
+                        "%.1f weeks of history do not support 3-year terms "
+                        "(26 weeks, not declining, are needed); the balanced "
+                        "plan buys 1-year terms only",
+                        (double)r->n_hours / WEEK);
+    *out = r;
+    return GP_OK;
+fail:
+    gp_recommendation_free(r);
+    return st;
+}

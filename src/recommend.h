@@ -1,0 +1,107 @@
+/*
+ * recommend.h: what to buy, ranked, with its risk (SPEC section 5,
+ * recommend).
+ *
+ * The recommender decides whether training should launch on spot (the
+ * routing action), then sizes commitments with the optimizer for three
+ * appetites, and bills each plan with the engine:
+ *
+ *   conservative  1-year terms paid monthly, sized for the low-demand case
+ *   balanced      the cheapest terms the history supports, sized for the
+ *                 window (the recommended plan)
+ *   aggressive    3-year terms allowed whatever the history, for the window
+ *
+ * The low-demand case is the window's lowest-demand week repeated (its
+ * lowest day for windows under two weeks) until a forecast supplies P10.
+ * 3-year terms are "supported" by at least 26 weeks of history whose last
+ * 13 weeks average at least 90% of the whole.
+ */
+#ifndef GP_RECOMMEND_H
+#define GP_RECOMMEND_H
+
+#include "engine.h"
+#include "gpuplan.h"
+
+typedef enum gp_action_type {
+    GP_ACTION_RESERVED = 0,
+    GP_ACTION_SAVINGS_PLAN = 1,
+    GP_ACTION_ROUTING = 2
+} gp_action_type;
+
+typedef struct gp_action {
+    int rank;
+    gp_action_type type;
+    gp_commitment c;   /* reserved and savings_plan */
+    bool renewal;      /* renews an owned commitment that expires */
+    double upfront;    /* cash at purchase */
+    double net_savings; /* marginal, on top of the actions above */
+    double savings_pct; /* net_savings / its on-demand equivalent */
+    double breakeven_utilization;
+    double expected_utilization;
+    double downside_net_savings;
+    double interruption_cost; /* routing: expected cost of interruptions */
+    char reason[320];
+} gp_action;
+
+typedef struct gp_plan_result {
+    char name[16];
+    gp_commitment *commitments;
+    size_t n_commitments;
+    bool route_training_to_spot;
+    int max_term;
+    double total_cost, net_savings, upfront;
+    double downside_net_savings;
+    double annual_cost; /* the commitments' amortized cost for a year */
+    char risk[320];
+} gp_plan_result;
+
+/* Net savings of one instrument at levels around the chosen one. */
+typedef struct gp_curve {
+    char instrument[128];
+    double chosen;
+    const char *unit; /* "instances" or "$/h" */
+    size_t n;
+    double level[41], net_savings[41];
+} gp_curve;
+
+typedef struct gp_recommendation {
+    int64_t start_hour;
+    size_t n_hours;
+    double all_on_demand_cost, policy_cost;
+    gp_action *actions;
+    size_t n_actions;
+    gp_plan_result plans[3]; /* conservative, balanced, aggressive */
+    size_t recommended;      /* index of the recommended plan */
+    double hindsight_cost, hindsight_net_savings;
+    double hindsight_any_term_cost, hindsight_any_term_net_savings;
+    double captured_fraction;
+    int supported_term;
+    gp_curve *curves;
+    size_t n_curves;
+    /* backtest (--train-until) */
+    bool backtest;
+    int64_t train_until;
+    size_t test_hours;
+    double test_policy_cost, test_plan_cost, test_plan_net_savings;
+    double test_hindsight_net_savings, test_captured_fraction;
+    /* the same, for the commitments alone (routing taken out of both) */
+    double test_commitment_net_savings, test_hindsight_commitment_savings;
+    double test_commitment_captured_fraction;
+    gp_warnings notes;
+} gp_recommendation;
+
+typedef struct gp_recommend_options {
+    int64_t train_until; /* seconds; 0 = no backtest */
+    int threads;
+    int mc_runs; /* < 0: the scenario's */
+    long mc_seed;
+} gp_recommend_options;
+
+void gp_recommend_options_init(gp_recommend_options *o);
+
+gp_status gp_recommend(const gp_trace *trace, const gp_pricing *pricing,
+                       const gp_scenario *s, const gp_recommend_options *opt,
+                       gp_recommendation **out, gp_error *err);
+void gp_recommendation_free(gp_recommendation *r);
+
+#endif

@@ -21,37 +21,10 @@ static const char *action_type_name(gp_action_type t)
                                           : "routing");
 }
 
-static json_t *commitment_obj(const gp_commitment *c)
-{
-    json_t *o = json_object();
-    char start[32];
-    gp_format_time(c->start, start, sizeof start);
-    json_object_set_new(o, "provider", json_string(c->provider));
-    json_object_set_new(o, "region", json_string(c->region));
-    if (c->type == GP_COMMIT_RESERVED) {
-        json_object_set_new(o, "type", json_string("reserved"));
-        json_object_set_new(o, "instance_type", json_string(c->instance_type));
-        json_object_set_new(o, "count", json_real(c->count));
-    } else {
-        json_object_set_new(o, "type", json_string("savings_plan"));
-        json_object_set_new(o, "kind",
-                            json_string(gp_plan_kind_name(c->kind)));
-        if (c->kind == GP_PLAN_FAMILY)
-            json_object_set_new(o, "family", json_string(c->family));
-        json_object_set_new(o, "hourly_commitment",
-                            json_real(c->hourly_commitment));
-    }
-    json_object_set_new(o, "term_years", json_integer(c->term_years));
-    json_object_set_new(o, "payment",
-                        json_string(gp_payment_name(c->payment)));
-    json_object_set_new(o, "start", json_string(start));
-    return o;
-}
-
 static json_t *action_obj(const gp_action *a)
 {
     json_t *o = a->type == GP_ACTION_ROUTING ? json_object()
-                                             : commitment_obj(&a->c);
+                                             : gp_json_commitment(&a->c);
     json_object_set_new(o, "rank", json_integer(a->rank));
     json_object_set_new(o, "type", json_string(action_type_name(a->type)));
     if (a->type == GP_ACTION_ROUTING) {
@@ -80,7 +53,7 @@ static json_t *plan_obj(const gp_plan_result *p)
     json_t *o = json_object();
     json_t *c = json_array();
     for (size_t i = 0; i < p->n_commitments; i++)
-        json_array_append_new(c, commitment_obj(&p->commitments[i]));
+        json_array_append_new(c, gp_json_commitment(&p->commitments[i]));
     json_object_set_new(o, "name", json_string(p->name));
     json_object_set_new(o, "total_cost", json_real(p->total_cost));
     json_object_set_new(o, "net_savings", json_real(p->net_savings));

@@ -23,32 +23,42 @@ json_t *gp_json_window(int64_t start_hour, size_t n_hours)
                      (json_int_t)n_hours);
 }
 
-static json_t *commitment_json(const gp_ledger_commitment *lc)
+json_t *gp_json_commitment(const gp_commitment *c)
 {
-    const gp_commitment *c = lc->c;
+    json_t *o = json_object();
     char start[32];
-    json_t *o;
 
-    gp_format_time(c->start, start, sizeof start);
-    if (c->type == GP_COMMIT_RESERVED)
-        o = json_pack("{s:s, s:s, s:s, s:s, s:f}", "type", "reserved",
-                      "provider", c->provider, "region", c->region,
-                      "instance_type", c->instance_type, "count", c->count);
-    else
-        o = json_pack("{s:s, s:s, s:s, s:f}", "type", "savings_plan",
-                      "provider", c->provider, "kind",
-                      gp_plan_kind_name(c->kind), "hourly_commitment",
-                      c->hourly_commitment);
     if (!o)
         return NULL;
-    if (c->type == GP_COMMIT_SAVINGS_PLAN && c->kind == GP_PLAN_FAMILY) {
-        json_object_set_new(o, "family", json_string(c->family));
-        json_object_set_new(o, "region", json_string(c->region));
+    gp_format_time(c->start, start, sizeof start);
+    json_object_set_new(o, "provider", json_string(c->provider));
+    json_object_set_new(o, "region", json_string(c->region));
+    if (c->type == GP_COMMIT_RESERVED) {
+        json_object_set_new(o, "type", json_string("reserved"));
+        json_object_set_new(o, "instance_type", json_string(c->instance_type));
+        json_object_set_new(o, "count", json_real(c->count));
+    } else {
+        json_object_set_new(o, "type", json_string("savings_plan"));
+        json_object_set_new(o, "kind",
+                            json_string(gp_plan_kind_name(c->kind)));
+        if (c->kind == GP_PLAN_FAMILY)
+            json_object_set_new(o, "family", json_string(c->family));
+        json_object_set_new(o, "hourly_commitment",
+                            json_real(c->hourly_commitment));
     }
     json_object_set_new(o, "term_years", json_integer(c->term_years));
     json_object_set_new(o, "payment",
                         json_string(gp_payment_name(c->payment)));
     json_object_set_new(o, "start", json_string(start));
+    return o;
+}
+
+/* A commitment and how it was used over the window. */
+static json_t *commitment_use_json(const gp_ledger_commitment *lc)
+{
+    json_t *o = gp_json_commitment(lc->c);
+    if (!o)
+        return NULL;
     json_object_set_new(o, "cost", json_real(lc->cost));
     json_object_set_new(o, "utilization",
                         gp_json_number_or_null(lc->purchased > 0
@@ -125,7 +135,8 @@ json_t *gp_json_ledger(const gp_ledger *l, const gp_trace *t)
     }
     json_object_set_new(s, "months", months);
     for (size_t i = 0; i < l->n_commitments; i++)
-        json_array_append_new(commits, commitment_json(&l->commitments[i]));
+        json_array_append_new(commits,
+                              commitment_use_json(&l->commitments[i]));
     json_object_set_new(s, "commitments", commits);
     return s;
 }

@@ -34,6 +34,10 @@ json_t *gp_json_number_or_null(double v);
 /* {"start", "end", "hours"} of a ledger's window. */
 json_t *gp_json_window(int64_t start_hour, size_t n_hours);
 
+/* A commitment: type, provider, region, instance_type and count, or kind
+ * (family) and hourly_commitment, then term_years, payment, start. */
+json_t *gp_json_commitment(const gp_commitment *c);
+
 /* One strategy as SPEC section 5 names its keys, plus months and
  * commitments. */
 json_t *gp_json_ledger(const gp_ledger *l, const gp_trace *t);

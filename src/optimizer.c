@@ -140,7 +140,8 @@ static gp_status add_plan(gp_opt *o, gp_plan_kind kind, const char *provider,
         }
     }
     sort_opt = o;
-    qsort(pl->el, pl->n_el, sizeof *pl->el, el_cmp);
+    if (pl->n_el > 1)
+        qsort(pl->el, pl->n_el, sizeof *pl->el, el_cmp);
     o->n_plans++;
     return GP_OK;
 }
@@ -355,7 +356,8 @@ gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
         o->plans[kept++] = o->plans[k];
     }
     o->n_plans = kept;
-    qsort(o->plans, o->n_plans, sizeof *o->plans, plan_cmp);
+    if (o->n_plans > 1)
+        qsort(o->plans, o->n_plans, sizeof *o->plans, plan_cmp);
 
     o->value = gp_calloc(np * n_hours + 1, sizeof *o->value);
     o->resid = gp_calloc(np + 1, sizeof *o->resid);

@@ -98,30 +98,42 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
         if (!def || (def->group && !(def->group & cmd->options)))
             return usage_error(cmd, "unknown option %s", a);
         if (def->takes_value) {
+            /* "--trace=" and "--trace --skip-bad" have no value: the next
+             * option is not a file name ("-" for standard input is) */
             if (eq)
                 value = eq + 1;
-            else if (i + 1 < argc)
+            else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0)
                 value = argv[++i];
-            else
-                return usage_error(cmd, "%s needs a value", a);
+            if (!value || !value[0])
+                return usage_error(cmd, "--%s needs a value", name);
         } else if (eq) {
-            return usage_error(cmd, "%s takes no value", a);
+            return usage_error(cmd, "--%s takes no value, got \"%s\"", name,
+                               eq + 1);
         }
 
         if (strcmp(name, "trace") == 0 || strcmp(name, "pricing") == 0) {
             bool trace = name[0] == 't';
+            const size_t max_traces = sizeof cli->traces / sizeof *cli->traces;
+            const size_t max_pricing =
+                sizeof cli->pricing / sizeof *cli->pricing;
             for (;;) {
                 if (trace) {
-                    if (cli->n_traces == 64)
-                        return usage_error(cmd, "%s", "too many --trace files");
+                    if (cli->n_traces == max_traces)
+                        return usage_error(cmd,
+                                           "too many --trace files (at most "
+                                           "%zu)",
+                                           max_traces);
                     cli->traces[cli->n_traces++] = value;
                 } else {
-                    if (cli->n_pricing == 16)
-                        return usage_error(cmd, "%s",
-                                           "too many --pricing paths");
+                    if (cli->n_pricing == max_pricing)
+                        return usage_error(cmd,
+                                           "too many --pricing paths (at "
+                                           "most %zu)",
+                                           max_pricing);
                     cli->pricing[cli->n_pricing++] = value;
                 }
-                if (eq || i + 1 >= argc ||
+                /* more values up to the next option ("-" is a value) */
+                if (eq || i + 1 >= argc || argv[i + 1][0] == '\0' ||
                     (argv[i + 1][0] == '-' && argv[i + 1][1] != '\0'))
                     break;
                 value = argv[++i];
@@ -142,8 +154,9 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
                 return usage_error(cmd,
                                    "--map takes name=column, got \"%s\"",
                                    value);
-            if (k == 32)
-                return usage_error(cmd, "%s", "too many --map options");
+            if (k == sizeof cli->map_storage / sizeof *cli->map_storage)
+                return usage_error(cmd, "too many --map options (at most %zu)",
+                                   k);
             cli->map_storage[k] = gp_strdup(value);
             if (!cli->map_storage[k])
                 return usage_error(cmd, "%s", "out of memory");
@@ -225,6 +238,8 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
         return usage_error(cmd, "unexpected argument \"%s\"", cli->args[0]);
     if (cli->rejects && !cli->skip_bad)
         return usage_error(cmd, "%s", "--rejects goes with --skip-bad");
+    if ((cmd->options & OPT_NEEDS_TRACE) && cli->n_traces == 0)
+        return usage_error(cmd, "%s", "no --trace given");
     return 0;
 }
 
@@ -265,6 +280,18 @@ int64_t gp_cli_today(void)
     return (int64_t)time(NULL);
 }
 
+/* Writes p[0, len) as one quoted CSV field (RFC 4180: quotes doubled). */
+static void put_csv_field(FILE *f, const char *p, size_t len)
+{
+    putc('"', f);
+    for (size_t i = 0; i < len; i++) {
+        if (p[i] == '"')
+            putc('"', f);
+        putc(p[i], f);
+    }
+    putc('"', f);
+}
+
 /* --skip-bad and validate: each rejected row with its reason. */
 static void on_reject(void *ctx, const gp_error *why, const char *row,
                       size_t len)
@@ -272,26 +299,54 @@ static void on_reject(void *ctx, const gp_error *why, const char *row,
     gp_inputs *in = ctx;
     char msg[2048];
 
-    gp_error_format(why, msg, sizeof msg);
     if (in->rejects) {
-        /* line,column,field,reason,row as CSV (quotes doubled) */
-        fprintf(in->rejects, "%s,%ld,%ld,\"", why->source, why->line,
-                why->column);
-        for (const char *p = why->field; *p; p++)
-            fputs(*p == '"' ? "\"\"" : (char[]){*p, 0}, in->rejects);
-        fputs("\",\"", in->rejects);
-        for (const char *p = why->message; *p; p++)
-            fputs(*p == '"' ? "\"\"" : (char[]){*p, 0}, in->rejects);
-        fputs("\",\"", in->rejects);
+        /* file,line,column,field,reason,row */
+        put_csv_field(in->rejects, why->source, strlen(why->source));
+        fprintf(in->rejects, ",%ld,%ld,", why->line, why->column);
+        put_csv_field(in->rejects, why->field, strlen(why->field));
+        putc(',', in->rejects);
+        put_csv_field(in->rejects, why->message, strlen(why->message));
+        putc(',', in->rejects);
         while (len && (row[len - 1] == '\n' || row[len - 1] == '\r'))
             len--;
-        for (size_t i = 0; i < len; i++)
-            fputs(row[i] == '"' ? "\"\"" : (char[]){row[i], 0}, in->rejects);
-        fputs("\"\n", in->rejects);
+        put_csv_field(in->rejects, row, len);
+        putc('\n', in->rejects);
     } else if (in->rejects_printed < 100) {
+        gp_error_format(why, msg, sizeof msg);
         fprintf(stderr, "%s\n", msg);
     }
     in->rejects_printed++;
+}
+
+static const char *plural(uint64_t n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
+/* Without a rejects file (validate) the first 100 bad rows are printed;
+ * this counts the rest. */
+static void print_more_bad_rows(const gp_inputs *in)
+{
+    if (!in->rejects_tmp && in->rejects_printed > 100)
+        fprintf(stderr, "... and %llu more bad %s\n",
+                (unsigned long long)(in->rejects_printed - 100),
+                plural(in->rejects_printed - 100, "row", "rows"));
+}
+
+/* Closes the rejects file and renames it into place; on failure removes it
+ * and fills err. */
+static bool finish_rejects(gp_inputs *in, const char *path, gp_error *err)
+{
+    FILE *f = in->rejects;
+
+    in->rejects = NULL;
+    if (fclose(f) != 0 || rename(in->rejects_tmp, path) != 0) {
+        gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
+                     strerror(errno));
+        remove(in->rejects_tmp);
+        return false;
+    }
+    return true;
 }
 
 int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
@@ -304,6 +359,8 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
     gp_trace_builder *b = NULL;
     gp_trace_options opt = cli->trace_opt;
     const char *scenario = cli->scenario;
+    const char *rejects_path =
+        cli->rejects ? cli->rejects : "gpuplan-rejects.csv";
 
     memset(in, 0, sizeof *in);
     gp_error_clear(&err);
@@ -335,16 +392,23 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
         goto fail;
 
     /* traces */
+    if (cli->n_traces == 0 && !sample_default) {
+        /* commands without a sample mark OPT_NEEDS_TRACE, so the parser
+         * has said this already; kept for one that forgets */
+        fprintf(stderr, "gpuplan: no --trace given\n");
+        gp_inputs_free(in);
+        return 2;
+    }
     if (cli->skip_bad) {
-        const char *rp = cli->rejects ? cli->rejects : "gpuplan-rejects.csv";
-        size_t n = strlen(rp) + 32;
+        size_t n = strlen(rejects_path) + 32;
         in->rejects_tmp = gp_malloc(n);
         if (!in->rejects_tmp)
             goto nomem;
-        snprintf(in->rejects_tmp, n, "%s.tmp%ld", rp, (long)getpid());
+        snprintf(in->rejects_tmp, n, "%s.tmp%ld", rejects_path,
+                 (long)getpid());
         in->rejects = fopen(in->rejects_tmp, "w");
         if (!in->rejects) {
-            gp_error_set(&err, rp, 0, 0, NULL, "cannot write: %s",
+            gp_error_set(&err, rejects_path, 0, 0, NULL, "cannot write: %s",
                          strerror(errno));
             goto fail;
         }
@@ -357,12 +421,6 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
     if (gp_trace_builder_new(&b, in->pricing, &opt, &err) != GP_OK)
         goto fail;
     if (cli->n_traces == 0) {
-        if (!sample_default) {
-            fprintf(stderr, "gpuplan: no --trace given\n");
-            gp_trace_builder_free(b);
-            gp_inputs_free(in);
-            return 2;
-        }
         snprintf(path, sizeof path, "%s/scenarios/sample/trace.csv", data);
         in->used_sample = true;
         if (!cli->quiet)
@@ -380,27 +438,34 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
             goto fail;
         }
     }
-    if (gp_trace_builder_finish(b, &in->trace, &err) != GP_OK)
-        goto fail;
+    /* every row is read: the rejects file is complete, and stays even if
+     * the trace turns out unusable (it says why) */
     if (in->rejects) {
-        const char *rp = cli->rejects ? cli->rejects : "gpuplan-rejects.csv";
-        if (fclose(in->rejects) != 0 || rename(in->rejects_tmp, rp) != 0) {
-            in->rejects = NULL;
-            gp_error_set(&err, rp, 0, 0, NULL, "cannot write: %s",
-                         strerror(errno));
+        if (!finish_rejects(in, rejects_path, &err)) {
+            gp_trace_builder_free(b);
             goto fail;
         }
-        in->rejects = NULL;
-        if (!cli->quiet && in->trace->rows_rejected)
+        if (!cli->quiet && in->rejects_printed)
             fprintf(stderr,
-                    "gpuplan: %llu rows rejected; see %s for each with its "
+                    "gpuplan: %llu %s rejected; see %s for each with its "
                     "reason\n",
-                    (unsigned long long)in->trace->rows_rejected, rp);
-    } else if (report_all && in->trace->rows_rejected) {
-        if (in->rejects_printed > 100)
-            fprintf(stderr, "... and %llu more bad rows\n",
-                    (unsigned long long)(in->rejects_printed - 100));
+                    (unsigned long long)in->rejects_printed,
+                    plural(in->rejects_printed, "row", "rows"), rejects_path);
+    }
+    print_more_bad_rows(in);
+    gp_status st = gp_trace_builder_finish(b, &in->trace, &err);
+    if (st != GP_OK) {
+        /* validate's bad rows already fail the run; what is wrong with the
+         * trace as a whole ("no data rows", a span that fixing them may
+         * change) is for after they are fixed */
+        if (!(report_all && in->rejects_printed && st == GP_ERR_INPUT))
+            gp_cli_print_error(&err);
+        gp_inputs_free(in);
+        return 1;
+    }
+    if (report_all && in->trace->rows_rejected) {
         gp_cli_print_warnings(&in->pricing->warnings);
+        gp_inputs_free(in);
         return 1;
     }
     gp_cli_print_warnings(&in->pricing->warnings);
@@ -408,6 +473,7 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
 nomem:
     gp_error_set(&err, NULL, 0, 0, NULL, "out of memory");
 fail:
+    print_more_bad_rows(in);
     gp_cli_print_error(&err);
     gp_inputs_free(in);
     return 1;

@@ -23,6 +23,9 @@ enum {
     OPT_FORWARD = 1 << 8,  /* --forward */
     OPT_RELABEL = 1 << 9,  /* --relabel */
     OPT_SEED = 1 << 10,    /* --seed, --runs, --threads */
+    /* not an option: --trace is required (the command has no bundled
+     * sample to fall back on), checked when the options are parsed */
+    OPT_NEEDS_TRACE = 1 << 11,
     OPT_TRAIN_UNTIL = 1 << 12 /* --train-until */
 };
 
@@ -68,7 +71,8 @@ typedef struct gp_inputs {
 } gp_inputs;
 
 /* Parses argv for `cmd`.  Returns 0, or 2 after printing a usage error, or
- * -1 when --help was printed. */
+ * -1 when --help was printed.  An option that takes a value must get one:
+ * "--trace=" and "--trace --skip-bad" are usage errors. */
 int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
                  gp_cli *cli);
 void gp_cli_free(gp_cli *cli);
@@ -76,7 +80,9 @@ void gp_cli_free(gp_cli *cli);
 /* Loads catalogs, scenario and traces.  `sample_default`: with no --trace,
  * read the bundled sample (and its scenario unless --scenario is given).
  * `report_all`: keep reading after a bad row and print every problem
- * (validate).  Returns an exit status: 0, or 1 after printing the error. */
+ * (validate).  Returns an exit status: 0, or 1 after printing the error
+ * (then `in` is already freed).  With --skip-bad the rejects file is in
+ * place once every trace was read, even if the trace then fails. */
 int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
                    bool report_all);
 void gp_inputs_free(gp_inputs *in);

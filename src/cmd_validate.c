@@ -7,6 +7,12 @@
 
 #include <stdio.h>
 
+/* "1 hour", "2 hours" */
+static const char *plural(size_t n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
 static int validate_exec(gp_cli *cli)
 {
     gp_inputs in;
@@ -18,7 +24,8 @@ static int validate_exec(gp_cli *cli)
     const gp_trace *t = in.trace;
     gp_format_time(t->start_hour * 3600, a, sizeof a);
     gp_format_time((t->start_hour + (int64_t)t->n_hours) * 3600, z, sizeof z);
-    printf("window:          %s to %s (%zu hours)\n", a, z, t->n_hours);
+    printf("window:          %s to %s (%zu %s)\n", a, z, t->n_hours,
+           plural(t->n_hours, "hour", "hours"));
     printf("rows:            %llu read, %llu rejected\n",
            (unsigned long long)t->rows_read,
            (unsigned long long)t->rows_rejected);
@@ -52,9 +59,12 @@ static int validate_exec(gp_cli *cli)
                in.pricing->catalogs[i]->region,
                in.pricing->catalogs[i]->as_of);
     printf("%s\n", in.pricing->n_catalogs ? ")" : "");
-    printf("scenario:        %s, %zu strategies, %zu commitments owned\n",
+    printf("scenario:        %s, %zu %s, %zu %s owned\n",
            in.scenario->name ? in.scenario->name : "(default)",
-           in.scenario->n_strategies, in.scenario->n_commitments);
+           in.scenario->n_strategies,
+           plural(in.scenario->n_strategies, "strategy", "strategies"),
+           in.scenario->n_commitments,
+           plural(in.scenario->n_commitments, "commitment", "commitments"));
     gp_inputs_free(&in);
     return 0;
 }
@@ -62,7 +72,7 @@ static int validate_exec(gp_cli *cli)
 const struct gp_command gp_cmd_validate = {
     "validate",
     "read every input, report every problem, summarise the trace",
-    "  --trace F...        usage trace CSV files (- reads standard input)\n"
+    "  --trace F...        usage trace CSV files, required (- reads stdin)\n"
     "  --pricing P...      catalog files or folders (default: bundled)\n"
     "  --scenario S        scenario JSON\n"
     "  --layout jobs       one row per job run with start,end columns\n"
@@ -73,6 +83,6 @@ const struct gp_command gp_cmd_validate = {
     "  --rejects FILE      where --skip-bad writes (gpuplan-rejects.csv)\n"
     "  --threads N         threads for reading (default: all cores)\n"
     "  --quiet             no progress or notes on stderr\n",
-    OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_SKIP_BAD,
+    OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_SKIP_BAD | OPT_NEEDS_TRACE,
     validate_exec,
 };

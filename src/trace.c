@@ -149,6 +149,7 @@ struct file_ctx {
     const char *source;
     int colmap[N_COLUMNS]; /* CSV column (0-based) of each, or -1 */
     size_t n_header;       /* fields in the header row */
+    long header_line;      /* line the header starts on (after blank ones) */
     char *header_names[MAX_FIELDS];
 };
 
@@ -199,8 +200,12 @@ static int32_t shard_label(struct shard *s, const char *p, size_t len)
 
     if (gp_strmap_get(&s->label_map, p, len, &id))
         return (int32_t)id;
+    /* all that can fail comes before the label is counted, and the map
+     * entry last, so a failure leaves neither a leak nor a dangling id */
     if (gp_grow((void **)&s->labels, &s->cap_labels, s->n_labels + 1,
-                sizeof *s->labels) != GP_OK)
+                sizeof *s->labels) != GP_OK ||
+        gp_grow((void **)&s->open_run, &s->cap_open, s->n_labels + 1,
+                sizeof *s->open_run) != GP_OK)
         return -1;
     s->labels[s->n_labels] = gp_strndup(p, len);
     if (!s->labels[s->n_labels])
@@ -210,9 +215,6 @@ static int32_t shard_label(struct shard *s, const char *p, size_t len)
         gp_free(s->labels[s->n_labels]);
         return -1;
     }
-    if (gp_grow((void **)&s->open_run, &s->cap_open, s->n_labels + 1,
-                sizeof *s->open_run) != GP_OK)
-        return -1;
     s->open_run[s->n_labels] = -1;
     return (int32_t)s->n_labels++;
 }
@@ -325,11 +327,54 @@ static void row_error(struct shard *s, const struct file_ctx *ctx,
     s->status = GP_ERR_INPUT;
 }
 
-/* Quotes a field for a message, cutting long ones. */
-static void show(char *buf, size_t size, const struct field *f)
+/* Room for a shown value: 64 bytes that may each become "\xNN", the
+ * quotes, "..." and the NUL. */
+#define SHOWN_SIZE (64 * 4 + 8)
+
+/*
+ * Appends p[0, len) to the string in buf (of `size` bytes) with control
+ * bytes escaped (\n, \r, \t, \xNN), so that a value with a newline in a
+ * quoted field cannot split a message line.  Stops before a byte whose
+ * escape would not fit.
+ */
+static void append_escaped(char *buf, size_t size, const char *p, size_t len)
 {
-    int n = f->len > 40 ? 40 : (int)f->len;
-    snprintf(buf, size, "\"%.*s%s\"", n, f->p, f->len > 40 ? "..." : "");
+    size_t n = strlen(buf);
+
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)p[i];
+        char esc[8] = {(char)c, '\0'};
+        if (c == '\n' || c == '\r' || c == '\t')
+            snprintf(esc, sizeof esc, "\\%c",
+                     c == '\n' ? 'n' : (c == '\r' ? 'r' : 't'));
+        else if (c < 0x20 || c == 0x7f)
+            snprintf(esc, sizeof esc, "\\x%02x", c);
+        size_t k = strlen(esc);
+        if (n + k >= size)
+            break;
+        memcpy(buf + n, esc, k + 1);
+        n += k;
+    }
+}
+
+/* Quotes p[0, len) for a message, escaped, cut after `max` bytes (at most
+ * 64).  buf holds SHOWN_SIZE. */
+static void show_bytes(char *buf, const char *p, size_t len, size_t max)
+{
+    size_t cut = len > max ? max : len;
+
+    /* cut between UTF-8 characters, not inside one */
+    while (cut > 0 && cut < len && ((unsigned char)p[cut] & 0xC0) == 0x80)
+        cut--;
+    snprintf(buf, SHOWN_SIZE, "\"");
+    append_escaped(buf, SHOWN_SIZE, p, cut);
+    strncat(buf, cut < len ? "...\"" : "\"", SHOWN_SIZE - strlen(buf) - 1);
+}
+
+/* Quotes a field for a message, cutting long ones. */
+static void show(char *buf, const struct field *f)
+{
+    show_bytes(buf, f->p, f->len, 40);
 }
 
 static bool field_number(struct shard *s, const struct file_ctx *ctx,
@@ -337,11 +382,11 @@ static bool field_number(struct shard *s, const struct file_ctx *ctx,
                          const char *what)
 {
     const struct field *f = FIELD(row, ctx, col);
-    char shown[64];
+    char shown[SHOWN_SIZE];
 
     if (gp_parse_number(f->p, f->len, out))
         return true;
-    show(shown, sizeof shown, f);
+    show(shown, f);
     row_error(s, ctx, row, col, "expected %s, got %s", what, shown);
     return false;
 }
@@ -351,11 +396,11 @@ static bool field_time(struct shard *s, const struct file_ctx *ctx,
 {
     const struct field *f = FIELD(row, ctx, col);
     const char *why;
-    char shown[64];
+    char shown[SHOWN_SIZE];
 
     if (gp_parse_time(f->p, f->len, out, &why))
         return true;
-    show(shown, sizeof shown, f);
+    show(shown, f);
     row_error(s, ctx, row, col, "%s, got %s", why, shown);
     return false;
 }
@@ -364,6 +409,96 @@ static bool field_is(const struct field *f, const char *word)
 {
     size_t n = strlen(word);
     return f->len == n && strncasecmp(f->p, word, n) == 0;
+}
+
+/* Lists the catalogs that price `type` ("aws us-east-1, gcp ...") into
+ * buf, at most three and a count of the rest. */
+static void where_priced(const gp_pricing *pricing, const char *type,
+                         char *buf, size_t size)
+{
+    size_t n = 0, used = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; pricing && i < pricing->n_catalogs; i++) {
+        const gp_catalog *c = pricing->catalogs[i];
+        if (!gp_pricing_find(pricing, c->provider, c->region, type, NULL,
+                             NULL))
+            continue;
+        if (n++ < 3 && used < size) {
+            int w = snprintf(buf + used, size - used, "%s%s %s",
+                             n > 1 ? ", " : "", c->provider, c->region);
+            if (w > 0)
+                used += (size_t)w;
+        }
+    }
+    if (n > 3 && used < size)
+        snprintf(buf + used, size - used, " and %zu more", n - 3);
+}
+
+/* Copies name[0, len) into buf without control bytes (a stray newline or
+ * tab in a quoted field), so that suggestions match what was meant. */
+static void printable_name(char *buf, size_t size, const char *name,
+                           size_t len)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < len && n + 1 < size; i++)
+        if ((unsigned char)name[i] >= 0x20 && name[i] != 0x7f)
+            buf[n++] = name[i];
+    buf[n] = '\0';
+}
+
+/* Sets the error for an instance type the catalogs cannot resolve for the
+ * row: ambiguous, priced elsewhere, or unknown (with the nearest names). */
+static void unresolved_type(struct shard *s, const gp_trace_builder *b,
+                            const struct file_ctx *ctx, const struct row *row,
+                            const struct field *type, const char *provider,
+                            const char *region, bool ambiguous)
+{
+    char shown[SHOWN_SIZE], t[64], near[256];
+
+    show_bytes(shown, type->p, type->len, 64);
+    snprintf(t, sizeof t, "%.*s", (int)type->len, type->p);
+    if (ambiguous) {
+        row_error(s, ctx, row, COL_INSTANCE_TYPE,
+                  "%s is in several catalogs; add a provider and region "
+                  "column or --region",
+                  shown);
+        return;
+    }
+    where_priced(b->pricing, t, near, sizeof near);
+    if (near[0]) {
+        /* priced, but not where the row (or --region) says; the provider
+         * is aws, gcp or azure by now, the region may be anything */
+        char reg[SHOWN_SIZE], want[SHOWN_SIZE + 64];
+        show_bytes(reg, region, strlen(region), 32);
+        if (provider[0] && region[0])
+            snprintf(want, sizeof want, "for provider \"%s\" in region %s",
+                     provider, reg);
+        else if (provider[0])
+            snprintf(want, sizeof want, "for provider \"%s\"", provider);
+        else
+            snprintf(want, sizeof want, "in region %s", reg);
+        row_error(s, ctx, row, COL_INSTANCE_TYPE,
+                  "%s is not priced %s (the loaded catalogs have it for %s)",
+                  shown, want, near);
+        return;
+    }
+    if (!b->pricing || b->pricing->n_catalogs == 0) {
+        row_error(s, ctx, row, COL_INSTANCE_TYPE,
+                  "unknown instance type %s (no catalog loaded)", shown);
+        return;
+    }
+    printable_name(t, sizeof t, type->p, type->len);
+    gp_pricing_suggest(b->pricing, t, near, sizeof near, 3);
+    if (near[0])
+        row_error(s, ctx, row, COL_INSTANCE_TYPE,
+                  "unknown instance type %s (nearest: %s)", shown, near);
+    else
+        row_error(s, ctx, row, COL_INSTANCE_TYPE,
+                  "unknown instance type %s (no similar name in the loaded "
+                  "catalogs)",
+                  shown);
 }
 
 /* Finds (and interns) the pool of the row. */
@@ -383,14 +518,13 @@ static bool row_pool(struct shard *s, const gp_trace_builder *b,
                                                   "an instance type");
         return false;
     }
-    if (klen >= sizeof key || prov->len > 15 || reg->len > 31 ||
-        type->len > 63) {
-        char shown[64];
-        show(shown, sizeof shown, type->len > 63 ? type : reg);
-        row_error(s, ctx, row,
-                  type->len > 63 ? COL_INSTANCE_TYPE
-                                 : (reg->len > 31 ? COL_REGION : COL_PROVIDER),
-                  "too long to be a name: %s", shown);
+    /* the longest names the catalogs allow; the key then fits */
+    if (type->len > 63 || reg->len > 31 || prov->len > 15) {
+        int col = type->len > 63 ? COL_INSTANCE_TYPE
+                                 : (reg->len > 31 ? COL_REGION : COL_PROVIDER);
+        char shown[SHOWN_SIZE];
+        show(shown, FIELD(row, ctx, col));
+        row_error(s, ctx, row, col, "too long to be a name: %s", shown);
         return false;
     }
     memcpy(key, prov->p, prov->len);
@@ -416,38 +550,16 @@ static bool row_pool(struct shard *s, const gp_trace_builder *b,
             snprintf(r, sizeof r, "%s", b->opt.region);
         if (p[0] && strcmp(p, "aws") != 0 && strcmp(p, "gcp") != 0 &&
             strcmp(p, "azure") != 0) {
+            char shown[SHOWN_SIZE];
+            show(shown, prov);
             row_error(s, ctx, row, COL_PROVIDER,
-                      "unknown provider \"%s\" (expected aws, gcp or azure)",
-                      p);
+                      "unknown provider %s (expected aws, gcp or azure)",
+                      shown);
             return false;
         }
         it = gp_pricing_find(b->pricing, p, r, t, &cat, &ambiguous);
         if (!it) {
-            char near[256];
-            if (ambiguous) {
-                row_error(s, ctx, row, COL_INSTANCE_TYPE,
-                          "\"%s\" is in several catalogs; add a provider and "
-                          "region column or --region",
-                          t);
-                return false;
-            }
-            if (gp_pricing_find(b->pricing, NULL, NULL, t, NULL, &ambiguous) ||
-                ambiguous) {
-                row_error(s, ctx, row, COL_INSTANCE_TYPE,
-                          "\"%s\" is not priced for provider \"%s\" region "
-                          "\"%s\" in the loaded catalogs",
-                          t, p[0] ? p : "any", r[0] ? r : "any");
-                return false;
-            }
-            gp_pricing_suggest(b->pricing, t, near, sizeof near, 3);
-            if (near[0])
-                row_error(s, ctx, row, COL_INSTANCE_TYPE,
-                          "unknown instance type \"%s\" (nearest: %s)", t,
-                          near);
-            else
-                row_error(s, ctx, row, COL_INSTANCE_TYPE,
-                          "unknown instance type \"%s\" (no catalog loaded)",
-                          t);
+            unresolved_type(s, b, ctx, row, type, p, r, ambiguous);
             return false;
         }
         /* one pool per (catalog, type), whatever spelling found it */
@@ -516,7 +628,7 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
     gp_workload w = GP_UNLABELED;
     bool interruptible;
     const struct field *f;
-    char shown[64];
+    char shown[SHOWN_SIZE];
 
     if (row->n != ctx->n_header) {
         gp_error_clear(&s->err);
@@ -533,7 +645,11 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
             !field_time(s, ctx, row, COL_END, &t1))
             return false;
         if (t1 <= t0) {
-            row_error(s, ctx, row, COL_END, "ends before it starts");
+            char start[SHOWN_SIZE];
+            show(start, FIELD(row, ctx, COL_START));
+            show(shown, FIELD(row, ctx, COL_END));
+            row_error(s, ctx, row, COL_END,
+                      "must be after start %s, got %s", start, shown);
             return false;
         }
         step = t1 - t0;
@@ -547,7 +663,7 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
                               "a number of seconds"))
                 return false;
             if (step <= 0) {
-                show(shown, sizeof shown, f);
+                show(shown, f);
                 row_error(s, ctx, row, COL_STEP_S,
                           "must be above 0 seconds, got %s", shown);
                 return false;
@@ -565,7 +681,7 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
     else if (field_is(f, "inference"))
         w = GP_INFERENCE;
     else if (f->len) {
-        show(shown, sizeof shown, f);
+        show(shown, f);
         row_error(s, ctx, row, COL_WORKLOAD,
                   "unknown workload %s (expected training, inference or "
                   "empty)",
@@ -580,7 +696,7 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
                           "a number of instances"))
             return false;
         if (n < 0) {
-            show(shown, sizeof shown, f);
+            show(shown, f);
             row_error(s, ctx, row, COL_INSTANCES, "must not be negative, got %s",
                       shown);
             return false;
@@ -597,7 +713,7 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
         if (!field_number(s, ctx, row, COL_GPUS, &gpus, "a number of GPUs"))
             return false;
         if (gpus < 0) {
-            show(shown, sizeof shown, f);
+            show(shown, f);
             row_error(s, ctx, row, COL_GPUS, "must not be negative, got %s",
                       shown);
             return false;
@@ -610,7 +726,7 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
     f = FIELD(row, ctx, COL_GPU_UTIL);
     if (f->len) {
         if (!gp_parse_number(f->p, f->len, &util) || util < 0 || util > 100) {
-            show(shown, sizeof shown, f);
+            show(shown, f);
             row_error(s, ctx, row, COL_GPU_UTIL,
                       "expected a percent 0..100, got %s", shown);
             return false;
@@ -625,7 +741,7 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
     else if (field_is(f, "false") || field_is(f, "0") || field_is(f, "no"))
         interruptible = false;
     else {
-        show(shown, sizeof shown, f);
+        show(shown, f);
         row_error(s, ctx, row, COL_INTERRUPTIBLE,
                   "expected true or false, got %s", shown);
         return false;
@@ -659,7 +775,7 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
     if (h_last - h >= MAX_SPAN_HOURS) {
         row_error(s, ctx, row, b->opt.layout == GP_LAYOUT_JOBS ? COL_END
                                                                : COL_STEP_S,
-                  "covers more than %ld hours", MAX_SPAN_HOURS);
+                  "covers more than %ld hours (30 years)", MAX_SPAN_HOURS);
         return false;
     }
     for (; h <= h_last; h++) {
@@ -727,7 +843,8 @@ static void slow_field(void *p, size_t len, void *data)
         r->nomem = true;
         return;
     }
-    memcpy(r->buf + r->len, p, len);
+    if (len > 0) /* p is not to be read for an empty field */
+        memcpy(r->buf + r->len, p, len);
     r->buf[r->len + len] = '\0';
     r->offs[r->n] = r->len;
     r->lens[r->n] = len;
@@ -1068,6 +1185,17 @@ static gp_status read_header(const gp_trace_builder *b, struct file_ctx *ctx,
 
     if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
         pos = 3; /* UTF-8 byte order mark */
+    /* blank lines before the header are skipped (libcsv would skip them
+     * too), but errors name the header's own line */
+    ctx->header_line = 1;
+    for (size_t k = pos; k < len; k++) {
+        if (text[k] == '\n') {
+            pos = k + 1;
+            ctx->header_line++;
+        } else if (text[k] != ' ' && text[k] != '\t' && text[k] != '\r') {
+            break;
+        }
+    }
     if (csv_init(&p, CSV_STRICT | CSV_APPEND_NULL) != 0)
         return GP_ERR_NOMEM;
     while (pos < len && !h.done) {
@@ -1077,7 +1205,7 @@ static gp_status read_header(const gp_trace_builder *b, struct file_ctx *ctx,
                       &h) != next - pos) {
             csv_free(&p);
             ctx->n_header = h.n;
-            gp_error_set(err, ctx->source, 1, 0, NULL,
+            gp_error_set(err, ctx->source, ctx->header_line, 0, NULL,
                          "malformed quoting in the header");
             return GP_ERR_INPUT;
         }
@@ -1090,7 +1218,7 @@ static gp_status read_header(const gp_trace_builder *b, struct file_ctx *ctx,
     if (h.nomem)
         return GP_ERR_NOMEM;
     if (h.too_many) {
-        gp_error_set(err, ctx->source, 1, 0, NULL,
+        gp_error_set(err, ctx->source, ctx->header_line, 0, NULL,
                      "the header has more than %d columns", MAX_FIELDS);
         return GP_ERR_INPUT;
     }
@@ -1113,7 +1241,8 @@ static gp_status read_header(const gp_trace_builder *b, struct file_ctx *ctx,
             const char *name = trim(ctx->header_names[i], &nl);
             if (nl == strlen(want) && strncasecmp(name, want, nl) == 0) {
                 if (ctx->colmap[c] >= 0) {
-                    gp_error_set(err, ctx->source, 1, (long)i + 1, want,
+                    gp_error_set(err, ctx->source, ctx->header_line,
+                                 (long)i + 1, want,
                                  "the column appears twice");
                     return GP_ERR_INPUT;
                 }
@@ -1131,7 +1260,8 @@ static gp_status read_header(const gp_trace_builder *b, struct file_ctx *ctx,
     char have[512] = "";
     for (size_t i = 0; i < h.n && strlen(have) < 400; i++) {
         strncat(have, i ? ", " : "", sizeof have - strlen(have) - 1);
-        strncat(have, ctx->header_names[i], sizeof have - strlen(have) - 1);
+        append_escaped(have, sizeof have, ctx->header_names[i],
+                       strlen(ctx->header_names[i]));
     }
     for (size_t k = 0; k < n_req; k++) {
         if (ctx->colmap[req[k]] < 0) {
@@ -1139,7 +1269,7 @@ static gp_status read_header(const gp_trace_builder *b, struct file_ctx *ctx,
             for (size_t m = 0; m < b->opt.n_map; m++)
                 if (strcmp(b->opt.map[m][0], name) == 0)
                     name = b->opt.map[m][1];
-            gp_error_set(err, ctx->source, 1, 0, name,
+            gp_error_set(err, ctx->source, ctx->header_line, 0, name,
                          "missing column (the header has: %s)%s", have,
                          b->opt.layout == GP_LAYOUT_SAMPLES &&
                                  req[k] == COL_TIMESTAMP &&
@@ -1150,7 +1280,7 @@ static gp_status read_header(const gp_trace_builder *b, struct file_ctx *ctx,
         }
     }
     if (ctx->colmap[COL_INSTANCES] < 0 && ctx->colmap[COL_GPUS] < 0) {
-        gp_error_set(err, ctx->source, 1, 0, "instances",
+        gp_error_set(err, ctx->source, ctx->header_line, 0, "instances",
                      "missing column: give instances or gpus (the header "
                      "has: %s)",
                      have);
@@ -1576,8 +1706,8 @@ gp_status gp_trace_builder_add_buffer(gp_trace_builder *b, const char *text,
 {
     struct source src;
     memset(&src, 0, sizeof src);
-    src.mem = text;
-    src.mem_len = len;
+    src.mem = text && len ? text : ""; /* never NULL: NULL means a file */
+    src.mem_len = text ? len : 0;
     return read_source(b, &src, source, err);
 }
 
@@ -1633,6 +1763,70 @@ static int pool_cmp(const void *a, const void *b)
     return c;
 }
 
+/* The files read, for a message about all of them: "a.csv, b.csv" (at
+ * most three and a count of the rest). */
+static void sources_list(const gp_trace_builder *b, char *buf, size_t size)
+{
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < b->n_sources && i < 3 && used < size; i++) {
+        int w = snprintf(buf + used, size - used, "%s%s", i ? ", " : "",
+                         b->sources[i]);
+        if (w > 0)
+            used += (size_t)w;
+    }
+    if (b->n_sources > 3 && used < size)
+        snprintf(buf + used, size - used, " and %zu more", b->n_sources - 3);
+}
+
+/* The error for a trace without a row to use: it names the file when there
+ * is one, and says when bad rows were all there was. */
+static void no_data_rows(const gp_trace_builder *b, gp_error *err)
+{
+    char left[96] = "";
+    const struct shard *s = &b->main;
+
+    if (s->rows_rejected)
+        snprintf(left, sizeof left, " left after rejecting %llu bad %s",
+                 (unsigned long long)s->rows_rejected,
+                 s->rows_rejected == 1 ? "row" : "rows");
+    if (b->n_sources == 1) {
+        gp_error_set(err, b->sources[0], 0, 0, NULL, "no data rows%s", left);
+    } else if (b->n_sources > 1) {
+        char names[256];
+        sources_list(b, names, sizeof names);
+        gp_error_set(err, NULL, 0, 0, NULL,
+                     "the traces (%s) have no data rows%s", names, left);
+    } else {
+        gp_error_set(err, NULL, 0, 0, NULL, "no trace was read");
+    }
+}
+
+/* The error for series that together span more than MAX_SPAN_HOURS
+ * (clock hours [lo, hi)). */
+static void span_too_long(const gp_trace_builder *b, int64_t lo, int64_t hi,
+                          gp_error *err)
+{
+    char first[32], last[32];
+
+    gp_format_time(lo * 3600, first, sizeof first);
+    gp_format_time(hi * 3600, last, sizeof last);
+    if (b->n_sources == 1) {
+        gp_error_set(err, b->sources[0], 0, 0, NULL,
+                     "the trace spans %s to %s, more than 30 years; is a "
+                     "timestamp wrong?",
+                     first, last);
+    } else {
+        char names[256];
+        sources_list(b, names, sizeof names);
+        gp_error_set(err, NULL, 0, 0, NULL,
+                     "the traces (%s) span %s to %s, more than 30 years; is "
+                     "a timestamp wrong?",
+                     names, first, last);
+    }
+}
+
 gp_status gp_trace_builder_finish(gp_trace_builder *b, gp_trace **out,
                                   gp_error *err)
 {
@@ -1644,6 +1838,12 @@ gp_status gp_trace_builder_finish(gp_trace_builder *b, gp_trace **out,
     *out = NULL;
     if (!t)
         goto nomem;
+    if (s->rows_read == s->rows_rejected) {
+        no_data_rows(b, err);
+        gp_trace_free(t);
+        gp_trace_builder_free(b);
+        return GP_ERR_INPUT;
+    }
     for (size_t i = 0; i < s->n_series; i++) {
         const struct shard_series *ser = &s->series[i];
         if (ser->n == 0)
@@ -1656,9 +1856,10 @@ gp_status gp_trace_builder_finish(gp_trace_builder *b, gp_trace **out,
     if (lo == INT64_MAX) {
         lo = hi = 0;
     } else if (hi - lo > MAX_SPAN_HOURS) {
-        gp_error_set(err, b->n_sources ? b->sources[0] : NULL, 0, 0, NULL,
-                     "the traces together span more than %ld hours",
-                     MAX_SPAN_HOURS);
+        /* each series is within the bound (rows past it are rejected where
+         * they are read), so the times are in different series: which one
+         * is wrong cannot be known, so say what was found */
+        span_too_long(b, lo, hi, err);
         gp_trace_free(t);
         gp_trace_builder_free(b);
         return GP_ERR_INPUT;
@@ -1666,14 +1867,17 @@ gp_status gp_trace_builder_finish(gp_trace_builder *b, gp_trace **out,
     t->start_hour = lo;
     t->n_hours = (size_t)(hi - lo);
 
-    /* pools in name order */
+    /* pools in name order (memcpy and qsort only with n > 0: with
+     * nothing read their source pointers may be NULL) */
     t->pools = gp_calloc(s->n_pools, sizeof *t->pools);
     pool_order = gp_calloc(s->n_pools, sizeof *pool_order);
     if (!t->pools || !pool_order)
         goto nomem;
-    memcpy(t->pools, s->pools, s->n_pools * sizeof *t->pools);
+    if (s->n_pools > 0) {
+        memcpy(t->pools, s->pools, s->n_pools * sizeof *t->pools);
+        qsort(t->pools, s->n_pools, sizeof *t->pools, pool_cmp);
+    }
     t->n_pools = s->n_pools;
-    qsort(t->pools, t->n_pools, sizeof *t->pools, pool_cmp);
     for (size_t i = 0; i < s->n_pools; i++)
         for (size_t j = 0; j < t->n_pools; j++)
             if (t->pools[j].type == s->pools[i].type &&
@@ -1720,11 +1924,13 @@ gp_status gp_trace_builder_finish(gp_trace_builder *b, gp_trace **out,
             gp_free(where);
             goto nomem;
         }
-        memcpy(sorted, t->series, t->n_series * sizeof *sorted);
         /* remember the old index of each series in its instance_hours ptr
          * order: sort a copy, then find each by pointer */
-        sort_trace = t;
-        qsort(sorted, t->n_series, sizeof *sorted, series_cmp);
+        if (t->n_series > 0) {
+            memcpy(sorted, t->series, t->n_series * sizeof *sorted);
+            sort_trace = t;
+            qsort(sorted, t->n_series, sizeof *sorted, series_cmp);
+        }
         for (size_t i = 0; i < t->n_series; i++)
             for (size_t j = 0; j < t->n_series; j++)
                 if (sorted[j].instance_hours == t->series[i].instance_hours) {

@@ -281,6 +281,174 @@ static void test_bad_rows_are_reported_with_line_and_column(void **state)
                  5, 4, "", "row has 3 fields, the header has 4");
 }
 
+static void test_shown_values_escape_control_characters(void **state)
+{
+    gp_error err;
+    (void)state;
+    /* a quoted newline must not split the message line; the name without
+     * it is what the user meant, so g5.xlarge is suggested first */
+    expect_error("timestamp,instance_type,instances\n"
+                 "2026-01-05T13:00:00Z,\"g5.\nxlarge\",2\n",
+                 2, 2, "instance_type",
+                 "unknown instance type \"g5.\\nxlarge\" (nearest: "
+                 "g5.xlarge, ");
+    /* a tab, a carriage return and another control byte */
+    gp_trace *t = read_csv("timestamp,instance_type,instances,workload\n"
+                           "2026-01-05T13:00:00Z,g5.xlarge,2,\"a\tb\rc\x01\"\n",
+                           NULL, &err);
+    assert_null(t);
+    assert_string_equal(err.message,
+                        "unknown workload \"a\\tb\\rc\\x01\" (expected "
+                        "training, inference or empty)");
+}
+
+static void test_too_long_names_show_the_field_that_is_too_long(void **state)
+{
+    (void)state;
+    /* provider at most 15 characters: "amazon-web-services" has 19 */
+    expect_error("timestamp,provider,region,instance_type,instances\n"
+                 "2026-01-05T13:00:00Z,amazon-web-services,us-east-1,"
+                 "g5.xlarge,2\n",
+                 2, 2, "provider",
+                 "too long to be a name: \"amazon-web-services\"");
+}
+
+static void test_header_errors_name_the_header_line(void **state)
+{
+    (void)state;
+    /* two blank lines, then the header on line 3 */
+    expect_error("\n\ninstance_type,instances\ng5.xlarge,2\n", 3, 0,
+                 "timestamp", "missing column");
+}
+
+static void test_a_trace_without_data_rows_is_an_error(void **state)
+{
+    gp_error err;
+    (void)state;
+    gp_trace *t = read_csv("timestamp,instance_type,instances\n", NULL, &err);
+    assert_null(t);
+    assert_string_equal(err.source, "t.csv");
+    assert_int_equal(err.line, 0);
+    assert_string_equal(err.message, "no data rows");
+}
+
+static void count_reject(void *ctx, const gp_error *why, const char *row,
+                         size_t len)
+{
+    (void)why;
+    (void)row;
+    (void)len;
+    (*(int *)ctx)++;
+}
+
+static void test_a_trace_whose_rows_are_all_rejected_is_an_error(
+    void **state)
+{
+    gp_error err;
+    gp_trace_options opt;
+    int rejected = 0;
+    (void)state;
+    gp_trace_options_init(&opt);
+    opt.reject = count_reject;
+    opt.reject_ctx = &rejected;
+    gp_trace *t = read_csv("timestamp,instance_type,instances\n"
+                           "2026-01-05T13:00:00Z,g5.xlarge,-2\n"
+                           "2026-01-05T14:00:00Z,g5.xlarg,2\n",
+                           &opt, &err);
+    assert_null(t);
+    assert_int_equal(rejected, 2);
+    assert_string_equal(err.source, "t.csv");
+    assert_string_equal(err.message,
+                        "no data rows left after rejecting 2 bad rows");
+}
+
+static void test_a_span_across_series_names_the_first_and_last_time(
+    void **state)
+{
+    gp_error err;
+    (void)state;
+    /* each pool alone spans one hour; together 1990-01-05T13:00 to
+     * 2026-01-05T14:00 (the end of the 2026 row's hour), 36 years */
+    gp_trace *t = read_csv("timestamp,instance_type,instances\n"
+                           "2026-01-05T13:00:00Z,g5.xlarge,2\n"
+                           "1990-01-05T13:00:00Z,g5.12xlarge,2\n",
+                           NULL, &err);
+    assert_null(t);
+    assert_string_equal(err.source, "t.csv");
+    assert_int_equal(err.line, 0);
+    assert_string_equal(err.message,
+                        "the trace spans 1990-01-05T13:00:00Z to "
+                        "2026-01-05T14:00:00Z, more than 30 years; is a "
+                        "timestamp wrong?");
+}
+
+static void test_unknown_type_without_catalogs_says_none_is_loaded(
+    void **state)
+{
+    gp_error err;
+    gp_pricing none;
+    gp_trace_builder *b;
+    const char *csv = "timestamp,instance_type,instances\n"
+                      "2026-01-05T13:00:00Z,g5.xlarge,2\n";
+    (void)state;
+    memset(&none, 0, sizeof none);
+    gp_error_clear(&err);
+    assert_int_equal(gp_trace_builder_new(&b, &none, NULL, &err), GP_OK);
+    assert_int_equal(gp_trace_builder_add_buffer(b, csv, strlen(csv),
+                                                 "t.csv", &err),
+                     GP_ERR_INPUT);
+    gp_trace_builder_free(b);
+    assert_string_equal(err.message,
+                        "unknown instance type \"g5.xlarge\" (no catalog "
+                        "loaded)");
+}
+
+static void test_unknown_type_far_from_every_name_says_so(void **state)
+{
+    (void)state;
+    expect_error("timestamp,instance_type,instances\n"
+                 "2026-01-05T13:00:00Z,tpu-v5e-8,2\n",
+                 2, 2, "instance_type",
+                 "unknown instance type \"tpu-v5e-8\" (no similar name in "
+                 "the loaded catalogs)");
+}
+
+static void test_type_priced_elsewhere_says_where(void **state)
+{
+    gp_error err;
+    gp_trace_options opt;
+    (void)state;
+    gp_trace_options_init(&opt);
+    opt.region = "eu-west-1";
+    /* the bundled catalogs price g5.xlarge only in aws us-east-1 */
+    gp_trace *t = read_csv("timestamp,instance_type,instances\n"
+                           "2026-01-05T13:00:00Z,g5.xlarge,2\n",
+                           &opt, &err);
+    assert_null(t);
+    assert_string_equal(err.message,
+                        "\"g5.xlarge\" is not priced in region \"eu-west-1\" "
+                        "(the loaded catalogs have it for aws us-east-1)");
+}
+
+static void test_job_that_ends_at_its_start_is_an_error(void **state)
+{
+    gp_error err;
+    gp_trace_options opt;
+    (void)state;
+    gp_trace_options_init(&opt);
+    opt.layout = GP_LAYOUT_JOBS;
+    gp_trace *t = read_csv("start,end,instance_type,instances\n"
+                           "2026-01-05T13:00:00Z,2026-01-05T13:00:00Z,"
+                           "g5.xlarge,2\n",
+                           &opt, &err);
+    assert_null(t);
+    assert_int_equal(err.line, 2);
+    assert_string_equal(err.field, "end");
+    assert_string_equal(err.message,
+                        "must be after start \"2026-01-05T13:00:00Z\", got "
+                        "\"2026-01-05T13:00:00Z\"");
+}
+
 /* The bundled sample, against statistics computed independently from the
  * same rows by scenarios/sample/summarize.py (exact decimal arithmetic). */
 static void test_bundled_sample_matches_independent_summary(void **state)
@@ -433,6 +601,20 @@ int main(void)
         cmocka_unit_test(test_consecutive_rows_of_a_job_form_one_run),
         cmocka_unit_test(test_quotes_crlf_bom_and_map_are_read),
         cmocka_unit_test(test_bad_rows_are_reported_with_line_and_column),
+        cmocka_unit_test(test_shown_values_escape_control_characters),
+        cmocka_unit_test(
+            test_too_long_names_show_the_field_that_is_too_long),
+        cmocka_unit_test(test_header_errors_name_the_header_line),
+        cmocka_unit_test(test_a_trace_without_data_rows_is_an_error),
+        cmocka_unit_test(
+            test_a_trace_whose_rows_are_all_rejected_is_an_error),
+        cmocka_unit_test(
+            test_a_span_across_series_names_the_first_and_last_time),
+        cmocka_unit_test(
+            test_unknown_type_without_catalogs_says_none_is_loaded),
+        cmocka_unit_test(test_unknown_type_far_from_every_name_says_so),
+        cmocka_unit_test(test_type_priced_elsewhere_says_where),
+        cmocka_unit_test(test_job_that_ends_at_its_start_is_an_error),
         cmocka_unit_test(test_bundled_sample_matches_independent_summary),
         cmocka_unit_test(test_threads_give_the_same_trace_as_one_thread),
         cmocka_unit_test(test_threads_report_the_first_bad_row_by_line),

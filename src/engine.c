@@ -267,6 +267,33 @@ static void totals(gp_ledger *l, const gp_trace *t)
                                       : NAN;
 }
 
+#define TILE_HOURS 64
+
+/*
+ * Copies up to TILE_HOURS hours from `hour` (epoch hours) of every series
+ * into three hour-major tiles: instance-hours, useful GPU-hours, GPU-hours
+ * with utilization.  Hours outside the trace are zero.
+ */
+static void fill_tile(const gp_trace *t, double *tile, int64_t hour,
+                      size_t left)
+{
+    size_t ns = t->n_series;
+    size_t n = left < TILE_HOURS ? left : TILE_HOURS;
+
+    memset(tile, 0, 3 * TILE_HOURS * ns * sizeof *tile);
+    for (size_t i = 0; i < ns; i++) {
+        const gp_series *s = &t->series[i];
+        for (size_t k = 0; k < n; k++) {
+            int64_t th = hour + (int64_t)k - t->start_hour;
+            if (th < 0 || th >= (int64_t)t->n_hours)
+                continue;
+            tile[k * ns + i] = s->instance_hours[th];
+            tile[(TILE_HOURS + k) * ns + i] = s->useful_gpu_hours[th];
+            tile[(2 * TILE_HOURS + k) * ns + i] = s->util_gpu_hours[th];
+        }
+    }
+}
+
 gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
                         const gp_scenario *s, size_t strategy,
                         const gp_engine_options *opt, gp_ledger **out,
@@ -363,10 +390,26 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
         st = GP_ERR_NOMEM;
         goto fail;
     }
+    /* The series' arrays are read a block of hours at a time into
+     * hour-major tiles: reading one value from each of thousands of arrays
+     * every hour stalled on memory (bench/README.md). */
+    size_t ns = trace->n_series;
+    double *tile = gp_malloc((3 * TILE_HOURS * ns + 1) * sizeof *tile);
+    if (!tile) {
+        gp_free(od_launched);
+        st = GP_ERR_NOMEM;
+        goto fail;
+    }
     for (size_t h = 0; h < in.n_hours; h++) {
         int64_t th = in.start_hour + (int64_t)h - trace->start_hour;
         gp_ledger_hour *row = &l->hours[h];
+        size_t slot = h % TILE_HOURS;
 
+        if (slot == 0)
+            fill_tile(trace, tile, in.start_hour + (int64_t)h, in.n_hours - h);
+        const double *d_inst = tile + slot * ns;
+        const double *d_useful = tile + (TILE_HOURS + slot) * ns;
+        const double *d_util = tile + (2 * TILE_HOURS + slot) * ns;
         memset(scratch, 0, 5 * (np + 1) * sizeof *scratch);
         hour.h = h;
         hour.t = (in.start_hour + (int64_t)h) * 3600;
@@ -375,7 +418,7 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
         if (th >= 0 && th < (int64_t)trace->n_hours) {
             for (size_t i = 0; i < trace->n_series; i++) {
                 const gp_series *ser = &trace->series[i];
-                double d = ser->instance_hours[th];
+                double d = d_inst[i];
                 if (d == 0)
                     continue;
                 const gp_policy *pol =
@@ -405,13 +448,13 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
         if (th >= 0 && th < (int64_t)trace->n_hours) {
             for (size_t i = 0; i < trace->n_series; i++) {
                 const gp_series *ser = &trace->series[i];
-                double d = ser->instance_hours[th];
+                double d = d_inst[i];
                 gp_ledger_series *ls = &l->series[i];
-                if (d == 0 && ser->useful_gpu_hours[th] == 0)
+                if (d == 0 && d_useful[i] == 0)
                     continue;
                 ls->instance_hours += d;
-                ls->useful_gpu_hours += ser->useful_gpu_hours[th];
-                ls->util_gpu_hours += ser->util_gpu_hours[th];
+                ls->useful_gpu_hours += d_useful[i];
+                ls->util_gpu_hours += d_util[i];
                 if (d == 0)
                     continue;
                 size_t p = ser->pool;
@@ -437,6 +480,7 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
                                allocated;
     }
     gp_free(od_launched);
+    gp_free(tile);
 
     for (size_t k = 0; k < N_CHAIN; k++) {
         st = chain[k]->finish(state[k], &in, l);

@@ -37,8 +37,6 @@ void gp_engine_options_init(gp_engine_options *o)
     memset(o, 0, sizeof *o);
     o->mc_runs = -1;
     o->mc_seed = -1;
-    o->per_hour = true;
-    o->per_series = true;
 }
 
 static int64_t floor_hour(int64_t t)

@@ -116,8 +116,6 @@ typedef struct gp_engine_options {
     int mc_runs;                      /* < 0: the scenario's */
     long mc_seed;                     /* < 0: the scenario's */
     int threads;                      /* 0: all cores */
-    bool per_hour;   /* keep the hourly ledger (reports); off for search */
-    bool per_series; /* chargeback */
     /* extra commitments on top of the strategy's (the recommender) */
     const gp_commitment *extra;
     size_t n_extra;

@@ -770,6 +770,14 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
     /* spread over the clock hours [t0, t1) overlaps */
     double hours = step / 3600.0;
     double inst_h = n * hours;
+    /* checked in floating point first: a step of 1e40 seconds would not
+     * fit the hour numbers below (found by fuzz_trace) */
+    if (!(hours < (double)MAX_SPAN_HOURS)) {
+        row_error(s, ctx, row, b->opt.layout == GP_LAYOUT_JOBS ? COL_END
+                                                               : COL_STEP_S,
+                  "covers more than %ld hours (30 years)", MAX_SPAN_HOURS);
+        return false;
+    }
     int64_t h = (int64_t)floor(t0 / 3600.0);
     int64_t h_last = (int64_t)floor((t1 - 1e-6) / 3600.0);
     if (h_last - h >= MAX_SPAN_HOURS) {

@@ -623,7 +623,7 @@ static double best_plan(const gp_opt *o, const struct work *w, size_t k)
             hi = need;
     }
     double lo = 0;
-    for (int it = 0; it < 60 && hi - lo > 1e-7 * (1 + hi); it++) {
+    for (int it = 0; it < 40 && hi - lo > 1e-6 * (1 + hi); it++) {
         double S = (lo + hi) / 2, worth = 0;
         for (size_t h = pl->first; h < pl->last; h++) {
             double left = S;
@@ -746,13 +746,12 @@ double gp_opt_solve(gp_opt *o)
         qsort(w.order[p], o->n_hours, sizeof *w.order[p], hour_cmp);
     }
     o->rounds = 0;
-    /* as many passes as about two billion cell visits allow: plenty for
-     * small problems, about a hundred for a year of a thousand pools */
     double per_pass = (double)o->n_hours * (double)(o->n_pools + 1);
     for (size_t k = 0; k < o->n_plans; k++)
         per_pass += (double)o->n_hours * (double)o->plans[k].n_el;
-    int rounds = (int)(2e9 / (per_pass + 1));
-    rounds = rounds < 40 ? 40 : (rounds > 400 ? 400 : rounds);
+    /* 40 rounds come within 0.15% of GLPK's optimum on the tests and 80
+     * within 0.08%: 80 while a pass is cheap, 40 for large problems */
+    int rounds = per_pass < 2e6 ? 80 : 40;
     /* the fractional optimum */
     averages(o, &w, rounds, true, best_n, best_S);
     restore(o, best_n, best_S);
@@ -762,9 +761,11 @@ double gp_opt_solve(gp_opt *o)
                                                  : floor(o->pools[p].n + 0.5);
     averages(o, &w, rounds / 2, false, best_n, best_S);
     restore(o, best_n, best_S);
-    /* each reservation one up or down, if that is cheaper */
+    /* each reservation one up or down, if that is cheaper: two passes per
+     * pool, so only for small problems (for large ones the rounded
+     * average is left as it is) */
     cost = pass(o, NULL);
-    for (int sweep = 0; sweep < 3; sweep++) {
+    for (int sweep = 0; sweep < 3 && o->n_pools <= 64; sweep++) {
         bool better = false;
         for (size_t p = 0; p < o->n_pools; p++) {
             if (!o->pools[p].ri_offer || o->pools[p].n_fixed >= 0)

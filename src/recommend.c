@@ -309,6 +309,105 @@ static int pool_value_cmp(const void *a, const void *b)
     return x > y ? -1 : (x < y);
 }
 
+/* Up to this many actions, each one's savings are billed by the engine. */
+#define EXACT_ACTIONS 40
+
+/* Sets the optimizer's decisions to the first `upto` of `ordered`
+ * (reservations by type and region, plans by kind, family and region),
+ * the rest to none. */
+static void set_decisions(gp_opt *o, const gp_commitment *ordered,
+                          size_t upto)
+{
+    for (size_t p = 0; p < o->n_pools; p++)
+        if (o->pools[p].n_fixed < 0)
+            o->pools[p].n = 0;
+    for (size_t k = 0; k < o->n_plans; k++)
+        if (!o->plans[k].fixed)
+            o->plans[k].S = 0;
+    for (size_t i = 0; i < upto; i++) {
+        const gp_commitment *c = &ordered[i];
+        if (c->type == GP_COMMIT_RESERVED) {
+            for (size_t p = 0; p < o->n_pools; p++)
+                if (strcmp(o->pools[p].type->name, c->instance_type) == 0 &&
+                    strcmp(o->pools[p].catalog->region, c->region) == 0)
+                    o->pools[p].n = c->count;
+        } else {
+            for (size_t k = 0; k < o->n_plans; k++)
+                if (!o->plans[k].fixed && o->plans[k].kind == c->kind &&
+                    strcmp(o->plans[k].provider, c->provider) == 0 &&
+                    strcmp(o->plans[k].family, c->family) == 0 &&
+                    strcmp(o->plans[k].region, c->region) == 0)
+                    o->plans[k].S = c->hourly_commitment;
+        }
+    }
+}
+
+/* The optimizer-model savings of each action on top of those before it,
+ * in the window and in the low-demand case. */
+static void model_marginals(const struct ctx *c, gp_opt *o,
+                            const gp_commitment *ordered, size_t k,
+                            const gp_trace *downside, double *marginal,
+                            double *marginal_down)
+{
+    gp_opt *down = NULL;
+    gp_error ignore;
+    double *saved_n = gp_calloc(o->n_pools + 1, sizeof *saved_n);
+    double *saved_S = gp_calloc(o->n_plans + 1, sizeof *saved_S);
+
+    if (!saved_n || !saved_S) {
+        gp_free(saved_n);
+        gp_free(saved_S);
+        return;
+    }
+    for (size_t p = 0; p < o->n_pools; p++)
+        saved_n[p] = o->pools[p].n;
+    for (size_t j = 0; j < o->n_plans; j++)
+        saved_S[j] = o->plans[j].S;
+    gp_error_clear(&ignore);
+    if (downside)
+        gp_opt_build(&down, downside, c->pricing, &c->scn, 0, c->start_hour,
+                     c->n_hours, 3, ALL_PAYMENTS, &ignore);
+    for (int pass = 0; pass < (down ? 2 : 1); pass++) {
+        gp_opt *m = pass == 0 ? o : down;
+        double *out = pass == 0 ? marginal : marginal_down;
+        double prev = NAN;
+        for (size_t i = 0; i < k; i++) {
+            if (ordered[i].type == GP_COMMIT_RESERVED) {
+                /* independent of the other reservations */
+                for (size_t p = 0; p < m->n_pools; p++)
+                    if (strcmp(m->pools[p].type->name,
+                               ordered[i].instance_type) == 0 &&
+                        strcmp(m->pools[p].catalog->region,
+                               ordered[i].region) == 0) {
+                        double n = m->pools[p].n;
+                        m->pools[p].n = ordered[i].count;
+                        m->pools[p].ri_rate = gp_reserved_effective_hourly(
+                            o->pools[p].ri_offer);
+                        out[i] = reservation_value(&m->pools[p],
+                                                   m->n_hours);
+                        m->pools[p].n = n;
+                    }
+                continue;
+            }
+            if (isnan(prev)) {
+                set_decisions(m, ordered, i);
+                prev = gp_opt_cost(m);
+            }
+            set_decisions(m, ordered, i + 1);
+            double now = gp_opt_cost(m);
+            out[i] = prev - now;
+            prev = now;
+        }
+    }
+    for (size_t p = 0; p < o->n_pools; p++)
+        o->pools[p].n = saved_n[p];
+    for (size_t j = 0; j < o->n_plans; j++)
+        o->plans[j].S = saved_S[j];
+    gp_opt_free(down);
+    gp_free(saved_n);
+    gp_free(saved_S);
+}
+
 /*
  * The recommended plan's purchases in order: routing first, then
  * reservations by their standalone savings, then instance_family plans,
@@ -316,7 +415,7 @@ static int pool_value_cmp(const void *a, const void *b)
  * net savings are billed by the engine on top of the actions above it.
  */
 static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
-                              const gp_plan_result *plan, const gp_opt *o,
+                              const gp_plan_result *plan, gp_opt *o,
                               const gp_trace *downside, gp_error *err)
 {
     size_t n = plan->n_commitments;
@@ -363,8 +462,31 @@ static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
             goto out;
         }
     }
+    /* With many actions, billing every prefix would take one engine run
+     * per action: their savings then come from the optimizer's model
+     * (reservations are independent of each other with no plan above
+     * them; each plan takes one pass) and a note says so. */
+    bool modelled = k > EXACT_ACTIONS;
+    double *marginal = NULL, *marginal_down = NULL;
+    if (modelled) {
+        marginal = gp_calloc(k + 1, sizeof *marginal);
+        marginal_down = gp_calloc(k + 1, sizeof *marginal_down);
+        if (!marginal || !marginal_down) {
+            gp_free(marginal);
+            gp_free(marginal_down);
+            st = GP_ERR_NOMEM;
+            goto out;
+        }
+        model_marginals(c, o, ordered, k, downside, marginal, marginal_down);
+        gp_warnings_add(&r->notes,
+                        "%zu actions: each one's savings are the optimizer's "
+                        "estimate (reservations without size flexibility); "
+                        "the plans' totals are billed by the engine",
+                        k);
+    }
     for (size_t i = 0; i < k; i++) {
-        double cost = bill_cost(c, NULL, ordered, i + 1, err);
+        double cost = modelled ? prev - marginal[i]
+                               : bill_cost(c, NULL, ordered, i + 1, err);
         if (isnan(cost)) {
             st = GP_ERR_INPUT;
             goto out;
@@ -385,7 +507,9 @@ static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
         prev = cost;
         a->expected_utilization =
             lc->purchased > 0 ? lc->used / lc->purchased : 0;
-        if (downside) {
+        if (downside && modelled) {
+            a->downside_net_savings = marginal_down[i];
+        } else if (downside) {
             double d = bill_cost(c, downside, ordered, i + 1, err);
             a->downside_net_savings = prev_down - d;
             prev_down = d;
@@ -450,6 +574,8 @@ static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
                      "; a 3-year term outlasts the %zu weeks of history",
                      c->n_hours / WEEK);
     }
+    gp_free(marginal);
+    gp_free(marginal_down);
     st = GP_OK;
 out:
     gp_ledger_free(full);

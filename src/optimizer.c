@@ -27,8 +27,8 @@
  * plan dollar spent on it is worth. */
 struct entry {
     uint32_t pool;
-    float resid;
-    float worth;
+    float need;  /* its demand left, in plan dollars */
+    float worth; /* what a plan dollar spent on it saves */
 };
 
 struct arena {
@@ -41,6 +41,8 @@ struct arena {
 struct work {
     struct arena *arenas;    /* by plan */
     long *pos;               /* [plan][pool] index in the plan's list, -1 */
+    uint32_t *plans_of;      /* [pool][..] plans that may cover it, in order */
+    size_t *n_plans_of;      /* [pool] how many */
     long *marg;              /* [plan] marginal position this hour */
     uint32_t **order;        /* [pool] hours by demand, largest first */
 };
@@ -392,6 +394,8 @@ static void work_free(gp_opt *o, struct work *w)
         }
     gp_free(w->arenas);
     gp_free(w->pos);
+    gp_free(w->plans_of);
+    gp_free(w->n_plans_of);
     gp_free(w->marg);
     if (w->order)
         for (size_t p = 0; p < o->n_pools; p++)
@@ -418,6 +422,16 @@ static bool work_init(gp_opt *o, struct work *w)
         for (size_t j = 0; j < o->plans[k].n_el; j++)
             w->pos[k * o->n_pools + o->plans[k].el[j].pool] = (long)j;
     }
+    w->plans_of = gp_malloc((o->n_pools * (o->n_plans + 1) + 1) *
+                            sizeof *w->plans_of);
+    w->n_plans_of = gp_calloc(o->n_pools + 1, sizeof *w->n_plans_of);
+    if (!w->plans_of || !w->n_plans_of)
+        return false;
+    for (size_t p = 0; p < o->n_pools; p++)
+        for (size_t k = 0; k < o->n_plans; k++)
+            if (w->pos[k * o->n_pools + p] >= 0)
+                w->plans_of[p * (o->n_plans + 1) + w->n_plans_of[p]++] =
+                    (uint32_t)k;
     return true;
 }
 
@@ -430,7 +444,11 @@ static bool work_init(gp_opt *o, struct work *w)
 static double unit_value(const gp_opt *o, const struct work *w, size_t h,
                          uint32_t p, size_t from)
 {
-    for (size_t k = from; k < o->n_plans; k++) {
+    const uint32_t *ks = w->plans_of + (size_t)p * (o->n_plans + 1);
+    for (size_t i = 0; i < w->n_plans_of[p]; i++) {
+        size_t k = ks[i];
+        if (k < from)
+            continue;
         const gp_opt_plan *pl = &o->plans[k];
         long pos = w->pos[k * o->n_pools + p];
         if (pos < 0 || h < pl->first || h >= pl->last)
@@ -491,7 +509,8 @@ static double pass(gp_opt *o, struct work *w)
                         gp_grow((void **)&a->e, &a->cap, a->n + 1,
                                 sizeof *a->e) != GP_OK)
                         return NAN;
-                    a->e[a->n++] = (struct entry){p, (float)r, 0};
+                    a->e[a->n++] =
+                        (struct entry){p, (float)(r * pl->el[j].rate), 0};
                 }
                 if (marg >= 0)
                     continue; /* budget gone: only listing */
@@ -617,8 +636,7 @@ static double best_plan(const gp_opt *o, const struct work *w, size_t k)
     for (size_t h = pl->first; h < pl->last; h++) {
         double need = 0;
         for (size_t i = a->hour_start[h]; i < a->hour_start[h + 1]; i++)
-            need += a->e[i].resid *
-                    pl->el[w->pos[k * o->n_pools + a->e[i].pool]].rate;
+            need += a->e[i].need;
         if (need > hi)
             hi = need;
     }
@@ -629,9 +647,7 @@ static double best_plan(const gp_opt *o, const struct work *w, size_t k)
             double left = S;
             for (size_t i = a->hour_start[h]; i < a->hour_start[h + 1];
                  i++) {
-                double need = a->e[i].resid *
-                              pl->el[w->pos[k * o->n_pools + a->e[i].pool]]
-                                  .rate;
+                double need = a->e[i].need;
                 if (need > left) {
                     worth += a->e[i].worth;
                     break;

@@ -768,6 +768,8 @@ double gp_opt_solve(gp_opt *o)
     /* 40 rounds come within 0.15% of GLPK's optimum on the tests and 80
      * within 0.08%: 80 while a pass is cheap, 40 for large problems */
     int rounds = per_pass < 2e6 ? 80 : 40;
+    if (o->max_rounds > 0 && o->max_rounds < rounds)
+        rounds = o->max_rounds;
     /* the fractional optimum */
     averages(o, &w, rounds, true, best_n, best_S);
     restore(o, best_n, best_S);
@@ -825,6 +827,26 @@ double gp_opt_solve(gp_opt *o)
     gp_free(best_n);
     gp_free(best_S);
     return cost;
+}
+
+void gp_opt_warm_start(gp_opt *o, const gp_opt *from)
+{
+    for (size_t p = 0; p < o->n_pools && p < from->n_pools; p++)
+        if (o->pools[p].ri_offer && o->pools[p].n_fixed < 0)
+            o->pools[p].n = from->pools[p].n;
+    for (size_t k = 0; k < o->n_plans; k++) {
+        gp_opt_plan *pl = &o->plans[k];
+        if (pl->fixed)
+            continue;
+        for (size_t j = 0; j < from->n_plans; j++) {
+            const gp_opt_plan *q = &from->plans[j];
+            if (!q->fixed && q->kind == pl->kind &&
+                strcmp(q->provider, pl->provider) == 0 &&
+                strcmp(q->region, pl->region) == 0 &&
+                strcmp(q->family, pl->family) == 0)
+                pl->S = q->S;
+        }
+    }
 }
 
 gp_status gp_opt_commitments(const gp_opt *o, int64_t start,

@@ -71,6 +71,8 @@ typedef struct gp_opt {
     double *lambda;  /* [plan] worth of one more plan dollar, this hour */
     double *resid;   /* [pool] scratch */
     int rounds;      /* passes made by the last solve */
+    int max_rounds;  /* > 0: at most this many averaging rounds (a warm
+                        start needs fewer) */
 } gp_opt;
 
 /*
@@ -88,6 +90,10 @@ gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
                        size_t strategy, int64_t start_hour, size_t n_hours,
                        int max_term, unsigned payments, gp_error *err);
 void gp_opt_free(gp_opt *o);
+
+/* Starts o's decisions from `from`'s: reservations by pool, plans by
+ * kind, provider, region and family (the problems share the trace). */
+void gp_opt_warm_start(gp_opt *o, const gp_opt *from);
 
 /* The window's cost of the current decisions (amortized, undiscounted). */
 double gp_opt_cost(gp_opt *o);

@@ -225,8 +225,9 @@ static double annual_of(const gp_commitment *c, const gp_pricing *p)
 static gp_status make_plan(const struct ctx *c, const gp_trace *size_on,
                            const gp_trace *downside, double downside_policy,
                            const char *name, int max_term, unsigned payments,
-                           double policy_cost, gp_plan_result *out,
-                           gp_opt **opt_out, gp_error *err)
+                           double policy_cost, const gp_opt *warm,
+                           gp_plan_result *out, gp_opt **opt_out,
+                           gp_error *err)
 {
     gp_opt *o = NULL;
     gp_status st;
@@ -239,6 +240,11 @@ static gp_status make_plan(const struct ctx *c, const gp_trace *size_on,
                       c->n_hours, max_term, payments, err);
     if (st != GP_OK)
         return st;
+    if (warm) {
+        /* the other plans start from the balanced one's levels */
+        gp_opt_warm_start(o, warm);
+        o->max_rounds = 15;
+    }
     gp_opt_solve(o);
     st = gp_opt_commitments(o, c->start_hour * 3600, &out->commitments,
                             &out->n_commitments);
@@ -771,16 +777,27 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
             downside_free(down);
             return GP_ERR_INPUT;
         }
+        /* the routing action in the low-demand case */
+        if (r->n_actions && r->actions[0].type == GP_ACTION_ROUTING) {
+            double routed = bill_cost(c, down, NULL, 0, err);
+            if (isnan(routed)) {
+                downside_free(down);
+                return GP_ERR_INPUT;
+            }
+            r->actions[0].downside_net_savings = down_policy - routed;
+        }
     }
     static const char *const names[] = {"conservative", "balanced",
                                         "aggressive"};
-    for (int i = 0; i < 3; i++) {
+    static const int order[] = {1, 0, 2}; /* balanced first */
+    for (int oi = 0; oi < 3; oi++) {
+        int i = order[oi];
         int term = i == 0 ? 1 : (i == 1 ? r->supported_term : 3);
         unsigned pays = i == 0 ? NO_UPFRONT_ONLY : ALL_PAYMENTS;
         const gp_trace *size_on = i == 0 && down ? down : c->trace;
         st = make_plan(c, size_on, down, down_policy, names[i], term, pays,
-                       r->policy_cost, &r->plans[i],
-                       i == 1 ? &balanced_opt : NULL, err);
+                       r->policy_cost, i == 1 ? NULL : balanced_opt,
+                       &r->plans[i], i == 1 ? &balanced_opt : NULL, err);
         if (st != GP_OK)
             goto out;
         if (r->plans[i].max_term == 3)

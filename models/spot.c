@@ -79,6 +79,9 @@ struct state {
     int64_t *totals; /* [replicate] micro-dollars of all runs */
     int replicates;
     double *job_ih;  /* [pool] scratch: job-run instance-hours this hour */
+    /* [pool] the policy of its first interruptible series (the training
+     * policy if none), for usage that is not a job run */
+    const gp_policy **pool_pol;
     /* expected-value (no job_id) totals */
     double nonjob_cost, nonjob_interruptions, nonjob_failed;
 };
@@ -112,6 +115,7 @@ static void spot_free(void *state)
     gp_free(s->runs);
     gp_free(s->totals);
     gp_free(s->job_ih);
+    gp_free(s->pool_pol);
     gp_free(s);
 }
 
@@ -268,8 +272,15 @@ static gp_status spot_prepare(const gp_model_input *in, void **state,
     s->replicates = in->mc_runs > 0 ? in->mc_runs : 1;
     s->totals = gp_calloc((size_t)s->replicates, sizeof *s->totals);
     s->runs = gp_calloc(t->n_runs + 1, sizeof *s->runs);
-    if (!s->job_ih || !s->totals || !s->runs)
+    s->pool_pol = gp_calloc(t->n_pools + 1, sizeof *s->pool_pol);
+    if (!s->job_ih || !s->totals || !s->runs || !s->pool_pol)
         goto nomem;
+    for (size_t k = t->n_series; k-- > 0;)
+        if (t->series[k].interruptible)
+            s->pool_pol[t->series[k].pool] = policy_of(in, &t->series[k]);
+    for (size_t p = 0; p < t->n_pools; p++)
+        if (!s->pool_pol[p])
+            s->pool_pol[p] = &in->strategy->policy[0];
 
     double ws = (double)in->start_hour * 3600.0;
     double we = ws + (double)in->n_hours * 3600.0;
@@ -377,12 +388,7 @@ static void spot_bill_hour(void *state, const gp_model_input *in,
         s->job_ih[p] = 0;
         if (x <= 1e-12)
             continue;
-        const gp_policy *pol = NULL;
-        for (size_t k = 0; k < t->n_series && !pol; k++)
-            if (t->series[k].pool == p && t->series[k].interruptible)
-                pol = policy_of(in, &t->series[k]);
-        if (!pol)
-            pol = &in->strategy->policy[0];
+        const gp_policy *pol = s->pool_pol[p];
         double lambda = pool_lambda(in, (long)p);
         double tau = pol->checkpoint_interval_h > 0
                          ? pol->checkpoint_interval_h

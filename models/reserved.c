@@ -75,7 +75,7 @@ void gp_commitment_active_hours(const gp_commitment *c, int64_t start_hour,
     *last = (size_t)hi;
 }
 
-static const gp_trace *sort_trace;
+static _Thread_local const gp_trace *sort_trace;
 
 static int pool_factor_cmp(const void *a, const void *b)
 {

@@ -52,7 +52,7 @@ static int eligible_cmp(const void *a, const void *b)
     return x->pool < y->pool ? -1 : (x->pool > y->pool);
 }
 
-static const gp_model_input *sort_in;
+static _Thread_local const gp_model_input *sort_in;
 
 static int plan_cmp(const void *a, const void *b)
 {

@@ -98,6 +98,20 @@ void gp_opt_warm_start(gp_opt *o, const gp_opt *from);
 /* The window's cost of the current decisions (amortized, undiscounted). */
 double gp_opt_cost(gp_opt *o);
 
+/* The cost of only the pools plan k may cover (their reservations,
+ * hours and the plans over them), or NAN when a plan with dollars also
+ * covers pools outside them (then only gp_opt_cost will do).  Cheap
+ * marginals for family plans. */
+double gp_opt_cost_local(gp_opt *o, size_t k);
+
+/* A copy of o with its decisions (NULL for NULL or out of memory). */
+gp_opt *gp_opt_clone(const gp_opt *o);
+
+/* For a problem large enough to be solved on a sample of its hours (see
+ * optimizer.c), that sample with the current decisions: a new gp_opt for
+ * gp_opt_free.  NULL for smaller problems (or out of memory). */
+gp_opt *gp_opt_sampled(const gp_opt *o);
+
 /* Finds the cheapest decisions (reservations whole), from the current
  * ones.  Returns the cost. */
 double gp_opt_solve(gp_opt *o);

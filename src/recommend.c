@@ -13,7 +13,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
+
 
 #define ALL_PAYMENTS 7u
 #define NO_UPFRONT_ONLY (1u << GP_NO_UPFRONT)
@@ -305,7 +307,7 @@ static double reservation_value(const gp_opt_pool *p, size_t hours)
     return covered * p->od - p->n * p->ri_rate * (double)hours;
 }
 
-static const gp_opt *sort_o;
+static _Thread_local const gp_opt *sort_o;
 static int pool_value_cmp(const void *a, const void *b)
 {
     double x = reservation_value(&sort_o->pools[*(const size_t *)a],
@@ -395,14 +397,33 @@ static void model_marginals(const struct ctx *c, gp_opt *o,
                     }
                 continue;
             }
+            /* plans: only this plan's dollars change, so only the pools
+             * it covers need billing (all of them for a compute plan) */
             if (isnan(prev)) {
                 set_decisions(m, ordered, i);
-                prev = gp_opt_cost(m);
+                prev = 0;
             }
-            set_decisions(m, ordered, i + 1);
-            double now = gp_opt_cost(m);
-            out[i] = prev - now;
-            prev = now;
+            size_t q = m->n_plans;
+            for (size_t j = 0; j < m->n_plans; j++)
+                if (!m->plans[j].fixed &&
+                    m->plans[j].kind == ordered[i].kind &&
+                    strcmp(m->plans[j].provider, ordered[i].provider) == 0 &&
+                    strcmp(m->plans[j].family, ordered[i].family) == 0 &&
+                    strcmp(m->plans[j].region, ordered[i].region) == 0)
+                    q = j;
+            if (q == m->n_plans) {
+                out[i] = 0;
+                continue;
+            }
+            double before = gp_opt_cost_local(m, q);
+            bool local = !isnan(before);
+            if (!local)
+                before = gp_opt_cost(m);
+            m->plans[q].S = ordered[i].hourly_commitment;
+            double after = local ? gp_opt_cost_local(m, q) : gp_opt_cost(m);
+            if (isnan(after))
+                after = gp_opt_cost(m);
+            out[i] = before - after;
         }
     }
     for (size_t p = 0; p < o->n_pools; p++)
@@ -593,16 +614,23 @@ out:
 /* Net savings of each of the first few instruments at levels from none to
  * twice the plan's, the others held at the plan's levels (optimizer costs,
  * shifted to the engine's bill of the plan). */
-static gp_status make_curves(gp_recommendation *r, gp_opt *o,
+static gp_status make_curves(gp_recommendation *r, const gp_opt *full,
                              double plan_net)
 {
-    size_t want = o->n_pools <= 50 ? 12 : 4;
-    size_t points = o->n_pools <= 50 ? 21 : 11;
+    size_t want = full->n_pools <= 50 ? 12 : 4;
+    size_t points = full->n_pools <= 50 ? 21 : 11;
+    /* a problem the optimizer solved on a sample of its hours is costed
+     * on the same sample, scaled to the window */
+    gp_opt *sample = gp_opt_sampled(full);
+    gp_opt *o = sample ? sample : (gp_opt *)full;
+    double scale = (double)full->n_hours / (double)o->n_hours;
     double base = gp_opt_cost(o);
 
     r->curves = gp_calloc(want + 1, sizeof *r->curves);
-    if (!r->curves)
+    if (!r->curves) {
+        gp_opt_free(sample);
         return GP_ERR_NOMEM;
+    }
     for (size_t i = 0; i < r->n_actions && r->n_curves < want; i++) {
         gp_action *a = &r->actions[i];
         gp_curve *cv = &r->curves[r->n_curves];
@@ -642,11 +670,12 @@ static gp_status make_curves(gp_recommendation *r, gp_opt *o,
                 level = floor(level + 0.5);
             *x = level;
             cv->level[j] = level;
-            cv->net_savings[j] = plan_net + (base - gp_opt_cost(o));
+            cv->net_savings[j] = plan_net + scale * (base - gp_opt_cost(o));
         }
         *x = chosen;
         r->n_curves++;
     }
+    gp_opt_free(sample);
     return GP_OK;
 }
 
@@ -706,6 +735,34 @@ static gp_status renewals(const struct ctx *c, gp_recommendation *r,
                  a->net_savings < 0 ? ": let it lapse" : "");
     }
     return GP_OK;
+}
+
+/* The conservative and aggressive plans, for a second thread. */
+struct other_plans {
+    const struct ctx *c;
+    const gp_trace *down;
+    double down_policy, policy_cost;
+    gp_opt *warm; /* a copy of the balanced levels (NULL: start cold) */
+    gp_recommendation *r;
+    gp_status st;
+    gp_error err;
+};
+
+static void *other_plans_run(void *arg)
+{
+    struct other_plans *j = arg;
+    const struct ctx *c = j->c;
+
+    gp_error_clear(&j->err);
+    j->st = make_plan(c, j->down ? j->down : c->trace, j->down,
+                      j->down_policy, "conservative", 1, NO_UPFRONT_ONLY,
+                      j->policy_cost, j->warm, &j->r->plans[0], NULL,
+                      &j->err);
+    if (j->st == GP_OK)
+        j->st = make_plan(c, c->trace, j->down, j->down_policy, "aggressive",
+                          3, ALL_PAYMENTS, j->policy_cost, j->warm,
+                          &j->r->plans[2], NULL, &j->err);
+    return NULL;
 }
 
 /* ---- the whole recommendation -------------------------------------------- */
@@ -787,19 +844,48 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
             r->actions[0].downside_net_savings = down_policy - routed;
         }
     }
-    static const char *const names[] = {"conservative", "balanced",
-                                        "aggressive"};
-    static const int order[] = {1, 0, 2}; /* balanced first */
-    for (int oi = 0; oi < 3; oi++) {
-        int i = order[oi];
-        int term = i == 0 ? 1 : (i == 1 ? r->supported_term : 3);
-        unsigned pays = i == 0 ? NO_UPFRONT_ONLY : ALL_PAYMENTS;
-        const gp_trace *size_on = i == 0 && down ? down : c->trace;
-        st = make_plan(c, size_on, down, down_policy, names[i], term, pays,
-                       r->policy_cost, i == 1 ? NULL : balanced_opt,
-                       &r->plans[i], i == 1 ? &balanced_opt : NULL, err);
-        if (st != GP_OK)
-            goto out;
+    /* the balanced plan first: the others start from its levels */
+    st = make_plan(c, c->trace, down, down_policy, "balanced",
+                   r->supported_term, ALL_PAYMENTS, r->policy_cost, NULL,
+                   &r->plans[1], &balanced_opt, err);
+    if (st != GP_OK)
+        goto out;
+    /* conservative and aggressive on a second thread, from a copy of the
+     * balanced levels, while this one ranks the balanced plan's actions
+     * and draws its curves (which move the balanced levels about); both
+     * only read the inputs */
+    struct other_plans job;
+    memset(&job, 0, sizeof job);
+    job.c = c;
+    job.down = down;
+    job.down_policy = down_policy;
+    job.policy_cost = r->policy_cost;
+    job.warm = gp_opt_clone(balanced_opt);
+    job.r = r;
+    pthread_t thread;
+    bool threaded = pthread_create(&thread, NULL, other_plans_run, &job) == 0;
+    if (!threaded)
+        other_plans_run(&job);
+    if (details) {
+        st = rank_actions(c, r, &r->plans[1], balanced_opt, down, err);
+        if (st == GP_OK)
+            st = renewals(c, r, err);
+        for (size_t i = 0; i < r->n_actions; i++)
+            r->actions[i].rank = (int)i + 1;
+        if (st == GP_OK)
+            st = make_curves(r, balanced_opt, r->plans[1].net_savings);
+    }
+    if (threaded)
+        pthread_join(thread, NULL);
+    gp_opt_free(job.warm);
+    if (st == GP_OK && job.st != GP_OK) {
+        st = job.st;
+        if (err)
+            *err = job.err;
+    }
+    if (st != GP_OK)
+        goto out;
+    for (int i = 0; i < 3; i++) {
         if (r->plans[i].max_term == 3)
             snprintf(r->plans[i].risk, sizeof r->plans[i].risk,
                      "3-year terms on %zu weeks of history%s: the plan pays "
@@ -830,15 +916,6 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
                                ? r->plans[r->recommended].net_savings /
                                      r->hindsight_net_savings
                                : 1.0;
-    if (details) {
-        st = rank_actions(c, r, &r->plans[1], balanced_opt, down, err);
-        if (st == GP_OK)
-            st = renewals(c, r, err);
-        for (size_t i = 0; i < r->n_actions; i++)
-            r->actions[i].rank = (int)i + 1;
-        if (st == GP_OK)
-            st = make_curves(r, balanced_opt, r->plans[1].net_savings);
-    }
 out:
     gp_opt_free(balanced_opt);
     downside_free(down);

@@ -23,8 +23,12 @@ struct opt_def {
 
 static const struct opt_def opt_defs[] = {
     {"trace", OPT_TRACE, true},       {"layout", OPT_TRACE, true},
-    {"map", OPT_TRACE, true},         {"step", OPT_TRACE, true},
-    {"region", OPT_TRACE, true},      {"pricing", OPT_PRICING, true},
+    {"map", OPT_TRACE, true},
+    {"step", OPT_TRACE | OPT_IMPORT, true},
+    {"region", OPT_TRACE | OPT_IMPORT, true},
+    {"provider", OPT_IMPORT, true},   {"instance-type", OPT_IMPORT, true},
+    {"time", OPT_IMPORT, true},       {"pricing", OPT_PRICING, true},
+    {"commitments-out", OPT_IMPORT, true},
     {"scenario", OPT_SCENARIO, true}, {"out", OPT_OUT, true},
     {"json", OPT_JSON, false},        {"csv", OPT_CSV, true},
     {"skip-bad", OPT_SKIP_BAD, false}, {"rejects", OPT_SKIP_BAD, true},
@@ -171,8 +175,24 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
                                    "--step takes seconds above 0, got \"%s\"",
                                    value);
             cli->trace_opt.default_step_s = step;
+            cli->step_given = true;
         } else if (strcmp(name, "region") == 0) {
             cli->trace_opt.region = value;
+        } else if (strcmp(name, "provider") == 0) {
+            cli->provider = value;
+        } else if (strcmp(name, "instance-type") == 0) {
+            cli->instance_type = value;
+        } else if (strcmp(name, "commitments-out") == 0) {
+            cli->commitments_out = value;
+        } else if (strcmp(name, "time") == 0) {
+            double t;
+            const char *why;
+            if (!gp_parse_time(value, strlen(value), &t, &why))
+                return usage_error(cmd,
+                                   "--time takes an ISO 8601 time or epoch "
+                                   "seconds, got \"%s\"",
+                                   value);
+            cli->time = value;
         } else if (strcmp(name, "scenario") == 0) {
             cli->scenario = value;
         } else if (strcmp(name, "out") == 0) {

@@ -26,7 +26,9 @@ enum {
     /* not an option: --trace is required (the command has no bundled
      * sample to fall back on), checked when the options are parsed */
     OPT_NEEDS_TRACE = 1 << 11,
-    OPT_TRAIN_UNTIL = 1 << 12 /* --train-until */
+    OPT_TRAIN_UNTIL = 1 << 12, /* --train-until */
+    /* import: --provider, --instance-type, --time (and --region, --step) */
+    OPT_IMPORT = 1 << 13
 };
 
 typedef struct gp_cli {
@@ -41,6 +43,10 @@ typedef struct gp_cli {
     const char *horizon;
     const char *forward;
     const char *train_until;
+    /* import: --provider, --instance-type, --time; --step given */
+    const char *provider, *instance_type, *time;
+    const char *commitments_out; /* import focus/aws-cur: owned commitments */
+    bool step_given;
     bool json, quiet, skip_bad, relabel;
     long seed, runs;
     int threads;
@@ -101,5 +107,6 @@ int64_t gp_cli_today(void);
 extern const struct gp_command gp_cmd_validate;
 extern const struct gp_command gp_cmd_simulate;
 extern const struct gp_command gp_cmd_recommend;
+extern const struct gp_command gp_cmd_import;
 
 #endif

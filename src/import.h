@@ -24,6 +24,21 @@ typedef struct gp_import_options {
     const char *provider;
     const char *region;
     const char *instance_type;
+    /* billing importers (focus, aws-cur): where to write the commitments
+     * the bill shows as owned, as a scenario JSON; NULL: not written */
+    const char *commitments_out;
+    /* one-line summaries for the user (rows skipped and why, commitments
+     * found); the command prints them to stderr; NULL: not collected */
+    gp_warnings *notes;
+    /* telemetry importers (import_telemetry.c): the catalogs that give an
+     * instance type's GPU count (and turn a GPU model name into a type when
+     * instance_type is NULL); the length of one sample in seconds when a
+     * GPU has only one (--step, 0 = not given); and the time of a DCGM
+     * scrape that carries no timestamps (--time) */
+    const gp_pricing *pricing;
+    double step_s;
+    bool has_time;
+    double time;
 } gp_import_options;
 
 typedef gp_status (*gp_importer_fn)(const gp_import_options *opt, FILE *out,
@@ -54,5 +69,53 @@ gp_status gp_import_focus(const gp_import_options *opt, FILE *out,
                           gp_error *err);
 gp_status gp_import_aws_cur(const gp_import_options *opt, FILE *out,
                             gp_error *err);
+
+/* Entry points on memory buffers, for the fuzz targets and unit tests:
+ * the same as the file importers with one input `name` holding `data`.
+ * gp_import_aws_offer_buffer takes an offer file or a savings-plan rate
+ * file; gp_import_spot_advisor_buffer takes the advisor feed and the base
+ * catalog it adds spot prices to. */
+gp_status gp_import_aws_offer_buffer(const char *data, size_t len,
+                                     const char *name,
+                                     const gp_import_options *opt, FILE *out,
+                                     gp_error *err);
+gp_status gp_import_spot_advisor_buffer(const char *advisor, size_t len,
+                                        const char *name, const char *catalog,
+                                        size_t catalog_len,
+                                        const char *catalog_name, FILE *out,
+                                        gp_error *err);
+gp_status gp_import_focus_buffer(const char *data, size_t len,
+                                 const char *name, const gp_import_options *opt,
+                                 FILE *out, gp_error *err);
+gp_status gp_import_aws_cur_buffer(const char *data, size_t len,
+                                   const char *name,
+                                   const gp_import_options *opt, FILE *out,
+                                   gp_error *err);
+
+/* Telemetry on memory buffers (fuzz targets, unit tests): one input
+ * `name` holding `data`, otherwise as gp_import_nvidia_smi etc. */
+gp_status gp_import_nvidia_smi_buffer(const char *data, size_t len,
+                                      const char *name,
+                                      const gp_import_options *opt, FILE *out,
+                                      gp_error *err);
+gp_status gp_import_dcgm_buffer(const char *data, size_t len, const char *name,
+                                const gp_import_options *opt, FILE *out,
+                                gp_error *err);
+gp_status gp_import_prometheus_buffer(const char *data, size_t len,
+                                      const char *name,
+                                      const gp_import_options *opt, FILE *out,
+                                      gp_error *err);
+
+/* Internal to the importers (import_billing.c): reads CSV text row by row
+ * with libcsv, from memory (`file` NULL) or streamed from `file` (for
+ * multi-gigabyte offer files), and calls `row` with the fields of each row
+ * (NUL-terminated, borrowed until the call returns) and the 1-based line
+ * the row starts on.  A UTF-8 byte order mark is skipped.  `row` returns
+ * GP_OK to go on; anything else stops the read and is returned. */
+typedef gp_status (*gp_import_row_fn)(void *ctx, char **fields, size_t n,
+                                      long line, gp_error *err);
+gp_status gp_import_csv_read(const char *text, size_t len, FILE *file,
+                             const char *source, gp_import_row_fn row,
+                             void *ctx, gp_error *err);
 
 #endif

@@ -1,0 +1,271 @@
+/*
+ * cmd_import.c: `gpuplan import <format> FILE...`, the converters from the
+ * formats users already have (telemetry, price lists, bills) into
+ * gpuplan's trace CSV and catalog JSON (SPEC section 1).
+ *
+ * The command picks the importer by name from the table below, loads the
+ * catalogs the telemetry importers need (an instance type's GPU count),
+ * and makes the output all-or-nothing: --out is written to a temporary
+ * name and renamed, and standard output gets the document only once the
+ * importer has succeeded, so a bad input never leaves half a trace behind.
+ */
+#include "cli.h"
+#include "import.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The formats, each as (name, name padded for the usage text, one-line
+ * summary, importer, whether it is telemetry).  One list makes both the
+ * table and `import --help`. */
+#define IMPORT_FORMATS(X)                                                      \
+    X("nvidia-smi", "nvidia-smi  ",                                            \
+      "nvidia-smi --query-gpu=... --format=csv logs -> trace",                 \
+      gp_import_nvidia_smi, true)                                              \
+    X("dcgm", "dcgm        ",                                                  \
+      "DCGM exporter scrapes (Prometheus text) -> trace", gp_import_dcgm,      \
+      true)                                                                    \
+    X("prometheus", "prometheus  ",                                            \
+      "Prometheus query_range JSON of DCGM metrics -> trace",                  \
+      gp_import_prometheus, true)                                              \
+    X("aws-offer", "aws-offer   ",                                             \
+      "AWS Price List offer / savings-plan CSV -> catalog",                    \
+      gp_import_aws_offer, false)                                              \
+    X("spot-advisor", "spot-advisor",                                          \
+      "AWS Spot Instance Advisor feed -> catalog spot prices",                 \
+      gp_import_spot_advisor, false)                                           \
+    X("focus", "focus       ", "FOCUS billing export -> trace",                \
+      gp_import_focus, false)                                                  \
+    X("aws-cur", "aws-cur     ", "AWS Cost and Usage Report -> trace",         \
+      gp_import_aws_cur, false)
+
+typedef struct import_format {
+    gp_importer importer;
+    bool telemetry;
+} import_format;
+
+#define AS_ENTRY(name, padded, summary, fn, tel) {{name, summary, fn}, tel},
+static const import_format formats[] = {IMPORT_FORMATS(AS_ENTRY)};
+#define N_FORMATS (sizeof formats / sizeof formats[0])
+
+#define AS_USAGE(name, padded, summary, fn, tel) "  " padded "  " summary "\n"
+
+/* What an atomic write of the output needs. */
+typedef struct import_run {
+    const gp_importer *importer;
+    const gp_import_options *opt;
+    gp_error *err;
+} import_run;
+
+/* gp_write_atomic's callback: the importer writes into the temporary
+ * file. */
+static gp_status write_output(FILE *f, void *ctx)
+{
+    import_run *r = ctx;
+    return r->importer->run(r->opt, f, r->err);
+}
+
+/* Runs the importer into a temporary file and copies it to standard output
+ * only when it succeeded. */
+static gp_status run_to_stdout(import_run *r)
+{
+    FILE *tmp = tmpfile();
+    char buf[65536];
+    size_t n;
+    gp_status st;
+
+    if (!tmp) {
+        gp_error_set(r->err, NULL, 0, 0, NULL,
+                     "cannot create a temporary file");
+        return GP_ERR_IO;
+    }
+    st = write_output(tmp, r);
+    if (st == GP_OK) {
+        rewind(tmp);
+        while ((n = fread(buf, 1, sizeof buf, tmp)) > 0)
+            if (fwrite(buf, 1, n, stdout) != n)
+                break;
+        if (ferror(tmp) || fflush(stdout) != 0 || ferror(stdout)) {
+            gp_error_set(r->err, "-", 0, 0, NULL,
+                         "cannot write to standard output");
+            st = GP_ERR_IO;
+        }
+    }
+    fclose(tmp);
+    return st;
+}
+
+/* Prints "nvidia-smi, dcgm, ... or aws-cur" to f. */
+static void print_format_names(FILE *f)
+{
+    for (size_t i = 0; i < N_FORMATS; i++)
+        fprintf(f, "%s%s",
+                i == 0               ? ""
+                : i + 1 == N_FORMATS ? " or "
+                                     : ", ",
+                formats[i].importer.name);
+}
+
+/* A usage mistake: the message, a hint, exit 2. */
+static int usage(const char *what, const char *arg)
+{
+    fprintf(stderr, "gpuplan import: %s", what);
+    if (arg)
+        fprintf(stderr, " \"%s\"", arg);
+    fprintf(stderr, " (expected ");
+    print_format_names(stderr);
+    fprintf(stderr, ")\ntry 'gpuplan import --help'\n");
+    return 2;
+}
+
+/* An option given to a format that does not read it. */
+static int option_not_for(const char *option, const char *format,
+                          const char *which)
+{
+    fprintf(stderr,
+            "gpuplan import: %s is not read by %s (only by %s)\n"
+            "try 'gpuplan import --help'\n",
+            option, format, which);
+    return 2;
+}
+
+/* `gpuplan import <format> FILE...`: checks the arguments, loads the
+ * catalogs, runs the importer into the output. */
+static int exec_import(gp_cli *cli)
+{
+    const import_format *fmt = NULL;
+    gp_import_options opt;
+    gp_pricing *pricing = NULL;
+    gp_warnings notes = {0};
+    gp_error err;
+    import_run run;
+    gp_status st;
+    char path[4096];
+    double t;
+    const char *why;
+
+    if (cli->n_args == 0)
+        return usage("name the format to import", NULL);
+    for (size_t i = 0; i < N_FORMATS; i++)
+        if (strcmp(cli->args[0], formats[i].importer.name) == 0)
+            fmt = &formats[i];
+    if (!fmt)
+        return usage("unknown format", cli->args[0]);
+    if (cli->n_args < 2) {
+        fprintf(stderr,
+                "gpuplan import %s: name the files to import (\"-\" reads "
+                "standard input)\ntry 'gpuplan import --help'\n",
+                fmt->importer.name);
+        return 2;
+    }
+    if (!fmt->telemetry) {
+        if (cli->step_given)
+            return option_not_for("--step", fmt->importer.name,
+                                  "nvidia-smi, dcgm and prometheus");
+        if (cli->time)
+            return option_not_for("--time", fmt->importer.name, "dcgm");
+    } else if (cli->time && strcmp(fmt->importer.name, "dcgm") != 0) {
+        return option_not_for("--time", fmt->importer.name, "dcgm");
+    }
+    if (cli->commitments_out && strcmp(fmt->importer.name, "focus") != 0 &&
+        strcmp(fmt->importer.name, "aws-cur") != 0)
+        return option_not_for("--commitments-out", fmt->importer.name,
+                              "focus and aws-cur");
+
+    gp_error_clear(&err);
+    memset(&opt, 0, sizeof opt);
+    opt.inputs = (const char *const *)(cli->args + 1);
+    opt.n_inputs = (size_t)cli->n_args - 1;
+    opt.provider = cli->provider;
+    opt.region = cli->trace_opt.region;
+    opt.instance_type = cli->instance_type;
+    opt.commitments_out = cli->commitments_out;
+    opt.notes = &notes;
+    opt.step_s = cli->step_given ? cli->trace_opt.default_step_s : 0;
+    if (cli->time && gp_parse_time(cli->time, strlen(cli->time), &t, &why)) {
+        opt.has_time = true;
+        opt.time = t;
+    }
+
+    /* the telemetry importers need catalogs: a type's GPU count */
+    if (fmt->telemetry || cli->n_pricing) {
+        int64_t today = gp_cli_today();
+        if (cli->n_pricing == 0) {
+            snprintf(path, sizeof path, "%s/pricing", gp_cli_data_dir());
+            if ((st = gp_pricing_load(&pricing, path, today, &err)) != GP_OK)
+                goto fail;
+        }
+        for (size_t i = 0; i < cli->n_pricing; i++)
+            if ((st = gp_pricing_load(&pricing, cli->pricing[i], today,
+                                      &err)) != GP_OK)
+                goto fail;
+        opt.pricing = pricing;
+    }
+
+    run.importer = &fmt->importer;
+    run.opt = &opt;
+    run.err = &err;
+    st = cli->out ? gp_write_atomic(cli->out, write_output, &run, &err)
+                  : run_to_stdout(&run);
+    if (st != GP_OK)
+        goto fail;
+    /* the catalogs' warnings (stale prices) are left out: import reads
+     * only GPU counts from them */
+    if (!cli->quiet)
+        for (size_t i = 0; i < notes.count; i++)
+            fprintf(stderr, "gpuplan import: %s\n", notes.items[i]);
+    gp_warnings_clear(&notes);
+    gp_pricing_free(pricing);
+    return 0;
+fail:
+    if (!err.message[0])
+        gp_error_set(&err, NULL, 0, 0, NULL, "%s", gp_strstatus(st));
+    gp_cli_print_error(&err);
+    if (st == GP_ERR_USAGE)
+        fprintf(stderr, "try 'gpuplan import --help'\n");
+    gp_warnings_clear(&notes);
+    gp_pricing_free(pricing);
+    return st == GP_ERR_USAGE ? 2 : 1;
+}
+
+/* clang-format off: the usage text reads best laid out as it prints */
+const struct gp_command gp_cmd_import = {
+    "import",
+    "convert telemetry, price lists and bills into traces and catalogs",
+    "  gpuplan import <format> FILE... [options]\n"
+    "\n"
+    "Converts FILEs (\"-\" reads standard input) to a trace CSV or a\n"
+    "catalog JSON on standard output, or atomically to --out F.\n"
+    "\n"
+    "formats:\n" IMPORT_FORMATS(
+        AS_USAGE) "\n"
+                  "options:\n"
+                  "  --out F               write here (temporary name, then "
+                  "renamed)\n"
+                  "  --pricing P...        catalogs (default: the bundled "
+                  "pricing/)\n"
+                  "telemetry (nvidia-smi, dcgm, prometheus):\n"
+                  "  --instance-type T     the instance type the GPUs run on "
+                  "(default:\n"
+                  "                        the one type of the catalogs whose "
+                  "GPU model\n"
+                  "                        and count match the telemetry)\n"
+                  "  --provider P          aws, gcp or azure: where to look "
+                  "the type up\n"
+                  "  --region R            the region to look the type up in\n"
+                  "  --step SECONDS        length of a GPU's only sample "
+                  "(dcgm: 60)\n"
+                  "  --time T              dcgm: when a scrape without "
+                  "timestamps was\n"
+                  "                        taken (ISO 8601 or epoch seconds)\n"
+                  "bills (focus, aws-cur):\n"
+                  "  --commitments-out F   also write the commitments the "
+                  "bill shows as\n"
+                  "                        owned, as a scenario JSON "
+                  "(atomically)\n"
+                  "  --quiet               no summary on stderr\n",
+    OPT_IMPORT | OPT_PRICING | OPT_OUT,
+    exec_import,
+};
+/* clang-format on */

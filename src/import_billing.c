@@ -1,0 +1,1417 @@
+/*
+ * import_billing.c: `gpuplan import focus` and `gpuplan import aws-cur`,
+ * billing exports turned into a usage trace, so that a user can start from
+ * the bill finance already has (SPEC sections 1 and 2).
+ *
+ * Both exports list charges, one row per resource and charge period.  The
+ * rows that are compute instance-hours (an EC2 "BoxUsage:g5.xlarge" line,
+ * a FOCUS usage row "... per On Demand Linux g5.4xlarge Instance Hour")
+ * become demand: their hours are summed per (provider, region, instance
+ * type, period) and written as a trace row whose `instances` is those hours
+ * over the period's length.  Every other row (storage, network, taxes,
+ * fees) is skipped and counted; a row that is compute usage but malformed
+ * is an error with file:line:column.
+ *
+ * Rows covered by a commitment name it (FOCUS CommitmentDiscountId, CUR
+ * reservation/ReservationARN or savingsPlan/SavingsPlanARN).  They tell
+ * which reservations and savings plans are owned, and with --commitments-out
+ * those are written as a scenario (SPEC section 3b) whose `commitments` a
+ * run can start from.  A reservation's count is the bill's number of
+ * reservations, else the most instance-hours it covered in one clock hour;
+ * a savings plan's hourly commitment is the bill's own figure, else the
+ * most dollars charged to it (used plus unused) in one clock hour.  What the
+ * export does not carry (FOCUS 1.0 has no term, payment option or start
+ * date) takes a stated default, term 1 year, no upfront, start at the first
+ * hour the bill shows, and the commitment lists it under "assumed" so that
+ * the user can correct it.  Each commitment also carries what it covered:
+ * "covered_instance_hours" and "covered_on_demand_cost" (extra keys the
+ * scenario loader ignores).
+ *
+ * The CSV reader shared with import_pricing.c lives here too
+ * (gp_import_csv_read), a thin row-by-row layer over libcsv.
+ */
+#include "import.h"
+#include "json_util.h"
+#include "util.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define MAX_COLUMNS 4096
+#define READ_CHUNK (1u << 20)
+
+/* ---- CSV rows ----------------------------------------------------------- */
+
+/* The state of one gp_import_csv_read: the fields of the row being read. */
+typedef struct csv_rows {
+    char *bytes; /* field texts, each NUL-terminated */
+    size_t len, cap;
+    size_t *starts; /* offsets of the fields in bytes */
+    char **fields;
+    size_t n, cap_fields;
+    long line;     /* the line being fed to libcsv */
+    long row_line; /* the line the current row started on, 0 before */
+    long last_line; /* the last line that had anything on it */
+    gp_import_row_fn row;
+    void *ctx;
+    const char *source;
+    gp_error *err;
+    gp_status st; /* the first failure; later callbacks do nothing */
+} csv_rows;
+
+/* libcsv's field callback: appends one field to the row. */
+static void rows_field(void *s, size_t len, void *p)
+{
+    csv_rows *r = p;
+
+    if (r->st != GP_OK)
+        return;
+    if (r->n == 0)
+        r->row_line = r->line;
+    if (r->n >= MAX_COLUMNS) {
+        gp_error_set(r->err, r->source, r->row_line, 0, NULL,
+                     "more than %d columns", MAX_COLUMNS);
+        r->st = GP_ERR_INPUT;
+        return;
+    }
+    if (gp_grow((void **)&r->bytes, &r->cap, r->len + len + 1, 1) != GP_OK ||
+        gp_grow((void **)&r->starts, &r->cap_fields, r->n + 1,
+                sizeof *r->starts) != GP_OK) {
+        r->st = GP_ERR_NOMEM;
+        return;
+    }
+    if (len)
+        memcpy(r->bytes + r->len, s, len);
+    r->bytes[r->len + len] = '\0';
+    r->starts[r->n++] = r->len;
+    r->len += len + 1;
+}
+
+/* libcsv's row callback: hands the finished row to the caller. */
+static void rows_end(int c, void *p)
+{
+    csv_rows *r = p;
+
+    (void)c;
+    if (r->st != GP_OK)
+        return;
+    if (r->n > 0) {
+        char **fields = gp_realloc(r->fields, r->n * sizeof *fields);
+        if (!fields) {
+            r->st = GP_ERR_NOMEM;
+            return;
+        }
+        r->fields = fields;
+        for (size_t i = 0; i < r->n; i++)
+            fields[i] = r->bytes + r->starts[i];
+        r->st = r->row(r->ctx, fields, r->n, r->row_line, r->err);
+    }
+    r->n = 0;
+    r->len = 0;
+}
+
+/* Feeds len bytes to the parser a line at a time, so that r->line is the
+ * line each callback happens on. */
+static gp_status rows_feed(csv_rows *r, struct csv_parser *p,
+                           const char *data, size_t len)
+{
+    size_t pos = 0;
+
+    while (pos < len && r->st == GP_OK) {
+        const char *nl = memchr(data + pos, '\n', len - pos);
+        size_t next = nl ? (size_t)(nl - data) + 1 : len;
+        size_t ending = nl ? 1u + (nl > data + pos && nl[-1] == '\r') : 0u;
+        if (next - pos > ending)
+            r->last_line = r->line;
+        if (csv_parse(p, data + pos, next - pos, rows_field, rows_end, r) !=
+                next - pos &&
+            r->st == GP_OK) {
+            int e = csv_error(p);
+            if (e == CSV_ENOMEM) {
+                r->st = GP_ERR_NOMEM;
+                break;
+            }
+            gp_error_set(r->err, r->source, r->line, 0, NULL,
+                         "malformed CSV: %s",
+                         e == CSV_EPARSE ? "a double quote inside an unquoted "
+                                           "field or after a closing quote"
+                                         : csv_strerror(e));
+            r->st = GP_ERR_INPUT;
+        }
+        if (nl)
+            r->line++;
+        pos = next;
+    }
+    return r->st;
+}
+
+gp_status gp_import_csv_read(const char *text, size_t len, FILE *file,
+                             const char *source, gp_import_row_fn row,
+                             void *ctx, gp_error *err)
+{
+    struct csv_parser p;
+    csv_rows r;
+    char *chunk = NULL;
+    bool first = true;
+
+    memset(&r, 0, sizeof r);
+    r.line = 1;
+    r.row = row;
+    r.ctx = ctx;
+    r.source = source;
+    r.err = err;
+    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0)
+        return GP_ERR_NOMEM;
+    if (!file) {
+        if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+            text += 3;
+            len -= 3;
+        }
+        rows_feed(&r, &p, text, len);
+    } else if (!(chunk = gp_malloc(READ_CHUNK))) {
+        r.st = GP_ERR_NOMEM;
+    } else {
+        size_t got;
+        while (r.st == GP_OK && (got = fread(chunk, 1, READ_CHUNK, file)) > 0) {
+            const char *at = chunk;
+            if (first && got >= 3 && memcmp(chunk, "\xEF\xBB\xBF", 3) == 0) {
+                at += 3;
+                got -= 3;
+            }
+            first = false;
+            rows_feed(&r, &p, at, got);
+        }
+        if (r.st == GP_OK && ferror(file)) {
+            gp_error_set(err, source, 0, 0, NULL, "read error");
+            r.st = GP_ERR_IO;
+        }
+    }
+    if (r.st == GP_OK && csv_fini(&p, rows_field, rows_end, &r) != 0 &&
+        r.st == GP_OK) {
+        gp_error_set(err, source, r.last_line, 0, NULL,
+                     "malformed CSV: a quoted field is not closed");
+        r.st = GP_ERR_INPUT;
+    }
+    csv_free(&p);
+    gp_free(chunk);
+    gp_free(r.bytes);
+    gp_free(r.starts);
+    gp_free(r.fields);
+    return r.st;
+}
+
+/* ---- small helpers ------------------------------------------------------ */
+
+/* Whether a billing field is empty: "", or the literal NULL FOCUS samples
+ * write. */
+static bool is_null(const char *s)
+{
+    return !s[0] || strcmp(s, "NULL") == 0;
+}
+
+/* The field of column col (-1 when the file lacks the column: ""). */
+static const char *field(char **f, size_t n, int col)
+{
+    return col >= 0 && (size_t)col < n ? f[col] : "";
+}
+
+/* The last path component of a file name, for messages and sources. */
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* "Hours", "Hrs", "hours", "Hour": a unit of instance time. */
+static bool unit_is_hours(const char *u)
+{
+    return strcasecmp(u, "hours") == 0 || strcasecmp(u, "hrs") == 0 ||
+           strcasecmp(u, "hour") == 0 || strcasecmp(u, "hr") == 0;
+}
+
+/* The gpuplan provider name for a billing ProviderName, or NULL. */
+static const char *provider_code(const char *name)
+{
+    if (strcasecmp(name, "AWS") == 0 ||
+        strcasecmp(name, "Amazon Web Services") == 0)
+        return "aws";
+    if (strcasecmp(name, "Microsoft") == 0 || strcasecmp(name, "Azure") == 0 ||
+        strcasecmp(name, "Microsoft Azure") == 0)
+        return "azure";
+    if (strcasecmp(name, "Google Cloud") == 0 || strcasecmp(name, "GCP") == 0 ||
+        strcasecmp(name, "Google") == 0)
+        return "gcp";
+    return NULL;
+}
+
+/* ---- what a bill adds up to --------------------------------------------- */
+
+/* Instance-hours of one pool in one charge period. */
+typedef struct usage_cell {
+    char provider[16];
+    char region[32];
+    char type[64];
+    int64_t start;
+    int64_t step;
+    double hours;
+} usage_cell;
+
+/* A commitment the bill shows as owned. */
+typedef struct owned {
+    char *id;
+    gp_commitment_type type;
+    char provider[16];
+    char region[32];
+    char instance_type[64];
+    char family[32];
+    bool kind_known, term_known, payment_known, start_known;
+    gp_plan_kind kind;
+    int term_years;
+    gp_payment payment;
+    int64_t start;
+    int64_t first_hour; /* first clock hour the bill charges it */
+    double count;       /* reservations: from the bill, 0 if not given */
+    double hourly;      /* savings plans: from the bill, 0 if not given */
+    double covered_hours, covered_cost;
+    double peak_hours, peak_dollars; /* the most in one clock hour */
+} owned;
+
+/* Instance-hours and dollars charged to one commitment in one clock hour. */
+typedef struct owned_hour {
+    uint32_t owner;
+    int64_t hour;
+    double hours, dollars;
+} owned_hour;
+
+typedef struct bill {
+    const char *source;
+    usage_cell *cells;
+    size_t n_cells, cap_cells;
+    gp_strmap cell_index;
+    owned *owned;
+    size_t n_owned, cap_owned;
+    gp_strmap owned_index;
+    owned_hour *hours;
+    size_t n_hours, cap_hours;
+    gp_strmap hour_index;
+    /* counts for the summary */
+    unsigned long rows, imported, not_usage, not_instance_hours,
+        other_provider, spot;
+} bill;
+
+/* Frees what a bill holds. */
+static void bill_free(bill *b)
+{
+    for (size_t i = 0; i < b->n_owned; i++)
+        gp_free(b->owned[i].id);
+    gp_free(b->cells);
+    gp_free(b->owned);
+    gp_free(b->hours);
+    gp_strmap_free(&b->cell_index);
+    gp_strmap_free(&b->owned_index);
+    gp_strmap_free(&b->hour_index);
+}
+
+/* Adds `hours` instance-hours of a pool in the period [start, start+step). */
+static gp_status bill_add_usage(bill *b, const char *provider,
+                                const char *region, const char *type,
+                                int64_t start, int64_t step, double hours)
+{
+    char key[256];
+    uint32_t at;
+    int n = snprintf(key, sizeof key, "%s\x1f%s\x1f%s\x1f%lld\x1f%lld",
+                     provider, region, type, (long long)start,
+                     (long long)step);
+    gp_status st;
+
+    if (n < 0 || (size_t)n >= sizeof key)
+        return GP_ERR_INPUT; /* names were length-checked before */
+    if (gp_strmap_get(&b->cell_index, key, (size_t)n, &at)) {
+        b->cells[at].hours += hours;
+        return GP_OK;
+    }
+    if ((st = gp_grow((void **)&b->cells, &b->cap_cells, b->n_cells + 1,
+                      sizeof *b->cells)) != GP_OK ||
+        (st = gp_strmap_put(&b->cell_index, key, (size_t)n,
+                            (uint32_t)b->n_cells)) != GP_OK)
+        return st;
+    usage_cell *c = &b->cells[b->n_cells++];
+    memset(c, 0, sizeof *c);
+    snprintf(c->provider, sizeof c->provider, "%s", provider);
+    snprintf(c->region, sizeof c->region, "%s", region);
+    snprintf(c->type, sizeof c->type, "%s", type);
+    c->start = start;
+    c->step = step;
+    c->hours = hours;
+    return GP_OK;
+}
+
+/* The commitment with this id, created (of type t) when new; NULL when out
+ * of memory. */
+static owned *bill_owned(bill *b, const char *id, gp_commitment_type t)
+{
+    uint32_t at;
+    size_t len = strlen(id);
+    owned *o;
+
+    if (gp_strmap_get(&b->owned_index, id, len, &at))
+        return &b->owned[at];
+    if (gp_grow((void **)&b->owned, &b->cap_owned, b->n_owned + 1,
+                sizeof *b->owned) != GP_OK ||
+        gp_strmap_put(&b->owned_index, id, len, (uint32_t)b->n_owned) != GP_OK)
+        return NULL;
+    o = &b->owned[b->n_owned];
+    memset(o, 0, sizeof *o);
+    if (!(o->id = gp_strdup(id)))
+        return NULL;
+    b->n_owned++;
+    o->type = t;
+    o->first_hour = INT64_MAX;
+    /* what a bill that does not say gets (listed under "assumed") */
+    o->kind = GP_PLAN_COMPUTE;
+    o->term_years = 1;
+    o->payment = GP_NO_UPFRONT;
+    return o;
+}
+
+/* Charges `hours` instance-hours and `dollars` to commitment o in the clock
+ * hour that contains time t. */
+static gp_status bill_charge(bill *b, owned *o, int64_t t, double hours,
+                             double dollars)
+{
+    char key[64];
+    uint32_t at;
+    uint32_t owner = (uint32_t)(o - b->owned);
+    int64_t hour = t >= 0 ? t / 3600 : -((-t + 3599) / 3600);
+    int n = snprintf(key, sizeof key, "%u\x1f%lld", owner, (long long)hour);
+    gp_status st;
+
+    if (hour < o->first_hour)
+        o->first_hour = hour;
+    if (gp_strmap_get(&b->hour_index, key, (size_t)n, &at)) {
+        b->hours[at].hours += hours;
+        b->hours[at].dollars += dollars;
+        return GP_OK;
+    }
+    if ((st = gp_grow((void **)&b->hours, &b->cap_hours, b->n_hours + 1,
+                      sizeof *b->hours)) != GP_OK ||
+        (st = gp_strmap_put(&b->hour_index, key, (size_t)n,
+                            (uint32_t)b->n_hours)) != GP_OK)
+        return st;
+    b->hours[b->n_hours++] = (owned_hour){owner, hour, hours, dollars};
+    return GP_OK;
+}
+
+/* Orders trace rows by time, then pool. */
+static int cell_cmp(const void *pa, const void *pb)
+{
+    const usage_cell *a = pa, *b = pb;
+    int c;
+
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    if ((c = strcmp(a->provider, b->provider)) != 0 ||
+        (c = strcmp(a->region, b->region)) != 0 ||
+        (c = strcmp(a->type, b->type)) != 0)
+        return c;
+    return a->step < b->step ? -1 : a->step > b->step;
+}
+
+/* Writes the trace CSV: one row per pool and charge period. */
+static gp_status bill_write_trace(bill *b, FILE *out, gp_error *err)
+{
+    char when[32], num[32];
+
+    if (b->n_cells > 1)
+        qsort(b->cells, b->n_cells, sizeof *b->cells, cell_cmp);
+    fputs("timestamp,step_s,provider,region,instance_type,instances\n", out);
+    for (size_t i = 0; i < b->n_cells; i++) {
+        const usage_cell *c = &b->cells[i];
+        gp_format_time(c->start, when, sizeof when);
+        gp_json_format_number(c->hours / ((double)c->step / 3600.0), num,
+                              sizeof num);
+        fprintf(out, "%s,%lld,%s,%s,%s,%s\n", when, (long long)c->step,
+                c->provider, c->region, c->type, num);
+    }
+    if (fflush(out) != 0 || ferror(out)) {
+        gp_error_set(err, "", 0, 0, NULL, "cannot write the trace");
+        return GP_ERR_IO;
+    }
+    return GP_OK;
+}
+
+/* Works out each commitment's peaks per clock hour. */
+static void bill_peaks(bill *b)
+{
+    for (size_t i = 0; i < b->n_hours; i++) {
+        owned *o = &b->owned[b->hours[i].owner];
+        if (b->hours[i].hours > o->peak_hours)
+            o->peak_hours = b->hours[i].hours;
+        if (b->hours[i].dollars > o->peak_dollars)
+            o->peak_dollars = b->hours[i].dollars;
+    }
+}
+
+/* Rounds money to a tenth of a cent... of a cent: 1e-6 dollars. */
+static double round6(double v)
+{
+    return round(v * 1e6) / 1e6;
+}
+
+/* Builds the scenario object for the commitments that can be sized; adds
+ * a note for each that cannot. */
+static json_t *bill_scenario(bill *b, const gp_import_options *opt)
+{
+    json_t *root = json_object(), *list = json_array();
+    char name[160], when[32];
+
+    if (!root || !list) {
+        json_decref(root);
+        json_decref(list);
+        return NULL;
+    }
+    snprintf(name, sizeof name, "owned commitments from %s",
+             base_name(b->source));
+    json_object_set_new(root, "schema", json_string("gpuplan-scenario/1"));
+    json_object_set_new(root, "name", json_string(name));
+    json_object_set_new(root, "commitments", list);
+    for (size_t i = 0; i < b->n_owned; i++) {
+        const owned *o = &b->owned[i];
+        json_t *c = json_object(), *assumed = json_array();
+        double size;
+        if (!c || !assumed) {
+            json_decref(c);
+            json_decref(assumed);
+            json_decref(root);
+            return NULL;
+        }
+        json_object_set_new(c, "type", json_string(o->type == GP_COMMIT_RESERVED
+                                                       ? "reserved"
+                                                       : "savings_plan"));
+        if (o->type == GP_COMMIT_SAVINGS_PLAN) {
+            json_object_set_new(c, "kind",
+                                json_string(gp_plan_kind_name(o->kind)));
+            if (!o->kind_known)
+                json_array_append_new(assumed, json_string("kind"));
+        }
+        json_object_set_new(c, "provider", json_string(o->provider));
+        if (o->type == GP_COMMIT_RESERVED ||
+            (o->kind == GP_PLAN_FAMILY && o->region[0]))
+            json_object_set_new(c, "region", json_string(o->region));
+        if (o->type == GP_COMMIT_RESERVED) {
+            size = o->count > 0 ? o->count : ceil(o->peak_hours - 1e-9);
+            json_object_set_new(c, "instance_type",
+                                json_string(o->instance_type));
+            json_object_set_new(c, "count", json_integer((json_int_t)size));
+        } else {
+            size = round6(o->hourly > 0 ? o->hourly : o->peak_dollars);
+            if (o->kind == GP_PLAN_FAMILY)
+                json_object_set_new(c, "family", json_string(o->family));
+            json_object_set_new(c, "hourly_commitment", json_real(size));
+        }
+        if (!(size > 0) ||
+            (o->type == GP_COMMIT_RESERVED && !o->instance_type[0]) ||
+            (o->type == GP_COMMIT_SAVINGS_PLAN && o->kind == GP_PLAN_FAMILY &&
+             (!o->family[0] || !o->region[0]))) {
+            if (opt->notes)
+                gp_warnings_add(
+                    opt->notes,
+                    "%s: commitment %s left out: the bill shows %s",
+                    base_name(b->source), o->id,
+                    !(size > 0) ? "nothing charged to it, so its size is "
+                                  "unknown"
+                                : "no instance usage it covered");
+            json_decref(c);
+            json_decref(assumed);
+            continue;
+        }
+        json_object_set_new(c, "term_years", json_integer(o->term_years));
+        json_object_set_new(c, "payment",
+                            json_string(gp_payment_name(o->payment)));
+        gp_format_time(o->start_known ? o->start : o->first_hour * 3600, when,
+                       sizeof when);
+        json_object_set_new(c, "start", json_string(when));
+        if (!o->term_known)
+            json_array_append_new(assumed, json_string("term_years"));
+        if (!o->payment_known)
+            json_array_append_new(assumed, json_string("payment"));
+        if (!o->start_known)
+            json_array_append_new(assumed, json_string("start"));
+        json_object_set_new(c, "id", json_string(o->id));
+        json_object_set_new(c, "covered_instance_hours",
+                            json_real(round6(o->covered_hours)));
+        json_object_set_new(c, "covered_on_demand_cost",
+                            json_real(round6(o->covered_cost)));
+        if (json_array_size(assumed) > 0)
+            json_object_set_new(c, "assumed", assumed);
+        else
+            json_decref(assumed);
+        json_array_append_new(list, c);
+    }
+    return root;
+}
+
+/* gp_write_atomic's callback: dumps the scenario. */
+static gp_status write_json(FILE *f, void *ctx)
+{
+    if (json_dumpf(ctx, f, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) != 0 ||
+        fputc('\n', f) == EOF)
+        return GP_ERR_IO;
+    return GP_OK;
+}
+
+/* Writes the trace, the owned commitments (when asked) and the summary. */
+static gp_status bill_finish(bill *b, const char *expected,
+                             const gp_import_options *opt, FILE *out,
+                             gp_error *err)
+{
+    gp_status st;
+
+    if (b->imported == 0) {
+        gp_error_set(err, b->source, 0, 0, NULL,
+                     "no compute instance-hour rows among %lu rows (expected "
+                     "%s)",
+                     b->rows, expected);
+        return GP_ERR_INPUT;
+    }
+    bill_peaks(b);
+    if (opt->notes)
+        gp_warnings_add(opt->notes,
+                        "%s: %lu rows: %lu compute instance-hour rows imported "
+                        "(%lu of them spot); skipped %lu not usage, %lu not "
+                        "instance-hours, %lu from providers gpuplan does not "
+                        "price",
+                        base_name(b->source), b->rows, b->imported, b->spot,
+                        b->not_usage, b->not_instance_hours,
+                        b->other_provider);
+    if (opt->commitments_out) {
+        json_t *scenario = bill_scenario(b, opt);
+        if (!scenario)
+            return GP_ERR_NOMEM;
+        st = gp_write_atomic(opt->commitments_out, write_json, scenario, err);
+        json_decref(scenario);
+        if (st != GP_OK)
+            return st;
+    }
+    if ((st = bill_write_trace(b, out, err)) != GP_OK)
+        return st;
+    if (opt->notes) {
+        for (size_t i = 0; i < b->n_owned; i++) {
+            const owned *o = &b->owned[i];
+            gp_warnings_add(opt->notes,
+                            "%s: owned %s %s covered %.6g instance-hours "
+                            "worth %.2f at on-demand rates",
+                            base_name(b->source),
+                            o->type == GP_COMMIT_RESERVED ? "reservation"
+                                                          : "savings plan",
+                            o->id, o->covered_hours, o->covered_cost);
+        }
+    }
+    return GP_OK;
+}
+
+/* ---- reading fields ----------------------------------------------------- */
+
+/* Parses a time field into epoch seconds. */
+static gp_status read_time(const char *source, long line, int col,
+                           const char *name, const char *s, int64_t *out,
+                           gp_error *err)
+{
+    double t;
+    const char *why = "not a time";
+    char quoted[160];
+
+    if (!gp_parse_time(s, strlen(s), &t, &why)) {
+        gp_error_set(err, source, line, col + 1, name, "%s, got %s", why,
+                     gp_json_quote(s, quoted, sizeof quoted));
+        return GP_ERR_INPUT;
+    }
+    *out = (int64_t)floor(t);
+    return GP_OK;
+}
+
+/* Parses a number field that must be >= 0; a null field reads as 0 when
+ * `null_ok`. */
+static gp_status read_amount(const char *source, long line, int col,
+                             const char *name, const char *s, bool null_ok,
+                             double *out, gp_error *err)
+{
+    char quoted[160];
+
+    if (null_ok && is_null(s)) {
+        *out = 0;
+        return GP_OK;
+    }
+    if (!gp_parse_number(s, strlen(s), out)) {
+        gp_error_set(err, source, line, col + 1, name,
+                     "expected a number, got %s",
+                     gp_json_quote(s, quoted, sizeof quoted));
+        return GP_ERR_INPUT;
+    }
+    return GP_OK;
+}
+
+/* Checks that a name fits the trace's and the scenario's fields. */
+static gp_status check_name(const char *source, long line, int col,
+                            const char *name, const char *s, size_t max,
+                            gp_error *err)
+{
+    char quoted[160];
+
+    if (is_null(s)) {
+        gp_error_set(err, source, line, col + 1, name, "missing value");
+        return GP_ERR_INPUT;
+    }
+    if (strlen(s) >= max || strpbrk(s, ",\"\r\n")) {
+        gp_error_set(err, source, line, col + 1, name,
+                     "not a usable name: %s",
+                     gp_json_quote(s, quoted, sizeof quoted));
+        return GP_ERR_INPUT;
+    }
+    return GP_OK;
+}
+
+/* The charge period [start, end) of a row, checked. */
+static gp_status read_period(const char *source, long line, int col_start,
+                             const char *name_start, const char *start_s,
+                             int col_end, const char *name_end,
+                             const char *end_s, int64_t *start, int64_t *step,
+                             gp_error *err)
+{
+    int64_t end;
+    gp_status st;
+
+    if ((st = read_time(source, line, col_start, name_start, start_s, start,
+                        err)) != GP_OK ||
+        (st = read_time(source, line, col_end, name_end, end_s, &end, err)) !=
+            GP_OK)
+        return st;
+    if (end <= *start) {
+        gp_error_set(err, source, line, col_end + 1, name_end,
+                     "the charge period ends before it starts (%s to %s)",
+                     start_s, end_s);
+        return GP_ERR_INPUT;
+    }
+    *step = end - *start;
+    return GP_OK;
+}
+
+/* Reads a header row into column indices: names[i] -> cols[i], -1 when
+ * absent.  The CUR 2.0 spelling of a CUR 1 name (line_item_usage_type for
+ * lineItem/UsageType) is accepted too. */
+static void map_columns(char **f, size_t n, const char *const *names,
+                        size_t n_names, int *cols)
+{
+    for (size_t k = 0; k < n_names; k++) {
+        char snake[128];
+        size_t j = 0;
+        for (const char *s = names[k]; *s && j + 3 < sizeof snake; s++) {
+            if (*s == '/')
+                snake[j++] = '_';
+            else if (*s >= 'A' && *s <= 'Z') {
+                if (j > 0 && snake[j - 1] != '_')
+                    snake[j++] = '_';
+                snake[j++] = (char)(*s - 'A' + 'a');
+            } else
+                snake[j++] = *s;
+        }
+        snake[j] = '\0';
+        cols[k] = -1;
+        for (size_t i = 0; i < n && cols[k] < 0; i++)
+            if (strcmp(f[i], names[k]) == 0 || strcmp(f[i], snake) == 0)
+                cols[k] = (int)i;
+    }
+}
+
+/* Reports the first required column (required[k]) that is missing. */
+static gp_status check_columns(const char *source, long line,
+                               const char *const *names, const bool *required,
+                               size_t n_names, const int *cols,
+                               const char *format, gp_error *err)
+{
+    for (size_t k = 0; k < n_names; k++)
+        if (required[k] && cols[k] < 0) {
+            gp_error_set(err, source, line, 0, NULL,
+                         "missing column %s (is this %s?)", names[k], format);
+            return GP_ERR_INPUT;
+        }
+    return GP_OK;
+}
+
+/* ---- FOCUS -------------------------------------------------------------- */
+
+enum {
+    F_CATEGORY,
+    F_START,
+    F_END,
+    F_PRICING_CATEGORY,
+    F_COMMIT_ID,
+    F_COMMIT_CATEGORY,
+    F_COMMIT_TYPE,
+    F_COMMIT_STATUS,
+    F_QUANTITY,
+    F_UNIT,
+    F_PROVIDER,
+    F_REGION,
+    F_DESCRIPTION,
+    F_EFFECTIVE,
+    F_LIST_COST,
+    F_SERVICE_CATEGORY,
+    F_INSTANCE_TYPE,
+    F_N
+};
+
+static const char *const focus_names[F_N] = {
+    "ChargeCategory",   "ChargePeriodStart",
+    "ChargePeriodEnd",  "PricingCategory",
+    "CommitmentDiscountId", "CommitmentDiscountCategory",
+    "CommitmentDiscountType", "CommitmentDiscountStatus",
+    "ConsumedQuantity", "ConsumedUnit",
+    "ProviderName",     "RegionId",
+    "ChargeDescription", "EffectiveCost",
+    "ListCost",         "ServiceCategory",
+    "x_InstanceType"};
+
+static const bool focus_required[F_N] = {
+    true, true, true, true, true, true, true, false, true,
+    true, true, true, true, true, true, false, false};
+
+typedef struct focus_ctx {
+    bill b;
+    bool have_header;
+    int cols[F_N];
+} focus_ctx;
+
+/* The instance type a FOCUS usage row bills: the x_InstanceType column when
+ * the export has one, else AWS's description "$1.624 per On Demand Linux
+ * g5.4xlarge Instance Hour" (the word before "Instance Hour", which must
+ * look like family.size).  Copies it into buf; false when there is none. */
+static bool focus_instance_type(const char *explicit_type, const char *desc,
+                                char *buf, size_t size)
+{
+    const char *end, *start;
+
+    if (!is_null(explicit_type)) {
+        snprintf(buf, size, "%s", explicit_type);
+        return true;
+    }
+    end = strstr(desc, " Instance Hour");
+    if (!end)
+        return false;
+    start = end;
+    while (start > desc && start[-1] != ' ')
+        start--;
+    if (end - start < 3 || (size_t)(end - start) >= size ||
+        !memchr(start, '.', (size_t)(end - start)))
+        return false;
+    memcpy(buf, start, (size_t)(end - start));
+    buf[end - start] = '\0';
+    return true;
+}
+
+/* The commitment type a FOCUS row names: "Spend" category or a "Savings
+ * Plan" type is a savings plan, "Usage" or a reservation type a
+ * reservation. */
+static bool focus_commitment_type(const char *category, const char *type,
+                                  gp_commitment_type *out)
+{
+    if (strcasecmp(category, "Spend") == 0 || strstr(type, "Savings") ||
+        strstr(type, "savings")) {
+        *out = GP_COMMIT_SAVINGS_PLAN;
+        return true;
+    }
+    if (strcasecmp(category, "Usage") == 0 || strstr(type, "Reserv") ||
+        strstr(type, "reserv")) {
+        *out = GP_COMMIT_RESERVED;
+        return true;
+    }
+    return false;
+}
+
+/* One FOCUS row. */
+static gp_status focus_row(void *pctx, char **f, size_t n, long line,
+                           gp_error *err)
+{
+    focus_ctx *x = pctx;
+    bill *b = &x->b;
+    const int *c = x->cols;
+    const char *src = b->source, *provider, *commit_id, *region;
+    char type[64];
+    int64_t start, step;
+    double quantity, effective, list_cost;
+    gp_commitment_type ctype = GP_COMMIT_RESERVED;
+    bool committed;
+    gp_status st;
+
+    if (!x->have_header) {
+        map_columns(f, n, focus_names, F_N, x->cols);
+        x->have_header = true;
+        return check_columns(src, line, focus_names, focus_required, F_N,
+                             x->cols, "a FOCUS 1.0 export", err);
+    }
+    b->rows++;
+    commit_id = field(f, n, c[F_COMMIT_ID]);
+    committed = !is_null(commit_id) &&
+                focus_commitment_type(field(f, n, c[F_COMMIT_CATEGORY]),
+                                      field(f, n, c[F_COMMIT_TYPE]), &ctype);
+    /* a commitment's own charges (its purchase, its unused part) size it,
+     * but are not usage */
+    if (committed && (strcasecmp(field(f, n, c[F_CATEGORY]), "Purchase") == 0 ||
+                      strcasecmp(field(f, n, c[F_COMMIT_STATUS]), "Unused") ==
+                          0)) {
+        owned *o;
+        b->not_usage++;
+        if (!(provider = provider_code(field(f, n, c[F_PROVIDER]))))
+            return GP_OK;
+        if ((st = read_time(src, line, c[F_START], focus_names[F_START],
+                            field(f, n, c[F_START]), &start, err)) != GP_OK ||
+            (st = read_amount(src, line, c[F_EFFECTIVE],
+                              focus_names[F_EFFECTIVE],
+                              field(f, n, c[F_EFFECTIVE]), true, &effective,
+                              err)) != GP_OK)
+            return st;
+        if (!(o = bill_owned(b, commit_id, ctype)))
+            return GP_ERR_NOMEM;
+        snprintf(o->provider, sizeof o->provider, "%s", provider);
+        return bill_charge(b, o, start, 0, effective);
+    }
+    if (strcasecmp(field(f, n, c[F_CATEGORY]), "Usage") != 0) {
+        b->not_usage++;
+        return GP_OK;
+    }
+    if (!unit_is_hours(field(f, n, c[F_UNIT])) ||
+        (c[F_SERVICE_CATEGORY] >= 0 &&
+         strcasecmp(field(f, n, c[F_SERVICE_CATEGORY]), "Compute") != 0) ||
+        !focus_instance_type(field(f, n, c[F_INSTANCE_TYPE]),
+                             field(f, n, c[F_DESCRIPTION]), type,
+                             sizeof type)) {
+        b->not_instance_hours++;
+        return GP_OK;
+    }
+    if (!(provider = provider_code(field(f, n, c[F_PROVIDER])))) {
+        b->other_provider++;
+        return GP_OK;
+    }
+    region = field(f, n, c[F_REGION]);
+    if ((st = check_name(src, line, c[F_REGION], focus_names[F_REGION], region,
+                         32, err)) != GP_OK ||
+        (st = read_period(src, line, c[F_START], focus_names[F_START],
+                          field(f, n, c[F_START]), c[F_END],
+                          focus_names[F_END], field(f, n, c[F_END]), &start,
+                          &step, err)) != GP_OK ||
+        (st = read_amount(src, line, c[F_QUANTITY], focus_names[F_QUANTITY],
+                          field(f, n, c[F_QUANTITY]), false, &quantity,
+                          err)) != GP_OK)
+        return st;
+    if (quantity < 0) {
+        gp_error_set(err, src, line, c[F_QUANTITY] + 1,
+                     focus_names[F_QUANTITY], "must not be negative, got %s",
+                     field(f, n, c[F_QUANTITY]));
+        return GP_ERR_INPUT;
+    }
+    if ((st = bill_add_usage(b, provider, region, type, start, step,
+                             quantity)) != GP_OK)
+        return st;
+    b->imported++;
+    if (strcasecmp(field(f, n, c[F_PRICING_CATEGORY]), "Dynamic") == 0)
+        b->spot++;
+    if (committed) {
+        owned *o;
+        if ((st = read_amount(src, line, c[F_EFFECTIVE],
+                              focus_names[F_EFFECTIVE],
+                              field(f, n, c[F_EFFECTIVE]), true, &effective,
+                              err)) != GP_OK ||
+            (st = read_amount(src, line, c[F_LIST_COST],
+                              focus_names[F_LIST_COST],
+                              field(f, n, c[F_LIST_COST]), true, &list_cost,
+                              err)) != GP_OK)
+            return st;
+        if (!(o = bill_owned(b, commit_id, ctype)))
+            return GP_ERR_NOMEM;
+        snprintf(o->provider, sizeof o->provider, "%s", provider);
+        if (!o->region[0])
+            snprintf(o->region, sizeof o->region, "%s", region);
+        if (!o->instance_type[0])
+            snprintf(o->instance_type, sizeof o->instance_type, "%s", type);
+        o->covered_hours += quantity;
+        o->covered_cost += list_cost;
+        return bill_charge(b, o, start, quantity, effective);
+    }
+    return GP_OK;
+}
+
+/* Runs the FOCUS importer on one input held in memory or open as a file. */
+static gp_status focus_run(const char *text, size_t len, FILE *file,
+                           const char *name, const gp_import_options *opt,
+                           FILE *out, gp_error *err)
+{
+    focus_ctx x;
+    gp_status st;
+
+    memset(&x, 0, sizeof x);
+    x.b.source = name;
+    st = gp_import_csv_read(text, len, file, name, focus_row, &x, err);
+    if (st == GP_OK && !x.have_header) {
+        gp_error_set(err, name, 1, 0, NULL,
+                     "empty file; expected a FOCUS 1.0 header row");
+        st = GP_ERR_INPUT;
+    }
+    if (st == GP_OK)
+        st = bill_finish(&x.b,
+                         "usage rows billed in hours whose ChargeDescription "
+                         "names an instance type, or an x_InstanceType column",
+                         opt, out, err);
+    bill_free(&x.b);
+    return st;
+}
+
+/* ---- AWS Cost and Usage Report ------------------------------------------ */
+
+enum {
+    C_TYPE,
+    C_START,
+    C_END,
+    C_PRODUCT,
+    C_USAGE_TYPE,
+    C_AMOUNT,
+    C_AZ,
+    C_INSTANCE_TYPE,
+    C_REGION_CODE,
+    C_REGION,
+    C_ON_DEMAND_COST,
+    C_LEASE,
+    C_PURCHASE_OPTION,
+    C_RI_ARN,
+    C_RI_COUNT,
+    C_RI_START,
+    C_RI_END,
+    C_RI_EFFECTIVE,
+    C_SP_ARN,
+    C_SP_COMMITMENT,
+    C_SP_EFFECTIVE,
+    C_SP_START,
+    C_SP_TERM,
+    C_SP_PAYMENT,
+    C_SP_OFFERING,
+    C_SP_FAMILY,
+    C_N
+};
+
+static const char *const cur_names[C_N] = {
+    "lineItem/LineItemType",
+    "lineItem/UsageStartDate",
+    "lineItem/UsageEndDate",
+    "lineItem/ProductCode",
+    "lineItem/UsageType",
+    "lineItem/UsageAmount",
+    "lineItem/AvailabilityZone",
+    "product/instanceType",
+    "product/regionCode",
+    "product/region",
+    "pricing/publicOnDemandCost",
+    "pricing/LeaseContractLength",
+    "pricing/PurchaseOption",
+    "reservation/ReservationARN",
+    "reservation/NumberOfReservations",
+    "reservation/StartTime",
+    "reservation/EndTime",
+    "reservation/EffectiveCost",
+    "savingsPlan/SavingsPlanARN",
+    "savingsPlan/TotalCommitmentToDate",
+    "savingsPlan/SavingsPlanEffectiveCost",
+    "savingsPlan/StartTime",
+    "savingsPlan/PurchaseTerm",
+    "savingsPlan/PaymentOption",
+    "savingsPlan/OfferingType",
+    "savingsPlan/InstanceTypeFamily"};
+
+static const bool cur_required[C_N] = {true, true, true, true, true, true};
+
+typedef struct cur_ctx {
+    bill b;
+    bool have_header;
+    int cols[C_N];
+} cur_ctx;
+
+/* The instance type of an EC2 usage type such as "BoxUsage:g5.xlarge",
+ * "USE2-SpotUsage:p4d.24xlarge" or "HeavyUsage:p5.48xlarge" (the kinds
+ * listed in kinds[]); false for any other usage type. */
+static bool cur_usage_instance_type(const char *usage_type,
+                                    const char *const *kinds, char *buf,
+                                    size_t size, bool *spot)
+{
+    const char *colon = strchr(usage_type, ':'), *dash, *kind;
+    size_t klen;
+
+    if (!colon || !colon[1])
+        return false;
+    /* the kind sits between an optional region prefix and the colon */
+    kind = usage_type;
+    dash = memchr(usage_type, '-', (size_t)(colon - usage_type));
+    if (dash)
+        kind = dash + 1;
+    klen = (size_t)(colon - kind);
+    for (size_t i = 0; kinds[i]; i++)
+        if (strlen(kinds[i]) == klen && memcmp(kind, kinds[i], klen) == 0) {
+            if (strlen(colon + 1) >= size || !strchr(colon + 1, '.'))
+                return false;
+            snprintf(buf, size, "%s", colon + 1);
+            if (spot)
+                *spot = strcmp(kinds[i], "SpotUsage") == 0;
+            return true;
+        }
+    return false;
+}
+
+/* "1yr" / "3yr" / "1 year": a term in years, 0 when unreadable. */
+static int term_from_text(const char *s)
+{
+    if (s[0] == '1' && (s[1] == 'y' || s[1] == ' '))
+        return 1;
+    if (s[0] == '3' && (s[1] == 'y' || s[1] == ' '))
+        return 3;
+    return 0;
+}
+
+/* "No Upfront" and friends (and the CUR's "NoUpfront"); -1 when unknown. */
+static int payment_from_text(const char *s)
+{
+    char squeezed[32];
+    size_t j = 0;
+
+    for (; *s && j + 1 < sizeof squeezed; s++)
+        if (*s != ' ')
+            squeezed[j++] =
+                (char)(*s >= 'A' && *s <= 'Z' ? *s - 'A' + 'a' : *s);
+    squeezed[j] = '\0';
+    if (strcmp(squeezed, "noupfront") == 0)
+        return GP_NO_UPFRONT;
+    if (strcmp(squeezed, "partialupfront") == 0)
+        return GP_PARTIAL_UPFRONT;
+    if (strcmp(squeezed, "allupfront") == 0)
+        return GP_ALL_UPFRONT;
+    return -1;
+}
+
+/* The region code of a CUR row: product/regionCode, product/region (a code
+ * in CUR 1), or the availability zone without its letter. */
+static void cur_region(char **f, size_t n, const int *c, char *buf,
+                       size_t size)
+{
+    const char *s = field(f, n, c[C_REGION_CODE]);
+    size_t len;
+
+    if (s[0]) {
+        snprintf(buf, size, "%s", s);
+        return;
+    }
+    s = field(f, n, c[C_REGION]);
+    if (s[0] && !strchr(s, ' ') && !strchr(s, '(')) {
+        snprintf(buf, size, "%s", s);
+        return;
+    }
+    s = field(f, n, c[C_AZ]);
+    len = strlen(s);
+    if (len > 1 && s[len - 1] >= 'a' && s[len - 1] <= 'z' &&
+        s[len - 2] >= '0' && s[len - 2] <= '9' && len < size) {
+        memcpy(buf, s, len - 1);
+        buf[len - 1] = '\0';
+        return;
+    }
+    buf[0] = '\0';
+}
+
+/* Takes a commitment's term, payment and start from a fee row. */
+static gp_status cur_terms(cur_ctx *x, char **f, size_t n, long line,
+                           owned *o, int term_key, int payment_key,
+                           int start_key, gp_error *err)
+{
+    int col_term = x->cols[term_key], col_payment = x->cols[payment_key];
+    int col_start = x->cols[start_key];
+    const char *s;
+    int v;
+    gp_status st;
+
+    s = field(f, n, col_term);
+    if (s[0] && (v = term_from_text(s)) > 0) {
+        o->term_years = v;
+        o->term_known = true;
+    }
+    s = field(f, n, col_payment);
+    if (s[0] && (v = payment_from_text(s)) >= 0) {
+        o->payment = (gp_payment)v;
+        o->payment_known = true;
+    }
+    s = field(f, n, col_start);
+    if (s[0]) {
+        if ((st = read_time(x->b.source, line, col_start, cur_names[start_key],
+                            s, &o->start, err)) != GP_OK)
+            return st;
+        o->start_known = true;
+    }
+    return GP_OK;
+}
+
+/* A fee row: RIFee or SavingsPlanRecurringFee, which describe the
+ * commitment itself. */
+static gp_status cur_fee_row(cur_ctx *x, char **f, size_t n, long line,
+                             bool reservation, gp_error *err)
+{
+    const int *c = x->cols;
+    static const char *const heavy[] = {"HeavyUsage", NULL};
+    const char *id = field(f, n, c[reservation ? C_RI_ARN : C_SP_ARN]);
+    owned *o;
+    char type[64];
+    double v;
+    gp_status st;
+
+    x->b.not_usage++;
+    if (is_null(id))
+        return GP_OK;
+    if (!(o = bill_owned(&x->b, id, reservation ? GP_COMMIT_RESERVED
+                                                : GP_COMMIT_SAVINGS_PLAN)))
+        return GP_ERR_NOMEM;
+    snprintf(o->provider, sizeof o->provider, "aws");
+    if (reservation) {
+        if (cur_usage_instance_type(field(f, n, c[C_USAGE_TYPE]), heavy, type,
+                                    sizeof type, NULL))
+            snprintf(o->instance_type, sizeof o->instance_type, "%s", type);
+        cur_region(f, n, c, o->region, sizeof o->region);
+        if ((st = read_amount(x->b.source, line, c[C_RI_COUNT],
+                              cur_names[C_RI_COUNT],
+                              field(f, n, c[C_RI_COUNT]), true, &v, err)) !=
+            GP_OK)
+            return st;
+        if (v > 0)
+            o->count = v;
+        return cur_terms(x, f, n, line, o, C_LEASE, C_PURCHASE_OPTION,
+                         C_RI_START, err);
+    }
+    if ((st = read_amount(x->b.source, line, c[C_SP_COMMITMENT],
+                          cur_names[C_SP_COMMITMENT],
+                          field(f, n, c[C_SP_COMMITMENT]), true, &v, err)) !=
+        GP_OK)
+        return st;
+    if (v > 0)
+        o->hourly = v;
+    {
+        const char *offering = field(f, n, c[C_SP_OFFERING]);
+        if (strstr(offering, "EC2Instance") || strstr(offering, "Instance")) {
+            o->kind = GP_PLAN_FAMILY;
+            o->kind_known = true;
+        } else if (strstr(offering, "Compute")) {
+            o->kind = GP_PLAN_COMPUTE;
+            o->kind_known = true;
+        }
+    }
+    if (!is_null(field(f, n, c[C_SP_FAMILY])))
+        snprintf(o->family, sizeof o->family, "%s",
+                 field(f, n, c[C_SP_FAMILY]));
+    return cur_terms(x, f, n, line, o, C_SP_TERM, C_SP_PAYMENT, C_SP_START,
+                     err);
+}
+
+/* One CUR row. */
+static gp_status cur_row(void *pctx, char **f, size_t n, long line,
+                         gp_error *err)
+{
+    static const char *const usage_kinds[] = {
+        "BoxUsage", "DedicatedUsage", "SpotUsage", "HostBoxUsage", NULL};
+    cur_ctx *x = pctx;
+    bill *b = &x->b;
+    const int *c = x->cols;
+    const char *src = b->source, *kind, *id;
+    char type[64], region[32];
+    int64_t start, step;
+    double amount, on_demand_cost, effective;
+    bool spot = false, ri, sp;
+    gp_status st;
+
+    if (!x->have_header) {
+        map_columns(f, n, cur_names, C_N, x->cols);
+        x->have_header = true;
+        return check_columns(src, line, cur_names, cur_required, C_N, x->cols,
+                             "an AWS Cost and Usage Report", err);
+    }
+    b->rows++;
+    kind = field(f, n, c[C_TYPE]);
+    if (strcmp(kind, "RIFee") == 0)
+        return cur_fee_row(x, f, n, line, true, err);
+    if (strcmp(kind, "SavingsPlanRecurringFee") == 0)
+        return cur_fee_row(x, f, n, line, false, err);
+    ri = strcmp(kind, "DiscountedUsage") == 0;
+    sp = strcmp(kind, "SavingsPlanCoveredUsage") == 0;
+    if (!ri && !sp && strcmp(kind, "Usage") != 0) {
+        b->not_usage++;
+        return GP_OK;
+    }
+    if (strcmp(field(f, n, c[C_PRODUCT]), "AmazonEC2") != 0 ||
+        !cur_usage_instance_type(field(f, n, c[C_USAGE_TYPE]), usage_kinds,
+                                 type, sizeof type, &spot)) {
+        b->not_instance_hours++;
+        return GP_OK;
+    }
+    /* product/instanceType, when given, names the type outright */
+    if (!is_null(field(f, n, c[C_INSTANCE_TYPE]))) {
+        if ((st = check_name(src, line, c[C_INSTANCE_TYPE],
+                             cur_names[C_INSTANCE_TYPE],
+                             field(f, n, c[C_INSTANCE_TYPE]), sizeof type,
+                             err)) != GP_OK)
+            return st;
+        snprintf(type, sizeof type, "%s", field(f, n, c[C_INSTANCE_TYPE]));
+    }
+    cur_region(f, n, c, region, sizeof region);
+    if (!region[0]) {
+        gp_error_set(err, src, line,
+                     c[C_REGION_CODE] >= 0 ? c[C_REGION_CODE] + 1 : 0,
+                     "product/regionCode",
+                     "missing value (no region, region code or availability "
+                     "zone names where the usage ran)");
+        return GP_ERR_INPUT;
+    }
+    if ((st = check_name(src, line, c[C_REGION_CODE], "product/regionCode",
+                         region, sizeof region, err)) != GP_OK ||
+        (st = read_period(src, line, c[C_START], cur_names[C_START],
+                          field(f, n, c[C_START]), c[C_END], cur_names[C_END],
+                          field(f, n, c[C_END]), &start, &step, err)) !=
+            GP_OK ||
+        (st = read_amount(src, line, c[C_AMOUNT], cur_names[C_AMOUNT],
+                          field(f, n, c[C_AMOUNT]), false, &amount, err)) !=
+            GP_OK)
+        return st;
+    if (amount < 0) {
+        gp_error_set(err, src, line, c[C_AMOUNT] + 1, cur_names[C_AMOUNT],
+                     "must not be negative, got %s", field(f, n, c[C_AMOUNT]));
+        return GP_ERR_INPUT;
+    }
+    if ((st = bill_add_usage(b, "aws", region, type, start, step, amount)) !=
+        GP_OK)
+        return st;
+    b->imported++;
+    if (spot)
+        b->spot++;
+    id = field(f, n, c[ri ? C_RI_ARN : C_SP_ARN]);
+    if ((ri || sp) && !is_null(id)) {
+        owned *o;
+        int col_effective = c[ri ? C_RI_EFFECTIVE : C_SP_EFFECTIVE];
+        if ((st = read_amount(src, line, col_effective,
+                              cur_names[ri ? C_RI_EFFECTIVE : C_SP_EFFECTIVE],
+                              field(f, n, col_effective), true, &effective,
+                              err)) != GP_OK ||
+            (st = read_amount(src, line, c[C_ON_DEMAND_COST],
+                              cur_names[C_ON_DEMAND_COST],
+                              field(f, n, c[C_ON_DEMAND_COST]), true,
+                              &on_demand_cost, err)) != GP_OK)
+            return st;
+        if (!(o = bill_owned(b, id, ri ? GP_COMMIT_RESERVED
+                                       : GP_COMMIT_SAVINGS_PLAN)))
+            return GP_ERR_NOMEM;
+        snprintf(o->provider, sizeof o->provider, "aws");
+        if (!o->region[0])
+            snprintf(o->region, sizeof o->region, "%s", region);
+        if (!o->instance_type[0])
+            snprintf(o->instance_type, sizeof o->instance_type, "%s", type);
+        if (!o->family[0]) {
+            const char *dot = strchr(type, '.');
+            snprintf(o->family, sizeof o->family, "%.*s",
+                     (int)(dot - type), type);
+        }
+        o->covered_hours += amount;
+        o->covered_cost += on_demand_cost;
+        return bill_charge(b, o, start, amount, effective);
+    }
+    return GP_OK;
+}
+
+/* Runs the CUR importer on one input held in memory or open as a file. */
+static gp_status cur_run(const char *text, size_t len, FILE *file,
+                         const char *name, const gp_import_options *opt,
+                         FILE *out, gp_error *err)
+{
+    cur_ctx x;
+    gp_status st;
+
+    memset(&x, 0, sizeof x);
+    x.b.source = name;
+    st = gp_import_csv_read(text, len, file, name, cur_row, &x, err);
+    if (st == GP_OK && !x.have_header) {
+        gp_error_set(err, name, 1, 0, NULL,
+                     "empty file; expected an AWS Cost and Usage Report "
+                     "header row");
+        st = GP_ERR_INPUT;
+    }
+    if (st == GP_OK)
+        st = bill_finish(&x.b,
+                         "AmazonEC2 rows with a usage type such as "
+                         "BoxUsage:g5.xlarge",
+                         opt, out, err);
+    bill_free(&x.b);
+    return st;
+}
+
+/* ---- entry points ------------------------------------------------------- */
+
+typedef gp_status (*bill_run_fn)(const char *text, size_t len, FILE *file,
+                                 const char *name,
+                                 const gp_import_options *opt, FILE *out,
+                                 gp_error *err);
+
+/* Runs an importer on the single input file the options name. */
+static gp_status run_file(bill_run_fn run, const char *format,
+                          const gp_import_options *opt, FILE *out,
+                          gp_error *err)
+{
+    const char *path;
+    FILE *f;
+    gp_status st;
+
+    if (opt->n_inputs != 1) {
+        gp_error_set(err, "", 0, 0, NULL,
+                     "import %s takes one billing export, got %zu", format,
+                     opt->n_inputs);
+        return GP_ERR_USAGE;
+    }
+    path = opt->inputs[0];
+    if (strcmp(path, "-") == 0)
+        return run(NULL, 0, stdin, path, opt, out, err);
+    if (!(f = fopen(path, "rb"))) {
+        gp_error_set(err, path, 0, 0, NULL, "cannot open: %s",
+                     strerror(errno));
+        return GP_ERR_INPUT;
+    }
+    st = run(NULL, 0, f, path, opt, out, err);
+    fclose(f);
+    return st;
+}
+
+gp_status gp_import_focus(const gp_import_options *opt, FILE *out,
+                          gp_error *err)
+{
+    return run_file(focus_run, "focus", opt, out, err);
+}
+
+gp_status gp_import_aws_cur(const gp_import_options *opt, FILE *out,
+                            gp_error *err)
+{
+    return run_file(cur_run, "aws-cur", opt, out, err);
+}
+
+gp_status gp_import_focus_buffer(const char *data, size_t len,
+                                 const char *name, const gp_import_options *opt,
+                                 FILE *out, gp_error *err)
+{
+    return focus_run(data, len, NULL, name, opt, out, err);
+}
+
+gp_status gp_import_aws_cur_buffer(const char *data, size_t len,
+                                   const char *name,
+                                   const gp_import_options *opt, FILE *out,
+                                   gp_error *err)
+{
+    return cur_run(data, len, NULL, name, opt, out, err);
+}

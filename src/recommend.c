@@ -80,6 +80,46 @@ static double bill_cost(const struct ctx *c, const gp_trace *t,
     return cost;
 }
 
+/* A bill for running beside another (bill_two). */
+struct bill_job {
+    const struct ctx *c;
+    const gp_trace *t;
+    const gp_commitment *extra;
+    size_t n_extra;
+    gp_ledger *out;
+    gp_status st;
+    gp_error err;
+};
+
+static void *bill_job_run(void *arg)
+{
+    struct bill_job *j = arg;
+
+    gp_error_clear(&j->err);
+    j->st = bill(j->c, j->t, j->extra, j->n_extra, &j->out, &j->err);
+    return NULL;
+}
+
+/* Runs two independent bills at once, b on a second thread when one can
+ * be started.  Returns the first failure (its error in err); the ledgers
+ * are the caller's to free either way. */
+static gp_status bill_two(struct bill_job *a, struct bill_job *b,
+                          gp_error *err)
+{
+    pthread_t thread;
+    bool threaded = pthread_create(&thread, NULL, bill_job_run, b) == 0;
+
+    bill_job_run(a);
+    if (threaded)
+        pthread_join(thread, NULL);
+    else
+        bill_job_run(b);
+    gp_status st = a->st != GP_OK ? a->st : b->st;
+    if (st != GP_OK && err)
+        *err = a->st != GP_OK ? a->err : b->err;
+    return st;
+}
+
 /* ---- the low-demand case ----------------------------------------------- */
 
 /*
@@ -229,7 +269,7 @@ static gp_status make_plan(const struct ctx *c, const gp_trace *size_on,
                            const char *name, int max_term, unsigned payments,
                            double policy_cost, const gp_opt *warm,
                            gp_plan_result *out, gp_opt **opt_out,
-                           gp_error *err)
+                           gp_ledger **ledger_out, gp_error *err)
 {
     gp_opt *o = NULL;
     gp_status st;
@@ -252,21 +292,33 @@ static gp_status make_plan(const struct ctx *c, const gp_trace *size_on,
                             &out->n_commitments);
     if (st != GP_OK)
         goto out;
-    out->total_cost = bill_cost(c, NULL, out->commitments,
-                                out->n_commitments, err);
-    if (isnan(out->total_cost)) {
-        st = GP_ERR_INPUT;
-        goto out;
+    /* the plan's bill and, beside it, its bill in the low-demand case */
+    struct bill_job pj, dj;
+    memset(&pj, 0, sizeof pj);
+    pj.c = c;
+    pj.extra = out->commitments;
+    pj.n_extra = out->n_commitments;
+    dj = pj;
+    dj.t = downside;
+    st = downside ? bill_two(&pj, &dj, err)
+                  : bill(c, NULL, out->commitments, out->n_commitments,
+                         &pj.out, err);
+    if (st == GP_OK) {
+        out->total_cost = pj.out->total_cost;
+        if (downside)
+            out->downside_net_savings = downside_policy - dj.out->total_cost;
     }
+    gp_ledger_free(dj.out);
+    if (st == GP_OK && ledger_out)
+        *ledger_out = pj.out;
+    else
+        gp_ledger_free(pj.out);
+    if (st != GP_OK)
+        goto out;
     out->net_savings = policy_cost - out->total_cost;
     for (size_t i = 0; i < out->n_commitments; i++) {
         out->upfront += upfront_of(&out->commitments[i], c->pricing);
         out->annual_cost += annual_of(&out->commitments[i], c->pricing);
-    }
-    if (downside) {
-        double d = bill_cost(c, downside, out->commitments,
-                             out->n_commitments, err);
-        out->downside_net_savings = downside_policy - d;
     }
 out:
     if (opt_out && st == GP_OK)
@@ -442,17 +494,20 @@ static void model_marginals(const struct ctx *c, gp_opt *o,
  * net savings are billed by the engine on top of the actions above it.
  */
 static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
-                              const gp_plan_result *plan, gp_opt *o,
-                              const gp_trace *downside, gp_error *err)
+                              const gp_plan_result *plan,
+                              const gp_ledger *plan_bill, gp_opt *o,
+                              const gp_trace *downside, double down_base,
+                              gp_error *err)
 {
     size_t n = plan->n_commitments;
     gp_commitment *ordered = gp_calloc(n + 1, sizeof *ordered);
+    size_t *src = gp_calloc(n + 1, sizeof *src); /* index in the plan */
     size_t *pools = gp_calloc(o->n_pools + 1, sizeof *pools);
     size_t k = 0, np = 0;
     gp_ledger *full = NULL;
     gp_status st = GP_ERR_NOMEM;
 
-    if (!ordered || !pools)
+    if (!ordered || !src || !pools)
         goto out;
     for (size_t p = 0; p < o->n_pools; p++)
         if (o->pools[p].n > 0 && o->pools[p].ri_offer)
@@ -465,24 +520,32 @@ static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
                 strcmp(plan->commitments[j].instance_type,
                        o->pools[pools[i]].type->name) == 0 &&
                 strcmp(plan->commitments[j].region,
-                       o->pools[pools[i]].catalog->region) == 0)
+                       o->pools[pools[i]].catalog->region) == 0) {
+                src[k] = j;
                 ordered[k++] = plan->commitments[j];
+            }
     for (int kind = GP_PLAN_FAMILY; kind >= GP_PLAN_COMPUTE; kind--)
         for (size_t j = 0; j < n; j++)
             if (plan->commitments[j].type == GP_COMMIT_SAVINGS_PLAN &&
-                plan->commitments[j].kind == (gp_plan_kind)kind)
+                plan->commitments[j].kind == (gp_plan_kind)kind) {
+                src[k] = j;
                 ordered[k++] = plan->commitments[j];
+            }
 
-    /* the full plan: expected utilization and break-even per commitment */
-    st = bill(c, NULL, ordered, k, &full, err);
-    if (st != GP_OK)
-        goto out;
-    size_t owned = full->n_commitments - k;
+    /* the full plan: expected utilization and break-even per commitment,
+     * from the plan's own bill (its commitments in the plan's order) */
+    if (!plan_bill) {
+        st = bill(c, NULL, plan->commitments, n, &full, err);
+        if (st != GP_OK)
+            goto out;
+        plan_bill = full;
+    }
+    size_t owned = plan_bill->n_commitments - n;
     double prev = r->actions && r->n_actions ? r->policy_cost -
                                                    r->actions[0].net_savings
                                              : r->policy_cost;
-    double prev_down = NAN;
-    if (downside) {
+    double prev_down = down_base;
+    if (downside && isnan(prev_down)) {
         prev_down = bill_cost(c, downside, NULL, 0, err);
         if (isnan(prev_down)) {
             st = GP_ERR_INPUT;
@@ -525,7 +588,8 @@ static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
         }
         gp_action *a = &r->actions[ai];
         const gp_commitment *cm = &ordered[i];
-        const gp_ledger_commitment *lc = &full->commitments[owned + i];
+        const gp_ledger_commitment *lc =
+            &plan_bill->commitments[owned + src[i]];
         a->type = cm->type == GP_COMMIT_RESERVED ? GP_ACTION_RESERVED
                                                  : GP_ACTION_SAVINGS_PLAN;
         a->c = *cm;
@@ -607,6 +671,7 @@ static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
 out:
     gp_ledger_free(full);
     gp_free(ordered);
+    gp_free(src);
     gp_free(pools);
     return st;
 }
@@ -756,12 +821,12 @@ static void *other_plans_run(void *arg)
     gp_error_clear(&j->err);
     j->st = make_plan(c, j->down ? j->down : c->trace, j->down,
                       j->down_policy, "conservative", 1, NO_UPFRONT_ONLY,
-                      j->policy_cost, j->warm, &j->r->plans[0], NULL,
+                      j->policy_cost, j->warm, &j->r->plans[0], NULL, NULL,
                       &j->err);
     if (j->st == GP_OK)
         j->st = make_plan(c, c->trace, j->down, j->down_policy, "aggressive",
                           3, ALL_PAYMENTS, j->policy_cost, j->warm,
-                          &j->r->plans[2], NULL, &j->err);
+                          &j->r->plans[2], NULL, NULL, &j->err);
     return NULL;
 }
 
@@ -773,26 +838,38 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
     gp_ledger *policy = NULL;
     gp_trace *down = NULL;
     gp_opt *balanced_opt = NULL;
+    gp_ledger *balanced_bill = NULL;
+    double down_base = NAN; /* the low-demand case, as launched, no new
+                               commitments */
     gp_status st;
 
     r->start_hour = c->start_hour;
     r->n_hours = c->n_hours;
-    st = bill(c, NULL, NULL, 0, &policy, err);
-    if (st != GP_OK)
+    /* the policy's bill and, beside it, training on spot */
+    bool may_route = c->strat.policy[0].launch == GP_LAUNCH_ON_DEMAND;
+    struct ctx spot = *c;
+    spot.scn.strategies = &spot.strat;
+    spot.strat.policy[0].launch = GP_LAUNCH_SPOT;
+    struct bill_job pj, sj;
+    memset(&pj, 0, sizeof pj);
+    pj.c = c;
+    sj = pj;
+    sj.c = &spot;
+    st = may_route ? bill_two(&pj, &sj, err)
+                   : bill(c, NULL, NULL, 0, &pj.out, err);
+    if (st != GP_OK) {
+        gp_ledger_free(pj.out);
+        gp_ledger_free(sj.out);
         return st;
+    }
+    policy = pj.out;
     r->all_on_demand_cost = policy->all_on_demand_cost;
     r->policy_cost = policy->total_cost;
     gp_ledger_free(policy);
 
     /* routing: training on spot, if it pays */
-    if (c->strat.policy[0].launch == GP_LAUNCH_ON_DEMAND) {
-        struct ctx spot = *c;
-        gp_ledger *l = NULL;
-        spot.scn.strategies = &spot.strat;
-        spot.strat.policy[0].launch = GP_LAUNCH_SPOT;
-        st = bill(&spot, NULL, NULL, 0, &l, err);
-        if (st != GP_OK)
-            return st;
+    if (may_route) {
+        gp_ledger *l = sj.out;
         if (l->total_cost < r->policy_cost - 0.005 && l->spot_cost > 0) {
             int ai = action_grow(r);
             if (ai < 0) {
@@ -829,25 +906,34 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
         struct ctx plain = *c;
         plain.scn.strategies = &plain.strat;
         plain.strat.policy[0].launch = c->scn.policy[0].launch;
-        down_policy = bill_cost(&plain, down, NULL, 0, err);
-        if (isnan(down_policy)) {
-            downside_free(down);
-            return GP_ERR_INPUT;
+        bool routed = r->n_actions &&
+                      r->actions[0].type == GP_ACTION_ROUTING;
+        struct bill_job dj, rj;
+        memset(&dj, 0, sizeof dj);
+        dj.c = &plain;
+        dj.t = down;
+        rj = dj;
+        rj.c = c;
+        /* and, beside it, the routing action in the low-demand case */
+        st = routed ? bill_two(&dj, &rj, err)
+                    : bill(&plain, down, NULL, 0, &dj.out, err);
+        if (st == GP_OK) {
+            down_policy = dj.out->total_cost;
+            down_base = routed ? rj.out->total_cost : down_policy;
+            if (routed)
+                r->actions[0].downside_net_savings = down_policy - down_base;
         }
-        /* the routing action in the low-demand case */
-        if (r->n_actions && r->actions[0].type == GP_ACTION_ROUTING) {
-            double routed = bill_cost(c, down, NULL, 0, err);
-            if (isnan(routed)) {
-                downside_free(down);
-                return GP_ERR_INPUT;
-            }
-            r->actions[0].downside_net_savings = down_policy - routed;
+        gp_ledger_free(dj.out);
+        gp_ledger_free(rj.out);
+        if (st != GP_OK) {
+            downside_free(down);
+            return st;
         }
     }
     /* the balanced plan first: the others start from its levels */
     st = make_plan(c, c->trace, down, down_policy, "balanced",
                    r->supported_term, ALL_PAYMENTS, r->policy_cost, NULL,
-                   &r->plans[1], &balanced_opt, err);
+                   &r->plans[1], &balanced_opt, &balanced_bill, err);
     if (st != GP_OK)
         goto out;
     /* conservative and aggressive on a second thread, from a copy of the
@@ -867,7 +953,8 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
     if (!threaded)
         other_plans_run(&job);
     if (details) {
-        st = rank_actions(c, r, &r->plans[1], balanced_opt, down, err);
+        st = rank_actions(c, r, &r->plans[1], balanced_bill, balanced_opt,
+                          down, down_base, err);
         if (st == GP_OK)
             st = renewals(c, r, err);
         for (size_t i = 0; i < r->n_actions; i++)
@@ -917,6 +1004,7 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
                                      r->hindsight_net_savings
                                : 1.0;
 out:
+    gp_ledger_free(balanced_bill);
     gp_opt_free(balanced_opt);
     downside_free(down);
     return st;

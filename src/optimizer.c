@@ -55,6 +55,7 @@ struct work {
     size_t acc_cap;
     double *bucket;          /* [PLAN_BUCKETS + 1] best_plan's buckets */
     double *gain;            /* [plan] what its last sizing saves, at least */
+    bool *worthless;         /* [plan] its first dollar was worth less */
     struct step *steps;      /* best_plan's steps in one bucket */
     size_t steps_cap;
 };
@@ -412,6 +413,7 @@ static void work_free(gp_opt *o, struct work *w)
     gp_free(w->acc);
     gp_free(w->bucket);
     gp_free(w->gain);
+    gp_free(w->worthless);
     gp_free(w->steps);
     memset(w, 0, sizeof *w);
 }
@@ -424,7 +426,9 @@ static bool work_init(gp_opt *o, struct work *w)
     w->marg = gp_calloc(o->n_plans + 1, sizeof *w->marg);
     w->bucket = gp_calloc(PLAN_BUCKETS + 1, sizeof *w->bucket);
     w->gain = gp_calloc(o->n_plans + 1, sizeof *w->gain);
-    if (!w->arenas || !w->pos || !w->marg || !w->bucket || !w->gain)
+    w->worthless = gp_calloc(o->n_plans + 1, sizeof *w->worthless);
+    if (!w->arenas || !w->pos || !w->marg || !w->bucket || !w->gain ||
+        !w->worthless)
         return false;
     for (size_t k = 0; k < o->n_plans; k++) {
         w->arenas[k].hour_start =
@@ -739,6 +743,7 @@ static double best_plan(const gp_opt *o, struct work *w, size_t k)
     double *bucket = w->bucket;
 
     w->gain[k] = 0;
+    w->worthless[k] = false;
     if (pl->fixed)
         return pl->S;
     /* W(0) and the largest total need (the most it could use in an hour) */
@@ -752,8 +757,10 @@ static double best_plan(const gp_opt *o, struct work *w, size_t k)
         if (need > hi)
             hi = need;
     }
-    if (W0 < hours || hi <= 0)
+    if (W0 < hours || hi <= 0) {
+        w->worthless[k] = true;
         return 0;
+    }
     double scale = (double)PLAN_BUCKETS / hi;
     memset(bucket, 0, (PLAN_BUCKETS + 1) * sizeof *bucket);
     for (size_t h = pl->first; h < pl->last; h++) {
@@ -900,6 +907,7 @@ static gp_opt *sample_hours(const gp_opt *o, size_t k)
     if (!s)
         return NULL;
     s->n_hours = n;
+    s->quick_drop = true;
     s->max_rounds = o->max_rounds > 0 && o->max_rounds < 40 ? o->max_rounds
                                                               : 40;
     s->pools = gp_calloc(o->n_pools + 1, sizeof *s->pools);
@@ -1059,6 +1067,12 @@ double gp_opt_solve(gp_opt *o)
          * already show them saving well over a dollar */
         if (w.gain[k] > 100)
             continue;
+        /* a sample of a large problem: a plan whose first dollar was worth
+         * less than a dollar at its last sizing goes without a pass */
+        if (o->quick_drop && w.worthless[k]) {
+            o->plans[k].S = 0;
+            continue;
+        }
         double was = o->plans[k].S;
         o->plans[k].S = 0;
         double c = pass(o, NULL);

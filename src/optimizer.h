@@ -73,6 +73,8 @@ typedef struct gp_opt {
     int rounds;      /* passes made by the last solve */
     int max_rounds;  /* > 0: at most this many averaging rounds (a warm
                         start needs fewer) */
+    bool quick_drop; /* drop plans whose first dollar saved nothing without
+                        costing each (samples of large problems) */
 } gp_opt;
 
 /*

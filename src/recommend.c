@@ -802,35 +802,36 @@ static gp_status renewals(const struct ctx *c, gp_recommendation *r,
     return GP_OK;
 }
 
-/* The conservative and aggressive plans, for a second thread. */
-struct other_plans {
+/* The conservative or aggressive plan, from a copy of the balanced
+ * levels, for a second thread. */
+struct other_plan {
     const struct ctx *c;
     const gp_trace *down;
     double down_policy, policy_cost;
-    gp_opt *warm; /* a copy of the balanced levels (NULL: start cold) */
-    gp_recommendation *r;
+    const gp_opt *warm; /* a copy of the balanced levels (NULL: start cold) */
+    bool conservative;
+    gp_plan_result *out;
     gp_status st;
     gp_error err;
 };
 
-static void *other_plans_run(void *arg)
+static void *other_plan_run(void *arg)
 {
-    struct other_plans *j = arg;
+    struct other_plan *j = arg;
     const struct ctx *c = j->c;
 
     gp_error_clear(&j->err);
-    j->st = make_plan(c, j->down ? j->down : c->trace, j->down,
-                      j->down_policy, "conservative", 1, NO_UPFRONT_ONLY,
-                      j->policy_cost, j->warm, &j->r->plans[0], NULL, NULL,
-                      &j->err);
-    if (j->st == GP_OK)
+    if (j->conservative)
+        j->st = make_plan(c, j->down ? j->down : c->trace, j->down,
+                          j->down_policy, "conservative", 1, NO_UPFRONT_ONLY,
+                          j->policy_cost, j->warm, j->out, NULL, NULL,
+                          &j->err);
+    else
         j->st = make_plan(c, c->trace, j->down, j->down_policy, "aggressive",
-                          3, ALL_PAYMENTS, j->policy_cost, j->warm,
-                          &j->r->plans[2], NULL, NULL, &j->err);
+                          3, ALL_PAYMENTS, j->policy_cost, j->warm, j->out,
+                          NULL, NULL, &j->err);
     return NULL;
 }
-
-/* ---- the whole recommendation -------------------------------------------- */
 
 static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
                                   bool details, gp_error *err)
@@ -936,22 +937,26 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
                    &r->plans[1], &balanced_opt, &balanced_bill, err);
     if (st != GP_OK)
         goto out;
-    /* conservative and aggressive on a second thread, from a copy of the
-     * balanced levels, while this one ranks the balanced plan's actions
-     * and draws its curves (which move the balanced levels about); both
-     * only read the inputs */
-    struct other_plans job;
-    memset(&job, 0, sizeof job);
-    job.c = c;
-    job.down = down;
-    job.down_policy = down_policy;
-    job.policy_cost = r->policy_cost;
-    job.warm = gp_opt_clone(balanced_opt);
-    job.r = r;
+    /* the aggressive plan on a second thread, from a copy of the balanced
+     * levels, while this one ranks the balanced plan's actions, draws its
+     * curves (which move the balanced levels about) and then makes the
+     * conservative plan; all of them only read the inputs */
+    struct other_plan jobs[2];
+    memset(jobs, 0, sizeof jobs);
+    jobs[0].c = c;
+    jobs[0].down = down;
+    jobs[0].down_policy = down_policy;
+    jobs[0].policy_cost = r->policy_cost;
+    jobs[0].warm = gp_opt_clone(balanced_opt);
+    jobs[1] = jobs[0];
+    jobs[0].out = &r->plans[2];
+    jobs[1].conservative = true;
+    jobs[1].out = &r->plans[0];
     pthread_t thread;
-    bool threaded = pthread_create(&thread, NULL, other_plans_run, &job) == 0;
+    bool threaded =
+        pthread_create(&thread, NULL, other_plan_run, &jobs[0]) == 0;
     if (!threaded)
-        other_plans_run(&job);
+        other_plan_run(&jobs[0]);
     if (details) {
         st = rank_actions(c, r, &r->plans[1], balanced_bill, balanced_opt,
                           down, down_base, err);
@@ -962,14 +967,16 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
         if (st == GP_OK)
             st = make_curves(r, balanced_opt, r->plans[1].net_savings);
     }
+    other_plan_run(&jobs[1]);
     if (threaded)
         pthread_join(thread, NULL);
-    gp_opt_free(job.warm);
-    if (st == GP_OK && job.st != GP_OK) {
-        st = job.st;
-        if (err)
-            *err = job.err;
-    }
+    gp_opt_free((gp_opt *)jobs[0].warm);
+    for (int i = 0; i < 2; i++)
+        if (st == GP_OK && jobs[i].st != GP_OK) {
+            st = jobs[i].st;
+            if (err)
+                *err = jobs[i].err;
+        }
     if (st != GP_OK)
         goto out;
     for (int i = 0; i < 3; i++) {

@@ -50,6 +50,11 @@ typedef struct gp_hour {
                               on-demand fallback included */
     gp_ledger_hour *row;
     double commitment_cost; /* reserved + savings plan cost of the hour */
+    /* [pool] the part of commitment_cost charged to the pool: each
+     * commitment's cost of the hour (a reservation family's, together)
+     * split over the pools in proportion to the on-demand value it covered
+     * there; a commitment that covered nothing charges no pool */
+    double *commit_cost;
 } gp_hour;
 
 typedef struct gp_model {

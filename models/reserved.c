@@ -46,6 +46,7 @@ struct state {
     size_t n_families;
     double *exact_cap; /* [pool] scratch: instances reserved this hour */
     double *flex_left;
+    double *group_value; /* [pool] scratch: value the family covered */
 };
 
 
@@ -98,6 +99,7 @@ static void reserved_free(void *state)
     gp_free(s->families);
     gp_free(s->exact_cap);
     gp_free(s->flex_left);
+    gp_free(s->group_value);
     gp_free(s);
 }
 
@@ -144,7 +146,8 @@ static gp_status reserved_prepare(const gp_model_input *in, void **state,
                 goto nomem;
             s->exact_cap = gp_calloc(t->n_pools + 1, sizeof(double));
             s->flex_left = gp_calloc(t->n_pools + 1, sizeof(double));
-            if (!s->exact_cap || !s->flex_left)
+            s->group_value = gp_calloc(t->n_pools + 1, sizeof(double));
+            if (!s->exact_cap || !s->flex_left || !s->group_value)
                 goto nomem;
         }
         /* its family group: same catalog, same family when the type has a
@@ -222,7 +225,8 @@ static void reserved_bill_hour(void *state, const gp_model_input *in,
         return;
     for (size_t g = 0; g < s->n_families; g++) {
         struct family *f = &s->families[g];
-        double total_units = 0, used_units = 0;
+        double total_units = 0, used_units = 0, group_cost = 0;
+        double group_covered = 0;
 
         /* what is active this hour, and its exact-type capacity */
         for (size_t k = 0; k < f->n_res; k++) {
@@ -233,6 +237,7 @@ static void reserved_bill_hour(void *state, const gp_model_input *in,
             r->cost += cost;
             hour->row->reserved_cost += cost;
             hour->commitment_cost += cost;
+            group_cost += cost;
             hour->row->reserved_purchased += r->units;
             total_units += r->units;
             if (r->pool >= 0)
@@ -249,6 +254,8 @@ static void reserved_bill_hour(void *state, const gp_model_input *in,
             if (x > 0) {
                 hour->remaining[p] -= x;
                 hour->covered_value[p] += x * in->od_rate[p];
+                s->group_value[p] += x * in->od_rate[p];
+                group_covered += x * in->od_rate[p];
                 used_units += x * factor_of(in, f, p);
             }
             s->exact_cap[p] = 0;
@@ -263,9 +270,19 @@ static void reserved_bill_hour(void *state, const gp_model_input *in,
             if (x > 0) {
                 hour->remaining[p] -= x;
                 hour->covered_value[p] += x * in->od_rate[p];
+                s->group_value[p] += x * in->od_rate[p];
+                group_covered += x * in->od_rate[p];
                 used_units += x * nf;
                 left -= x * nf;
             }
+        }
+        /* chargeback: the family's cost to the pools it covered */
+        for (size_t k = 0; k < f->n_pools; k++) {
+            long p = f->pools[k];
+            if (group_covered > 0)
+                hour->commit_cost[p] +=
+                    group_cost * s->group_value[p] / group_covered;
+            s->group_value[p] = 0;
         }
         hour->row->reserved_used += used_units;
         /* per reservation: its share of what the group used */

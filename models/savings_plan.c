@@ -26,6 +26,7 @@ struct eligible {
     long pool;
     double rate;     /* plan rate per instance-hour */
     double discount; /* 1 - rate / on-demand */
+    double hour_value; /* scratch: value covered in the current hour */
 };
 
 struct plan {
@@ -122,7 +123,8 @@ static gp_status savings_plan_prepare(const gp_model_input *in, void **state,
                 if (o->kind == c->kind && o->term_years == c->term_years &&
                     o->payment == c->payment && o->hourly > 0) {
                     pl->pools[pl->n_pools++] = (struct eligible){
-                        (long)p, o->hourly, 1.0 - o->hourly / in->od_rate[p]};
+                        (long)p, o->hourly, 1.0 - o->hourly / in->od_rate[p],
+                        0};
                     break;
                 }
             }
@@ -150,7 +152,10 @@ static void savings_plan_bill_hour(void *state, const gp_model_input *in,
         if (hour->h < pl->first || hour->h >= pl->last)
             continue;
         double budget = pl->hourly;
+        double covered = 0;
+        size_t k_end = 0;
         for (size_t k = 0; k < pl->n_pools && budget > 1e-12; k++) {
+            k_end = k + 1;
             long p = pl->pools[k].pool;
             double rate = pl->pools[k].rate;
             double x = hour->remaining[p];
@@ -162,6 +167,15 @@ static void savings_plan_bill_hour(void *state, const gp_model_input *in,
             budget -= x * rate;
             hour->covered_value[p] += x * in->od_rate[p];
             pl->covered_value += x * in->od_rate[p];
+            pl->pools[k].hour_value = x * in->od_rate[p];
+            covered += x * in->od_rate[p];
+        }
+        /* chargeback: the plan's hour to the pools it covered */
+        for (size_t k = 0; k < k_end; k++) {
+            if (covered > 0)
+                hour->commit_cost[pl->pools[k].pool] +=
+                    pl->hourly * pl->pools[k].hour_value / covered;
+            pl->pools[k].hour_value = 0;
         }
         if (budget < 0)
             budget = 0;

@@ -36,6 +36,8 @@ static const struct opt_def opt_defs[] = {
     {"train-until", OPT_TRAIN_UNTIL, true}, {"relabel", OPT_RELABEL, false},
     {"seed", OPT_SEED, true},         {"runs", OPT_SEED, true},
     {"threads", OPT_SEED | OPT_TRACE, true},
+    {"idle-threshold", OPT_TRACE, true},
+    {"idle-min-hours", OPT_TRACE, true},
     {"quiet", 0, false},
 };
 
@@ -249,6 +251,27 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
                                    value);
             cli->threads = (int)n;
             cli->trace_opt.threads = (int)n;
+        } else if (strcmp(name, "idle-threshold") == 0) {
+            /* idle GPUs (idle.h): gpu_util below this percent */
+            double pct;
+            if (!gp_parse_number(value, strlen(value), &pct) || pct <= 0 ||
+                pct > 100)
+                return usage_error(cmd,
+                                   "--idle-threshold takes a percent above "
+                                   "0 up to 100, got \"%s\"",
+                                   value);
+            cli->trace_opt.idle_threshold_pct = pct;
+        } else if (strcmp(name, "idle-min-hours") == 0) {
+            /* ... for at least this many hours: a number or a duration */
+            double h;
+            if ((!gp_parse_number(value, strlen(value), &h) &&
+                 !gp_parse_duration_hours(value, &h)) ||
+                !(h > 0) || h > 24.0 * 366)
+                return usage_error(cmd,
+                                   "--idle-min-hours takes hours above 0 "
+                                   "(2, 1.5, 2h, 1d), got \"%s\"",
+                                   value);
+            cli->trace_opt.idle_min_hours = h;
         } else if (strcmp(name, "quiet") == 0) {
             cli->quiet = true;
         }

@@ -9,13 +9,21 @@
  * and cash), window totals, and the scenario discount.
  *
  * Chargeback: on-demand and spot cost goes to the series in proportion to
- * their instance-hours in the pool; the hour's commitment cost (reserved
- * and savings plan, used or not) goes to the series in proportion to the
- * on-demand value commitments covered for them.  An hour whose commitments
- * covered nothing keeps its commitment cost as `unallocated_cost`, so
- * series costs plus unallocated always add up to the total.
+ * their instance-hours in the pool; each commitment's cost of the hour
+ * (used or not; a reservation family's together) goes to the pools it
+ * covered in proportion to the on-demand value it covered there (the
+ * models fill hour.commit_cost), then to the pool's series in proportion
+ * to their on-demand launched instance-hours (which the commitments cover
+ * alike).  A commitment that covered nothing in an hour keeps its cost as
+ * `unallocated_cost`, so series costs plus unallocated always add up to
+ * the total.
+ *
+ * Idle GPUs: when the strategy's policy sets terminate_idle_h, the idle
+ * spans' instance-hours past that many hours (idle.h) are taken out of the
+ * series' demand as the hours are read; all_on_demand_cost keeps them.
  */
 #include "engine.h"
+#include "idle.h"
 #include "model.h"
 #include "util.h"
 
@@ -214,6 +222,98 @@ static void apply_discount(gp_ledger *l, double f)
     l->spot_cost_p95 *= f;
 }
 
+double gp_ledger_series_cost_with_util(const gp_ledger *l, const gp_trace *t,
+                                       size_t i)
+{
+    const gp_ledger_series *ls = &l->series[i];
+    double gpu_hours =
+        ls->instance_hours * t->pools[t->series[i].pool].type->gpus;
+
+    if (ls->util_gpu_hours <= 0)
+        return 0;
+    /* with every row reporting gpu_util the share is 1, also when a gpus
+     * column made whole instances of fewer GPUs */
+    if (t->gpu_hours_without_util == 0 || ls->util_gpu_hours >= gpu_hours)
+        return ls->cost;
+    return ls->cost * ls->util_gpu_hours / gpu_hours;
+}
+
+double gp_ledger_series_cost_per_useful_gpu_hour(const gp_ledger *l,
+                                                 const gp_trace *t, size_t i)
+{
+    const gp_ledger_series *ls = &l->series[i];
+    return ls->useful_gpu_hours > 0
+               ? gp_ledger_series_cost_with_util(l, t, i) /
+                     ls->useful_gpu_hours
+               : NAN;
+}
+
+/* Orders chargeback rows by team, project (names, unlabelled first),
+ * then workload. */
+static const gp_trace *chargeback_trace;
+static int chargeback_cmp(const void *a, const void *b)
+{
+    const gp_chargeback_row *x = a, *y = b;
+    char *const *lab = chargeback_trace->labels;
+    int c = strcmp(x->team >= 0 ? lab[x->team] : "",
+                   y->team >= 0 ? lab[y->team] : "");
+    if (!c)
+        c = strcmp(x->project >= 0 ? lab[x->project] : "",
+                   y->project >= 0 ? lab[y->project] : "");
+    if (!c && x->workload != y->workload)
+        c = x->workload < y->workload ? -1 : 1;
+    return c;
+}
+
+gp_status gp_ledger_chargeback(const gp_ledger *l, const gp_trace *t,
+                               gp_chargeback_row **rows, size_t *n,
+                               gp_error *err)
+{
+    gp_chargeback_row *r = gp_calloc(l->n_series + 1, sizeof *r);
+    size_t k = 0;
+
+    *rows = NULL;
+    *n = 0;
+    if (!r) {
+        gp_error_set(err, NULL, 0, 0, NULL, "out of memory");
+        return GP_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < l->n_series; i++) {
+        const gp_series *s = &t->series[i];
+        size_t j;
+        for (j = 0; j < k; j++)
+            if (r[j].team == s->team && r[j].project == s->project &&
+                r[j].workload == s->workload)
+                break;
+        if (j == k) {
+            r[k].team = s->team;
+            r[k].project = s->project;
+            r[k].workload = s->workload;
+            k++;
+        }
+        r[j].cost += l->series[i].cost;
+        r[j].instance_hours += l->series[i].instance_hours;
+        r[j].useful_gpu_hours += l->series[i].useful_gpu_hours;
+        r[j].cost_with_util += gp_ledger_series_cost_with_util(l, t, i);
+    }
+    for (size_t j = 0; j < k; j++)
+        r[j].cost_per_useful_gpu_hour =
+            r[j].useful_gpu_hours > 0
+                ? r[j].cost_with_util / r[j].useful_gpu_hours
+                : NAN;
+    if (k == 0) {
+        gp_free(r);
+        return GP_OK;
+    }
+    if (k > 1) {
+        chargeback_trace = t;
+        qsort(r, k, sizeof *r, chargeback_cmp);
+    }
+    *rows = r;
+    *n = k;
+    return GP_OK;
+}
+
 static void totals(gp_ledger *l, const gp_trace *t)
 {
     double ri_used = 0, ri_bought = 0, sp_used = 0, sp_bought = 0;
@@ -248,15 +348,9 @@ static void totals(gp_ledger *l, const gp_trace *t)
     double cost_with_util = 0;
     for (size_t i = 0; i < l->n_series; i++) {
         const gp_ledger_series *ls = &l->series[i];
-        double gpu_hours = ls->instance_hours *
-                           t->pools[t->series[i].pool].type->gpus;
         l->useful_gpu_hours += ls->useful_gpu_hours;
         l->workload_cost[t->series[i].workload] += ls->cost;
-        if (gpu_hours > 0 && ls->util_gpu_hours > 0)
-            cost_with_util += ls->cost * (ls->util_gpu_hours >= gpu_hours
-                                              ? 1.0
-                                              : ls->util_gpu_hours /
-                                                    gpu_hours);
+        cost_with_util += gp_ledger_series_cost_with_util(l, t, i);
     }
     if (t->gpu_hours_without_util == 0)
         cost_with_util = l->total_cost; /* SPEC: total / useful */
@@ -292,6 +386,68 @@ static void fill_tile(const gp_trace *t, double *tile, int64_t hour,
     }
 }
 
+/* The demand a strategy's terminate policy removes (idle.h), sorted by
+ * hour; *cuts is NULL when the policy terminates nothing. */
+static gp_status strategy_cuts(const gp_trace *trace,
+                               const gp_strategy *strat, gp_idle_cut **cuts,
+                               size_t *n, gp_error *err)
+{
+    double keep[2] = {strat->policy[0].terminate_idle_h,
+                      strat->policy[1].terminate_idle_h};
+    gp_idle_report *r = NULL;
+    gp_status st;
+
+    *cuts = NULL;
+    *n = 0;
+    if (!(keep[0] > 0) && !(keep[1] > 0))
+        return GP_OK;
+    st = gp_idle_detect(trace, 0, &r, err);
+    if (st == GP_OK)
+        st = gp_idle_cuts(trace, r, keep, cuts, n, NULL, err);
+    gp_idle_report_free(r);
+    return st;
+}
+
+/*
+ * Takes the terminate policy's cuts out of a tile just filled for `left`
+ * hours from epoch hour `hour` (tile index k is window hour h0 + k).  *next
+ * is the first cut not yet applied; cuts before the tile are skipped.  The
+ * instance-hours removed go back into all_on_demand_cost of their hour
+ * (the cost of the usage as it happened) and into *removed.
+ */
+static void apply_cuts(const gp_trace *t, double *tile, int64_t hour,
+                       size_t left, const gp_idle_cut *cuts, size_t n_cuts,
+                       size_t *next, gp_ledger_hour *rows,
+                       const double *od_rate, double *removed)
+{
+    size_t ns = t->n_series;
+    size_t n = left < TILE_HOURS ? left : TILE_HOURS;
+    int64_t th0 = hour - t->start_hour;
+
+    while (*next < n_cuts && (int64_t)cuts[*next].hour < th0)
+        (*next)++;
+    for (; *next < n_cuts && (int64_t)cuts[*next].hour < th0 + (int64_t)n;
+         (*next)++) {
+        const gp_idle_cut *c = &cuts[*next];
+        if (c->hour >= t->n_hours || c->series >= ns)
+            continue;
+        size_t k = (size_t)((int64_t)c->hour - th0);
+        size_t i = c->series;
+        double *inst = &tile[k * ns + i];
+        double *useful = &tile[(TILE_HOURS + k) * ns + i];
+        double *util = &tile[(2 * TILE_HOURS + k) * ns + i];
+        double cut = c->instance_hours < *inst ? c->instance_hours : *inst;
+        *inst -= cut;
+        *useful = *useful > c->useful_gpu_hours ? *useful - c->useful_gpu_hours
+                                                : 0;
+        *util = *util > c->util_gpu_hours ? *util - c->util_gpu_hours : 0;
+        if (*inst < 1e-12)
+            *inst = 0;
+        rows[k].all_on_demand_cost += cut * od_rate[t->series[i].pool];
+        *removed += cut;
+    }
+}
+
 gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
                         const gp_scenario *s, size_t strategy,
                         const gp_engine_options *opt, gp_ledger **out,
@@ -303,6 +459,8 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
     void *state[N_CHAIN] = {NULL};
     const gp_commitment **commits = NULL;
     double *od_rate = NULL, *scratch = NULL;
+    gp_idle_cut *cuts = NULL;
+    size_t n_cuts = 0, next_cut = 0;
     gp_status st = GP_ERR_NOMEM;
     const gp_strategy *strat;
     size_t np = trace->n_pools;
@@ -337,7 +495,7 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
     size_t nc = s->n_commitments + strat->n_add + opt->n_extra;
     commits = gp_calloc(nc + 1, sizeof *commits);
     od_rate = gp_calloc(np + 1, sizeof *od_rate);
-    scratch = gp_calloc(5 * (np + 1), sizeof *scratch);
+    scratch = gp_calloc(6 * (np + 1), sizeof *scratch);
     l = gp_calloc(1, sizeof *l);
     if (!commits || !od_rate || !scratch || !l)
         goto fail;
@@ -375,6 +533,10 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
         if (st != GP_OK)
             goto fail;
     }
+    st = strategy_cuts(trace, strat, &cuts, &n_cuts, err);
+    if (st != GP_OK)
+        goto fail;
+    st = GP_ERR_NOMEM;
 
     gp_hour hour;
     memset(&hour, 0, sizeof hour);
@@ -383,6 +545,7 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
     hour.covered_value = scratch + 2 * (np + 1);
     hour.od_cost = scratch + 3 * (np + 1);
     hour.spot_cost = scratch + 4 * (np + 1);
+    hour.commit_cost = scratch + 5 * (np + 1);
     double *od_launched = gp_calloc(np + 1, sizeof *od_launched);
     if (!od_launched) {
         st = GP_ERR_NOMEM;
@@ -403,12 +566,18 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
         gp_ledger_hour *row = &l->hours[h];
         size_t slot = h % TILE_HOURS;
 
-        if (slot == 0)
+        if (slot == 0) {
             fill_tile(trace, tile, in.start_hour + (int64_t)h, in.n_hours - h);
+            if (n_cuts)
+                apply_cuts(trace, tile, in.start_hour + (int64_t)h,
+                           in.n_hours - h, cuts, n_cuts, &next_cut,
+                           &l->hours[h], od_rate,
+                           &l->idle_terminated_instance_hours);
+        }
         const double *d_inst = tile + slot * ns;
         const double *d_useful = tile + (TILE_HOURS + slot) * ns;
         const double *d_util = tile + (2 * TILE_HOURS + slot) * ns;
-        memset(scratch, 0, 5 * (np + 1) * sizeof *scratch);
+        memset(scratch, 0, 6 * (np + 1) * sizeof *scratch);
         hour.h = h;
         hour.t = (in.start_hour + (int64_t)h) * 3600;
         hour.row = row;
@@ -464,10 +633,7 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
                     c = hour.spot_cost[p] * d / hour.spot[p];
                 } else {
                     double share = d / od_launched[p];
-                    c = hour.od_cost[p] * share;
-                    if (covered > 0)
-                        c += hour.commitment_cost * share *
-                             hour.covered_value[p] / covered;
+                    c = (hour.od_cost[p] + hour.commit_cost[p]) * share;
                 }
                 ls->cost += c;
                 allocated += c;
@@ -497,6 +663,7 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
     gp_free(commits);
     gp_free(od_rate);
     gp_free(scratch);
+    gp_free(cuts);
     *out = l;
     return GP_OK;
 fail:
@@ -508,6 +675,7 @@ fail:
     gp_free(commits);
     gp_free(od_rate);
     gp_free(scratch);
+    gp_free(cuts);
     gp_ledger_free(l);
     return st == GP_OK ? GP_ERR_NOMEM : st;
 }

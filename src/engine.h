@@ -102,6 +102,10 @@ typedef struct gp_ledger {
     double workload_cost[GP_N_WORKLOADS];
     double workload_instance_hours[GP_N_WORKLOADS];
     double unallocated_cost; /* commitment cost with no usage to carry it */
+    /* instance-hours of idle GPUs the policy's terminate_idle_h removed
+     * from demand in the window (idle.h); all_on_demand_cost still counts
+     * them, so `savings` includes what terminating saved */
+    double idle_terminated_instance_hours;
     /* spot, over Monte Carlo replicates (expected values without job_id) */
     double spot_interruptions_mean;
     double spot_failed_attempt_cost_mean;
@@ -130,6 +134,35 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
                         const gp_engine_options *opt, gp_ledger **out,
                         gp_error *err);
 void gp_ledger_free(gp_ledger *l);
+
+/* The cost of series i that its GPU-hours with a gpu_util carry: all of
+ * it when every row of the trace had a gpu_util, else the series' cost
+ * times its share of GPU-hours that had one. */
+double gp_ledger_series_cost_with_util(const gp_ledger *l, const gp_trace *t,
+                                       size_t i);
+
+/* Cost per useful GPU-hour of series i (chargeback), by the ledger's own
+ * rule: gp_ledger_series_cost_with_util / its useful GPU-hours; NAN when
+ * it has no useful GPU-hours. */
+double gp_ledger_series_cost_per_useful_gpu_hour(const gp_ledger *l,
+                                                 const gp_trace *t, size_t i);
+
+/* Chargeback of one team, project and workload: its series summed over
+ * pools. */
+typedef struct gp_chargeback_row {
+    int32_t team, project; /* index into trace labels, -1 when unlabelled */
+    gp_workload workload;
+    double cost, instance_hours, useful_gpu_hours;
+    double cost_with_util; /* the part its GPU-hours with gpu_util carry */
+    double cost_per_useful_gpu_hour; /* cost_with_util / useful, or NAN */
+} gp_chargeback_row;
+
+/* The ledger's series grouped by team, project and workload, in name order
+ * (unlabelled first), into a new array *rows of *n rows (NULL when the
+ * trace has no series).  Unallocated cost is in no row. */
+gp_status gp_ledger_chargeback(const gp_ledger *l, const gp_trace *t,
+                               gp_chargeback_row **rows, size_t *n,
+                               gp_error *err);
 
 /* The window the engine uses: the scenario's, else the trace's span. */
 void gp_engine_window(const gp_trace *trace, const gp_scenario *s,

@@ -318,6 +318,9 @@ typedef struct gp_series {
     double *instance_hours;   /* billed instance-hours in the hour */
     double *useful_gpu_hours; /* gpus x gpu_util/100 x hours */
     double *util_gpu_hours;   /* GPU-hours that came with a gpu_util */
+    /* some rows had both a job_id and a gpu_util: idle detection goes per
+     * job for this series (idle.h) */
+    bool job_util;
 } gp_series;
 
 /* A job run: consecutive rows of one job_id (or one row of --layout jobs). */
@@ -328,6 +331,16 @@ typedef struct gp_job_run {
     double instances;      /* peak instances */
     double instance_hours; /* as billed */
 } gp_job_run;
+
+/* A run of consecutive samples of one job_id whose gpu_util was below the
+ * trace's idle threshold, kept when it lasted at least idle_min_hours
+ * (idle.h turns these into idle spans). */
+typedef struct gp_low_util_run {
+    int32_t job;       /* index into labels */
+    uint32_t series;
+    double start, end; /* seconds */
+    double instance_hours, gpu_hours, useful_gpu_hours;
+} gp_low_util_run;
 
 typedef struct gp_trace {
     int64_t start_hour; /* first clock hour with demand */
@@ -340,6 +353,11 @@ typedef struct gp_trace {
     size_t n_labels;
     gp_job_run *runs;
     size_t n_runs;
+    /* idle detection (idle.h): the options the trace was read with and
+     * the runs of low-utilization samples of each job */
+    double idle_threshold_pct, idle_min_hours;
+    gp_low_util_run *low_util;
+    size_t n_low_util;
     /* statistics for validate and the Inputs sheet */
     uint64_t rows_read, rows_rejected, bytes_read;
     double instance_hours[GP_N_WORKLOADS];
@@ -364,6 +382,9 @@ typedef struct gp_trace_options {
     void *reject_ctx;
     /* 0 = one thread per core, 1 = single-threaded */
     int threads;
+    /* idle GPUs (idle.h): gpu_util below idle_threshold_pct percent
+     * (default 5) for at least idle_min_hours (default 2) */
+    double idle_threshold_pct, idle_min_hours;
 } gp_trace_options;
 
 void gp_trace_options_init(gp_trace_options *o);

@@ -226,7 +226,7 @@ gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
     o->n_pools = np;
     o->pools = gp_calloc(np + 1, sizeof *o->pools);
     od_rate = gp_calloc(np + 1, sizeof *od_rate);
-    scratch = gp_calloc(5 * (np + 1), sizeof *scratch);
+    scratch = gp_calloc(6 * (np + 1), sizeof *scratch);
     owned = gp_calloc(s->n_commitments + strat->n_add + 1, sizeof *owned);
     if (!o->pools || !od_rate || !scratch || !owned)
         goto fail;
@@ -302,6 +302,7 @@ gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
         hour.od_cost = scratch + 2 * (np + 1);
         hour.spot_cost = scratch + 3 * (np + 1);
         hour.spot = scratch + 4 * (np + 1);
+        hour.commit_cost = scratch + 5 * (np + 1); /* not read here */
         hour.row = &row;
         for (size_t h = 0; h < n_hours; h++) {
             memset(&row, 0, sizeof row);

@@ -77,6 +77,7 @@ struct shard_series {
     uint8_t workload;
     uint8_t interruptible;
     int32_t team, project;
+    bool job_util; /* a row had a job_id and a gpu_util */
     int64_t base; /* clock hour of cells[0] */
     size_t n, cap;
     struct cell *cells;
@@ -96,6 +97,23 @@ struct shard_run {
     uint32_t series;
     double start, end; /* seconds */
     double instances, instance_hours;
+};
+
+/* A run of consecutive low-utilization samples of one job (idle.h). */
+struct shard_low {
+    int32_t job;
+    uint32_t series; /* UINT32_MAX: dropped (shorter than the minimum) */
+    bool head;       /* began at the job's first sample in this shard, so
+                      * may carry on a run of the shard read before */
+    double start, end;
+    double instance_hours, gpu_hours, useful_gpu_hours;
+};
+
+/* Where each job's samples stand, for idle detection. */
+struct job_idle {
+    bool seen;                   /* a sample of the job was read */
+    double last_start, last_end; /* its latest sample */
+    int64_t open;                /* its open low run, or -1 */
 };
 
 /* A field of the row being read: points into the input or a scratch copy. */
@@ -123,6 +141,10 @@ struct shard {
     size_t cap_open;
     struct shard_run *runs;
     size_t n_runs, cap_runs;
+    struct job_idle *job_idle; /* by job label */
+    size_t cap_job_idle;
+    struct shard_low *lows;
+    size_t n_lows, cap_lows;
     uint64_t rows_read, rows_rejected;
     double instance_hours[GP_N_WORKLOADS];
     double useful_gpu_hours, gpu_hours_without_util;
@@ -188,6 +210,8 @@ static void shard_free(struct shard *s)
     gp_free(s->labels);
     gp_free(s->open_run);
     gp_free(s->runs);
+    gp_free(s->job_idle);
+    gp_free(s->lows);
     if (s->rejects)
         fclose(s->rejects);
     memset(s, 0, sizeof *s);
@@ -205,7 +229,9 @@ static int32_t shard_label(struct shard *s, const char *p, size_t len)
     if (gp_grow((void **)&s->labels, &s->cap_labels, s->n_labels + 1,
                 sizeof *s->labels) != GP_OK ||
         gp_grow((void **)&s->open_run, &s->cap_open, s->n_labels + 1,
-                sizeof *s->open_run) != GP_OK)
+                sizeof *s->open_run) != GP_OK ||
+        gp_grow((void **)&s->job_idle, &s->cap_job_idle, s->n_labels + 1,
+                sizeof *s->job_idle) != GP_OK)
         return -1;
     s->labels[s->n_labels] = gp_strndup(p, len);
     if (!s->labels[s->n_labels])
@@ -216,6 +242,7 @@ static int32_t shard_label(struct shard *s, const char *p, size_t len)
         return -1;
     }
     s->open_run[s->n_labels] = -1;
+    s->job_idle[s->n_labels] = (struct job_idle){false, 0, 0, -1};
     return (int32_t)s->n_labels++;
 }
 
@@ -618,6 +645,102 @@ static bool add_run(struct shard *s, int32_t job, uint32_t series,
     return true;
 }
 
+/* Times closer than this many seconds are the same time. */
+#define SAMPLE_GAP_S 1e-3
+
+/* Whether a sample of job j starting at t0 follows the job's latest one:
+ * it starts inside that one (several rows of one job at one time, one per
+ * node) or after its end by at most half its length (sampling jitter); a
+ * longer gap, or a sample from the past, breaks the run. */
+static bool sample_follows(const struct job_idle *j, double t0)
+{
+    double slack = 0.5 * (j->last_end - j->last_start);
+    if (slack < SAMPLE_GAP_S)
+        slack = SAMPLE_GAP_S;
+    return j->seen && t0 <= j->last_end + slack &&
+           t0 >= j->last_start - SAMPLE_GAP_S;
+}
+
+/* Drops low runs that were closed short (series UINT32_MAX), keeping the
+ * order and the jobs' open-run indexes right. */
+static void lows_compact(struct shard *s)
+{
+    size_t k = 0;
+
+    for (size_t i = 0; i < s->n_lows; i++) {
+        if (s->lows[i].series == UINT32_MAX)
+            continue;
+        struct job_idle *j = &s->job_idle[s->lows[i].job];
+        if (j->open == (int64_t)i)
+            j->open = (int64_t)k;
+        s->lows[k++] = s->lows[i];
+    }
+    s->n_lows = k;
+}
+
+/* Closes job j's open low run; a run shorter than min_s is dropped unless
+ * it may carry on a run of an earlier shard (then the merge decides). */
+static void low_close(struct shard *s, struct job_idle *j, double min_s)
+{
+    struct shard_low *r = &s->lows[j->open];
+
+    if (!r->head && r->end - r->start < min_s - SAMPLE_GAP_S) {
+        if ((size_t)j->open == s->n_lows - 1)
+            s->n_lows--;
+        else
+            r->series = UINT32_MAX;
+    }
+    j->open = -1;
+}
+
+/*
+ * Idle detection (idle.h): follows job `job`'s samples and keeps its runs
+ * of consecutive samples with gpu_util below the threshold.  A busy
+ * sample, one without gpu_util, a gap or a change of series ends a run.
+ * Returns false on allocation failure.
+ */
+static bool low_track(struct shard *s, const gp_trace_builder *b,
+                      int32_t job, uint32_t series, double t0, double t1,
+                      double util, double inst_h, double gpu_h)
+{
+    struct job_idle *j = &s->job_idle[job];
+    bool low = util >= 0 && util < b->opt.idle_threshold_pct;
+    bool next = sample_follows(j, t0);
+    double min_s = b->opt.idle_min_hours * 3600.0;
+
+    if (j->open >= 0) {
+        struct shard_low *r = &s->lows[j->open];
+        if (low && next && r->series == series) {
+            if (t1 > r->end)
+                r->end = t1;
+            r->instance_hours += inst_h;
+            r->gpu_hours += gpu_h;
+            r->useful_gpu_hours += gpu_h * util / 100.0;
+            goto seen;
+        }
+        low_close(s, j, min_s);
+    }
+    if (low) {
+        if (s->n_lows == s->cap_lows) {
+            /* drop the short runs; keep at least half the room free, so
+             * compacting stays rare (amortized constant per row) */
+            lows_compact(s);
+            if (gp_grow((void **)&s->lows, &s->cap_lows, 2 * s->n_lows + 1,
+                        sizeof *s->lows) != GP_OK)
+                return false;
+        }
+        s->lows[s->n_lows] =
+            (struct shard_low){job,   series, !j->seen, t0,
+                               t1,    inst_h, gpu_h,    gpu_h * util / 100.0};
+        j->open = (int64_t)s->n_lows++;
+    }
+seen:
+    j->seen = true;
+    j->last_start = t0;
+    j->last_end = t1;
+    return true;
+}
+
 /* Validates one data row and adds it to the shard.  Returns false with
  * s->err set when the row is bad. */
 static bool add_row(struct shard *s, const gp_trace_builder *b,
@@ -818,6 +941,13 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
     if (job >= 0 && !add_run(s, job, (uint32_t)sid, t0, t1, n, inst_h,
                              b->opt.layout != GP_LAYOUT_JOBS))
         goto nomem;
+    if (job >= 0) {
+        if (util >= 0)
+            ser->job_util = true;
+        if (!low_track(s, b, job, (uint32_t)sid, t0, t1, util, inst_h,
+                       gpus * hours))
+            goto nomem;
+    }
     return true;
 nomem:
     gp_error_clear(&s->err);
@@ -1299,6 +1429,62 @@ static gp_status read_header(const gp_trace_builder *b, struct file_ctx *ctx,
 
 /* ---- merging shards ------------------------------------------------------ */
 
+/*
+ * Adds the low runs of shard `from` (read after `into`) to `into`: a run
+ * that began at its job's first sample in `from` joins the job's open run
+ * in `into` when it carries it on; then each job's state is `from`'s.
+ * Short runs are left for gp_trace_builder_finish to drop.
+ */
+static bool merge_lows(struct shard *into, struct shard *from,
+                       const uint32_t *label_map, const int64_t *series_map)
+{
+    for (size_t i = 0; i < from->n_lows; i++) {
+        const struct shard_low *r = &from->lows[i];
+        if (r->series == UINT32_MAX)
+            continue;
+        int32_t job = (int32_t)label_map[r->job];
+        uint32_t series = (uint32_t)series_map[r->series];
+        struct job_idle *j = &into->job_idle[job];
+        bool open_in_from = from->job_idle[r->job].open == (int64_t)i;
+        if (r->head && j->open >= 0 &&
+            into->lows[j->open].series == series &&
+            sample_follows(j, r->start)) {
+            struct shard_low *d = &into->lows[j->open];
+            if (r->end > d->end)
+                d->end = r->end;
+            d->instance_hours += r->instance_hours;
+            d->gpu_hours += r->gpu_hours;
+            d->useful_gpu_hours += r->useful_gpu_hours;
+            if (!open_in_from)
+                j->open = -1;
+            continue;
+        }
+        if (gp_grow((void **)&into->lows, &into->cap_lows, into->n_lows + 1,
+                    sizeof *into->lows) != GP_OK)
+            return false;
+        into->lows[into->n_lows] = *r;
+        into->lows[into->n_lows].job = job;
+        into->lows[into->n_lows].series = series;
+        into->lows[into->n_lows].head = false;
+        j->open = open_in_from ? (int64_t)into->n_lows : -1;
+        into->n_lows++;
+    }
+    for (size_t k = 0; k < from->n_labels; k++) {
+        const struct job_idle *f = &from->job_idle[k];
+        struct job_idle *j = &into->job_idle[label_map[k]];
+        if (!f->seen)
+            continue;
+        /* the job's latest sample is in `from`: an open run in `into` that
+         * nothing in `from` carried on is over */
+        if (f->open < 0)
+            j->open = -1;
+        j->seen = true;
+        j->last_start = f->last_start;
+        j->last_end = f->last_end;
+    }
+    return true;
+}
+
 /* Adds shard `from` (read after `into`) to `into`; from is emptied. */
 static gp_status shard_merge(struct shard *into, struct shard *from)
 {
@@ -1345,6 +1531,8 @@ static gp_status shard_merge(struct shard *into, struct shard *from)
         if (sid < 0)
             goto out;
         series_map[i] = sid;
+        if (fs->job_util)
+            into->series[sid].job_util = true;
         for (size_t k = 0; k < fs->n; k++) {
             const struct cell *c = &fs->cells[k];
             if (c->instance_hours == 0 && c->util_gpu_hours == 0)
@@ -1366,6 +1554,8 @@ static gp_status shard_merge(struct shard *into, struct shard *from)
                      r->end, r->instances, r->instance_hours, true))
             goto out;
     }
+    if (!merge_lows(into, from, label_map, series_map))
+        goto out;
     into->rows_read += from->rows_read;
     into->rows_rejected += from->rows_rejected;
     for (int w = 0; w < GP_N_WORKLOADS; w++)
@@ -1386,6 +1576,8 @@ void gp_trace_options_init(gp_trace_options *o)
 {
     memset(o, 0, sizeof *o);
     o->default_step_s = 3600;
+    o->idle_threshold_pct = 5;
+    o->idle_min_hours = 2;
 }
 
 gp_status gp_trace_builder_new(gp_trace_builder **out,
@@ -1909,6 +2101,7 @@ gp_status gp_trace_builder_finish(gp_trace_builder *b, gp_trace **out,
         d->team = src->team;
         d->project = src->project;
         d->interruptible = src->interruptible;
+        d->job_util = src->job_util;
         d->instance_hours = gp_calloc(t->n_hours, sizeof(double));
         d->useful_gpu_hours = gp_calloc(t->n_hours, sizeof(double));
         d->util_gpu_hours = gp_calloc(t->n_hours, sizeof(double));
@@ -1963,6 +2156,26 @@ gp_status gp_trace_builder_finish(gp_trace_builder *b, gp_trace **out,
                                       r->instance_hours};
         }
         t->n_runs = s->n_runs;
+        /* the low runs that last long enough to be idle spans */
+        t->idle_threshold_pct = b->opt.idle_threshold_pct;
+        t->idle_min_hours = b->opt.idle_min_hours;
+        t->low_util = gp_calloc(s->n_lows + 1, sizeof *t->low_util);
+        if (!t->low_util) {
+            gp_free(order);
+            gp_free(where);
+            goto nomem;
+        }
+        for (size_t i = 0; i < s->n_lows; i++) {
+            const struct shard_low *r = &s->lows[i];
+            if (r->series == UINT32_MAX ||
+                r->end - r->start <
+                    b->opt.idle_min_hours * 3600.0 - SAMPLE_GAP_S)
+                continue;
+            t->low_util[t->n_low_util++] = (gp_low_util_run){
+                r->job,          where[r->series], r->start,
+                r->end,          r->instance_hours, r->gpu_hours,
+                r->useful_gpu_hours};
+        }
         gp_free(order);
         gp_free(where);
     }
@@ -2003,6 +2216,7 @@ void gp_trace_free(gp_trace *t)
         gp_free(t->labels[i]);
     gp_free(t->labels);
     gp_free(t->runs);
+    gp_free(t->low_util);
     for (size_t i = 0; i < t->n_sources; i++)
         gp_free(t->sources[i]);
     gp_free(t->sources);

@@ -26,66 +26,7 @@
 #include "engine.h"
 #include "gpuplan.h"
 
-static gp_pricing *pricing;
-
-static int setup(void **state)
-{
-    gp_error err;
-    char path[4096];
-    const char *src = getenv("GP_SOURCE_DIR");
-    (void)state;
-    snprintf(path, sizeof path, "%s/tests/data/engine/aws-test.json",
-             src ? src : GP_SOURCE_DIR);
-    gp_error_clear(&err);
-    if (gp_pricing_load(&pricing, path, 0, &err) != GP_OK) {
-        fprintf(stderr, "%s: %s\n", path, err.message);
-        return -1;
-    }
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    gp_pricing_free(pricing);
-    return 0;
-}
-
-static gp_trace *trace_of(const char *csv)
-{
-    gp_error err;
-    gp_trace_builder *b;
-    gp_trace *t = NULL;
-    gp_error_clear(&err);
-    assert_int_equal(gp_trace_builder_new(&b, pricing, NULL, &err), GP_OK);
-    if (gp_trace_builder_add_buffer(b, csv, strlen(csv), "t.csv", &err) !=
-        GP_OK)
-        fail_msg("trace: %s", err.message);
-    assert_int_equal(gp_trace_builder_finish(b, &t, &err), GP_OK);
-    return t;
-}
-
-static gp_scenario *scenario_of(const char *json)
-{
-    gp_error err;
-    gp_scenario *s = NULL;
-    gp_error_clear(&err);
-    if (gp_scenario_parse(&s, json, strlen(json), "s.json", &err) != GP_OK)
-        fail_msg("scenario: %s: %s", err.field, err.message);
-    if (gp_scenario_check(s, pricing, &err) != GP_OK)
-        fail_msg("scenario check: %s: %s", err.field, err.message);
-    return s;
-}
-
-static gp_ledger *run(const gp_trace *t, const gp_scenario *s, size_t strat)
-{
-    gp_error err;
-    gp_ledger *l = NULL;
-    gp_error_clear(&err);
-    if (gp_engine_run(t, pricing, s, strat, NULL, &l, &err) != GP_OK)
-        fail_msg("engine: %s", err.message);
-    return l;
-}
+#include "fixture.h"
 
 /* Hourly rows of `instances` of `type` for `hours` hours from 2026-01-05
  * 00:00Z, with an optional gpu_util. */

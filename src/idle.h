@@ -1,0 +1,93 @@
+/*
+ * idle.h: idle GPUs (issue #7 part 3).
+ *
+ * An idle span is a maximal run of consecutive samples of one GPU or job
+ * (rows with one job_id) whose gpu_util is below a threshold (default 5%),
+ * lasting at least a minimum (default 2 hours).  Rows without a job_id are
+ * judged per series instead: a clock hour of a series is idle when the
+ * mean gpu_util of its rows in that hour is below the threshold, and a
+ * span is a run of consecutive idle hours.  A series some of whose rows
+ * carry both a job_id and a gpu_util is judged per job only.
+ *
+ * The threshold and minimum are trace options (gp_trace_options
+ * idle_threshold_pct, idle_min_hours; --idle-threshold, --idle-min-hours):
+ * the loader keeps each job's runs of low-utilization samples as it reads
+ * (gp_trace.low_util), so nothing per row has to be kept, and drops runs
+ * shorter than the minimum.
+ *
+ * A span's cost is its instance-hours priced at the pool's on-demand rate
+ * (less the scenario discount): what the idle time would cost if nothing
+ * else paid for it, the same for every strategy.  What each strategy saves
+ * by terminating idle GPUs is the difference of the strategies' billed
+ * totals (the engine removes the cut instance-hours from demand).
+ *
+ * The terminate policy (gp_policy.terminate_idle_h = N > 0): every idle
+ * span longer than N hours is cut after its first N hours; the
+ * instance-hours after that, to the end of the span, are removed from the
+ * demand the engine bills.  A span's instance-hours are taken as spread
+ * evenly over it (exact when the instance count is constant, as for one
+ * GPU).  Spans shorter than the minimum are not idle spans, so are never
+ * cut.  Spot job runs (the Monte Carlo replay) are not shortened.
+ */
+#ifndef GP_IDLE_H
+#define GP_IDLE_H
+
+#include "gpuplan.h"
+
+/* One idle span. */
+typedef struct gp_idle_span {
+    int32_t job;       /* label index of its job_id, -1 for a series span */
+    uint32_t series;   /* index into trace->series */
+    uint32_t pool;     /* index into trace->pools */
+    double start, end; /* seconds since the epoch */
+    double hours;      /* (end - start) / 3600 */
+    double mean_util_pct; /* useful / GPU-hours over the span, percent */
+    double gpu_hours;      /* GPU-hours the span held */
+    double instance_hours; /* billed instance-hours of the span */
+    double cost;           /* instance_hours x on-demand rate x (1 - discount) */
+} gp_idle_span;
+
+/* Every idle span of a trace, in order of series, job, start. */
+typedef struct gp_idle_report {
+    double threshold_pct; /* below this gpu_util a sample is idle */
+    double min_hours;     /* a span lasts at least this long */
+    gp_idle_span *spans;
+    size_t n_spans;
+    /* totals over the spans */
+    double hours, gpu_hours, instance_hours, cost;
+    /* GPU-hours of the whole trace that came with a gpu_util: the idle
+     * share is gpu_hours / this */
+    double gpu_hours_with_util;
+} gp_idle_report;
+
+/* Finds the idle spans of `t` (with the threshold and minimum it was
+ * loaded with), pricing them with `discount` (the scenario's fraction off,
+ * 0 for none).  Returns a new report in *out. */
+gp_status gp_idle_detect(const gp_trace *t, double discount,
+                         gp_idle_report **out, gp_error *err);
+void gp_idle_report_free(gp_idle_report *r);
+
+/* A span's name for reports: its job_id, or for a series span
+ * "instance_type/workload/team/project" (empty labels left out). */
+void gp_idle_span_label(const gp_trace *t, const gp_idle_span *s, char *buf,
+                        size_t size);
+
+/* What the terminate policy takes out of one series in one clock hour. */
+typedef struct gp_idle_cut {
+    size_t hour;     /* index into the trace's hours */
+    uint32_t series; /* index into trace->series */
+    double instance_hours, useful_gpu_hours, util_gpu_hours;
+} gp_idle_cut;
+
+/*
+ * The demand the terminate policy removes: terminate_h[0] applies to
+ * training series, terminate_h[1] to the others (0 = never), as the engine
+ * picks policies.  Returns the cuts sorted by hour, then series, in *out
+ * (NULL when there are none) and their count in *n; *removed, when not
+ * NULL, gets the instance-hours removed.
+ */
+gp_status gp_idle_cuts(const gp_trace *t, const gp_idle_report *r,
+                       const double terminate_h[2], gp_idle_cut **out,
+                       size_t *n, double *removed, gp_error *err);
+
+#endif

@@ -1,0 +1,171 @@
+/*
+ * classify.h: labels unlabelled usage as training or inference from the
+ * shape of its demand (issue #7, `gpuplan classify`).
+ *
+ * Each series of a trace (pool x workload x team x project x
+ * interruptible, see gp_series) is classified on its own, from scale-free
+ * features of its hourly instance-hours over its own active span: duty
+ * cycle, coefficient of variation, skewness, trough (how far demand
+ * falls), hour-to-hour roughness, daily and weekly periodicity
+ * (autocorrelation at lags 12, 24 and 168, and the strength of the
+ * hour-of-day profile), on-period run lengths, the mean gpu_util
+ * when rows gave one, and the lengths of its job runs when rows gave a
+ * job_id (these two are reported but not used: the real traces the rule
+ * was fitted on have neither).  The decision rule and where its
+ * coefficients come from are documented in classify.c; bench/classify/
+ * measures it on the shared real traces.
+ *
+ * Confidence is the rule's probability for the label it chose, in
+ * [0.5, 1].  Series shorter than GP_CLASSIFY_MIN_HOURS fall back to a
+ * model without the periodicity terms and report a confidence of at most
+ * 0.6; under 6 hours there is no shape, and they are called inference at
+ * 0.5.
+ * Labels read from the trace are kept (confidence 1) unless `relabel`.
+ *
+ * Typical use (simulate, recommend):
+ *
+ *   gp_classification *c;
+ *   if (gp_classify_trace(trace, false, &c, &err) != GP_OK) ...
+ *   gp_classification_warn(c, &warnings);  // "classified 3 series ..."
+ *   ... bill the trace, now without GP_UNLABELED series ...
+ *   gp_classification_free(c);
+ *
+ * Library code: never prints; errors go to the caller's gp_error.
+ */
+#ifndef GP_CLASSIFY_H
+#define GP_CLASSIFY_H
+
+#include "gpuplan.h"
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* Series with fewer hours than this between their first and last hour of
+ * demand are classified by the short-series fallback (two days: the least
+ * that shows a daily cycle twice). */
+#define GP_CLASSIFY_MIN_HOURS 48
+
+/* The features one decision rests on.  Values that cannot be computed
+ * (too short a span, no variance, no gpu_util, no job runs) are NAN. */
+typedef struct gp_classify_features {
+    double span_hours;     /* first to last hour with demand, inclusive */
+    double instance_hours; /* total over the span */
+    double duty_cycle;     /* fraction of span hours with demand > 0 */
+    double cv;             /* std / mean of hourly demand over the span */
+    double trough;         /* 5th percentile / mean: how far demand falls */
+    double roughness;      /* mean |x[h+1] - x[h]| / std: jumps vs drift */
+    double skewness;       /* of hourly demand: peaks above a floor (> 0)
+                              or dips below a ceiling (< 0) */
+    double acf_daily;      /* autocorrelation at lag 24 */
+    double acf_half_day;   /* ... at lag 12 (a daily cycle makes it low) */
+    double acf_weekly;     /* ... at lag 168, NAN under two weeks */
+    double daily_strength; /* share of detrended variance explained by
+                              the hour-of-day profile, 0..1 */
+    double mean_on_run_h;  /* mean length of runs of hours with demand */
+    double mean_util;      /* mean gpu_util percent, NAN without one */
+    size_t n_runs;         /* job runs of the series */
+    double median_run_h;   /* median job-run length, NAN without runs */
+} gp_classify_features;
+
+/* The verdict on one series. */
+typedef struct gp_series_class {
+    uint32_t series;    /* index into the trace's series as classified */
+    uint32_t pool;      /* the series' key, copied so it outlives a */
+    int32_t team;       /* relabelling that merges or reorders series */
+    int32_t project;
+    bool interruptible;
+    gp_workload loaded; /* the label read from the trace */
+    gp_workload label;  /* training or inference */
+    double confidence;  /* 0.5..1; 1 when the loaded label was kept */
+    bool decided;       /* classify chose the label (unlabelled or
+                           --relabel) rather than keeping the loaded one */
+    bool short_series;  /* decided by the short-series fallback */
+    double score;       /* the rule's log-odds of training */
+    gp_classify_features f;
+} gp_series_class;
+
+/* The verdicts on every series of a trace, in the trace's series order
+ * at the time of classification. */
+typedef struct gp_classification {
+    gp_series_class *series;
+    size_t n_series;
+    bool relabel; /* --relabel: loaded labels were reconsidered too */
+    /* totals over the decided series, by the label chosen */
+    size_t n_decided[2];          /* training, inference */
+    double decided_hours[2];      /* their instance-hours */
+    size_t n_changed;             /* decided to differ from a loaded label */
+    size_t n_short;               /* decided by the short-series fallback */
+} gp_classification;
+
+/* Computes the features of series `s` of trace `t` (GP_ERR_NOMEM when
+ * its scratch space cannot be had). */
+gp_status gp_classify_features_of(const gp_trace *t, size_t s,
+                                  gp_classify_features *f);
+
+/* Applies the decision rule to features: sets *label, *confidence and
+ * *score (log-odds of training) and returns whether the short-series
+ * fallback decided.  `interruptible` is the series' flag (an unlabelled
+ * row that says interruptible=true is evidence of training). */
+bool gp_classify_decide(const gp_classify_features *f, bool interruptible,
+                        gp_workload *label, double *confidence,
+                        double *score);
+
+/* Classifies every series of `t` without changing it: unlabelled series
+ * always, labelled ones too when `relabel` (then `decided` is set for
+ * every series).  Returns a new classification in *out (NULL on
+ * failure). */
+gp_status gp_classify(const gp_trace *t, bool relabel,
+                      gp_classification **out, gp_error *err);
+
+/* Writes the decided labels into `t` in place: series take their new
+ * workload, series whose keys become equal are merged (demand added, job
+ * runs pointed at the merged series), series are put back in the trace's
+ * order (pool, workload, team, project, interruptible) and the trace's
+ * instance-hours by workload are moved.  A series keeps its interruptible
+ * flag: unlabelled rows that did not say interruptible=true are not sent
+ * to spot on the strength of a guess.  `c` must come from gp_classify on
+ * this trace; its `series` indices are updated to the new order.  Call it
+ * before the trace is shared as const. */
+gp_status gp_classify_apply(gp_trace *t, gp_classification *c,
+                            gp_error *err);
+
+/* gp_classify then gp_classify_apply: what simulate and recommend do
+ * before billing.  *out may be NULL when the caller does not want the
+ * verdicts. */
+gp_status gp_classify_trace(gp_trace *t, bool relabel,
+                            gp_classification **out, gp_error *err);
+
+/* Adds "classified N series (M instance-hours) as training/inference
+ * (...); see gpuplan classify" to w when any series was decided. */
+void gp_classification_warn(const gp_classification *c, gp_warnings *w);
+
+/* The "classified" block of the JSON inputs: counts and instance-hours by
+ * label, and per decided series its pool, team, project, label,
+ * confidence and features.  A new reference. */
+json_t *gp_classification_json(const gp_classification *c,
+                                const gp_trace *t);
+
+/*
+ * Writes CSV trace texts again, labelled (`classify --out`): a header that
+ * is the union of the texts' headers (names compared without case), plus
+ * `workload` and `workload_confidence` when absent, then every data row of
+ * every text, in order, once.  A row that names no workload (or every row,
+ * when c->relabel) gets its series' label and confidence ("0.734"); the
+ * others keep their text and confidence 1.  Other fields are written as
+ * read, quoted only where they must be.  `t` is the trace the texts were
+ * loaded into with options `opt`, before any gp_classify_apply, and `c` is
+ * gp_classify's verdict on it.  A row whose series is not in `t` is an
+ * error (the text is not what was loaded).
+ */
+gp_status gp_classify_write_labeled(FILE *f, const gp_trace *t,
+                                    const gp_pricing *pricing,
+                                    const gp_trace_options *opt,
+                                    const gp_classification *c,
+                                    size_t n_texts,
+                                    const char *const *sources,
+                                    const char *const *texts,
+                                    const size_t *lens, gp_error *err);
+
+void gp_classification_free(gp_classification *c);
+
+#endif

@@ -1,0 +1,495 @@
+/*
+ * test_classify.c: training or inference from the shape of demand
+ * (classify.h, issue #7 part 2).
+ *
+ * Traces are built in memory from CSV text priced by
+ * tests/data/engine/aws-test.json (g5.xlarge, p4d.24xlarge).  Feature values
+ * are worked out by hand in the comment beside each, from the definitions
+ * in classify.h: sample standard deviation (n - 1), Pearson
+ * autocorrelation, the span from the first to the last hour with demand.
+ * Tests of relabelling set the verdicts by hand, so that they check the
+ * bookkeeping and not the fitted model.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classify.h"
+#include "gpuplan.h"
+
+#include "fixture.h"
+
+/* cmocka's assert_float_equal compares floats; these values need
+ * doubles. */
+#define assert_near(a, b, eps) near_at((a), (b), (eps), __FILE__, __LINE__)
+static void near_at(double a, double b, double eps, const char *file,
+                    int line)
+{
+    if (!(fabs(a - b) <= eps))
+        fail_msg("%s:%d: %.17g, expected %.17g within %g", file, line, a, b,
+                 eps);
+}
+
+/* A growable CSV text. */
+typedef struct text {
+    char *p;
+    size_t len, cap;
+} text;
+
+static void append(text *t, const char *fmt, ...)
+{
+    va_list ap;
+    char line[512];
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    assert_true(n > 0 && (size_t)n < sizeof line);
+    if (t->len + (size_t)n + 1 > t->cap) {
+        t->cap = (t->len + (size_t)n + 1) * 2;
+        t->p = realloc(t->p, t->cap);
+        assert_non_null(t->p);
+    }
+    memcpy(t->p + t->len, line, (size_t)n + 1);
+    t->len += (size_t)n;
+}
+
+/* One hourly row of g5.xlarge for `team` at hour h after 2026-05-04
+ * 00:00 UTC (a Monday). */
+static void hour_row(text *t, int h, double instances, const char *team,
+                     const char *workload, const char *interruptible)
+{
+    int64_t s = 1777852800 + (int64_t)h * 3600; /* 2026-05-04T00:00:00Z */
+    char ts[32];
+    gp_format_time(s, ts, sizeof ts);
+    append(t, "%s,g5.xlarge,%g,%s,%s,%s\n", ts, instances, team, workload,
+           interruptible);
+}
+
+#define HEADER "timestamp,instance_type,instances,team,workload,interruptible\n"
+
+/*
+ * 12 hours on (2 instances, 08:00-19:59 UTC) and 12 off, for five days,
+ * rows only for the on hours.  Span: day 0 08:00 to day 4 19:00, so
+ * n = 4 x 24 + 12 = 108 hours, k = 60 of them on.
+ */
+static void test_features_of_a_daily_square_wave(void **state)
+{
+    text csv = {0};
+    (void)state;
+    append(&csv, HEADER);
+    for (int d = 0; d < 5; d++)
+        for (int h = 8; h < 20; h++)
+            hour_row(&csv, d * 24 + h, 2, "web", "", "");
+    gp_trace *t = trace_of(csv.p);
+    gp_classify_features f;
+    assert_int_equal(t->n_series, 1);
+    assert_int_equal(gp_classify_features_of(t, 0, &f), GP_OK);
+    assert_near(f.span_hours, 108, 1e-9);
+    /* 60 on-hours x 2 instances */
+    assert_near(f.instance_hours, 120, 1e-9);
+    /* k / n = 60 / 108 */
+    assert_near(f.duty_cycle, 60.0 / 108, 1e-12);
+    /* two values a and 0: cv = sqrt((n - k) n / (k (n - 1)))
+     * = sqrt(48 x 108 / (60 x 107)) = 0.898597 */
+    assert_near(f.cv, sqrt(48.0 * 108 / (60.0 * 107)), 1e-9);
+    /* 8 switches of 2 over 107 steps, over sd = 2 sqrt(k (n - k) /
+     * (n (n - 1))) = 2 sqrt(2880 / 11556) */
+    assert_near(f.roughness,
+                        (16.0 / 107) / (2 * sqrt(2880.0 / 11556)), 1e-9);
+    /* the 5th percentile is 0 (48 of 108 hours are off) */
+    assert_near(f.trough, 0, 1e-12);
+    /* period 24: shifted by a day the series is itself, by half a day its
+     * complement */
+    assert_near(f.acf_daily, 1, 1e-9);
+    assert_near(f.acf_half_day, -1, 1e-9);
+    /* under two weeks: no weekly lag */
+    assert_true(isnan(f.acf_weekly));
+    /* the 2x24 moving average of a 24-periodic series is its mean, so the
+     * hour-of-day profile explains all the detrended variance */
+    assert_near(f.daily_strength, 1, 1e-9);
+    /* five on-periods of 12 hours */
+    assert_near(f.mean_on_run_h, 12, 1e-9);
+    assert_true(isnan(f.mean_util));
+    assert_int_equal(f.n_runs, 0);
+    gp_trace_free(t);
+    free(csv.p);
+}
+
+/* A constant series has no variance: cv 0, trough 1, and the features
+ * that divide by the standard deviation are not defined. */
+static void test_flat_series_has_no_shape_features(void **state)
+{
+    text csv = {0};
+    (void)state;
+    append(&csv, HEADER);
+    for (int h = 0; h < 100; h++)
+        hour_row(&csv, h, 3, "batch", "", "");
+    gp_trace *t = trace_of(csv.p);
+    gp_classify_features f;
+    assert_int_equal(gp_classify_features_of(t, 0, &f), GP_OK);
+    assert_near(f.span_hours, 100, 1e-9);
+    assert_near(f.duty_cycle, 1, 1e-12);
+    assert_near(f.cv, 0, 1e-12);
+    assert_near(f.trough, 1, 1e-12);
+    assert_true(isnan(f.roughness));
+    assert_true(isnan(f.skewness));
+    assert_true(isnan(f.acf_daily));
+    assert_true(isnan(f.daily_strength));
+    assert_near(f.mean_on_run_h, 100, 1e-9);
+    gp_trace_free(t);
+    free(csv.p);
+}
+
+/* Under 6 hours there is no shape: the tie goes to inference at 0.5
+ * (gp_classify_decide), and the verdict is a short-series one. */
+static void test_a_two_hour_series_is_inference_at_one_half(void **state)
+{
+    text csv = {0};
+    gp_classification *c;
+    gp_error err;
+    (void)state;
+    append(&csv, HEADER);
+    hour_row(&csv, 0, 4, "chat", "", "");
+    hour_row(&csv, 1, 5, "chat", "", "");
+    gp_trace *t = trace_of(csv.p);
+    assert_int_equal(gp_classify(t, false, &c, &err), GP_OK);
+    assert_int_equal(c->n_series, 1);
+    assert_true(c->series[0].decided);
+    assert_true(c->series[0].short_series);
+    assert_int_equal(c->series[0].label, GP_INFERENCE);
+    assert_near(c->series[0].confidence, 0.5, 1e-12);
+    assert_int_equal(c->n_decided[GP_INFERENCE], 1);
+    /* 4 + 5 instance-hours */
+    assert_near(c->decided_hours[GP_INFERENCE], 9, 1e-9);
+    assert_int_equal(c->n_short, 1);
+    gp_classification_free(c);
+    gp_trace_free(t);
+    free(csv.p);
+}
+
+/* interruptible=true on unlabelled rows adds log-odds 2 of training: the
+ * two-hour tie becomes training, and a short verdict reports at most 0.6
+ * (logistic(2) = 0.88 is capped). */
+static void test_interruptible_rows_tip_a_tie_to_training(void **state)
+{
+    text csv = {0};
+    gp_classification *c;
+    gp_error err;
+    (void)state;
+    append(&csv, HEADER);
+    hour_row(&csv, 0, 4, "chat", "", "true");
+    hour_row(&csv, 1, 5, "chat", "", "true");
+    gp_trace *t = trace_of(csv.p);
+    assert_int_equal(gp_classify(t, false, &c, &err), GP_OK);
+    assert_int_equal(c->series[0].label, GP_TRAINING);
+    assert_near(c->series[0].score, 2.0, 1e-12);
+    assert_near(c->series[0].confidence, 0.6, 1e-12);
+    gp_classification_free(c);
+    gp_trace_free(t);
+    free(csv.p);
+}
+
+/* Labelled series keep their label at confidence 1 unless relabel. */
+static void test_labels_are_kept_unless_relabel(void **state)
+{
+    text csv = {0};
+    gp_classification *c;
+    gp_error err;
+    (void)state;
+    append(&csv, HEADER);
+    hour_row(&csv, 0, 4, "chat", "inference", "");
+    hour_row(&csv, 1, 5, "chat", "inference", "");
+    gp_trace *t = trace_of(csv.p);
+    assert_int_equal(gp_classify(t, false, &c, &err), GP_OK);
+    assert_false(c->series[0].decided);
+    assert_int_equal(c->series[0].loaded, GP_INFERENCE);
+    assert_int_equal(c->series[0].label, GP_INFERENCE);
+    assert_near(c->series[0].confidence, 1, 1e-12);
+    assert_int_equal(c->n_decided[0] + c->n_decided[1], 0);
+    gp_classification_free(c);
+    assert_int_equal(gp_classify(t, true, &c, &err), GP_OK);
+    assert_true(c->series[0].decided);
+    assert_true(c->relabel);
+    assert_near(c->series[0].confidence, 0.5, 1e-12);
+    gp_classification_free(c);
+    gp_trace_free(t);
+    free(csv.p);
+}
+
+/* Every hour of one week: a floor of 1 instance, and 1 + 8 sin(pi (h -
+ * 8) / 12) more from 08:00 to 20:00 UTC, with a lunchtime spike of 6 more
+ * at 12:00 on weekdays: the shape of requests.  And a queue that holds 6
+ * instances and steps to 7 for days at a time: the shape of training. */
+static void test_request_and_queue_shapes(void **state)
+{
+    text csv = {0};
+    gp_classification *c;
+    gp_error err;
+    (void)state;
+    append(&csv, HEADER);
+    for (int h = 0; h < 168; h++) {
+        int hod = h % 24;
+        double v = 1;
+        if (hod >= 8 && hod < 20)
+            v += 1 + 8 * sin(3.14159265358979 * (hod - 8) / 12.0);
+        if (hod == 12 && h < 120)
+            v += 6;
+        hour_row(&csv, h, v, "api", "", "");
+        hour_row(&csv, h, (h / 50) % 2 ? 7 : 6, "research", "", "");
+    }
+    gp_trace *t = trace_of(csv.p);
+    assert_int_equal(gp_classify(t, false, &c, &err), GP_OK);
+    assert_int_equal(c->n_series, 2);
+    for (size_t s = 0; s < 2; s++) {
+        const char *team = t->labels[t->series[s].team];
+        gp_workload want =
+            strcmp(team, "api") == 0 ? GP_INFERENCE : GP_TRAINING;
+        assert_int_equal(c->series[s].label, want);
+        assert_true(c->series[s].confidence > 0.5 &&
+                    c->series[s].confidence <= 1);
+        assert_false(c->series[s].short_series);
+    }
+    gp_classification_free(c);
+    gp_trace_free(t);
+    free(csv.p);
+}
+
+/*
+ * Relabelling in place: an unlabelled series of team "a" decided training
+ * (set by hand) gets the key of the labelled training series of team "a"
+ * (interruptible=false both), so the two merge: 3 series become 2, the
+ * merged one holds 2 + 3 instance-hours in hour 0 and 2 in hour 1, the job
+ * run of the unlabelled rows points at it, and the trace's instance-hours
+ * move from unlabelled (5) to training (2 + 5 = 7).
+ */
+static void test_apply_merges_series_that_become_equal(void **state)
+{
+    const char *csv =
+        "timestamp,instance_type,instances,team,workload,interruptible,"
+        "job_id\n"
+        "2026-05-04T00:00:00Z,g5.xlarge,2,a,training,false,\n"
+        "2026-05-04T00:00:00Z,g5.xlarge,3,a,,false,j1\n"
+        "2026-05-04T01:00:00Z,g5.xlarge,2,a,,false,j1\n"
+        "2026-05-04T00:00:00Z,g5.xlarge,1,b,inference,,\n";
+    gp_classification *c;
+    gp_error err;
+    (void)state;
+    gp_trace *t = trace_of(csv);
+    assert_int_equal(t->n_series, 3);
+    assert_near(t->instance_hours[GP_UNLABELED], 5, 1e-9);
+    assert_int_equal(gp_classify(t, false, &c, &err), GP_OK);
+    size_t unl = SIZE_MAX;
+    for (size_t s = 0; s < c->n_series; s++)
+        if (c->series[s].loaded == GP_UNLABELED)
+            unl = s;
+    assert_true(unl != SIZE_MAX);
+    c->series[unl].label = GP_TRAINING;
+    assert_int_equal(gp_classify_apply(t, c, &err), GP_OK);
+    assert_int_equal(t->n_series, 2);
+    size_t merged = c->series[unl].series;
+    assert_true(merged < t->n_series);
+    const gp_series *m = &t->series[merged];
+    assert_int_equal(m->workload, GP_TRAINING);
+    assert_false(m->interruptible);
+    assert_string_equal(t->labels[m->team], "a");
+    assert_near(m->instance_hours[0], 5, 1e-9);
+    assert_near(m->instance_hours[1], 2, 1e-9);
+    assert_int_equal(t->n_runs, 1);
+    assert_int_equal(t->runs[0].series, merged);
+    assert_near(t->instance_hours[GP_UNLABELED], 0, 1e-9);
+    assert_near(t->instance_hours[GP_TRAINING], 7, 1e-9);
+    assert_near(t->instance_hours[GP_INFERENCE], 1, 1e-9);
+    /* the loader's order: pool, then workload (training before
+     * inference) */
+    assert_int_equal(t->series[0].workload, GP_TRAINING);
+    assert_int_equal(t->series[1].workload, GP_INFERENCE);
+    gp_classification_free(c);
+    gp_trace_free(t);
+}
+
+/* The warning simulate and recommend print, for one 9-instance-hour
+ * series decided inference. */
+static void test_warning_names_series_and_instance_hours(void **state)
+{
+    text csv = {0};
+    gp_classification *c;
+    gp_warnings w = {NULL, 0, 0};
+    gp_error err;
+    (void)state;
+    append(&csv, HEADER);
+    hour_row(&csv, 0, 4, "chat", "", "");
+    hour_row(&csv, 1, 5, "chat", "", "");
+    gp_trace *t = trace_of(csv.p);
+    assert_int_equal(gp_classify_trace(t, false, &c, &err), GP_OK);
+    gp_classification_warn(c, &w);
+    assert_int_equal(w.count, 1);
+    assert_string_equal(w.items[0],
+                        "classified 1 series (9.0 instance-hours) as "
+                        "training/inference: 0 training (0.0), 1 inference "
+                        "(9.0), some from under two days of data; see "
+                        "gpuplan classify");
+    assert_int_equal(t->series[0].workload, GP_INFERENCE);
+    gp_warnings_clear(&w);
+    gp_classification_free(c);
+    gp_trace_free(t);
+    free(csv.p);
+}
+
+/*
+ * --out: every row once, in order; the unlabelled rows get the verdict
+ * (the two-hour series: inference at 0.500), the labelled row keeps its
+ * text and confidence 1; a column the trace does not read ("note") and
+ * quoting survive; a second text with another header adds its column.
+ */
+static void test_write_labeled_rows(void **state)
+{
+    const char *a = "timestamp,instance_type,instances,team,workload,note\n"
+                    "2026-05-04T00:00:00Z,g5.xlarge,4,chat,,\"x, y\"\n"
+                    "2026-05-04T01:00:00Z,g5.xlarge,5,chat,,plain\n"
+                    "2026-05-04T00:00:00Z,g5.xlarge,1,ml,Training,\n";
+    const char *b = "timestamp,instance_type,gpus,team\n"
+                    "2026-05-04T02:00:00Z,g5.xlarge,1,chat\n";
+    gp_error err;
+    gp_trace_builder *bld;
+    gp_trace *t;
+    gp_classification *c;
+    (void)state;
+    gp_error_clear(&err);
+    assert_int_equal(gp_trace_builder_new(&bld, pricing, NULL, &err), GP_OK);
+    assert_int_equal(
+        gp_trace_builder_add_buffer(bld, a, strlen(a), "a.csv", &err),
+        GP_OK);
+    assert_int_equal(
+        gp_trace_builder_add_buffer(bld, b, strlen(b), "b.csv", &err),
+        GP_OK);
+    assert_int_equal(gp_trace_builder_finish(bld, &t, &err), GP_OK);
+    assert_int_equal(gp_classify(t, false, &c, &err), GP_OK);
+    gp_trace_options opt;
+    gp_trace_options_init(&opt);
+    char *out = NULL;
+    size_t out_len = 0;
+    FILE *f = open_memstream(&out, &out_len);
+    assert_non_null(f);
+    const char *sources[2] = {"a.csv", "b.csv"};
+    const char *texts[2] = {a, b};
+    size_t lens[2] = {strlen(a), strlen(b)};
+    assert_int_equal(gp_classify_write_labeled(f, t, pricing, &opt, c, 2,
+                                               sources, texts, lens, &err),
+                     GP_OK);
+    fclose(f);
+    /* chat spans 00:00-02:59 (3 hours, under 6): inference at 0.500 */
+    assert_string_equal(
+        out,
+        "timestamp,instance_type,instances,team,workload,note,gpus,"
+        "workload_confidence\n"
+        "2026-05-04T00:00:00Z,g5.xlarge,4,chat,inference,\"x, y\",,0.500\n"
+        "2026-05-04T01:00:00Z,g5.xlarge,5,chat,inference,plain,,0.500\n"
+        "2026-05-04T00:00:00Z,g5.xlarge,1,ml,Training,,,1\n"
+        "2026-05-04T02:00:00Z,g5.xlarge,,chat,inference,,1,0.500\n");
+    free(out);
+    gp_classification_free(c);
+    gp_trace_free(t);
+}
+
+/* A text that is not the one loaded (a row of a team the trace never
+ * saw) is an error naming the file and line, not a silently dropped row. */
+static void test_write_labeled_rejects_a_row_not_in_the_trace(void **state)
+{
+    const char *loaded = "timestamp,instance_type,instances,team\n"
+                         "2026-05-04T00:00:00Z,g5.xlarge,4,chat\n";
+    const char *other = "timestamp,instance_type,instances,team\n"
+                        "2026-05-04T00:00:00Z,g5.xlarge,4,chat\n"
+                        "2026-05-04T01:00:00Z,g5.xlarge,4,search\n";
+    gp_error err;
+    gp_classification *c;
+    (void)state;
+    gp_trace *t = trace_of(loaded);
+    assert_int_equal(gp_classify(t, false, &c, &err), GP_OK);
+    gp_trace_options opt;
+    gp_trace_options_init(&opt);
+    char *out = NULL;
+    size_t out_len = 0;
+    FILE *f = open_memstream(&out, &out_len);
+    assert_non_null(f);
+    const char *source = "t.csv";
+    size_t len = strlen(other);
+    gp_error_clear(&err);
+    assert_int_equal(gp_classify_write_labeled(f, t, pricing, &opt, c, 1,
+                                               &source, &other, &len, &err),
+                     GP_ERR_INPUT);
+    fclose(f);
+    free(out);
+    char msg[1024];
+    gp_error_format(&err, msg, sizeof msg);
+    /* line 3 of the text: the header is line 1 */
+    assert_string_equal(msg, "t.csv:3: row is not in the trace that was "
+                             "classified (was the file changed while it "
+                             "was read?)");
+    gp_classification_free(c);
+    gp_trace_free(t);
+}
+
+/* Out of memory at every allocation in turn: a clean GP_ERR_NOMEM (no
+ * leak, which the ASan build checks), never a crash. */
+static void test_out_of_memory_anywhere_fails_cleanly(void **state)
+{
+    text csv = {0};
+    (void)state;
+    append(&csv, HEADER);
+    for (int h = 0; h < 120; h++) {
+        hour_row(&csv, h, 1 + h % 5, "a", "", "");
+        hour_row(&csv, h, 2, "a", "training", "false");
+    }
+    int ok = 0;
+    for (long n = 0; n < 400 && !ok; n++) {
+        gp_trace *t = trace_of(csv.p);
+        gp_classification *c = NULL;
+        gp_error err;
+        gp_error_clear(&err);
+        gp_alloc_fail_after(n);
+        gp_status st = gp_classify_trace(t, false, &c, &err);
+        gp_alloc_fail_after(-1);
+        if (st == GP_OK) {
+            ok = 1;
+            assert_non_null(c);
+            /* merged when the unlabelled series was decided training */
+            size_t unl = c->series[0].loaded == GP_UNLABELED ? 0 : 1;
+            assert_int_equal(t->n_series,
+                             c->series[unl].label == GP_TRAINING ? 1 : 2);
+        } else {
+            assert_int_equal(st, GP_ERR_NOMEM);
+            assert_null(c);
+        }
+        gp_classification_free(c);
+        gp_trace_free(t);
+    }
+    assert_true(ok);
+    free(csv.p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_features_of_a_daily_square_wave),
+        cmocka_unit_test(test_flat_series_has_no_shape_features),
+        cmocka_unit_test(test_a_two_hour_series_is_inference_at_one_half),
+        cmocka_unit_test(test_interruptible_rows_tip_a_tie_to_training),
+        cmocka_unit_test(test_labels_are_kept_unless_relabel),
+        cmocka_unit_test(test_request_and_queue_shapes),
+        cmocka_unit_test(test_apply_merges_series_that_become_equal),
+        cmocka_unit_test(test_warning_names_series_and_instance_hours),
+        cmocka_unit_test(test_write_labeled_rows),
+        cmocka_unit_test(test_write_labeled_rejects_a_row_not_in_the_trace),
+        cmocka_unit_test(test_out_of_memory_anywhere_fails_cleanly),
+    };
+    gsl_set_error_handler_off();
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -7,6 +7,7 @@
  * scenario's policy with no new commitments (policy_cost).
  */
 #include "recommend.h"
+#include "forecast.h"
 #include "optimizer.h"
 #include "util.h"
 
@@ -31,6 +32,7 @@ struct ctx {
     int64_t start_hour; /* window */
     size_t n_hours;
     const gp_recommend_options *opt;
+    const gp_trace *low; /* --forward: the P10 demand, the low case */
 };
 
 static void ctx_init(struct ctx *c, const gp_trace *t, const gp_pricing *p,
@@ -48,6 +50,7 @@ static void ctx_init(struct ctx *c, const gp_trace *t, const gp_pricing *p,
     c->start_hour = start_hour;
     c->n_hours = n_hours;
     c->opt = opt;
+    c->low = NULL;
 }
 
 /* Bills the window with `extra` commitments on top of the owned ones. */
@@ -131,8 +134,9 @@ static gp_status bill_two(struct bill_job *a, struct bill_job *b,
  */
 static gp_trace *downside_trace(const struct ctx *c)
 {
-    const gp_trace *t = c->trace;
-    size_t block = c->n_hours >= 2 * WEEK ? WEEK : 24;
+    /* --forward: the forecast's P10 over the whole window instead */
+    const gp_trace *t = c->low ? c->low : c->trace;
+    size_t block = c->low ? c->n_hours : (c->n_hours >= 2 * WEEK ? WEEK : 24);
     size_t n_blocks = c->n_hours / block;
     size_t best = 0;
     double best_value = INFINITY;
@@ -1038,6 +1042,78 @@ void gp_recommendation_free(gp_recommendation *r)
     gp_free(r);
 }
 
+/*
+ * --forward: forecast the next forward_hours from the whole trace, then
+ * recommend for the forecast's P50 demand as if it were history, with the
+ * P10 demand as the low-demand case (downside) and the plan billed on the
+ * P90 demand too (upside).
+ */
+static gp_status recommend_forward(const gp_trace *trace,
+                                   const gp_pricing *pricing,
+                                   const gp_scenario *s,
+                                   const gp_recommend_options *opt,
+                                   gp_recommendation *r, gp_error *err)
+{
+    gp_forecast_options fo;
+    gp_forecast *fc = NULL;
+    gp_trace *q[3] = {NULL, NULL, NULL};
+    struct ctx c, high, high_policy;
+    gp_status st;
+
+    gp_forecast_options_init(&fo);
+    fo.threads = opt->threads;
+    st = gp_forecast_run(trace, s, opt->forward_hours, &fo, &fc, err);
+    for (int i = 0; st == GP_OK && i < 3; i++)
+        st = gp_forecast_trace(fc, trace, (gp_forecast_quantile)i, &q[i],
+                               err);
+    if (st != GP_OK)
+        goto out;
+    ctx_init(&c, q[GP_FC_P50], pricing, s, fc->start_hour, fc->n_hours, opt);
+    c.low = q[GP_FC_P10];
+    st = recommend_window(&c, r, true, err);
+    if (st != GP_OK)
+        goto out;
+    /* the recommended plan (routing included) on P90 demand, against the
+     * scenario's policy on the same demand */
+    const gp_plan_result *plan = &r->plans[r->recommended];
+    high = c;
+    high.trace = q[GP_FC_P90];
+    high.scn.strategies = &high.strat;
+    ctx_init(&high_policy, q[GP_FC_P90], pricing, s, fc->start_hour,
+             fc->n_hours, opt);
+    double policy_cost = bill_cost(&high_policy, NULL, NULL, 0, err);
+    double plan_cost =
+        bill_cost(&high, NULL, plan->commitments, plan->n_commitments, err);
+    if (isnan(policy_cost) || isnan(plan_cost)) {
+        st = GP_ERR_INPUT;
+        goto out;
+    }
+    r->forward = true;
+    r->forward_hours = fc->n_hours;
+    r->forward_upside_policy_cost = policy_cost;
+    r->forward_upside_net_savings = policy_cost - plan_cost;
+    r->forward_downside_net_savings = plan->downside_net_savings;
+    r->forward_p50_net_savings = plan->net_savings;
+    for (int i = 0; i < 3; i++)
+        for (size_t k = 0; k < q[i]->n_series; k++)
+            for (size_t h = 0; h < q[i]->n_hours; h++)
+                r->forward_instance_hours[i] +=
+                    q[i]->series[k].instance_hours[h];
+    gp_warnings_add(&r->notes,
+                    "forward plan: bought against the forecast of the next "
+                    "%zu hours (P50 demand), downside on P10 demand, upside "
+                    "on P90 demand%s",
+                    fc->n_hours,
+                    r->supported_term == 1 ? "; 1-year terms only (3-year "
+                                             "terms need 26 weeks)"
+                                           : "");
+out:
+    for (int i = 0; i < 3; i++)
+        gp_forecast_trace_free(q[i]);
+    gp_forecast_free(fc);
+    return st;
+}
+
 gp_status gp_recommend(const gp_trace *trace, const gp_pricing *pricing,
                        const gp_scenario *s, const gp_recommend_options *opt,
                        gp_recommendation **out, gp_error *err)
@@ -1059,7 +1135,11 @@ gp_status gp_recommend(const gp_trace *trace, const gp_pricing *pricing,
         opt = &defaults;
     }
     gp_engine_window(trace, s, &start, &hours);
-    if (opt->train_until > 0) {
+    if (opt->forward_hours > 0) {
+        st = recommend_forward(trace, pricing, s, opt, r, err);
+        if (st != GP_OK)
+            goto fail;
+    } else if (opt->train_until > 0) {
         int64_t cut = opt->train_until / 3600;
         if (cut <= start || cut >= start + (int64_t)hours) {
             char a[32], z[32];
@@ -1142,7 +1222,7 @@ gp_status gp_recommend(const gp_trace *trace, const gp_pricing *pricing,
         if (st != GP_OK)
             goto fail;
     }
-    if (r->supported_term == 1)
+    if (r->supported_term == 1 && !r->forward)
         gp_warnings_add(&r->notes,
                         "%.1f weeks of history do not support 3-year terms "
                         "(26 weeks, not declining, are needed); the balanced "

@@ -12,7 +12,9 @@
  *   aggressive    3-year terms allowed whatever the history, for the window
  *
  * The low-demand case is the window's lowest-demand week repeated (its
- * lowest day for windows under two weeks) until a forecast supplies P10.
+ * lowest day for windows under two weeks); with --forward the window is the
+ * forecast horizon, the plan is sized on the forecast's P50 demand, the
+ * low-demand case is its P10 demand and the upside its P90 demand.
  * 3-year terms are "supported" by at least 26 weeks of history whose last
  * 13 weeks average at least 90% of the whole.
  */
@@ -87,11 +89,20 @@ typedef struct gp_recommendation {
     /* the same, for the commitments alone (routing taken out of both) */
     double test_commitment_net_savings, test_hindsight_commitment_savings;
     double test_commitment_captured_fraction;
+    /* --forward: the window is the forecast horizon, sized on P50 demand;
+     * downside on P10 demand, upside on P90 demand (net savings of the
+     * recommended plan against the scenario's policy on each) */
+    bool forward;
+    size_t forward_hours;
+    double forward_p50_net_savings, forward_downside_net_savings;
+    double forward_upside_net_savings, forward_upside_policy_cost;
+    double forward_instance_hours[3]; /* P10, P50, P90 totals */
     gp_warnings notes;
 } gp_recommendation;
 
 typedef struct gp_recommend_options {
     int64_t train_until; /* seconds; 0 = no backtest */
+    size_t forward_hours; /* > 0: plan for the forecast of these hours */
     int threads;
     int mc_runs; /* < 0: the scenario's */
     long mc_seed;

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""The forecaster's accuracy on the shared real traces (issue #5), as a
+Markdown table (bench/README.md, "Forecast").
+
+  python3 bench/forecast-accuracy/accuracy.py GPUPLAN TRACE_DIR [--earlier]
+
+For every trace converted by bench/backtest/convert.py (Helios vc6YE and
+vcpDC: a month; Philly: ten weeks; ServeGen m-large: fourteen days), the
+final week (final four days for ServeGen) is held out: gpuplan forecast
+--train-until (end - hold-out) --horizon (hold-out) --json forecasts it from
+the data before, and the hold-out block of the JSON scores the forecast
+against what happened.  The cut is computed here from the trace's last
+timestamp (end = last row + step_s, to the hour).  Printed per series: the
+method chosen by gpuplan's rolling-origin backtest, its hold-out MAE, the
+MAE of the last week and the last day repeated, their ratios (target:
+relative MAE against the last week repeated at most 0.8), MASE, MAPE and the
+share of held-out hours inside P10..P90 (target 70-90%), and the wall time
+of the run.
+
+With --earlier, the same is done again at earlier cuts, each trace's
+hold-out moved back step by step (Helios: 3 days, Philly: a week,
+ServeGen: a day) while enough history is left, and a second table gives
+each cut's relative MAE and coverage and their geometric mean and mean:
+one week decides little, and a change that helps only the final week is
+tuning to it.  Python 3 standard library only.
+"""
+
+import csv
+import datetime as dt
+import json
+import math
+import subprocess
+import sys
+import time
+
+TRACES = [  # name, hold-out hours, step and number of the earlier cuts
+    ("helios-vc6YE", 168, 72, 3),
+    ("helios-vcpDC", 168, 72, 3),
+    ("philly", 168, 168, 5),
+    ("servegen-m-large", 96, 24, 2),
+]
+
+
+def trace_end(path):
+    """The end of the trace: its last row's start + step_s, to the hour."""
+    last = None
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            t = dt.datetime.fromisoformat(row["timestamp"].replace("Z", "+00:00"))
+            end = t + dt.timedelta(seconds=float(row.get("step_s") or 3600))
+            if last is None or end > last:
+                last = end
+    if last.minute or last.second:
+        last = last.replace(minute=0, second=0) + dt.timedelta(hours=1)
+    return last
+
+
+def fmt(v, digits=3):
+    return "-" if v is None else f"{v:.{digits}f}"
+
+
+def forecast(gpuplan, path, cut, hold):
+    """gpuplan forecast from the data before `cut`, `hold` hours ahead,
+    scored on the trace after it: (JSON document, wall time in s)."""
+    cmd = [gpuplan, "forecast", "--quiet", "--json", "--trace", path,
+           "--train-until", cut.strftime("%Y-%m-%dT%H:%M:%SZ"),
+           "--horizon", f"{hold}h"]
+    t0 = time.monotonic()
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    seconds = time.monotonic() - t0
+    if out.returncode != 0:
+        sys.exit(f"{' '.join(cmd)}: {out.stderr.strip()}")
+    return json.loads(out.stdout), seconds
+
+
+def final_week(gpuplan, folder):
+    """The table of the final hold-out."""
+    print("| trace | workload | method (backtest) | hold-out h | MAE | "
+          "MAE last week | MAE last day | rel. MAE vs week | rel. MAE vs "
+          "day | MASE | MAPE % | P10-P90 coverage | backtest coverage | "
+          "time s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for name, hold, _, _ in TRACES:
+        path = f"{folder}/{name}.csv"
+        cut = trace_end(path) - dt.timedelta(hours=hold)
+        doc, seconds = forecast(gpuplan, path, cut, hold)
+        for s in doc["series"]:
+            h, b = s["holdout"], s["backtest"]
+            method = s["method"]
+            if s.get("level_window_hours"):
+                method += f" ({s['level_window_hours']} h)"
+            print(f"| {name} | {s['workload']} | {method} | {h['points']} | "
+                  f"{fmt(h['mae'])} | {fmt(h['naive_168h_mae'])} | "
+                  f"{fmt(h['naive_24h_mae'])} | {fmt(h['relative_mae'])} | "
+                  f"{fmt(h['relative_mae_day'])} | {fmt(h['mase'])} | "
+                  f"{fmt(h['mape'], 1)} | {fmt(100 * h['coverage'], 0)}% | "
+                  f"{fmt(100 * b['coverage'], 0)}% | {seconds:.2f} |")
+
+
+def earlier_cuts(gpuplan, folder):
+    """Relative MAE / coverage at the final cut and the earlier ones."""
+    print("| trace | cuts (latest first): rel. MAE vs week / coverage | "
+          "geometric mean rel. MAE | mean coverage |")
+    print("|---|---|---|---|")
+    for name, hold, step, n_earlier in TRACES:
+        path = f"{folder}/{name}.csv"
+        end = trace_end(path)
+        cells, log_sum, cover_sum, n = [], 0.0, 0.0, 0
+        for i in range(n_earlier + 1):
+            cut = end - dt.timedelta(hours=hold + i * step)
+            doc, _ = forecast(gpuplan, path, cut, hold)
+            for s in doc["series"]:
+                h = s["holdout"]
+                cells.append(f"{fmt(h['relative_mae'])} / "
+                             f"{fmt(100 * h['coverage'], 0)}%")
+                if h["relative_mae"]:
+                    log_sum += math.log(h["relative_mae"])
+                    cover_sum += h["coverage"]
+                    n += 1
+        print(f"| {name} | {', '.join(cells)} | "
+              f"{fmt(math.exp(log_sum / n) if n else None)} | "
+              f"{fmt(100 * cover_sum / n if n else None, 0)}% |")
+
+
+def main():
+    args = [a for a in sys.argv[1:] if a != "--earlier"]
+    if len(args) != 2:
+        sys.exit(__doc__)
+    final_week(args[0], args[1])
+    if "--earlier" in sys.argv[1:]:
+        print()
+        earlier_cuts(args[0], args[1])
+
+
+if __name__ == "__main__":
+    main()

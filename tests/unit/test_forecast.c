@@ -1,0 +1,427 @@
+/*
+ * test_forecast.c: the demand forecaster (forecast.c, issue #5).
+ *
+ * The series are built in the tests so that the right forecast is known
+ * without running the program: a pattern that repeats every week exactly
+ * (the last week repeated is then perfect), a constant, a constant with
+ * the scenario's monthly growth (SPEC section 3b: demand x (1 + g)^months),
+ * bursts whose profile can be counted by hand, independent noise whose
+ * P10..P90 band should hold about 80% of new points.  Every expected value
+ * says where it came from.
+ */
+/* cmocka needs these before it */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "forecast.h"
+#include "gpuplan.h"
+
+#define WEEK 168
+
+/* A weekly pattern: 10 + (hour of week * 7) mod 23, so days differ (the
+ * last day repeated is wrong) and the week repeats exactly. */
+static double weekly_pattern(size_t i)
+{
+    return 10 + (double)((i % WEEK) * 7 % 23);
+}
+
+/* A small deterministic uniform generator on [0, 1) (Park-Miller minimal
+ * standard), so the noise test does not depend on a library's stream. */
+static double uniform(uint64_t *state)
+{
+    *state = (*state * 48271) % 2147483647;
+    return (double)*state / 2147483647.0;
+}
+
+/* The MASE scale is the in-sample MAE of the seasonal naive forecast:
+ * y = 1,2,3,4,5,7 with m = 2 has |3-1|, |4-2|, |5-3|, |7-4| = 2,2,2,3, so
+ * 9 / 4 = 2.25 (Hyndman and Koehler 2006, eq. for q_t's denominator). */
+static void test_mase_scale_is_the_seasonal_naive_in_sample_mae(void **state)
+{
+    const double y[] = {1, 2, 3, 4, 5, 7};
+    (void)state;
+    assert_float_equal(gp_forecast_mase_scale(y, 6, 2), 2.25, 1e-12);
+    assert_true(isnan(gp_forecast_mase_scale(y, 2, 2)));
+}
+
+/* A pattern that repeats every week exactly: the last week repeated has no
+ * error, so the backtest picks it, the forecast is the last week again and
+ * the interval has no width (all residuals are zero). */
+static void test_weekly_pattern_is_forecast_by_the_last_week(void **state)
+{
+    size_t n = 4 * WEEK, h = 2 * WEEK;
+    double *y = malloc(n * sizeof *y);
+    gp_forecast_series s;
+    gp_error err;
+    (void)state;
+    for (size_t i = 0; i < n; i++)
+        y[i] = weekly_pattern(i);
+    gp_error_clear(&err);
+    assert_int_equal(gp_forecast_series_run(y, n, 0, h, 0, NULL, &s, &err),
+                     GP_OK);
+    assert_int_equal(s.method, GP_FC_NAIVE_WEEK);
+    assert_float_equal(s.backtest.mae, 0, 1e-12);
+    for (size_t k = 0; k < h; k++) {
+        /* by definition: y[n - 168 + k mod 168], and the pattern is
+         * periodic so this is weekly_pattern(n + k) */
+        assert_float_equal(s.points[k].p50, weekly_pattern(n + k), 1e-9);
+        assert_float_equal(s.points[k].p10, s.points[k].p50, 1e-9);
+        assert_float_equal(s.points[k].p90, s.points[k].p50, 1e-9);
+        assert_int_equal(s.points[k].t, (int64_t)(n + k) * 3600);
+    }
+    gp_forecast_series_clear(&s);
+    free(y);
+}
+
+/* A constant: every method forecasts it exactly; on the tie the simplest
+ * (the last day repeated, first in the list) wins; ratios to a zero naive
+ * error are undefined (NAN). */
+static void test_constant_is_forecast_exactly(void **state)
+{
+    size_t n = 3 * WEEK;
+    double y[3 * WEEK];
+    gp_forecast_series s;
+    gp_error err;
+    (void)state;
+    for (size_t i = 0; i < n; i++)
+        y[i] = 5;
+    gp_error_clear(&err);
+    assert_int_equal(gp_forecast_series_run(y, n, 0, 48, 0, NULL, &s, &err),
+                     GP_OK);
+    assert_int_equal(s.method, GP_FC_NAIVE_DAY);
+    assert_true(isnan(s.backtest.relative_mae));
+    for (size_t k = 0; k < 48; k++) {
+        assert_float_equal(s.points[k].p10, 5, 1e-9);
+        assert_float_equal(s.points[k].p50, 5, 1e-9);
+        assert_float_equal(s.points[k].p90, 5, 1e-9);
+    }
+    gp_forecast_series_clear(&s);
+}
+
+/* Growth (SPEC 3b) is a monthly rate: 730 hours ahead a constant 10 with
+ * growth 0.05 is 10 x 1.05 = 10.5, and 1,460 hours ahead 10 x 1.05^2 =
+ * 11.025 (the k-th point is k + 1 hours ahead). */
+static void test_growth_compounds_monthly(void **state)
+{
+    size_t n = 2 * WEEK;
+    double y[2 * WEEK];
+    gp_forecast_series s;
+    gp_error err;
+    (void)state;
+    for (size_t i = 0; i < n; i++)
+        y[i] = 10;
+    gp_error_clear(&err);
+    assert_int_equal(
+        gp_forecast_series_run(y, n, 0, 1460, 0.05, NULL, &s, &err), GP_OK);
+    assert_float_equal(s.points[729].p50, 10.5, 1e-9);
+    assert_float_equal(s.points[1459].p50, 11.025, 1e-9);
+    assert_float_equal(s.points[1459].p90, 11.025, 1e-9);
+    gp_forecast_series_clear(&s);
+}
+
+/* The burst profile counted by hand: 0 0 4 4 4 0 0 6 0 0 repeated (ten
+ * hours): 4 active hours in 10 (duty 0.4), mean size (12 + 6) / 4 = 4.5,
+ * 2 runs so 2 hours per run; with 60% idle hours the series is bursty. */
+static void test_burst_profile_counts_how_often_how_large_how_long(void **state)
+{
+    const double pattern[10] = {0, 0, 4, 4, 4, 0, 0, 6, 0, 0};
+    double y[500];
+    gp_forecast_series s;
+    gp_error err;
+    (void)state;
+    for (size_t i = 0; i < 500; i++)
+        y[i] = pattern[i % 10];
+    gp_error_clear(&err);
+    assert_int_equal(gp_forecast_series_run(y, 500, 0, 24, 0, NULL, &s, &err),
+                     GP_OK);
+    assert_float_equal(s.burst_duty, 0.4, 1e-12);
+    assert_float_equal(s.burst_size, 4.5, 1e-12);
+    assert_float_equal(s.burst_hours, 2.0, 1e-12);
+    assert_true(s.bursty);
+    gp_forecast_series_clear(&s);
+}
+
+/* Scoring a hand-made forecast: history 1..168 (the last week repeated
+ * forecasts 1, 2, 3, 4), actual 2, 2, 6, 4, forecast P50 2, 3, 4, 4 with
+ * P10..P90 = P50 -/+ 1.  Errors 0, 1, 2, 0: MAE 0.75; the last week's errors
+ * 1, 0, 3, 0: MAE 1, so relative MAE 0.75; the last day (145, 146, ...)
+ * errors 143, 144, 141, 144: MAE 143; MAPE = (0 + 1/2 + 2/6 + 0) / 4 =
+ * 20.83%; inside the band: hours 1, 2, 4 -> coverage 0.75; MASE scale of
+ * 1..168 with m = 24 (under two weeks of history) is 24, so MASE = 0.75 /
+ * 24 = 0.03125. */
+static void test_holdout_score_by_hand(void **state)
+{
+    double history[WEEK];
+    const double actual[4] = {2, 2, 6, 4}, p50[4] = {2, 3, 4, 4};
+    gp_forecast_point pts[4];
+    gp_forecast_series s;
+    (void)state;
+    for (size_t i = 0; i < WEEK; i++)
+        history[i] = (double)(i + 1);
+    memset(&s, 0, sizeof s);
+    for (size_t k = 0; k < 4; k++) {
+        pts[k].t = 0;
+        pts[k].p50 = p50[k];
+        pts[k].p10 = p50[k] - 1;
+        pts[k].p90 = p50[k] + 1;
+    }
+    s.points = pts;
+    gp_forecast_series_score(&s, history, WEEK, actual, 4);
+    assert_true(s.has_holdout);
+    assert_float_equal(s.holdout.mae, 0.75, 1e-12);
+    assert_float_equal(s.holdout_naive_week_mae, 1.0, 1e-12);
+    assert_float_equal(s.holdout.relative_mae, 0.75, 1e-12);
+    assert_float_equal(s.holdout_naive_day_mae, 143.0, 1e-12);
+    assert_float_equal(s.holdout.mape, 100 * (0.5 + 2.0 / 6) / 4, 1e-9);
+    assert_float_equal(s.holdout.coverage, 0.75, 1e-12);
+    assert_float_equal(s.holdout.mase, 0.75 / 24, 1e-12);
+}
+
+/* The daily shape d(h) = 10 + (7h mod 11) plus one spike of +50 a day, at
+ * hour 5 x day mod 24 (5 is prime to 24, so an hour of the day is hit once
+ * in 24 days, never twice within 14 days).  The median of the same hour
+ * over the last 7 (or 14) days then holds at most one spike among 7 values
+ * and is d(h) exactly, where repeating one day or one week carries that
+ * day's or week's spike into the forecast.  Worked by hand: over any
+ * backtest window of whole days the seasonal median misses only the
+ * spike, 50 in 24 hours (MAE 50 / 24); the last week repeated misses it
+ * twice a day (the week-old spike sits at hour 5(D-7) = 5D - 35 = 5D - 11
+ * mod 24, a different hour), MAE 100 / 24, so relative MAE 0.5. */
+static double spiky_daily(size_t i)
+{
+    size_t day = i / 24, hour = i % 24;
+    return 10 + (double)(hour * 7 % 11) + (hour == day * 5 % 24 ? 50 : 0);
+}
+
+static void test_seasonal_median_ignores_a_spike_a_day(void **state)
+{
+    size_t n = 5 * WEEK, h = 48;
+    double y[5 * WEEK];
+    gp_forecast_series s;
+    gp_error err;
+    (void)state;
+    for (size_t i = 0; i < n; i++)
+        y[i] = spiky_daily(i);
+    gp_error_clear(&err);
+    assert_int_equal(gp_forecast_series_run(y, n, 0, h, 0, NULL, &s, &err),
+                     GP_OK);
+    assert_int_equal(s.method, GP_FC_SEASONAL);
+    assert_float_equal(s.backtest.mae, 50.0 / 24, 1e-9);
+    assert_float_equal(s.backtest.relative_mae, 0.5, 1e-9);
+    for (size_t k = 0; k < h; k++) /* d(h), without the spike */
+        assert_float_equal(s.points[k].p50,
+                           10 + (double)((n + k) % 24 * 7 % 11), 1e-9);
+    gp_forecast_series_clear(&s);
+}
+
+/* Six weeks of the weekly pattern with one day of outage (zero demand) in
+ * week 3 of 0..5.  The last week repeated brings the outage back a week
+ * later inside the backtest windows; the median of the same hour over the
+ * last four weeks (three equal values and a zero) is the pattern, so the
+ * seasonal median wins and forecasts the pattern exactly (the re-levelled
+ * variant too: the outage week's deviations are the lowest of the four,
+ * so the middle two are the other weeks'). */
+static void test_seasonal_median_does_not_repeat_an_outage(void **state)
+{
+    size_t n = 6 * WEEK, h = WEEK;
+    double y[6 * WEEK];
+    gp_forecast_series s;
+    gp_error err;
+    (void)state;
+    for (size_t i = 0; i < n; i++)
+        y[i] = i >= 3 * WEEK + 48 && i < 3 * WEEK + 72 ? 0 : weekly_pattern(i);
+    gp_error_clear(&err);
+    assert_int_equal(gp_forecast_series_run(y, n, 0, h, 0, NULL, &s, &err),
+                     GP_OK);
+    assert_int_equal(s.method, GP_FC_SEASONAL);
+    assert_true(s.method_relative_mae[GP_FC_SEASONAL] < 1);
+    for (size_t k = 0; k < h; k++)
+        assert_float_equal(s.points[k].p50, weekly_pattern(n + k), 1e-9);
+    gp_forecast_series_clear(&s);
+}
+
+/* Independent uniform noise on [50, 150): no method can predict it, the
+ * interval from backtest residuals should hold about 80% of the next four
+ * weeks (nominal P10..P90; the tolerance 65-95% allows for a finite
+ * backtest), and the P50 stays near the true median 100. */
+static void test_interval_on_noise_covers_about_80_percent(void **state)
+{
+    size_t n = 12 * WEEK, h = 4 * WEEK;
+    double *y = malloc((n + h) * sizeof *y);
+    uint64_t seed = 12345;
+    gp_forecast_series s;
+    gp_error err;
+    (void)state;
+    for (size_t i = 0; i < n + h; i++)
+        y[i] = 50 + 100 * uniform(&seed);
+    gp_error_clear(&err);
+    assert_int_equal(gp_forecast_series_run(y, n, 0, h, 0, NULL, &s, &err),
+                     GP_OK);
+    gp_forecast_series_score(&s, y, n, y + n, h);
+    assert_in_range((long)(100 * s.holdout.coverage), 65, 95);
+    assert_in_range((long)s.points[0].p50, 80, 120);
+    /* the last week repeated has twice the error of a level on iid noise
+     * (E|X - Y| = 100/3 against E|X - 100| = 25 for U[50, 150)), so the
+     * chosen method must do better than it */
+    assert_true(s.holdout.relative_mae < 0.9);
+    gp_forecast_series_clear(&s);
+    free(y);
+}
+
+/* A trace built by hand: pool 0 has two inference series (two teams) that
+ * are summed, and a training series with no demand before the cut (left
+ * out); pool 1 has constant training demand 3.  Constant sums forecast
+ * exactly: pool 0 inference 2 + 5 = 7, pool 1 training 3. */
+static void test_run_sums_series_per_pool_and_workload(void **state)
+{
+    size_t n = 3 * WEEK;
+    gp_series series[4];
+    gp_pool pools[2];
+    gp_trace t;
+    gp_forecast *fc = NULL;
+    gp_error err;
+    double v[4] = {2, 5, 0, 3};
+    (void)state;
+    memset(&t, 0, sizeof t);
+    memset(series, 0, sizeof series);
+    memset(pools, 0, sizeof pools);
+    t.start_hour = 1000;
+    t.n_hours = n;
+    t.pools = pools;
+    t.n_pools = 2;
+    t.series = series;
+    t.n_series = 4;
+    for (int i = 0; i < 4; i++) {
+        series[i].pool = i < 3 ? 0 : 1;
+        series[i].workload = i < 2 ? GP_INFERENCE : GP_TRAINING;
+        series[i].team = i;
+        series[i].project = -1;
+        series[i].instance_hours = calloc(n, sizeof(double));
+        series[i].useful_gpu_hours = calloc(n, sizeof(double));
+        series[i].util_gpu_hours = calloc(n, sizeof(double));
+        for (size_t h = 0; h < n; h++)
+            series[i].instance_hours[h] = v[i];
+    }
+    gp_error_clear(&err);
+    assert_int_equal(gp_forecast_run(&t, NULL, 24, NULL, &fc, &err), GP_OK);
+    assert_int_equal(fc->n_series, 2);
+    assert_int_equal(fc->start_hour, 1000 + (int64_t)n);
+    assert_int_equal(fc->series[0].pool, 0);
+    assert_int_equal(fc->series[0].workload, GP_INFERENCE);
+    assert_float_equal(fc->series[0].points[5].p50, 7, 1e-9);
+    assert_int_equal(fc->series[1].pool, 1);
+    assert_int_equal(fc->series[1].workload, GP_TRAINING);
+    assert_float_equal(fc->series[1].points[23].p50, 3, 1e-9);
+
+    /* the forecast as a trace: P50 demand of pool 1 over 24 hours is
+     * 24 x 3 = 72 instance-hours */
+    gp_trace *q = NULL;
+    assert_int_equal(gp_forecast_trace(fc, &t, GP_FC_P50, &q, &err), GP_OK);
+    assert_int_equal(q->n_hours, 24);
+    assert_float_equal(q->instance_hours[GP_TRAINING], 72, 1e-9);
+    gp_forecast_trace_free(q);
+    gp_forecast_free(fc);
+
+    /* a cut outside the trace is a usage error */
+    gp_forecast_options opt;
+    gp_forecast_options_init(&opt);
+    opt.train_until = (1000 + (int64_t)n + 5) * 3600;
+    gp_error_clear(&err);
+    assert_int_equal(gp_forecast_run(&t, NULL, 24, &opt, &fc, &err),
+                     GP_ERR_USAGE);
+    assert_null(fc);
+    assert_string_equal(err.field, "--train-until");
+
+    /* with a cut inside, the hours after it are scored: constant demand,
+     * so the hold-out MAE is 0 */
+    opt.train_until = (1000 + (int64_t)n - 24) * 3600;
+    assert_int_equal(gp_forecast_run(&t, NULL, 24, &opt, &fc, &err), GP_OK);
+    assert_true(fc->series[0].has_holdout);
+    assert_int_equal(fc->series[0].holdout.n_points, 24);
+    assert_float_equal(fc->series[0].holdout.mae, 0, 1e-9);
+    gp_forecast_free(fc);
+    for (int i = 0; i < 4; i++) {
+        free(series[i].instance_hours);
+        free(series[i].useful_gpu_hours);
+        free(series[i].util_gpu_hours);
+    }
+}
+
+/* Every allocation failing in turn: the run fails cleanly (NULL result,
+ * out-of-memory status) or succeeds; ASan checks that nothing leaks. */
+static void test_allocation_failures_leak_nothing(void **state)
+{
+    size_t n = 3 * WEEK;
+    gp_series series;
+    gp_pool pool;
+    gp_trace t;
+    (void)state;
+    memset(&t, 0, sizeof t);
+    memset(&series, 0, sizeof series);
+    memset(&pool, 0, sizeof pool);
+    series.instance_hours = calloc(n, sizeof(double));
+    series.useful_gpu_hours = calloc(n, sizeof(double));
+    series.util_gpu_hours = calloc(n, sizeof(double));
+    for (size_t h = 0; h < n; h++)
+        series.instance_hours[h] = weekly_pattern(h);
+    series.workload = GP_INFERENCE;
+    series.team = series.project = -1;
+    t.n_hours = n;
+    t.pools = &pool;
+    t.n_pools = 1;
+    t.series = &series;
+    t.n_series = 1;
+    gp_forecast_options opt;
+    gp_forecast_options_init(&opt);
+    opt.threads = 1;
+    bool succeeded = false;
+    for (long k = 0; k < 200 && !succeeded; k++) {
+        gp_forecast *fc = NULL;
+        gp_error err;
+        gp_error_clear(&err);
+        gp_alloc_fail_after(k);
+        gp_status st = gp_forecast_run(&t, NULL, 48, &opt, &fc, &err);
+        gp_alloc_fail_after(-1);
+        if (st == GP_OK) {
+            succeeded = true;
+            gp_forecast_free(fc);
+        } else {
+            assert_int_equal(st, GP_ERR_NOMEM);
+            assert_null(fc);
+        }
+    }
+    assert_true(succeeded);
+    free(series.instance_hours);
+    free(series.useful_gpu_hours);
+    free(series.util_gpu_hours);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mase_scale_is_the_seasonal_naive_in_sample_mae),
+        cmocka_unit_test(test_weekly_pattern_is_forecast_by_the_last_week),
+        cmocka_unit_test(test_constant_is_forecast_exactly),
+        cmocka_unit_test(test_growth_compounds_monthly),
+        cmocka_unit_test(
+            test_burst_profile_counts_how_often_how_large_how_long),
+        cmocka_unit_test(test_holdout_score_by_hand),
+        cmocka_unit_test(test_seasonal_median_ignores_a_spike_a_day),
+        cmocka_unit_test(test_seasonal_median_does_not_repeat_an_outage),
+        cmocka_unit_test(test_interval_on_noise_covers_about_80_percent),
+        cmocka_unit_test(test_run_sums_series_per_pool_and_workload),
+        cmocka_unit_test(test_allocation_failures_leak_nothing),
+    };
+    gsl_set_error_handler_off();
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -12,6 +12,8 @@ cd "$(dirname "$0")"
 
 PACKAGES="build-essential cmake pkg-config libgsl-dev libcsv-dev libjansson-dev
 libxlsxwriter-dev libcmocka-dev libglpk-dev python3 python3-openpyxl"
+# only `test` needs these: LibreOffice opens and recalculates the workbook
+TEST_PACKAGES="libreoffice-calc-nogui"
 
 install_missing() {
     missing=""
@@ -44,6 +46,7 @@ run)
     ./build/gpuplan simulate
     ;;
 test)
+    PACKAGES="$PACKAGES $TEST_PACKAGES"
     install_missing
     build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
     ctest --test-dir build --output-on-failure -j "$JOBS"

@@ -107,6 +107,7 @@ int64_t gp_cli_today(void);
 extern const struct gp_command gp_cmd_validate;
 extern const struct gp_command gp_cmd_simulate;
 extern const struct gp_command gp_cmd_recommend;
+extern const struct gp_command gp_cmd_forecast;
 extern const struct gp_command gp_cmd_classify;
 extern const struct gp_command gp_cmd_import;
 

@@ -5,6 +5,7 @@
  * document; --train-until T backtests: recommend from the data before T,
  * buy at T, bill the rest.
  */
+#include "classify.h"
 #include "cli.h"
 #include "recommend.h"
 #include "writers.h"
@@ -136,6 +137,18 @@ static json_t *recommendation_json(const gp_recommendation *r,
                       "commitment_captured_fraction",
                       r->test_commitment_captured_fraction));
     }
+    if (r->forward)
+        json_object_set_new(
+            doc, "forward",
+            json_pack("{s:o, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "horizon",
+                      gp_json_window(r->start_hour, r->n_hours),
+                      "p50_net_savings", r->forward_p50_net_savings,
+                      "downside_net_savings", r->forward_downside_net_savings,
+                      "upside_net_savings", r->forward_upside_net_savings,
+                      "upside_policy_cost", r->forward_upside_policy_cost,
+                      "p10_instance_hours", r->forward_instance_hours[0],
+                      "p50_instance_hours", r->forward_instance_hours[1],
+                      "p90_instance_hours", r->forward_instance_hours[2]));
     json_t *notes = json_array();
     for (size_t i = 0; i < r->notes.count; i++)
         json_array_append_new(notes, json_string(r->notes.items[i]));
@@ -210,6 +223,14 @@ static void print_table(const gp_inputs *in, const gp_recommendation *r)
     printf("\nhindsight optimum: %s net savings; the recommended plan "
            "captures %.1f%% of it\n",
            m[0], 100 * r->captured_fraction);
+    if (r->forward) {
+        gp_format_money(r->forward_downside_net_savings, m[0], sizeof m[0]);
+        gp_format_money(r->forward_p50_net_savings, m[1], sizeof m[1]);
+        gp_format_money(r->forward_upside_net_savings, m[2], sizeof m[2]);
+        printf("forward: bought for the forecast; net savings %s if demand "
+               "is the P10, %s at P50, %s at P90\n",
+               m[0], m[1], m[2]);
+    }
     if (r->backtest) {
         char cut[32];
         gp_format_time(r->train_until, cut, sizeof cut);
@@ -238,12 +259,44 @@ static int recommend_exec(gp_cli *cli)
     gp_recommend_options opt;
     gp_run_info info;
     gp_error err;
+    size_t forward_hours = 0;
+    if (cli->forward) {
+        double h = 0;
+        gp_parse_duration_hours(cli->forward, &h);
+        if (h < 1 || h > 5 * 8784 || fabs(h - round(h)) > 1e-9 ||
+            cli->train_until) {
+            if (cli->train_until)
+                fprintf(stderr, "gpuplan recommend: --forward and "
+                                "--train-until do not go together\n");
+            else
+                fprintf(stderr,
+                        "gpuplan recommend: --forward takes whole hours "
+                        "from 1h to 5 years, got \"%s\"\n",
+                        cli->forward);
+            fprintf(stderr, "try 'gpuplan recommend --help'\n");
+            return 2;
+        }
+        forward_hours = (size_t)round(h);
+    }
+    gp_error_clear(&err);
+    if (cli->out && gp_xlsx_check_path(cli->out, &err) != GP_OK) {
+        gp_cli_print_error(&err);
+        return 1;
+    }
     int rc = gp_inputs_load(cli, &in, true, false);
 
     if (rc != 0)
         return rc;
     gp_error_clear(&err);
+    /* unlabelled usage is planned for as what it looks like (classify.h) */
+    gp_classification *classified = NULL;
+    if (gp_classify_trace(in.trace, false, &classified, &err) != GP_OK) {
+        gp_cli_print_error(&err);
+        gp_inputs_free(&in);
+        return 1;
+    }
     gp_recommend_options_init(&opt);
+    opt.forward_hours = forward_hours;
     opt.threads = cli->threads;
     opt.mc_runs = (int)cli->runs;
     opt.mc_seed = cli->seed;
@@ -259,10 +312,12 @@ static int recommend_exec(gp_cli *cli)
         if (st == GP_ERR_USAGE) {
             fprintf(stderr, "gpuplan recommend: %s %s\n", err.field,
                     err.message);
+            gp_classification_free(classified);
             gp_inputs_free(&in);
             return 2;
         }
         gp_cli_print_error(&err);
+        gp_classification_free(classified);
         gp_inputs_free(&in);
         return 1;
     }
@@ -278,13 +333,47 @@ static int recommend_exec(gp_cli *cli)
                     "reserved and savings-plan rates in the bundled catalogs "
                     "are estimates from published discount ratios; replace "
                     "them with your own");
+    {
+        gp_warnings cw = {NULL, 0, 0};
+        gp_classification_warn(classified, &cw);
+        if (!cli->quiet)
+            gp_cli_print_warnings(&cw);
+        for (size_t i = 0; i < cw.count; i++)
+            gp_warnings_add(&info.warnings, "%s", cw.items[i]);
+        gp_warnings_clear(&cw);
+    }
+    if (cli->out || cli->csv_dir) {
+        /* the workbook and the CSV tables show the plan billed */
+        gp_ledger *pl[2] = {NULL, NULL};
+        gp_status wst = gp_report_bill_plan(in.trace, in.pricing,
+                                            in.scenario, r, cli->threads,
+                                            (int)cli->runs, cli->seed, pl,
+                                            &err);
+        if (wst == GP_OK && cli->csv_dir && pl[0])
+            wst = gp_csv_write_ledgers(cli->csv_dir, pl, 2, in.trace, &err);
+        if (wst == GP_OK && cli->csv_dir)
+            wst = gp_csv_write_recommendation(cli->csv_dir, r, &err);
+        if (wst == GP_OK && cli->out)
+            wst = gp_xlsx_write_run(cli->out, &info, pl, 2, r, &err);
+        gp_ledger_free(pl[0]);
+        gp_ledger_free(pl[1]);
+        if (wst != GP_OK) {
+            gp_cli_print_error(&err);
+            rc = 1;
+            goto done;
+        }
+    }
     if (cli->json) {
         json_t *doc = recommendation_json(r, &info);
+        json_object_set_new(json_object_get(doc, "inputs"), "classified",
+                            gp_classification_json(classified, in.trace));
         rc = gp_json_print(doc);
         json_decref(doc);
     } else {
         print_table(&in, r);
     }
+done:
+    gp_classification_free(classified);
     gp_warnings_clear(&info.warnings);
     gp_recommendation_free(r);
     gp_inputs_free(&in);
@@ -299,9 +388,16 @@ const struct gp_command gp_cmd_recommend = {
     "  --pricing P...      catalog files or folders (default: bundled)\n"
     "  --scenario S        scenario JSON: window, policy, owned commitments\n"
     "  --json              the SPEC section 5 document on stdout\n"
+    "  --out R.xlsx        the Excel workbook for finance (SPEC section 6)\n"
+    "  --csv DIR           recommendations.csv, plans.csv, curves.csv and\n"
+    "                      the plan's hourly, monthly, ... tables in DIR\n"
     "  --train-until T     backtest: recommend from the data before T, buy "
     "at T,\n"
     "                      bill the rest and compare with hindsight\n"
+    "  --forward D         plan the next D (e.g. 13w) bought against the "
+    "demand\n"
+    "                      forecast: P50 sized, downside on P10, upside on "
+    "P90\n"
     "  --runs N, --seed N  Monte Carlo runs and seed for spot (default: "
     "scenario's)\n"
     "  --threads N         threads (default: all cores)\n"
@@ -311,6 +407,6 @@ const struct gp_command gp_cmd_recommend = {
     "                      set bad rows aside instead of stopping\n"
     "  --quiet             no notes on stderr\n",
     OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_JSON | OPT_SKIP_BAD |
-        OPT_SEED | OPT_TRAIN_UNTIL,
+        OPT_SEED | OPT_TRAIN_UNTIL | OPT_OUT | OPT_CSV | OPT_FORWARD,
     recommend_exec,
 };

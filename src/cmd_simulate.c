@@ -4,8 +4,10 @@
  * (stdout), the SPEC section 5 JSON (--json), or the ledger tables as CSV
  * files (--csv DIR).
  */
+#include "classify.h"
 #include "cli.h"
 #include "engine.h"
+#include "idle.h"
 #include "writers.h"
 
 #include <math.h>
@@ -87,6 +89,40 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
                t->gpu_hours_without_util);
 }
 
+/* Idle GPUs (idle.h) under the tables: the spans' totals, and what each
+ * strategy whose policy terminates idle GPUs removed and saved against the
+ * baseline. */
+static void print_idle(const gp_idle_report *r, gp_ledger *const *l,
+                       size_t n)
+{
+    char cost[32], saved[32];
+
+    if (r->gpu_hours_with_util <= 0) {
+        printf("\nidle GPUs: not judged (no gpu_util in the trace)\n");
+        return;
+    }
+    gp_format_money(r->cost, cost, sizeof cost);
+    printf("\nidle GPUs (gpu_util below %g%% for %g h or more): %zu %s, "
+           "%.1f GPU-hours",
+           r->threshold_pct, r->min_hours, r->n_spans,
+           r->n_spans == 1 ? "span" : "spans", r->gpu_hours);
+    if (r->gpu_hours_with_util > 0)
+        printf(" (%.1f%% of GPU-hours with gpu_util)",
+               100 * r->gpu_hours / r->gpu_hours_with_util);
+    printf(", %.1f instance-hours, %s at on-demand rates\n",
+           r->instance_hours, cost);
+    for (size_t i = 0; i < n; i++) {
+        if (l[i]->idle_terminated_instance_hours <= 0)
+            continue;
+        gp_format_money(l[0]->total_cost - l[i]->total_cost, saved,
+                        sizeof saved);
+        printf("  %s: terminating idle GPUs removed %.1f instance-hours; "
+               "total cost %s below %s\n",
+               l[i]->strategy, l[i]->idle_terminated_instance_hours, saved,
+               l[0]->strategy);
+    }
+}
+
 /* The run's own warnings (the catalogs' were printed when they loaded). */
 static void print_run_warnings(const gp_run_info *info)
 {
@@ -105,15 +141,29 @@ static int simulate_exec(gp_cli *cli)
 {
     gp_inputs in;
     gp_ledger **ledgers = NULL;
+    gp_idle_report *idle = NULL;
+    gp_classification *classified = NULL;
     gp_run_info info;
     gp_engine_options opt;
     gp_error err;
-    int rc = gp_inputs_load(cli, &in, true, false);
+    int rc;
 
+    gp_error_clear(&err);
+    if (cli->out && gp_xlsx_check_path(cli->out, &err) != GP_OK) {
+        gp_cli_print_error(&err);
+        return 1;
+    }
+    rc = gp_inputs_load(cli, &in, true, false);
     if (rc != 0)
         return rc;
     memset(&info, 0, sizeof info);
     gp_error_clear(&err);
+    /* unlabelled usage is billed as what it looks like (classify.h) */
+    if (gp_classify_trace(in.trace, false, &classified, &err) != GP_OK) {
+        gp_cli_print_error(&err);
+        gp_inputs_free(&in);
+        return 1;
+    }
     gp_engine_options_init(&opt);
     opt.mc_runs = (int)cli->runs;
     opt.mc_seed = cli->seed;
@@ -121,6 +171,7 @@ static int simulate_exec(gp_cli *cli)
     ledgers = gp_calloc(in.scenario->n_strategies, sizeof *ledgers);
     if (!ledgers) {
         fprintf(stderr, "gpuplan: out of memory\n");
+        gp_classification_free(classified);
         gp_inputs_free(&in);
         return 1;
     }
@@ -132,18 +183,38 @@ static int simulate_exec(gp_cli *cli)
             goto out;
         }
     }
+    if (gp_idle_detect(in.trace, in.scenario->discount, &idle, &err) !=
+        GP_OK) {
+        gp_cli_print_error(&err);
+        rc = 1;
+        goto out;
+    }
     info.command = "simulate";
     info.pricing = in.pricing;
     info.scenario = in.scenario;
     info.trace = in.trace;
     info.used_sample = in.used_sample;
     gp_run_info_warn(&info, ledgers, in.scenario->n_strategies);
+    gp_classification_warn(classified, &info.warnings);
     if (!cli->quiet)
         print_run_warnings(&info);
 
     if (cli->csv_dir &&
         gp_csv_write_ledgers(cli->csv_dir, ledgers, in.scenario->n_strategies,
                              in.trace, &err) != GP_OK) {
+        gp_cli_print_error(&err);
+        rc = 1;
+        goto out;
+    }
+    if (cli->csv_dir &&
+        gp_csv_write_idle(cli->csv_dir, idle, in.trace, &err) != GP_OK) {
+        gp_cli_print_error(&err);
+        rc = 1;
+        goto out;
+    }
+    if (cli->out &&
+        gp_xlsx_write_run(cli->out, &info, ledgers,
+                          in.scenario->n_strategies, NULL, &err) != GP_OK) {
         gp_cli_print_error(&err);
         rc = 1;
         goto out;
@@ -157,13 +228,20 @@ static int simulate_exec(gp_cli *cli)
                             gp_json_window(ledgers[0]->start_hour,
                                            ledgers[0]->n_hours));
         json_object_set_new(doc, "strategies", arr);
-        json_object_set_new(doc, "inputs", gp_json_inputs(&info));
+        json_object_set_new(doc, "idle", gp_json_idle(idle, in.trace));
+        json_t *inputs = gp_json_inputs(&info);
+        json_object_set_new(inputs, "classified",
+                            gp_classification_json(classified, in.trace));
+        json_object_set_new(doc, "inputs", inputs);
         rc = gp_json_print(doc);
         json_decref(doc);
     } else {
         print_table(&in, ledgers, in.scenario->n_strategies);
+        print_idle(idle, ledgers, in.scenario->n_strategies);
     }
 out:
+    gp_classification_free(classified);
+    gp_idle_report_free(idle);
     for (size_t i = 0; i < in.scenario->n_strategies; i++)
         gp_ledger_free(ledgers[i]);
     gp_free(ledgers);
@@ -181,8 +259,13 @@ const struct gp_command gp_cmd_simulate = {
     "  --scenario S        scenario JSON: window, policy, commitments, "
     "strategies\n"
     "  --json              the SPEC section 5 document on stdout\n"
+    "  --out R.xlsx        the Excel workbook for finance (SPEC section 6)\n"
     "  --csv DIR           hourly.csv, monthly.csv, spot_jobs.csv,\n"
-    "                      chargeback.csv, commitments.csv in DIR\n"
+    "                      chargeback.csv, chargeback_summary.csv,\n"
+    "                      commitments.csv, idle.csv in DIR\n"
+    "  --idle-threshold PCT, --idle-min-hours H\n"
+    "                      idle GPUs: gpu_util below PCT (default 5) for H\n"
+    "                      hours or more (default 2)\n"
     "  --runs N, --seed N  Monte Carlo runs and seed (default: scenario's)\n"
     "  --threads N         threads (default: all cores)\n"
     "  --layout jobs, --map name=column, --step S, --region R\n"
@@ -191,6 +274,6 @@ const struct gp_command gp_cmd_simulate = {
     "                      set bad rows aside instead of stopping\n"
     "  --quiet             no notes on stderr\n",
     OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_JSON | OPT_CSV |
-        OPT_SKIP_BAD | OPT_SEED,
+        OPT_SKIP_BAD | OPT_SEED | OPT_OUT,
     simulate_exec,
 };

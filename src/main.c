@@ -11,6 +11,7 @@
 static const struct gp_command *const commands[] = {
     &gp_cmd_simulate,
     &gp_cmd_recommend,
+    &gp_cmd_forecast,
     &gp_cmd_classify,
     &gp_cmd_validate,
     &gp_cmd_import,

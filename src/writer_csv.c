@@ -6,6 +6,8 @@
  * numbers are written with enough digits to read back to the cent.
  */
 #include "writers.h"
+#include "idle.h"
+#include "recommend.h"
 #include "util.h"
 
 #include <csv.h>
@@ -169,13 +171,53 @@ static gp_status write_chargeback(FILE *f, void *ctx)
             num(f, ls->cost);
             num(f, ls->instance_hours);
             num(f, ls->useful_gpu_hours);
-            num(f, ls->useful_gpu_hours > 0 ? ls->cost / ls->useful_gpu_hours
-                                            : NAN);
+            num(f, gp_ledger_series_cost_per_useful_gpu_hour(l, t, i));
             fputc('\n', f);
         }
         if (l->unallocated_cost != 0) {
             text(f, l->strategy);
             fputs(",(unused commitments),,,,,", f);
+            num(f, l->unallocated_cost);
+            fputs(",0,0,\n", f);
+        }
+    }
+    return ferror(f) ? GP_ERR_IO : GP_OK;
+}
+
+/* chargeback_summary.csv: chargeback by team, project and workload (the
+ * series summed over pools), unused commitments on a line of their own. */
+static gp_status write_chargeback_summary(FILE *f, void *ctx)
+{
+    struct tables *tb = ctx;
+    const gp_trace *t = tb->t;
+    fputs("strategy,team,project,workload,cost,instance_hours,"
+          "useful_gpu_hours,cost_per_useful_gpu_hour\n",
+          f);
+    for (size_t k = 0; k < tb->n; k++) {
+        const gp_ledger *l = tb->ledgers[k];
+        gp_chargeback_row *rows;
+        size_t n;
+        gp_error err;
+        if (gp_ledger_chargeback(l, t, &rows, &n, &err) != GP_OK)
+            return GP_ERR_NOMEM;
+        for (size_t i = 0; i < n; i++) {
+            const gp_chargeback_row *r = &rows[i];
+            text(f, l->strategy);
+            fputc(',', f);
+            text(f, r->team >= 0 ? t->labels[r->team] : "");
+            fputc(',', f);
+            text(f, r->project >= 0 ? t->labels[r->project] : "");
+            fprintf(f, ",%s", gp_workload_name(r->workload));
+            num(f, r->cost);
+            num(f, r->instance_hours);
+            num(f, r->useful_gpu_hours);
+            num(f, r->cost_per_useful_gpu_hour);
+            fputc('\n', f);
+        }
+        gp_free(rows);
+        if (l->unallocated_cost != 0) {
+            text(f, l->strategy);
+            fputs(",(unused commitments),,", f);
             num(f, l->unallocated_cost);
             fputs(",0,0,\n", f);
         }
@@ -227,6 +269,7 @@ gp_status gp_csv_write_ledgers(const char *dir, gp_ledger *const *ledgers,
                  {"monthly.csv", write_monthly},
                  {"spot_jobs.csv", write_jobs},
                  {"chargeback.csv", write_chargeback},
+                 {"chargeback_summary.csv", write_chargeback_summary},
                  {"commitments.csv", write_commitments}};
     struct tables tb = {ledgers, n, t};
     char path[4096];
@@ -239,6 +282,126 @@ gp_status gp_csv_write_ledgers(const char *dir, gp_ledger *const *ledgers,
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
         gp_status st = gp_write_atomic(path, files[i].write, &tb, err);
+        if (st != GP_OK)
+            return st;
+    }
+    return GP_OK;
+}
+
+/* ---- recommend --csv DIR ------------------------------------------------- */
+
+static const char *csv_action_type(gp_action_type t)
+{
+    return t == GP_ACTION_RESERVED
+               ? "reserved"
+               : (t == GP_ACTION_SAVINGS_PLAN ? "savings_plan" : "routing");
+}
+
+/* recommendations.csv: the ranked actions, with the keys of --json. */
+static gp_status write_recommendations(FILE *f, void *ctx)
+{
+    const gp_recommendation *r = ctx;
+    fputs("rank,type,provider,region,instance_type,kind,family,count,"
+          "hourly_commitment,term_years,payment,upfront,net_savings,"
+          "savings_pct,breakeven_utilization,expected_utilization,"
+          "downside_net_savings,renewal,reason\n",
+          f);
+    for (size_t i = 0; i < r->n_actions; i++) {
+        const gp_action *a = &r->actions[i];
+        const gp_commitment *c = &a->c;
+        fprintf(f, "%d,%s", a->rank, csv_action_type(a->type));
+        if (a->type == GP_ACTION_ROUTING) {
+            fputs(",,,,,,,,,,", f);
+            num(f, 0);
+        } else {
+            bool ri = c->type == GP_COMMIT_RESERVED;
+            fprintf(f, ",%s,%s,%s,%s,%s", c->provider, c->region,
+                    ri ? c->instance_type : "",
+                    ri ? "" : gp_plan_kind_name(c->kind),
+                    !ri && c->kind == GP_PLAN_FAMILY ? c->family : "");
+            num(f, ri ? c->count : NAN);
+            num(f, ri ? NAN : c->hourly_commitment);
+            fprintf(f, ",%d,%s", c->term_years, gp_payment_name(c->payment));
+            num(f, a->upfront);
+        }
+        num(f, a->net_savings);
+        num(f, a->savings_pct);
+        num(f, a->type == GP_ACTION_ROUTING ? NAN : a->breakeven_utilization);
+        num(f, a->type == GP_ACTION_ROUTING ? NAN : a->expected_utilization);
+        num(f, a->downside_net_savings);
+        fprintf(f, ",%s,", a->renewal ? "true" : "false");
+        text(f, a->reason);
+        fputc('\n', f);
+    }
+    return ferror(f) ? GP_ERR_IO : GP_OK;
+}
+
+/* plans.csv: the three plans side by side, one row each. */
+static gp_status write_plans(FILE *f, void *ctx)
+{
+    const gp_recommendation *r = ctx;
+    fputs("name,recommended,total_cost,net_savings,downside_net_savings,"
+          "upfront,annual_commitment_cost,max_term_years,training_on_spot,"
+          "commitments,risk\n",
+          f);
+    for (size_t i = 0; i < 3; i++) {
+        const gp_plan_result *p = &r->plans[i];
+        fprintf(f, "%s,%s", p->name, i == r->recommended ? "true" : "false");
+        num(f, p->total_cost);
+        num(f, p->net_savings);
+        num(f, p->downside_net_savings);
+        num(f, p->upfront);
+        num(f, p->annual_cost);
+        fprintf(f, ",%d,%s,%zu,", p->max_term,
+                p->route_training_to_spot ? "true" : "false",
+                p->n_commitments);
+        text(f, p->risk);
+        fputc('\n', f);
+    }
+    return ferror(f) ? GP_ERR_IO : GP_OK;
+}
+
+/* curves.csv: net savings of each instrument at levels around its own. */
+static gp_status write_curves(FILE *f, void *ctx)
+{
+    const gp_recommendation *r = ctx;
+    fputs("instrument,unit,level,net_savings,chosen\n", f);
+    for (size_t i = 0; i < r->n_curves; i++) {
+        const gp_curve *cv = &r->curves[i];
+        for (size_t j = 0; j < cv->n; j++) {
+            text(f, cv->instrument);
+            fprintf(f, ",%s", cv->unit);
+            num(f, cv->level[j]);
+            num(f, cv->net_savings[j]);
+            fprintf(f, ",%s\n",
+                    fabs(cv->level[j] - cv->chosen) < 1e-9 ? "true"
+                                                            : "false");
+        }
+    }
+    return ferror(f) ? GP_ERR_IO : GP_OK;
+}
+
+gp_status gp_csv_write_recommendation(const char *dir,
+                                      const gp_recommendation *rec,
+                                      gp_error *err)
+{
+    static const struct {
+        const char *name;
+        gp_status (*write)(FILE *, void *);
+    } files[] = {{"recommendations.csv", write_recommendations},
+                 {"plans.csv", write_plans},
+                 {"curves.csv", write_curves}};
+    char path[4096];
+
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        gp_error_set(err, dir, 0, 0, NULL, "cannot create folder: %s",
+                     strerror(errno));
+        return GP_ERR_IO;
+    }
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
+        gp_status st =
+            gp_write_atomic(path, files[i].write, (void *)(uintptr_t)rec, err);
         if (st != GP_OK)
             return st;
     }
@@ -267,4 +430,62 @@ void gp_format_money(double v, char *buf, size_t size)
     for (const char *p = digits + n; *p && k + 1 < size; p++)
         buf[k++] = *p;
     buf[k < size ? k : size - 1] = '\0';
+}
+
+/* ---- idle GPUs: simulate --csv DIR idle.csv ------------------------------ */
+
+struct idle_table {
+    const gp_idle_report *r;
+    const gp_trace *t;
+};
+
+/* idle.csv: one row per idle span, the keys of the JSON "idle" spans. */
+static gp_status write_idle(FILE *f, void *ctx)
+{
+    const struct idle_table *it = ctx;
+    const gp_trace *t = it->t;
+
+    fputs("label,job_id,provider,region,instance_type,workload,team,project,"
+          "start,end,hours,mean_util_pct,gpu_hours,instance_hours,cost\n",
+          f);
+    for (size_t i = 0; i < it->r->n_spans; i++) {
+        const gp_idle_span *s = &it->r->spans[i];
+        const gp_series *ser = &t->series[s->series];
+        const gp_pool *p = &t->pools[s->pool];
+        char label[256], a[32], z[32];
+        gp_idle_span_label(t, s, label, sizeof label);
+        gp_format_time((int64_t)floor(s->start), a, sizeof a);
+        gp_format_time((int64_t)ceil(s->end), z, sizeof z);
+        text(f, label);
+        fputc(',', f);
+        text(f, s->job >= 0 ? t->labels[s->job] : "");
+        fprintf(f, ",%s,%s,%s,%s,", p->catalog->provider, p->catalog->region,
+                p->type->name, gp_workload_name(ser->workload));
+        text(f, ser->team >= 0 ? t->labels[ser->team] : "");
+        fputc(',', f);
+        text(f, ser->project >= 0 ? t->labels[ser->project] : "");
+        fprintf(f, ",%s,%s", a, z);
+        num(f, s->hours);
+        num(f, s->mean_util_pct);
+        num(f, s->gpu_hours);
+        num(f, s->instance_hours);
+        num(f, s->cost);
+        fputc('\n', f);
+    }
+    return ferror(f) ? GP_ERR_IO : GP_OK;
+}
+
+gp_status gp_csv_write_idle(const char *dir, const gp_idle_report *r,
+                            const gp_trace *t, gp_error *err)
+{
+    struct idle_table it = {r, t};
+    char path[4096];
+
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        gp_error_set(err, dir, 0, 0, NULL, "cannot create folder: %s",
+                     strerror(errno));
+        return GP_ERR_IO;
+    }
+    snprintf(path, sizeof path, "%s/idle.csv", dir);
+    return gp_write_atomic(path, write_idle, &it, err);
 }

@@ -4,6 +4,7 @@
  * commitments, inputs) follow them.
  */
 #include "writers.h"
+#include "idle.h"
 #include "util.h"
 
 #include <math.h>
@@ -119,6 +120,8 @@ json_t *gp_json_ledger(const gp_ledger *l, const gp_trace *t)
                   l->spot_cost_p50, "cost_p95", l->spot_cost_p95, "runs",
                   l->mc_runs, "seed", (json_int_t)l->mc_seed));
     json_object_set_new(s, "unallocated_cost", json_real(l->unallocated_cost));
+    json_object_set_new(s, "idle_terminated_instance_hours",
+                        json_real(l->idle_terminated_instance_hours));
     for (size_t i = 0; i < l->n_months; i++) {
         const gp_ledger_month *m = &l->months[i];
         char name[16];
@@ -139,6 +142,49 @@ json_t *gp_json_ledger(const gp_ledger *l, const gp_trace *t)
                               commitment_use_json(&l->commitments[i]));
     json_object_set_new(s, "commitments", commits);
     return s;
+}
+
+/* One idle span: where it ran, when, and what it held. */
+static json_t *idle_span_json(const gp_idle_span *s, const gp_trace *t)
+{
+    const gp_series *ser = &t->series[s->series];
+    const gp_pool *p = &t->pools[s->pool];
+    char label[256], a[32], z[32];
+
+    gp_idle_span_label(t, s, label, sizeof label);
+    gp_format_time((int64_t)floor(s->start), a, sizeof a);
+    gp_format_time((int64_t)ceil(s->end), z, sizeof z);
+    return json_pack(
+        "{s:s, s:o, s:s, s:s, s:s, s:s, s:o, s:o, s:s, s:s, s:f, s:f, s:f, "
+        "s:f, s:f}",
+        "label", label, "job_id",
+        s->job >= 0 ? json_string(t->labels[s->job]) : json_null(),
+        "provider", p->catalog->provider, "region", p->catalog->region,
+        "instance_type", p->type->name, "workload",
+        gp_workload_name(ser->workload), "team",
+        ser->team >= 0 ? json_string(t->labels[ser->team]) : json_null(),
+        "project",
+        ser->project >= 0 ? json_string(t->labels[ser->project]) : json_null(),
+        "start", a, "end", z, "hours", s->hours, "mean_util_pct",
+        s->mean_util_pct, "gpu_hours", s->gpu_hours, "instance_hours",
+        s->instance_hours, "cost", s->cost);
+}
+
+json_t *gp_json_idle(const gp_idle_report *r, const gp_trace *t)
+{
+    json_t *spans = json_array();
+    json_t *o;
+
+    for (size_t i = 0; spans && i < r->n_spans; i++)
+        json_array_append_new(spans, idle_span_json(&r->spans[i], t));
+    o = json_pack("{s:f, s:f, s:I, s:f, s:f, s:f, s:f, s:f, s:o}",
+                  "threshold_pct", r->threshold_pct, "min_hours",
+                  r->min_hours, "spans_count", (json_int_t)r->n_spans,
+                  "hours", r->hours, "gpu_hours", r->gpu_hours,
+                  "instance_hours", r->instance_hours, "cost", r->cost,
+                  "gpu_hours_with_util", r->gpu_hours_with_util, "spans",
+                  spans ? spans : json_array());
+    return o;
 }
 
 json_t *gp_json_inputs(const gp_run_info *info)

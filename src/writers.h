@@ -48,12 +48,99 @@ json_t *gp_json_inputs(const gp_run_info *info);
 /* Prints a document to stdout, one line, keys in insertion order. */
 int gp_json_print(json_t *doc);
 
-/* --csv DIR: hourly.csv, monthly.csv, spot_jobs.csv, chargeback.csv and
+/* --csv DIR: hourly.csv, monthly.csv, spot_jobs.csv, chargeback.csv (by
+ * series), chargeback_summary.csv (by team, project, workload) and
  * commitments.csv, each written whole or not at all. */
 gp_status gp_csv_write_ledgers(const char *dir, gp_ledger *const *ledgers,
                                size_t n, const gp_trace *t, gp_error *err);
 
 /* "$1,234.56" */
 void gp_format_money(double v, char *buf, size_t size);
+
+/* ---- idle GPUs (idle.h) -------------------------------------------------- */
+
+struct gp_idle_report;
+
+/* simulate --json "idle": {"threshold_pct", "min_hours", "spans_count",
+ * "hours", "gpu_hours", "instance_hours", "cost", "gpu_hours_with_util",
+ * "spans": [{"label", "job_id", "provider", "region", "instance_type",
+ * "workload", "team", "project", "start", "end", "hours",
+ * "mean_util_pct", "gpu_hours", "instance_hours", "cost"}]}. */
+json_t *gp_json_idle(const struct gp_idle_report *r, const gp_trace *t);
+
+/* --csv DIR: idle.csv, one row per idle span (the keys of gp_json_idle's
+ * spans), written whole or not at all. */
+gp_status gp_csv_write_idle(const char *dir, const struct gp_idle_report *r,
+                            const gp_trace *t, gp_error *err);
+
+/* ---- the Excel workbook (writer_xlsx*.c, SPEC section 6) ---------------- */
+
+struct gp_recommendation;
+struct gp_forecast;
+struct gp_idle_report;
+
+/*
+ * Everything a workbook can show; every part but `info` may be missing
+ * (NULL or zero), and a sheet whose part is missing says "not computed in
+ * this run" instead of showing numbers.  All of it is borrowed.
+ *   simulate:  ledgers = one per strategy, current = 0 (the baseline)
+ *   recommend: ledgers = gp_report_bill_plan()'s two, rec set
+ *   forecast:  forecast set, no ledgers (Summary, Forecast, Inputs)
+ */
+typedef struct gp_report {
+    const gp_run_info *info;
+    gp_ledger *const *ledgers;
+    size_t n_ledgers;
+    size_t current;  /* the ledger the headline calls current */
+    size_t proposed; /* ... and the one it calls the plan */
+    const struct gp_recommendation *rec;
+    const struct gp_forecast *forecast;
+    const struct gp_idle_report *idle;
+} gp_report;
+
+/* Checks, before a long run, that a workbook can be written at `path`:
+ * the name ends in .xlsx, it is not a folder, and its folder takes a new
+ * file.  The same checks gp_xlsx_write makes, so a mistake costs no run. */
+gp_status gp_xlsx_check_path(const char *path, gp_error *err);
+
+/* Writes the workbook to `path` (which must end in .xlsx) through a
+ * temporary file in the same folder, renamed into place only when whole.
+ * The workbook's created date is the data window's end, so the same run
+ * writes the same bytes. */
+gp_status gp_xlsx_write(const char *path, const gp_report *r, gp_error *err);
+
+/* The workbook of a simulate or recommend run: gp_xlsx_write with the
+ * run's idle GPUs and a 13-week demand forecast computed here (a sheet
+ * whose computation fails says so instead of failing the report).  The
+ * headline's plan is the cheapest ledger; its current one is ledger 0. */
+gp_status gp_xlsx_write_run(const char *path, const gp_run_info *info,
+                            gp_ledger *const *ledgers, size_t n,
+                            const struct gp_recommendation *rec,
+                            gp_error *err);
+
+/* The forecast command's workbook (forecast --out R.xlsx): Summary with
+ * the horizon's demand, Forecast with the P10-P90 band charts, Inputs. */
+gp_status gp_xlsx_write_forecast(const char *path, const gp_run_info *info,
+                                 const struct gp_forecast *forecast,
+                                 gp_error *err);
+
+/* Bills the two ledgers a recommendation's workbook shows: out[0] the
+ * scenario's policy with nothing new bought (policy_cost), out[1] the
+ * recommended plan (its routing and commitments; plan total_cost), over the
+ * recommendation's window.  Free both with gp_ledger_free.  A --forward
+ * recommendation plans on forecast demand, not the trace: then both are
+ * NULL, and the workbook's ledger sheets say they were not computed. */
+gp_status gp_report_bill_plan(const gp_trace *trace,
+                              const gp_pricing *pricing,
+                              const gp_scenario *s,
+                              const struct gp_recommendation *rec,
+                              int threads, int mc_runs, long mc_seed,
+                              gp_ledger *out[2], gp_error *err);
+
+/* recommend --csv DIR: recommendations.csv, plans.csv and curves.csv,
+ * each written whole or not at all. */
+gp_status gp_csv_write_recommendation(const char *dir,
+                                      const struct gp_recommendation *rec,
+                                      gp_error *err);
 
 #endif

@@ -1,0 +1,358 @@
+/*
+ * cmd_forecast.c: `gpuplan forecast` forecasts every pool's hourly demand
+ * per workload over --horizon (default 13 weeks) with P10/P50/P90, prints
+ * a table of the methods chosen and their backtest accuracy, or the SPEC
+ * section 5 document with --json; --csv DIR writes the points to
+ * DIR/forecast.csv; --out R.xlsx writes the workbook (writer_xlsx.c);
+ * --train-until T forecasts from the data before T and
+ * scores the forecast against what the trace holds after T (hold-out).
+ */
+#include "cli.h"
+#include "forecast.h"
+#include "util.h"
+#include "writers.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define DEFAULT_HORIZON_HOURS (13 * 168)
+
+/* The pool of a series as "provider/region/instance_type". */
+static void pool_name(const gp_trace *t, const gp_forecast_series *s, char *buf,
+                      size_t size)
+{
+    const gp_pool *p = &t->pools[s->pool];
+    snprintf(buf, size, "%s/%s/%s", p->catalog->provider, p->catalog->region,
+             p->type->name);
+}
+
+/* The accuracy block of a series' JSON. */
+static json_t *accuracy_obj(const gp_forecast_accuracy *a)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "relative_mae",
+                        gp_json_number_or_null(a->relative_mae));
+    json_object_set_new(o, "relative_mae_day",
+                        gp_json_number_or_null(a->relative_mae_day));
+    json_object_set_new(o, "mase", gp_json_number_or_null(a->mase));
+    json_object_set_new(o, "mape", gp_json_number_or_null(a->mape));
+    json_object_set_new(o, "mae", gp_json_number_or_null(a->mae));
+    json_object_set_new(o, "coverage", gp_json_number_or_null(a->coverage));
+    json_object_set_new(o, "points", json_integer((json_int_t)a->n_points));
+    json_object_set_new(o, "origins", json_integer((json_int_t)a->n_origins));
+    return o;
+}
+
+/* One series as SPEC section 5 names its keys, plus the burst profile,
+ * every method's backtest and the hold-out score. */
+static json_t *series_obj(const gp_trace *t, const gp_forecast *fc,
+                          const gp_forecast_series *s)
+{
+    json_t *o = json_object(), *pts = json_array(), *methods = json_object();
+    const gp_pool *p = &t->pools[s->pool];
+    char ts[32];
+
+    json_object_set_new(o, "provider", json_string(p->catalog->provider));
+    json_object_set_new(o, "region", json_string(p->catalog->region));
+    json_object_set_new(o, "instance_type", json_string(p->type->name));
+    json_object_set_new(o, "workload",
+                        json_string(gp_workload_name(s->workload)));
+    json_object_set_new(o, "method",
+                        json_string(gp_forecast_method_name(s->method)));
+    if (s->method == GP_FC_LEVEL)
+        json_object_set_new(o, "level_window_hours",
+                            json_integer(s->level_window));
+    json_object_set_new(o, "history_mean", json_real(s->history_mean));
+    json_object_set_new(o, "bursts",
+                        json_pack("{s:b, s:f, s:f, s:f}", "bursty", s->bursty,
+                                  "duty", s->burst_duty, "size_when_active",
+                                  s->burst_size, "mean_run_hours",
+                                  s->burst_hours));
+    json_t *bt = accuracy_obj(&s->backtest);
+    json_object_set_new(bt, "interval_scale", json_real(s->interval_scale));
+    json_object_set_new(o, "backtest", bt);
+    for (int m = 0; m < GP_FC_N_METHODS; m++)
+        json_object_set_new(methods,
+                            gp_forecast_method_name((gp_forecast_method)m),
+                            gp_json_number_or_null(s->method_relative_mae[m]));
+    json_object_set_new(o, "methods_relative_mae", methods);
+    if (s->has_holdout) {
+        json_t *h = accuracy_obj(&s->holdout);
+        json_object_set_new(h, "naive_168h_mae",
+                            gp_json_number_or_null(s->holdout_naive_week_mae));
+        json_object_set_new(h, "naive_24h_mae",
+                            gp_json_number_or_null(s->holdout_naive_day_mae));
+        json_object_set_new(o, "holdout", h);
+    }
+    for (size_t k = 0; k < fc->n_hours; k++) {
+        const gp_forecast_point *pt = &s->points[k];
+        gp_format_time(pt->t, ts, sizeof ts);
+        json_array_append_new(pts, json_pack("{s:s, s:f, s:f, s:f}", "t", ts,
+                                             "p10", pt->p10, "p50", pt->p50,
+                                             "p90", pt->p90));
+    }
+    json_object_set_new(o, "points", pts);
+    return o;
+}
+
+/* The whole --json document. */
+static json_t *forecast_json(const gp_forecast *fc, const gp_trace *t,
+                             const gp_run_info *info)
+{
+    json_t *doc = json_object(), *series = json_array(), *notes = json_array();
+    json_object_set_new(doc, "horizon",
+                        gp_json_window(fc->start_hour, fc->n_hours));
+    json_object_set_new(
+        doc, "history",
+        gp_json_window(fc->history_start_hour, fc->history_hours));
+    for (size_t i = 0; i < fc->n_series; i++)
+        json_array_append_new(series, series_obj(t, fc, &fc->series[i]));
+    json_object_set_new(doc, "series", series);
+    for (size_t i = 0; i < fc->notes.count; i++)
+        json_array_append_new(notes, json_string(fc->notes.items[i]));
+    json_object_set_new(doc, "notes", notes);
+    json_object_set_new(doc, "inputs", gp_json_inputs(info));
+    return doc;
+}
+
+/* A number for the table with `digits` decimals and an optional suffix
+ * ("0.53", "81%"), or "-" when undefined. */
+static void fmt_ratio(double v, int digits, const char *suffix, char *buf,
+                      size_t size)
+{
+    if (isnan(v))
+        snprintf(buf, size, "-");
+    else
+        snprintf(buf, size, "%.*f%s", digits, v, suffix);
+}
+
+/* The table a planner reads on stdout. */
+static void print_table(const gp_inputs *in, const gp_forecast *fc)
+{
+    char a[32], z[32], name[160], c[6][24];
+    gp_format_time(fc->start_hour * 3600, a, sizeof a);
+    gp_format_time((fc->start_hour + (int64_t)fc->n_hours) * 3600, z, sizeof z);
+    printf("gpuplan forecast: %s to %s (%zu hours) from %zu hours of "
+           "history%s\n\n",
+           a, z, fc->n_hours, fc->history_hours,
+           in->used_sample ? ", bundled sample" : "");
+    printf("%-36s %-9s %-12s %8s %8s %6s %7s %7s %10s %10s %10s\n", "pool",
+           "workload", "method", "rMAE168", "rMAE24", "MASE", "MAPE%", "cover",
+           "P10 mean", "P50 mean", "P90 mean");
+    for (size_t i = 0; i < fc->n_series; i++) {
+        const gp_forecast_series *s = &fc->series[i];
+        double m[3] = {0, 0, 0};
+        for (size_t k = 0; k < fc->n_hours; k++) {
+            m[0] += s->points[k].p10;
+            m[1] += s->points[k].p50;
+            m[2] += s->points[k].p90;
+        }
+        pool_name(in->trace, s, name, sizeof name);
+        fmt_ratio(s->backtest.relative_mae, 2, "", c[0], sizeof c[0]);
+        fmt_ratio(s->backtest.relative_mae_day, 2, "", c[1], sizeof c[1]);
+        fmt_ratio(s->backtest.mase, 2, "", c[2], sizeof c[2]);
+        fmt_ratio(s->backtest.mape, 1, "", c[3], sizeof c[3]);
+        fmt_ratio(100 * s->backtest.coverage, 0, "%", c[4], sizeof c[4]);
+        double nh = (double)fc->n_hours;
+        printf("%-36s %-9s %-12s %8s %8s %6s %7s %7s %10.2f %10.2f %10.2f\n",
+               name, gp_workload_name(s->workload),
+               gp_forecast_method_name(s->method), c[0], c[1], c[2], c[3], c[4],
+               m[0] / nh, m[1] / nh, m[2] / nh);
+    }
+    printf("\nbacktest: rolling origins over the history; rMAE168 "
+           "and rMAE24 are the\nmethod's MAE over the MAE of the last week "
+           "and the last day repeated;\ncover = share of held-out hours "
+           "inside P10..P90 (target 80%%).  Demand is\ninstance-hours per "
+           "hour.\n");
+    bool any = false;
+    for (size_t i = 0; i < fc->n_series; i++) {
+        const gp_forecast_series *s = &fc->series[i];
+        if (!s->has_holdout)
+            continue;
+        if (!any)
+            printf("\nhold-out (the trace after the forecast start):\n"
+                   "%-36s %-9s %6s %10s %10s %10s %8s %8s %7s\n",
+                   "pool", "workload", "hours", "MAE", "naive168", "naive24",
+                   "rMAE168", "rMAE24", "cover");
+        any = true;
+        pool_name(in->trace, s, name, sizeof name);
+        fmt_ratio(s->holdout.relative_mae, 3, "", c[0], sizeof c[0]);
+        fmt_ratio(s->holdout.relative_mae_day, 3, "", c[1], sizeof c[1]);
+        fmt_ratio(100 * s->holdout.coverage, 0, "%", c[2], sizeof c[2]);
+        printf("%-36s %-9s %6zu %10.3f %10.3f %10.3f %8s %8s %7s\n", name,
+               gp_workload_name(s->workload), s->holdout.n_points,
+               s->holdout.mae, s->holdout_naive_week_mae,
+               s->holdout_naive_day_mae, c[0], c[1], c[2]);
+    }
+    for (size_t i = 0; i < fc->notes.count; i++)
+        printf("note: %s\n", fc->notes.items[i]);
+}
+
+/* What the CSV writer needs. */
+struct csv_ctx {
+    const gp_forecast *fc;
+    const gp_trace *trace;
+};
+
+/* DIR/forecast.csv: one row per series and hour. */
+static gp_status write_points(FILE *f, void *arg)
+{
+    const struct csv_ctx *ctx = arg;
+    char ts[32];
+    fprintf(f, "provider,region,instance_type,workload,method,t,p10,p50,"
+               "p90\n");
+    for (size_t i = 0; i < ctx->fc->n_series; i++) {
+        const gp_forecast_series *s = &ctx->fc->series[i];
+        const gp_pool *p = &ctx->trace->pools[s->pool];
+        for (size_t k = 0; k < ctx->fc->n_hours; k++) {
+            gp_format_time(s->points[k].t, ts, sizeof ts);
+            fprintf(f, "%s,%s,%s,%s,%s,%s,%.6g,%.6g,%.6g\n",
+                    p->catalog->provider, p->catalog->region, p->type->name,
+                    gp_workload_name(s->workload),
+                    gp_forecast_method_name(s->method), ts, s->points[k].p10,
+                    s->points[k].p50, s->points[k].p90);
+        }
+    }
+    return ferror(f) ? GP_ERR_IO : GP_OK;
+}
+
+/* Writes DIR/forecast.csv (creating DIR). */
+static gp_status write_csv(const char *dir, const gp_forecast *fc,
+                           const gp_trace *t, gp_error *err)
+{
+    char path[4096];
+    struct csv_ctx ctx = {fc, t};
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        gp_error_set(err, dir, 0, 0, NULL, "cannot create folder: %s",
+                     strerror(errno));
+        return GP_ERR_IO;
+    }
+    snprintf(path, sizeof path, "%s/forecast.csv", dir);
+    return gp_write_atomic(path, write_points, &ctx, err);
+}
+
+/* Parses --horizon into whole hours; prints the usage error and returns
+ * false when it is not a whole number of hours up to five years. */
+static bool horizon_hours(const gp_cli *cli, size_t *out)
+{
+    double h = DEFAULT_HORIZON_HOURS;
+    if (cli->horizon)
+        gp_parse_duration_hours(cli->horizon, &h);
+    if (h < 1 || h > 5 * 8784 || fabs(h - round(h)) > 1e-9) {
+        fprintf(stderr,
+                "gpuplan forecast: --horizon takes whole hours from 1h to "
+                "5 years, got \"%s\"\ntry 'gpuplan forecast --help'\n",
+                cli->horizon);
+        return false;
+    }
+    *out = (size_t)round(h);
+    return true;
+}
+
+/* The command: load, forecast, write what was asked for. */
+static int forecast_exec(gp_cli *cli)
+{
+    gp_inputs in;
+    gp_forecast *fc = NULL;
+    gp_forecast_options opt;
+    gp_run_info info;
+    gp_error err;
+    size_t horizon;
+
+    if (!horizon_hours(cli, &horizon))
+        return 2;
+    gp_error_clear(&err);
+    if (cli->out && gp_xlsx_check_path(cli->out, &err) != GP_OK) {
+        gp_cli_print_error(&err);
+        return 1;
+    }
+    int rc = gp_inputs_load(cli, &in, true, false);
+    if (rc != 0)
+        return rc;
+    gp_error_clear(&err);
+    gp_forecast_options_init(&opt);
+    opt.threads = cli->threads;
+    if (cli->train_until) {
+        double t;
+        const char *why;
+        gp_parse_time(cli->train_until, strlen(cli->train_until), &t, &why);
+        opt.train_until = (int64_t)t;
+    }
+    gp_status st =
+        gp_forecast_run(in.trace, in.scenario, horizon, &opt, &fc, &err);
+    if (st != GP_OK) {
+        if (st == GP_ERR_USAGE) {
+            fprintf(stderr,
+                    "gpuplan forecast: %s %s\ntry 'gpuplan forecast "
+                    "--help'\n",
+                    err.field, err.message);
+            gp_inputs_free(&in);
+            return 2;
+        }
+        gp_cli_print_error(&err);
+        gp_inputs_free(&in);
+        return 1;
+    }
+    if (cli->csv_dir && write_csv(cli->csv_dir, fc, in.trace, &err) != GP_OK) {
+        gp_cli_print_error(&err);
+        gp_forecast_free(fc);
+        gp_inputs_free(&in);
+        return 1;
+    }
+    memset(&info, 0, sizeof info);
+    info.command = "forecast";
+    info.pricing = in.pricing;
+    info.scenario = in.scenario;
+    info.trace = in.trace;
+    info.used_sample = in.used_sample;
+    for (size_t i = 0; i < in.pricing->warnings.count; i++)
+        gp_warnings_add(&info.warnings, "%s", in.pricing->warnings.items[i]);
+    if (cli->out &&
+        gp_xlsx_write_forecast(cli->out, &info, fc, &err) != GP_OK) {
+        gp_cli_print_error(&err);
+        rc = 1;
+    } else if (cli->json) {
+        json_t *doc = forecast_json(fc, in.trace, &info);
+        rc = gp_json_print(doc);
+        json_decref(doc);
+    } else {
+        print_table(&in, fc);
+    }
+    gp_warnings_clear(&info.warnings);
+    gp_forecast_free(fc);
+    gp_inputs_free(&in);
+    return rc;
+}
+
+const struct gp_command gp_cmd_forecast = {
+    "forecast",
+    "hourly demand forecast per pool and workload, P10/P50/P90",
+    "  --trace F...        usage trace CSV files (default: the bundled "
+    "sample)\n"
+    "  --pricing P...      catalog files or folders (default: bundled)\n"
+    "  --scenario S        scenario JSON: its growth (monthly rate per "
+    "workload)\n"
+    "                      is applied on top of the forecast\n"
+    "  --horizon D         how far ahead: 13w (default), 7d, 168h\n"
+    "  --json              the SPEC section 5 document on stdout\n"
+    "  --out R.xlsx        the workbook: Summary, Forecast with P10-P90 "
+    "charts,\n"
+    "                      Inputs\n"
+    "  --csv DIR           write DIR/forecast.csv, one row per series and "
+    "hour\n"
+    "  --train-until T     hold-out: forecast from the data before T and "
+    "score\n"
+    "                      the forecast against the trace after T\n"
+    "  --threads N         threads (default: all cores)\n"
+    "  --layout jobs, --map name=column, --step S, --region R\n"
+    "                      trace options, as for validate\n"
+    "  --skip-bad, --rejects FILE\n"
+    "                      set bad rows aside instead of stopping\n"
+    "  --quiet             no notes on stderr\n",
+    OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_JSON | OPT_CSV | OPT_OUT |
+        OPT_SKIP_BAD | OPT_HORIZON | OPT_TRAIN_UNTIL,
+    forecast_exec,
+};

@@ -1,0 +1,1624 @@
+/*
+ * writer_xlsx.c: the finance-ready Excel workbook (SPEC section 6), with
+ * libxlsxwriter.
+ *
+ * The workbook opens on a Summary (headline cost and savings, the top
+ * actions, a what-if block, the data window and every warning), then
+ * Recommendations (ranked purchases whose annual cost and savings are live
+ * formulas of their rate and quantity cells), Plans side by side, the
+ * savings-versus-commitment curves, and the sheets of writer_xlsx_sheets.c;
+ * Inputs & assumptions close it.  Every number is the one the --json output
+ * gives for the same run; a formula cell carries that number as its cached
+ * value, so readers that do not recalculate agree too.
+ *
+ * libxlsxwriter writes the file itself, so the workbook is given a
+ * temporary name in the target folder and renamed into place only once it
+ * is whole.  The created date is the data window's end: the same run gives
+ * the same bytes.
+ */
+#include "writer_xlsx.h"
+#include "forecast.h"
+#include "idle.h"
+#include "recommend.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- cells ----------------------------------------------------------------
+ */
+
+static void widen(xl_sheet *s, size_t row, size_t col, double w)
+{
+    if (row > s->max_row)
+        s->max_row = row;
+    if (col < XL_MAX_COLS && w > s->width[col])
+        s->width[col] = w;
+}
+
+void xl_text(xl_sheet *s, size_t row, size_t col, const char *v, lxw_format *f)
+{
+    worksheet_write_string(s->ws, (lxw_row_t)row, (lxw_col_t)col, v, f);
+    widen(s, row, col, (double)strlen(v) + 1.5);
+}
+
+/* How wide a number shows in its format: digits, separators, sign. */
+static double num_width(double v)
+{
+    char buf[64];
+    int n = snprintf(buf, sizeof buf, "%.2f", fabs(v));
+    return n + (n - 3) / 3 + 3.5;
+}
+
+void xl_num(xl_sheet *s, size_t row, size_t col, double v, lxw_format *f)
+{
+    if (!isfinite(v)) {
+        worksheet_write_blank(s->ws, (lxw_row_t)row, (lxw_col_t)col, f);
+        return;
+    }
+    worksheet_write_number(s->ws, (lxw_row_t)row, (lxw_col_t)col, v, f);
+    widen(s, row, col, num_width(v));
+}
+
+void xl_formula(xl_sheet *s, size_t row, size_t col, const char *formula,
+                double value, lxw_format *f)
+{
+    worksheet_write_formula_num(s->ws, (lxw_row_t)row, (lxw_col_t)col, formula,
+                                f, isfinite(value) ? value : 0);
+    widen(s, row, col, num_width(value));
+}
+
+void xl_cell(char *buf, size_t row, size_t col, bool fixed)
+{
+    char name[16];
+    size_t n = 0;
+    col++;
+    while (col > 0 && n < sizeof name - 1) {
+        name[n++] = (char)('A' + (col - 1) % 26);
+        col = (col - 1) / 26;
+    }
+    char *p = buf;
+    if (fixed)
+        *p++ = '$';
+    while (n > 0)
+        *p++ = name[--n];
+    sprintf(p, fixed ? "$%zu" : "%zu", row + 1);
+}
+
+double xl_when(double seconds)
+{
+    return seconds / 86400.0 + 25569.0;
+}
+
+void xl_sheet_new(gp_xl *x, xl_sheet *s, const char *name)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->name, sizeof s->name, "%s", name);
+    s->ws = workbook_add_worksheet(x->wb, name);
+    worksheet_set_landscape(s->ws);
+}
+
+void xl_table(gp_xl *x, xl_sheet *s, size_t first, size_t last,
+              size_t first_col, const char *const *headers, size_t n_cols)
+{
+    lxw_table_column cols[XL_MAX_COLS];
+    lxw_table_column *list[XL_MAX_COLS + 1];
+    lxw_table_options opt;
+    char name[32];
+
+    if (n_cols > XL_MAX_COLS || last <= first)
+        return;
+    memset(cols, 0, sizeof cols);
+    for (size_t i = 0; i < n_cols; i++) {
+        cols[i].header = (char *)headers[i];
+        cols[i].header_format = x->f.header;
+        list[i] = &cols[i];
+        /* headers wrap at 18 characters, so long ones need no more */
+        double w = (double)strlen(headers[i]) + 4;
+        widen(s, first, first_col + i, w < 18 ? w : 18);
+    }
+    list[n_cols] = NULL;
+    memset(&opt, 0, sizeof opt);
+    snprintf(name, sizeof name, "Table%d", ++x->n_tables);
+    opt.name = name;
+    opt.style_type = LXW_TABLE_STYLE_TYPE_MEDIUM;
+    opt.style_type_number = 2;
+    opt.columns = list;
+    worksheet_add_table(s->ws, (lxw_row_t)first, (lxw_col_t)first_col,
+                        (lxw_row_t)last, (lxw_col_t)(first_col + n_cols - 1),
+                        &opt);
+    /* room for headers that wrap onto a second line */
+    worksheet_set_row(s->ws, (lxw_row_t)first, 30, NULL);
+}
+
+void xl_fit(xl_sheet *s)
+{
+    double total = 0;
+    for (size_t c = 0; c < XL_MAX_COLS; c++)
+        if (s->width[c] > 0) {
+            double w = s->width[c] < 60 ? s->width[c] : 60;
+            worksheet_set_column(s->ws, (lxw_col_t)c, (lxw_col_t)c, w, NULL);
+            total += w;
+        }
+    if (s->max_row + 1 >= XL_ROW_CAP)
+        worksheet_write_string(s->ws, 2, 8,
+                               "the long table below stops at a million "
+                               "rows (Excel holds 1,048,576)",
+                               NULL);
+    /* printed (and exported to PDF) one page wide when that stays
+     * readable; wider sheets print across pages */
+    if (total < 220)
+        worksheet_fit_to_pages(s->ws, 1, 0);
+}
+
+void xl_heading(gp_xl *x, xl_sheet *s, const char *title, const char *what)
+{
+    /* the title and the line under it overflow into empty cells: they do
+     * not set column A's width */
+    worksheet_write_string(s->ws, 0, 0, title, x->f.title);
+    worksheet_set_row(s->ws, 0, 22, NULL);
+    if (what)
+        worksheet_write_string(s->ws, 1, 0, what, x->f.note);
+}
+
+void xl_insert_chart(gp_xl *x, xl_sheet *s, size_t row, size_t col,
+                     lxw_chart *chart, double width_scale)
+{
+    lxw_chart_options o;
+    memset(&o, 0, sizeof o);
+    o.x_scale = width_scale;
+    o.y_scale = 1.2;
+    o.x_offset = 10;
+    worksheet_insert_chart_opt(s->ws, (lxw_row_t)row, (lxw_col_t)col, chart,
+                               &o);
+    x->n_charts++;
+}
+
+void xl_not_computed(gp_xl *x, xl_sheet *s, size_t row, const char *why)
+{
+    worksheet_write_string(s->ws, (lxw_row_t)row, 0, "not computed in this run",
+                           x->f.warn);
+    worksheet_write_string(s->ws, (lxw_row_t)row + 1, 0, why, x->f.note);
+    widen(s, row, 0, 26);
+}
+
+/* ---- formats ------------------------------------------------------------- */
+
+static lxw_format *fmt(gp_xl *x, const char *num_format)
+{
+    lxw_format *f = workbook_add_format(x->wb);
+    if (num_format)
+        format_set_num_format(f, num_format);
+    return f;
+}
+
+/* Makes every format the sheets use, once. */
+static void make_formats(gp_xl *x)
+{
+    xl_formats *f = &x->f;
+    f->title = fmt(x, NULL);
+    format_set_bold(f->title);
+    format_set_font_size(f->title, 16);
+    format_set_font_color(f->title, 0x1F3864);
+    f->subtitle = fmt(x, NULL);
+    format_set_font_color(f->subtitle, 0x404040);
+    f->h2 = fmt(x, NULL);
+    format_set_bold(f->h2);
+    format_set_font_size(f->h2, 12);
+    format_set_font_color(f->h2, 0x1F3864);
+    format_set_bottom(f->h2, LXW_BORDER_THIN);
+    f->label = fmt(x, NULL);
+    format_set_bold(f->label);
+    f->header = fmt(x, NULL);
+    format_set_bold(f->header);
+    format_set_text_wrap(f->header);
+    format_set_align(f->header, LXW_ALIGN_VERTICAL_TOP);
+    format_set_font_color(f->header, LXW_COLOR_WHITE);
+    format_set_bg_color(f->header, 0x1F4E78);
+    f->note = fmt(x, NULL);
+    format_set_italic(f->note);
+    format_set_font_color(f->note, 0x595959);
+    f->text = fmt(x, NULL);
+    f->wrap = fmt(x, NULL);
+    format_set_text_wrap(f->wrap);
+    format_set_align(f->wrap, LXW_ALIGN_VERTICAL_TOP);
+    f->money = fmt(x, "$#,##0.00;-$#,##0.00");
+    f->money_bold = fmt(x, "$#,##0.00;-$#,##0.00");
+    format_set_bold(f->money_bold);
+    f->pct = fmt(x, "0.0%");
+    f->num = fmt(x, "#,##0.00");
+    f->count = fmt(x, "#,##0");
+    f->when = fmt(x, "yyyy-mm-dd hh:mm");
+    f->day = fmt(x, "yyyy-mm-dd");
+    f->in_pct = fmt(x, "0.0%");
+    format_set_bg_color(f->in_pct, 0xFFF2CC);
+    format_set_border(f->in_pct, LXW_BORDER_THIN);
+    format_set_bold(f->in_pct);
+    f->warn = fmt(x, NULL);
+    format_set_font_color(f->warn, 0x9C5700);
+}
+
+/* ---- shared facts -----------------------------------------------------------
+ */
+
+/* The data window in hours: the recommendation's, the ledgers', or the
+ * forecast's history. */
+static void window_of(const gp_report *r, int64_t *start, size_t *hours)
+{
+    if (r->rec) {
+        *start = r->rec->start_hour;
+        *hours = r->rec->n_hours;
+    } else if (r->n_ledgers) {
+        *start = r->ledgers[0]->start_hour;
+        *hours = r->ledgers[0]->n_hours;
+    } else if (r->forecast) {
+        *start = r->forecast->history_start_hour;
+        *hours = r->forecast->history_hours;
+    } else {
+        *start = r->info->trace->start_hour;
+        *hours = r->info->trace->n_hours;
+    }
+}
+
+static const char *action_type_name(gp_action_type t)
+{
+    return t == GP_ACTION_RESERVED
+               ? "reserved"
+               : (t == GP_ACTION_SAVINGS_PLAN ? "savings_plan" : "routing");
+}
+
+/* A purchase in words, as the terminal table says it. */
+static void describe_commitment(const gp_commitment *c, bool renewal, char *buf,
+                                size_t size)
+{
+    if (c->type == GP_COMMIT_RESERVED)
+        snprintf(buf, size, "%s%g x %s %s, %dy %s", renewal ? "renew " : "",
+                 c->count, c->instance_type, c->region, c->term_years,
+                 gp_payment_name(c->payment));
+    else if (c->kind == GP_PLAN_FAMILY)
+        snprintf(buf, size,
+                 "%sinstance_family plan %s $%.3f/h, %dy %s "
+                 "(%s %s)",
+                 renewal ? "renew " : "", c->provider, c->hourly_commitment,
+                 c->term_years, gp_payment_name(c->payment), c->family,
+                 c->region);
+    else
+        snprintf(buf, size, "%scompute plan %s $%.3f/h, %dy %s",
+                 renewal ? "renew " : "", c->provider, c->hourly_commitment,
+                 c->term_years, gp_payment_name(c->payment));
+}
+
+/* An action in words: the routing, or its purchase. */
+static void describe_action(const gp_action *a, char *buf, size_t size)
+{
+    if (a->type == GP_ACTION_ROUTING)
+        snprintf(buf, size, "launch training on spot");
+    else
+        describe_commitment(&a->c, a->renewal, buf, size);
+}
+
+/* The rate of one unit of a commitment in $/h after the scenario discount:
+ * a reservation's effective hourly, or 1 per committed dollar. */
+static double unit_rate(const gp_report *r, const gp_commitment *c)
+{
+    double keep = 1.0 - r->info->scenario->discount;
+    if (c->type == GP_COMMIT_SAVINGS_PLAN)
+        return keep;
+    const gp_instance_type *it = gp_pricing_find(
+        r->info->pricing, c->provider, c->region, c->instance_type, NULL, NULL);
+    for (size_t k = 0; it && k < it->n_reserved; k++)
+        if (it->reserved[k].term_years == c->term_years &&
+            it->reserved[k].payment == c->payment)
+            return gp_reserved_effective_hourly(&it->reserved[k]) * keep;
+    return NAN;
+}
+
+/* Hours a commitment is active inside the window. */
+static double active_hours(const gp_commitment *c, int64_t start_hour,
+                           size_t n_hours)
+{
+    int64_t a = c->start / 3600, z = (c->end + 3599) / 3600;
+    if (a < start_hour)
+        a = start_hour;
+    if (z > start_hour + (int64_t)n_hours)
+        z = start_hour + (int64_t)n_hours;
+    return z > a ? (double)(z - a) : 0;
+}
+
+/* Rows of the Recommendations table, for the what-if block. */
+struct rec_rows {
+    size_t first, last; /* data rows; last < first when none */
+    double annual_cost, replaced;
+};
+
+/* One action's live-formula inputs: quantity, rate per unit ($/h), its
+ * annual cost (quantity x rate x 8760) and the on-demand spend it replaces
+ * per year (its window net savings plus its window cost, scaled to a
+ * year). */
+static void action_figures(const gp_report *r, const gp_action *a, double *qty,
+                           double *rate, double *annual, double *replaced)
+{
+    const gp_recommendation *rec = r->rec;
+    double on = 0;
+    *qty = *rate = NAN;
+    if (a->type != GP_ACTION_ROUTING) {
+        *qty = a->c.type == GP_COMMIT_RESERVED ? a->c.count
+                                               : a->c.hourly_commitment;
+        *rate = unit_rate(r, &a->c);
+        on = active_hours(&a->c, rec->start_hour, rec->n_hours);
+    }
+    *annual = isfinite(*qty) && isfinite(*rate) ? *qty * *rate * 8760 : 0;
+    double window_cost = *annual > 0 ? *qty * *rate * on : 0;
+    *replaced = (a->net_savings + window_cost) * 8760.0 / (double)rec->n_hours;
+}
+
+/* Where the Recommendations table's rows are (they start at row 5) and
+ * its totals. */
+static void rec_rows_of(const gp_report *r, struct rec_rows *rr)
+{
+    memset(rr, 0, sizeof *rr);
+    rr->first = 1;
+    if (!r->rec || r->rec->n_actions == 0)
+        return;
+    rr->first = 4;
+    rr->last = 3 + r->rec->n_actions;
+    for (size_t i = 0; i < r->rec->n_actions; i++) {
+        double q, k, annual, replaced;
+        action_figures(r, &r->rec->actions[i], &q, &k, &annual, &replaced);
+        rr->annual_cost += annual;
+        rr->replaced += replaced;
+    }
+}
+
+/* ---- Summary ---------------------------------------------------------------
+ */
+
+/* One headline row: label, value, and a note saying where it comes from. */
+static void headline(gp_xl *x, xl_sheet *s, size_t row, const char *label,
+                     double v, lxw_format *f, const char *note)
+{
+    worksheet_write_string(s->ws, (lxw_row_t)row, 0, label, x->f.label);
+    xl_num(s, row, 1, v, f);
+    if (note)
+        worksheet_write_string(s->ws, (lxw_row_t)row, 2, note, x->f.note);
+}
+
+/* A headline row whose value is a live formula, cached with the
+ * program's value. */
+static void headline_formula(gp_xl *x, xl_sheet *s, size_t row,
+                             const char *label, const char *formula, double v,
+                             lxw_format *f, const char *note)
+{
+    worksheet_write_string(s->ws, (lxw_row_t)row, 0, label, x->f.label);
+    xl_formula(s, row, 1, formula, v, f);
+    if (note)
+        worksheet_write_string(s->ws, (lxw_row_t)row, 2, note, x->f.note);
+}
+
+/* The headline block; returns the next free row. */
+static size_t summary_headline(gp_xl *x, xl_sheet *s, size_t row, size_t hours)
+{
+    const gp_report *r = x->r;
+    char label[160], f1[96], a[8], b[8], c[8];
+    double current, plan, upfront = NAN;
+    const char *current_label, *current_note;
+
+    worksheet_write_string(s->ws, (lxw_row_t)row++, 0,
+                           "Headline, over the data window", x->f.h2);
+    if (r->rec) {
+        const gp_plan_result *p = &r->rec->plans[r->rec->recommended];
+        current = r->rec->policy_cost;
+        plan = p->total_cost;
+        upfront = p->upfront;
+        current_label = "Current cost";
+        current_note = "the scenario's policy, nothing new bought";
+        snprintf(label, sizeof label, "Cost with the %s plan", p->name);
+    } else if (r->n_ledgers > 1) {
+        const gp_ledger *cur = r->ledgers[r->current];
+        current = cur->total_cost;
+        plan = r->ledgers[r->proposed]->total_cost;
+        current_label = "Current cost";
+        current_note = "the baseline strategy";
+        snprintf(label, sizeof label, "Cost with strategy %s (cheapest)",
+                 r->ledgers[r->proposed]->strategy);
+    } else {
+        current = r->ledgers[0]->all_on_demand_cost;
+        plan = r->ledgers[0]->total_cost;
+        current_label = "Cost if everything ran on demand";
+        current_note = "every instance-hour at the on-demand rate";
+        snprintf(label, sizeof label, "Cost with strategy %s",
+                 r->ledgers[0]->strategy);
+    }
+    size_t r0 = row;
+    xl_cell(a, r0, 1, true);
+    xl_cell(b, r0 + 1, 1, true);
+    xl_cell(c, r0 + 2, 1, true);
+    headline(x, s, row++, current_label, current, x->f.money_bold,
+             current_note);
+    headline(x, s, row++, label, plan, x->f.money_bold,
+             "billed hour by hour, commitments amortized");
+    snprintf(f1, sizeof f1, "=%s-%s", a, b);
+    headline_formula(x, s, row++, "Net savings", f1, current - plan,
+                     x->f.money_bold, "current cost minus plan cost");
+    snprintf(f1, sizeof f1, "=IF(%s>0,%s/%s,0)", a, c, a);
+    headline_formula(x, s, row++, "Savings", f1,
+                     current > 0 ? (current - plan) / current : 0, x->f.pct,
+                     "net savings / current cost");
+    if (r->rec) {
+        headline(x, s, row++, "Upfront cash to buy the plan", upfront,
+                 x->f.money, "paid at purchase, on top of the hourly fees");
+    } else {
+        const gp_ledger *l = r->ledgers[r->proposed];
+        double cash = 0;
+        for (size_t i = 0; i < l->n_months; i++)
+            cash += l->months[i].total_cash;
+        headline(x, s, row++, "Cash paid in the window", cash, x->f.money,
+                 "upfronts in the month they are paid, fees as billed");
+    }
+    snprintf(f1, sizeof f1, "=%s*8760/%zu", c, hours);
+    headline_formula(x, s, row++, "Net savings per year at this rate", f1,
+                     (current - plan) * 8760.0 / (double)hours, x->f.money,
+                     "the window's savings scaled to 8,760 hours");
+    if (r->rec) {
+        headline(x, s, row++, "Cost if everything ran on demand",
+                 r->rec->all_on_demand_cost, x->f.money,
+                 "every instance-hour at the on-demand rate");
+        headline(x, s, row++, "Share of the hindsight optimum captured",
+                 r->rec->captured_fraction, x->f.pct,
+                 "plan net savings / the best purchase in hindsight");
+        if (r->rec->backtest) {
+            char cut[32], note[96];
+            gp_format_time(r->rec->train_until, cut, sizeof cut);
+            snprintf(note, sizeof note,
+                     "bought at %s, billed over the next "
+                     "%zu hours",
+                     cut, r->rec->test_hours);
+            headline(x, s, row++, "Backtest: net savings out of sample",
+                     r->rec->test_plan_net_savings, x->f.money, note);
+            headline(x, s, row++, "Backtest: share of hindsight captured",
+                     r->rec->test_captured_fraction, x->f.pct,
+                     "out of sample, against the best buy in hindsight");
+        }
+        if (r->rec->forward) {
+            headline(x, s, row++, "Net savings if demand is the P10",
+                     r->rec->forward_downside_net_savings, x->f.money,
+                     "bought for the forecast's P50");
+            headline(x, s, row++, "Net savings if demand is the P90",
+                     r->rec->forward_upside_net_savings, x->f.money, NULL);
+        }
+    }
+    return row + 1;
+}
+
+/* Top actions (recommend) or the strategies (simulate). */
+static size_t summary_actions(gp_xl *x, xl_sheet *s, size_t row)
+{
+    const gp_report *r = x->r;
+    char what[200];
+
+    if (r->rec) {
+        static const char *const h[] = {"Action", "Net savings", "Upfront",
+                                        "Break-even utilization",
+                                        "Expected utilization"};
+        size_t n = r->rec->n_actions < 5 ? r->rec->n_actions : 5;
+        worksheet_write_string(s->ws, (lxw_row_t)row++, 0,
+                               "Top actions (see Recommendations)", x->f.h2);
+        if (n == 0) {
+            worksheet_write_string(s->ws, (lxw_row_t)row, 0,
+                                   "nothing to buy: no commitment would pay "
+                                   "for itself",
+                                   x->f.note);
+            return row + 2;
+        }
+        size_t head = row;
+        for (size_t i = 0; i < n; i++) {
+            const gp_action *ac = &r->rec->actions[i];
+            char line[220];
+            row++;
+            describe_action(ac, what, sizeof what);
+            snprintf(line, sizeof line, "%d. %s", ac->rank, what);
+            xl_text(s, row, 0, line, x->f.text);
+            xl_num(s, row, 1, ac->net_savings, x->f.money);
+            xl_num(s, row, 2, ac->type == GP_ACTION_ROUTING ? 0 : ac->upfront,
+                   x->f.money);
+            xl_num(s, row, 3,
+                   ac->type == GP_ACTION_ROUTING ? NAN
+                                                 : ac->breakeven_utilization,
+                   x->f.pct);
+            xl_num(s, row, 4,
+                   ac->type == GP_ACTION_ROUTING ? NAN
+                                                 : ac->expected_utilization,
+                   x->f.pct);
+        }
+        xl_table(x, s, head, row, 0, h, 5);
+        return row + 2;
+    }
+    static const char *const h[] = {"Strategy",           "Total cost",
+                                    "All on-demand cost", "Savings",
+                                    "Savings %",          "Coverage"};
+    worksheet_write_string(s->ws, (lxw_row_t)row++, 0, "Strategies (see Plans)",
+                           x->f.h2);
+    size_t head = row;
+    for (size_t i = 0; i < r->n_ledgers; i++) {
+        const gp_ledger *l = r->ledgers[i];
+        row++;
+        xl_text(s, row, 0, l->strategy, x->f.text);
+        xl_num(s, row, 1, l->total_cost, x->f.money);
+        xl_num(s, row, 2, l->all_on_demand_cost, x->f.money);
+        xl_num(s, row, 3, l->savings, x->f.money);
+        xl_num(s, row, 4, l->savings_pct, x->f.pct);
+        xl_num(s, row, 5, l->coverage, x->f.pct);
+    }
+    xl_table(x, s, head, row, 0, h, 6);
+    return row + 2;
+}
+
+/* The what-if block: yellow input cells and formulas over them. */
+static size_t summary_what_if(gp_xl *x, xl_sheet *s, size_t row,
+                              const struct rec_rows *rr)
+{
+    char in1[8], in2[8], f[200], m0[8], m1[8], n0[8], n1[8], cc[8], rc[8];
+    const gp_report *r = x->r;
+
+    worksheet_write_string(s->ws, (lxw_row_t)row++, 0,
+                           "What if (change the yellow cells)", x->f.h2);
+    xl_cell(in1, row, 1, true);
+    xl_cell(in2, row + 1, 1, true);
+    if (r->rec && rr->last >= rr->first) {
+        worksheet_write_string(s->ws, (lxw_row_t)row, 0,
+                               "Extra discount on commitment rates",
+                               x->f.label);
+        worksheet_write_number(s->ws, (lxw_row_t)row++, 1, 0, x->f.in_pct);
+        worksheet_write_string(s->ws, (lxw_row_t)row, 0,
+                               "Change in on-demand prices", x->f.label);
+        worksheet_write_number(s->ws, (lxw_row_t)row++, 1, 0, x->f.in_pct);
+        xl_cell(m0, rr->first, 12, true);
+        xl_cell(m1, rr->last, 12, true);
+        xl_cell(n0, rr->first, 13, true);
+        xl_cell(n1, rr->last, 13, true);
+        xl_cell(cc, row, 1, true);
+        xl_cell(rc, row + 1, 1, true);
+        snprintf(f, sizeof f, "=SUM(Recommendations!%s:%s)*(1-%s)", m0, m1,
+                 in1);
+        headline_formula(x, s, row++, "Annual cost of the commitments", f,
+                         rr->annual_cost, x->f.money,
+                         "rate x quantity x 8,760 h, from Recommendations");
+        snprintf(f, sizeof f, "=SUM(Recommendations!%s:%s)*(1+%s)", n0, n1,
+                 in2);
+        headline_formula(x, s, row++, "Spend the actions replace, per year", f,
+                         rr->replaced, x->f.money,
+                         "the window's covered usage at on-demand rates, "
+                         "scaled to a year");
+        snprintf(f, sizeof f, "=%s-%s", rc, cc);
+        headline_formula(x, s, row++, "Annual net savings of the actions", f,
+                         rr->replaced - rr->annual_cost, x->f.money_bold,
+                         "what the purchases save per year at these rates");
+        return row + 1;
+    }
+    /* simulate, or nothing to buy: scale the headline linearly */
+    char cur[8], plan[8];
+    xl_cell(cur, 5, 1, true);
+    xl_cell(plan, 6, 1, true);
+    worksheet_write_string(s->ws, (lxw_row_t)row, 0, "Discount on every price",
+                           x->f.label);
+    worksheet_write_number(s->ws, (lxw_row_t)row++, 1, 0, x->f.in_pct);
+    worksheet_write_string(s->ws, (lxw_row_t)row, 0, "Change in demand",
+                           x->f.label);
+    worksheet_write_number(s->ws, (lxw_row_t)row++, 1, 0, x->f.in_pct);
+    double c0 = 0, p0 = 0;
+    if (r->n_ledgers > 1) {
+        c0 = r->ledgers[r->current]->total_cost;
+        p0 = r->ledgers[r->proposed]->total_cost;
+    } else if (r->n_ledgers == 1) {
+        c0 = r->ledgers[0]->all_on_demand_cost;
+        p0 = r->ledgers[0]->total_cost;
+    }
+    snprintf(f, sizeof f, "=%s*(1-%s)*(1+%s)", cur, in1, in2);
+    headline_formula(x, s, row++, "Current cost", f, c0, x->f.money,
+                     "scales linearly: commitments are not resized");
+    snprintf(f, sizeof f, "=%s*(1-%s)*(1+%s)", plan, in1, in2);
+    headline_formula(x, s, row++, "Plan cost", f, p0, x->f.money, NULL);
+    xl_cell(cc, row - 2, 1, true);
+    xl_cell(rc, row - 1, 1, true);
+    snprintf(f, sizeof f, "=%s-%s", cc, rc);
+    headline_formula(x, s, row++, "Net savings", f, c0 - p0, x->f.money_bold,
+                     NULL);
+    return row + 1;
+}
+
+/* One warning line under "Warnings and notes". */
+static void summary_warning(gp_xl *x, xl_sheet *s, size_t *row,
+                            const char *text)
+{
+    worksheet_write_string(s->ws, (lxw_row_t)(*row)++, 0, text, x->f.warn);
+}
+
+/* Warnings: estimated prices, stale catalogs, rejected rows, classified
+ * workloads, the recommender's and the forecaster's notes. */
+static size_t summary_warnings(gp_xl *x, xl_sheet *s, size_t row)
+{
+    const gp_report *r = x->r;
+    const gp_trace *t = x->t;
+    char buf[256];
+    size_t first = row + 1;
+
+    worksheet_write_string(s->ws, (lxw_row_t)row++, 0, "Warnings and notes",
+                           x->f.h2);
+    if (t->rows_rejected > 0) {
+        snprintf(buf, sizeof buf,
+                 "%llu trace rows were rejected (--skip-bad) and are not in "
+                 "these numbers; see the rejects file",
+                 (unsigned long long)t->rows_rejected);
+        summary_warning(x, s, &row, buf);
+    }
+    if (t->instance_hours[GP_UNLABELED] > 0) {
+        snprintf(buf, sizeof buf,
+                 "%.0f instance-hours had no workload label and were billed "
+                 "as inference (never on spot)",
+                 t->instance_hours[GP_UNLABELED]);
+        summary_warning(x, s, &row, buf);
+    }
+    if (r->idle && r->idle->n_spans > 0) {
+        char money[32];
+        gp_format_money(r->idle->cost, money, sizeof money);
+        snprintf(buf, sizeof buf,
+                 "%zu idle spans: %.1f GPU-hours below %g%% utilization for "
+                 "%g hours or more, %s at on-demand rates (see Idle)",
+                 r->idle->n_spans, r->idle->gpu_hours, r->idle->threshold_pct,
+                 r->idle->min_hours, money);
+        summary_warning(x, s, &row, buf);
+    }
+    for (size_t i = 0; i < r->info->warnings.count; i++)
+        summary_warning(x, s, &row, r->info->warnings.items[i]);
+    if (r->rec)
+        for (size_t i = 0; i < r->rec->notes.count; i++)
+            summary_warning(x, s, &row, r->rec->notes.items[i]);
+    if (r->forecast)
+        for (size_t i = 0; i < r->forecast->notes.count; i++)
+            summary_warning(x, s, &row, r->forecast->notes.items[i]);
+    if (row == first)
+        worksheet_write_string(s->ws, (lxw_row_t)row++, 0, "none", x->f.note);
+    return row + 1;
+}
+
+/* The forecast command's headline: the horizon and its demand. */
+static size_t summary_forecast(gp_xl *x, xl_sheet *s, size_t row)
+{
+    const gp_forecast *fc = x->r->forecast;
+    double p10 = 0, p50 = 0, p90 = 0;
+    char a[32], z[32], buf[160];
+
+    for (size_t i = 0; i < fc->n_series; i++)
+        for (size_t h = 0; h < fc->n_hours; h++) {
+            p10 += fc->series[i].points[h].p10;
+            p50 += fc->series[i].points[h].p50;
+            p90 += fc->series[i].points[h].p90;
+        }
+    gp_format_time(fc->start_hour * 3600, a, sizeof a);
+    gp_format_time((fc->start_hour + (int64_t)fc->n_hours) * 3600, z, sizeof z);
+    worksheet_write_string(s->ws, (lxw_row_t)row++, 0,
+                           "Forecast headline (see Forecast)", x->f.h2);
+    snprintf(buf, sizeof buf, "%s to %s (%zu hours), %zu series", a, z,
+             fc->n_hours, fc->n_series);
+    worksheet_write_string(s->ws, (lxw_row_t)row, 0, "Horizon", x->f.label);
+    worksheet_write_string(s->ws, (lxw_row_t)row++, 1, buf, x->f.text);
+    /* (written without widening: it overflows into the empty cells) */
+    headline(x, s, row++, "Instance-hours demanded, P50", p50, x->f.num,
+             "summed over every series and hour");
+    headline(x, s, row++, "Instance-hours demanded, P10", p10, x->f.num,
+             "a low case: hourly P10s summed");
+    headline(x, s, row++, "Instance-hours demanded, P90", p90, x->f.num,
+             "a high case: hourly P90s summed");
+    return row + 1;
+}
+
+/* The first sheet: what a reader needs without reading further. */
+static void sheet_summary(gp_xl *x, const struct rec_rows *rr)
+{
+    const gp_report *r = x->r;
+    xl_sheet s;
+    int64_t start;
+    size_t hours, row;
+    char a[32], z[32], line[400];
+
+    xl_sheet_new(x, &s, "Summary");
+    window_of(r, &start, &hours);
+    gp_format_time(start * 3600, a, sizeof a);
+    gp_format_time((start + (int64_t)hours) * 3600, z, sizeof z);
+    xl_heading(x, &s,
+               r->rec ? "GPU purchasing plan"
+                      : (r->n_ledgers ? "GPU purchasing strategies compared"
+                                      : "GPU demand forecast"),
+               NULL);
+    snprintf(line, sizeof line, "%s: %s to %s, %zu hours (%.1f days), %s",
+             r->rec && r->rec->forward
+                 ? "Planned for the forecast horizon"
+                 : (r->n_ledgers || r->rec ? "Data window"
+                                           : "History forecast from"),
+             a, z, hours, (double)hours / 24,
+             r->info->used_sample ? "the bundled sample" : "the given trace");
+    worksheet_write_string(s.ws, 1, 0, line, x->f.subtitle);
+    snprintf(line, sizeof line,
+             "gpuplan %s %s; scenario %s; %llu trace rows; all amounts in "
+             "USD",
+             GP_VERSION, r->info->command,
+             r->info->scenario->name ? r->info->scenario->name : "(default)",
+             (unsigned long long)r->info->trace->rows_read);
+    worksheet_write_string(s.ws, 2, 0, line, x->f.subtitle);
+    row = 4;
+    if (r->n_ledgers || r->rec) {
+        row = summary_headline(x, &s, row, hours);
+        row = summary_actions(x, &s, row);
+        row = summary_what_if(x, &s, row, rr);
+    }
+    if (r->forecast)
+        row = summary_forecast(x, &s, row);
+    summary_warnings(x, &s, row);
+    s.width[0] = s.width[0] > 44 ? s.width[0] : 44;
+    if (s.width[1] < 18)
+        s.width[1] = 18;
+    xl_fit(&s);
+    worksheet_set_column(s.ws, 2, 2, 16, NULL);
+    worksheet_activate(s.ws);
+}
+
+/* ---- Recommendations ----------------------------------------------------- */
+
+static void sheet_recommendations(gp_xl *x, const struct rec_rows *rr)
+{
+    static const char *const h[] = {"Rank",
+                                    "Action",
+                                    "Type",
+                                    "Provider",
+                                    "Region",
+                                    "Instance type or plan",
+                                    "Term (years)",
+                                    "Payment",
+                                    "Quantity",
+                                    "Unit",
+                                    "Rate per unit ($/h)",
+                                    "Upfront",
+                                    "Annual cost",
+                                    "On-demand spend replaced per year",
+                                    "Annual net savings",
+                                    "Net savings in the window",
+                                    "Savings %",
+                                    "Break-even utilization",
+                                    "Expected utilization",
+                                    "Low-demand net savings",
+                                    "Why"};
+    const gp_recommendation *rec = x->r->rec;
+    xl_sheet s;
+    char f[96], c1[8], c2[8], what[200];
+    size_t row = 3;
+
+    xl_sheet_new(x, &s, "Recommendations");
+    xl_heading(x, &s, "Recommendations",
+               "Ranked in billing order; each action's net savings are on "
+               "top of the actions above it. Change a rate or quantity and "
+               "the annual cost and savings recompute.");
+    if (!rec) {
+        xl_not_computed(x, &s, 3,
+                        "simulate bills the scenario's strategies; gpuplan "
+                        "recommend --out ranks what to buy");
+        xl_fit(&s);
+        return;
+    }
+    if (rec->n_actions == 0) {
+        worksheet_write_string(s.ws, 3, 0,
+                               "nothing to buy: no commitment would pay for "
+                               "itself over the window",
+                               x->f.note);
+        xl_fit(&s);
+        return;
+    }
+    for (size_t i = 0; i < rec->n_actions; i++) {
+        const gp_action *a = &rec->actions[i];
+        double qty, rate, annual, replaced;
+        action_figures(x->r, a, &qty, &rate, &annual, &replaced);
+        row++;
+        describe_action(a, what, sizeof what);
+        xl_num(&s, row, 0, a->rank, x->f.count);
+        xl_text(&s, row, 1, what, x->f.text);
+        xl_text(&s, row, 2, action_type_name(a->type), x->f.text);
+        if (a->type == GP_ACTION_ROUTING) {
+            xl_text(&s, row, 5, "training on spot", x->f.text);
+        } else {
+            const gp_commitment *c = &a->c;
+            xl_text(&s, row, 3, c->provider, x->f.text);
+            xl_text(&s, row, 4, c->region, x->f.text);
+            if (c->type == GP_COMMIT_RESERVED)
+                xl_text(&s, row, 5, c->instance_type, x->f.text);
+            else if (c->kind == GP_PLAN_FAMILY) {
+                char k[64];
+                snprintf(k, sizeof k, "instance_family %s", c->family);
+                xl_text(&s, row, 5, k, x->f.text);
+            } else
+                xl_text(&s, row, 5, "compute", x->f.text);
+            xl_num(&s, row, 6, c->term_years, x->f.count);
+            xl_text(&s, row, 7, gp_payment_name(c->payment), x->f.text);
+            xl_num(&s, row, 8, qty, x->f.num);
+            xl_text(&s, row, 9,
+                    c->type == GP_COMMIT_RESERVED ? "instances"
+                                                  : "$/h committed",
+                    x->f.text);
+            xl_num(&s, row, 10, rate, x->f.money);
+            xl_num(&s, row, 11, a->upfront, x->f.money);
+        }
+        /* annual cost = quantity x rate x 8760 */
+        xl_cell(c1, row, 8, false);
+        xl_cell(c2, row, 10, false);
+        snprintf(f, sizeof f, "=%s*%s*8760", c1, c2);
+        xl_formula(&s, row, 12, f, annual, x->f.money);
+        /* the on-demand spend it replaces: its window savings plus its
+         * window cost, scaled to a year */
+        xl_num(&s, row, 13, replaced, x->f.money);
+        xl_cell(c1, row, 13, false);
+        xl_cell(c2, row, 12, false);
+        snprintf(f, sizeof f, "=%s-%s", c1, c2);
+        xl_formula(&s, row, 14, f, replaced - annual, x->f.money);
+        xl_num(&s, row, 15, a->net_savings, x->f.money);
+        xl_num(&s, row, 16, a->savings_pct, x->f.pct);
+        if (a->type != GP_ACTION_ROUTING) {
+            xl_num(&s, row, 17, a->breakeven_utilization, x->f.pct);
+            xl_num(&s, row, 18, a->expected_utilization, x->f.pct);
+        }
+        xl_num(&s, row, 19, a->downside_net_savings, x->f.money);
+        worksheet_write_string(s.ws, (lxw_row_t)row, 20, a->reason, x->f.wrap);
+        s.width[20] = 60;
+    }
+    xl_table(x, &s, 3, row, 0, h, 21);
+    /* totals under the table, live too */
+    row += 1;
+    worksheet_write_string(s.ws, (lxw_row_t)row, 1, "Total", x->f.label);
+    static const size_t sum_cols[] = {11, 12, 13, 14};
+    for (size_t k = 0; k < 4; k++) {
+        double v = 0;
+        for (size_t i = 0; i < rec->n_actions; i++) {
+            const gp_action *a = &rec->actions[i];
+            if (sum_cols[k] == 11)
+                v += a->type == GP_ACTION_ROUTING ? 0 : a->upfront;
+        }
+        if (sum_cols[k] == 12)
+            v = rr->annual_cost;
+        else if (sum_cols[k] == 13)
+            v = rr->replaced;
+        else if (sum_cols[k] == 14)
+            v = rr->replaced - rr->annual_cost;
+        xl_cell(c1, rr->first, sum_cols[k], false);
+        xl_cell(c2, rr->last, sum_cols[k], false);
+        snprintf(f, sizeof f, "=SUM(%s:%s)", c1, c2);
+        xl_formula(&s, row, sum_cols[k], f, v, x->f.money_bold);
+    }
+    worksheet_write_string(s.ws, (lxw_row_t)row + 2, 0,
+                           "Rate per unit: a reservation's effective hourly "
+                           "rate (hourly + upfront / term hours), 1 per "
+                           "dollar of a savings plan, after the scenario "
+                           "discount. The routing action's spend replaced is "
+                           "net of what spot costs.",
+                           x->f.note);
+    worksheet_freeze_panes(s.ws, 4, 2);
+    xl_fit(&s);
+}
+
+/* ---- Plans ------------------------------------------------------------------
+ */
+
+/* Plans side by side (recommend) or strategies side by side (simulate),
+ * with a column chart of cost and savings. */
+static void sheet_plans(gp_xl *x)
+{
+    const gp_report *r = x->r;
+    xl_sheet s;
+    size_t row = 3, first;
+    char f[96], c1[8], pc[8];
+
+    xl_sheet_new(x, &s, "Plans");
+    if (r->rec) {
+        static const char *const h[] = {"Plan",
+                                        "Recommended",
+                                        "Total cost",
+                                        "Net savings",
+                                        "Low-demand net savings",
+                                        "Upfront",
+                                        "Annual commitment cost",
+                                        "Longest term (years)",
+                                        "Training on spot",
+                                        "Commitments",
+                                        "Risk"};
+        const gp_recommendation *rec = r->rec;
+        xl_heading(x, &s, "Plans side by side",
+                   "conservative: 1-year, paid monthly, sized for the "
+                   "low-demand week; balanced: the cheapest terms the history "
+                   "supports; aggressive: 3-year terms allowed");
+        worksheet_write_string(s.ws, 2, 0, "Current cost (nothing new bought)",
+                               x->f.label);
+        xl_num(&s, 2, 2, rec->policy_cost, x->f.money_bold);
+        xl_cell(pc, 2, 2, true);
+        first = row;
+        for (int i = 0; i < 3; i++) {
+            const gp_plan_result *p = &rec->plans[i];
+            row++;
+            xl_text(&s, row, 0, p->name, x->f.text);
+            xl_text(&s, row, 1, (size_t)i == rec->recommended ? "yes" : "",
+                    x->f.text);
+            xl_num(&s, row, 2, p->total_cost, x->f.money);
+            xl_cell(c1, row, 2, false);
+            snprintf(f, sizeof f, "=%s-%s", pc, c1);
+            xl_formula(&s, row, 3, f, rec->policy_cost - p->total_cost,
+                       x->f.money);
+            xl_num(&s, row, 4, p->downside_net_savings, x->f.money);
+            xl_num(&s, row, 5, p->upfront, x->f.money);
+            xl_num(&s, row, 6, p->annual_cost, x->f.money);
+            xl_num(&s, row, 7, p->max_term, x->f.count);
+            xl_text(&s, row, 8, p->route_training_to_spot ? "yes" : "no",
+                    x->f.text);
+            xl_num(&s, row, 9, (double)p->n_commitments, x->f.count);
+            worksheet_write_string(s.ws, (lxw_row_t)row, 10, p->risk,
+                                   x->f.wrap);
+            s.width[10] = 60;
+        }
+        xl_table(x, &s, first, row, 0, h, 11);
+    } else if (r->n_ledgers) {
+        static const char *const h[] = {"Strategy",
+                                        "Total cost",
+                                        "All on-demand cost",
+                                        "Savings",
+                                        "Savings %",
+                                        "On-demand",
+                                        "Reserved",
+                                        "Savings plans",
+                                        "Spot",
+                                        "Reserved utilization",
+                                        "Savings-plan utilization",
+                                        "Coverage",
+                                        "Useful GPU-hours",
+                                        "Cost per useful GPU-hour"};
+        xl_heading(x, &s, "Strategies side by side",
+                   "the scenario's baseline and every strategy it names, "
+                   "billed over the same window");
+        first = row;
+        for (size_t i = 0; i < r->n_ledgers; i++) {
+            const gp_ledger *l = r->ledgers[i];
+            row++;
+            xl_text(&s, row, 0, l->strategy, x->f.text);
+            xl_num(&s, row, 1, l->total_cost, x->f.money);
+            xl_num(&s, row, 2, l->all_on_demand_cost, x->f.money);
+            xl_num(&s, row, 3, l->savings, x->f.money);
+            xl_num(&s, row, 4, l->savings_pct, x->f.pct);
+            xl_num(&s, row, 5, l->on_demand_cost, x->f.money);
+            xl_num(&s, row, 6, l->reserved_cost, x->f.money);
+            xl_num(&s, row, 7, l->savings_plan_cost, x->f.money);
+            xl_num(&s, row, 8, l->spot_cost, x->f.money);
+            xl_num(&s, row, 9, l->reserved_utilization, x->f.pct);
+            xl_num(&s, row, 10, l->savings_plan_utilization, x->f.pct);
+            xl_num(&s, row, 11, l->coverage, x->f.pct);
+            xl_num(&s, row, 12, l->useful_gpu_hours, x->f.num);
+            xl_num(&s, row, 13, l->cost_per_useful_gpu_hour, x->f.money);
+        }
+        xl_table(x, &s, first, row, 0, h, 14);
+    } else {
+        xl_heading(x, &s, "Plans", NULL);
+        xl_not_computed(x, &s, 3,
+                        "nothing was billed in this run: gpuplan simulate "
+                        "--out and recommend --out compare plans");
+        xl_fit(&s);
+        return;
+    }
+
+    lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_COLUMN);
+    lxw_chart_series *se;
+    se = chart_add_series(ch, NULL, NULL);
+    chart_series_set_categories(se, s.name, (lxw_row_t)first + 1, 0,
+                                (lxw_row_t)row, 0);
+    chart_series_set_values(se, s.name, (lxw_row_t)first + 1, r->rec ? 2 : 1,
+                            (lxw_row_t)row, r->rec ? 2 : 1);
+    chart_series_set_name(se, "Total cost");
+    se = chart_add_series(ch, NULL, NULL);
+    chart_series_set_categories(se, s.name, (lxw_row_t)first + 1, 0,
+                                (lxw_row_t)row, 0);
+    chart_series_set_values(se, s.name, (lxw_row_t)first + 1, r->rec ? 3 : 3,
+                            (lxw_row_t)row, r->rec ? 3 : 3);
+    chart_series_set_name(se, r->rec ? "Net savings" : "Savings");
+    chart_title_set_name(ch, r->rec ? "Plans: cost and net savings over "
+                                      "the window"
+                                    : "Strategies: cost and savings over "
+                                      "the window");
+    chart_axis_set_num_format(ch->y_axis, "$#,##0");
+    chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
+    xl_insert_chart(x, &s, row + 2, 0, ch, 1.6);
+
+    /* the commitments of each plan */
+    if (r->rec) {
+        static const char *const h[] = {"Plan",
+                                        "Type",
+                                        "Provider",
+                                        "Region",
+                                        "Instance type or plan",
+                                        "Quantity",
+                                        "Unit",
+                                        "Term (years)",
+                                        "Payment",
+                                        "Start"};
+        size_t crow = row + 22;
+        worksheet_write_string(s.ws, (lxw_row_t)crow++, 0,
+                               "What each plan buys", x->f.h2);
+        first = crow;
+        for (int i = 0; i < 3; i++) {
+            const gp_plan_result *p = &r->rec->plans[i];
+            for (size_t k = 0; k < p->n_commitments; k++) {
+                const gp_commitment *c = &p->commitments[k];
+                crow++;
+                xl_text(&s, crow, 0, p->name, x->f.text);
+                xl_text(&s, crow, 1,
+                        c->type == GP_COMMIT_RESERVED ? "reserved"
+                                                      : "savings_plan",
+                        x->f.text);
+                xl_text(&s, crow, 2, c->provider, x->f.text);
+                xl_text(&s, crow, 3, c->region, x->f.text);
+                if (c->type == GP_COMMIT_RESERVED)
+                    xl_text(&s, crow, 4, c->instance_type, x->f.text);
+                else
+                    xl_text(&s, crow, 4,
+                            c->kind == GP_PLAN_FAMILY ? c->family : "compute",
+                            x->f.text);
+                xl_num(&s, crow, 5,
+                       c->type == GP_COMMIT_RESERVED ? c->count
+                                                     : c->hourly_commitment,
+                       x->f.num);
+                xl_text(&s, crow, 6,
+                        c->type == GP_COMMIT_RESERVED ? "instances"
+                                                      : "$/h committed",
+                        x->f.text);
+                xl_num(&s, crow, 7, c->term_years, x->f.count);
+                xl_text(&s, crow, 8, gp_payment_name(c->payment), x->f.text);
+                xl_num(&s, crow, 9, xl_when((double)c->start), x->f.day);
+            }
+        }
+        if (crow > first)
+            xl_table(x, &s, first, crow, 0, h, 10);
+        else
+            worksheet_write_string(s.ws, (lxw_row_t)crow, 0,
+                                   "no plan buys a commitment", x->f.note);
+    }
+    worksheet_freeze_panes(s.ws, 4, 1);
+    xl_fit(&s);
+}
+
+/* ---- Savings curve
+ * ------------------------------------------------------------- */
+
+static void sheet_curves(gp_xl *x)
+{
+    static const char *const h[] = {"Instrument", "Unit", "Level",
+                                    "Net savings", "Chosen"};
+    const gp_recommendation *rec = x->r->rec;
+    xl_sheet s;
+    size_t row = 3;
+
+    xl_sheet_new(x, &s, "Savings curve");
+    xl_heading(x, &s, "Savings versus commitment",
+               "net savings over the window if one instrument were bought "
+               "at another level, the others as recommended");
+    if (!rec || rec->n_curves == 0) {
+        xl_not_computed(x, &s, 3,
+                        rec ? "the recommendation buys no commitment to vary"
+                            : "the curves come from gpuplan recommend --out");
+        xl_fit(&s);
+        return;
+    }
+    size_t first = row;
+    size_t *start = gp_calloc(rec->n_curves + 1, sizeof *start);
+    for (size_t i = 0; i < rec->n_curves; i++) {
+        const gp_curve *cv = &rec->curves[i];
+        if (start)
+            start[i] = row + 1;
+        for (size_t j = 0; j < cv->n; j++) {
+            row++;
+            xl_text(&s, row, 0, cv->instrument, x->f.text);
+            xl_text(&s, row, 1, cv->unit, x->f.text);
+            xl_num(&s, row, 2, cv->level[j], x->f.num);
+            xl_num(&s, row, 3, cv->net_savings[j], x->f.money);
+            xl_text(&s, row, 4,
+                    fabs(cv->level[j] - cv->chosen) < 1e-9 ? "yes" : "",
+                    x->f.text);
+        }
+    }
+    if (row > first)
+        xl_table(x, &s, first, row, 0, h, 5);
+    /* one chart per instrument, up to four, beside the table */
+    for (size_t i = 0; start && i < rec->n_curves && i < 4; i++) {
+        const gp_curve *cv = &rec->curves[i];
+        if (cv->n == 0)
+            continue;
+        lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_SCATTER_STRAIGHT);
+        lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
+        chart_series_set_categories(se, s.name, (lxw_row_t)start[i], 2,
+                                    (lxw_row_t)(start[i] + cv->n - 1), 2);
+        chart_series_set_values(se, s.name, (lxw_row_t)start[i], 3,
+                                (lxw_row_t)(start[i] + cv->n - 1), 3);
+        chart_series_set_name(se, "Net savings");
+        chart_title_set_name(ch, cv->instrument);
+        chart_axis_set_name(ch->x_axis, cv->unit);
+        chart_axis_set_num_format(ch->y_axis, "$#,##0");
+        chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
+        xl_insert_chart(x, &s, 3 + i * 18, 6, ch, 1.2);
+    }
+    gp_free(start);
+    worksheet_freeze_panes(s.ws, 4, 0);
+    xl_fit(&s);
+}
+
+/* ---- Inputs & assumptions --------------------------------------------------
+ */
+
+/* A label and its text; the text overflows into the empty cells to its
+ * right rather than widening column B, which the tables below share. */
+static void kv_text(gp_xl *x, xl_sheet *s, size_t row, const char *k,
+                    const char *v)
+{
+    worksheet_write_string(s->ws, (lxw_row_t)row, 0, k, x->f.label);
+    worksheet_write_string(s->ws, (lxw_row_t)row, 1, v, x->f.text);
+}
+
+/* A label and its number. */
+static void kv_num(gp_xl *x, xl_sheet *s, size_t row, const char *k, double v,
+                   lxw_format *f)
+{
+    worksheet_write_string(s->ws, (lxw_row_t)row, 0, k, x->f.label);
+    xl_num(s, row, 1, v, f);
+}
+
+/* The catalogs read: where, as of when, from which sources. */
+static size_t inputs_catalogs(gp_xl *x, xl_sheet *s, size_t row)
+{
+    static const char *const h[] = {
+        "Provider",       "Region", "Currency", "Prices as of",
+        "Instance types", "File",   "Sources"};
+    const gp_pricing *p = x->r->info->pricing;
+    worksheet_write_string(s->ws, (lxw_row_t)row++, 0, "Catalogs", x->f.h2);
+    size_t first = row;
+    for (size_t i = 0; i < p->n_catalogs; i++) {
+        const gp_catalog *c = p->catalogs[i];
+        char src[1024] = "";
+        size_t n = 0;
+        for (size_t k = 0; k < c->n_sources && n < sizeof src - 1; k++)
+            n += (size_t)snprintf(src + n, sizeof src - n, "%s%s",
+                                  k ? "; " : "", c->sources[k]);
+        row++;
+        xl_text(s, row, 0, c->provider, x->f.text);
+        xl_text(s, row, 1, c->region, x->f.text);
+        xl_text(s, row, 2, c->currency, x->f.text);
+        xl_text(s, row, 3, c->as_of, x->f.text);
+        xl_num(s, row, 4, (double)c->n_types, x->f.count);
+        xl_text(s, row, 5, c->path, x->f.text);
+        worksheet_write_string(s->ws, (lxw_row_t)row, 6, src, x->f.wrap);
+    }
+    xl_table(x, s, first, row, 0, h, 7);
+    return row + 2;
+}
+
+/* The prices of the pools in the trace, estimates marked. */
+static size_t inputs_prices(gp_xl *x, xl_sheet *s, size_t row)
+{
+    static const char *const h[] = {"Provider",
+                                    "Region",
+                                    "Instance type",
+                                    "GPUs",
+                                    "GPU model",
+                                    "On-demand ($/h)",
+                                    "Spot ($/h)",
+                                    "Spot interruptions per month",
+                                    "Spot estimate",
+                                    "Reservation offers",
+                                    "Reservation offers that are estimates",
+                                    "Savings-plan offers",
+                                    "Savings-plan offers that are estimates"};
+    const gp_trace *t = x->t;
+    worksheet_write_string(s->ws, (lxw_row_t)row++, 0,
+                           "Prices of the pools in the trace (list prices "
+                           "unless marked estimates)",
+                           x->f.h2);
+    size_t first = row;
+    for (size_t i = 0; i < t->n_pools; i++) {
+        const gp_pool *p = &t->pools[i];
+        const gp_instance_type *it = p->type;
+        size_t er = 0, ep = 0;
+        for (size_t k = 0; k < it->n_reserved; k++)
+            er += it->reserved[k].estimate;
+        for (size_t k = 0; k < it->n_plans; k++)
+            ep += it->plans[k].estimate;
+        row++;
+        xl_text(s, row, 0, p->catalog->provider, x->f.text);
+        xl_text(s, row, 1, p->catalog->region, x->f.text);
+        xl_text(s, row, 2, it->name, x->f.text);
+        xl_num(s, row, 3, it->gpus, x->f.count);
+        xl_text(s, row, 4, it->gpu_model ? it->gpu_model : "", x->f.text);
+        xl_num(s, row, 5, it->on_demand, x->f.money);
+        if (it->spot.present) {
+            xl_num(s, row, 6, it->spot.hourly, x->f.money);
+            xl_num(s, row, 7, it->spot.interruption_rate_monthly, x->f.pct);
+            xl_text(s, row, 8, it->spot.estimate ? "estimate" : "", x->f.text);
+        }
+        xl_num(s, row, 9, (double)it->n_reserved, x->f.count);
+        xl_num(s, row, 10, (double)er, x->f.count);
+        xl_num(s, row, 11, (double)it->n_plans, x->f.count);
+        xl_num(s, row, 12, (double)ep, x->f.count);
+    }
+    if (row > first)
+        xl_table(x, s, first, row, 0, h, 13);
+    return row + 2;
+}
+
+/* The scenario: window, adjustments, policies, owned commitments. */
+static size_t inputs_scenario(gp_xl *x, xl_sheet *s, size_t row)
+{
+    const gp_scenario *sc = x->r->info->scenario;
+    char buf[256];
+
+    worksheet_write_string(s->ws, (lxw_row_t)row++, 0, "Scenario", x->f.h2);
+    kv_text(x, s, row++, "Name", sc->name ? sc->name : "(default)");
+    kv_text(x, s, row++, "File", sc->path ? sc->path : "(none)");
+    if (sc->has_window) {
+        char a[32], z[32];
+        gp_format_time(sc->window_start, a, sizeof a);
+        gp_format_time(sc->window_end, z, sizeof z);
+        snprintf(buf, sizeof buf, "%s to %s", a, z);
+        kv_text(x, s, row++, "Window", buf);
+    } else {
+        kv_text(x, s, row++, "Window", "the trace's span");
+    }
+    kv_num(x, s, row++, "Discount on every price", sc->discount, x->f.pct);
+    kv_num(x, s, row++, "Spot price factor", sc->spot_price_factor, x->f.num);
+    kv_num(x, s, row++, "Interruption factor", sc->interruption_factor,
+           x->f.num);
+    for (int w = 0; w < 2; w++) {
+        const gp_policy *p = &sc->policy[w];
+        char k[64];
+        snprintf(k, sizeof k, "Policy, %s", gp_workload_name((gp_workload)w));
+        snprintf(buf, sizeof buf,
+                 "launch %s; checkpoint every %g h (cost %g h); restart "
+                 "%g h; at most %d interruptions, then %s",
+                 gp_launch_name(p->launch), p->checkpoint_interval_h,
+                 p->checkpoint_cost_h, p->restart_overhead_h,
+                 p->max_interruptions, gp_launch_name(p->fallback));
+        kv_text(x, s, row++, k, buf);
+        snprintf(k, sizeof k, "Growth per month, %s",
+                 gp_workload_name((gp_workload)w));
+        kv_num(x, s, row++, k, sc->growth[w], x->f.pct);
+    }
+    kv_num(x, s, row++, "Monte Carlo runs", sc->mc_runs, x->f.count);
+    kv_num(x, s, row++, "Monte Carlo seed", (double)sc->mc_seed, x->f.count);
+    kv_num(x, s, row++, "Commitments owned", (double)sc->n_commitments,
+           x->f.count);
+    for (size_t i = 0; i < sc->n_commitments; i++) {
+        describe_commitment(&sc->commitments[i], false, buf, sizeof buf);
+        kv_text(x, s, row++, "  owned", buf);
+    }
+    kv_num(x, s, row++, "Strategies", (double)sc->n_strategies, x->f.count);
+    return row + 1;
+}
+
+/* The trace's statistics, as validate reports them. */
+static size_t inputs_trace(gp_xl *x, xl_sheet *s, size_t row)
+{
+    const gp_trace *t = x->t;
+    char a[32], z[32], buf[96];
+
+    worksheet_write_string(s->ws, (lxw_row_t)row++, 0, "Trace", x->f.h2);
+    for (size_t i = 0; i < t->n_sources; i++)
+        kv_text(x, s, row++, i ? "" : "Files", t->sources[i]);
+    gp_format_time(t->start_hour * 3600, a, sizeof a);
+    gp_format_time((t->start_hour + (int64_t)t->n_hours) * 3600, z, sizeof z);
+    snprintf(buf, sizeof buf, "%s to %s", a, z);
+    kv_text(x, s, row++, "Span", buf);
+    kv_num(x, s, row++, "Rows read", (double)t->rows_read, x->f.count);
+    kv_num(x, s, row++, "Rows rejected", (double)t->rows_rejected, x->f.count);
+    kv_num(x, s, row++, "Pools", (double)t->n_pools, x->f.count);
+    kv_num(x, s, row++, "Series", (double)t->n_series, x->f.count);
+    kv_num(x, s, row++, "Job runs", (double)t->n_runs, x->f.count);
+    kv_num(x, s, row++, "Training instance-hours",
+           t->instance_hours[GP_TRAINING], x->f.num);
+    kv_num(x, s, row++, "Inference instance-hours",
+           t->instance_hours[GP_INFERENCE], x->f.num);
+    kv_num(x, s, row++, "Unlabelled instance-hours",
+           t->instance_hours[GP_UNLABELED], x->f.num);
+    kv_num(x, s, row++, "Useful GPU-hours", t->useful_gpu_hours, x->f.num);
+    kv_num(x, s, row++, "GPU-hours without gpu_util", t->gpu_hours_without_util,
+           x->f.num);
+    return row + 1;
+}
+
+/* The last sheet: what every number rests on. */
+static void sheet_inputs(gp_xl *x)
+{
+    xl_sheet s;
+    size_t row = 3;
+    const gp_report *r = x->r;
+
+    xl_sheet_new(x, &s, "Inputs");
+    xl_heading(x, &s, "Inputs and assumptions",
+               "what the numbers rest on: catalogs and their dates, "
+               "estimates, the scenario, the trace");
+    kv_text(x, &s, row++, "gpuplan version", GP_VERSION);
+    kv_text(x, &s, row++, "Command", r->info->command);
+    kv_text(x, &s, row++, "Trace",
+            r->info->used_sample ? "the bundled sample (scenarios/sample)"
+                                 : "given with --trace");
+    if (r->n_ledgers) {
+        const gp_ledger *l = r->ledgers[r->proposed];
+        kv_num(x, &s, row++, "Monte Carlo runs used", l->mc_runs, x->f.count);
+        kv_num(x, &s, row++, "Monte Carlo seed used", (double)l->mc_seed,
+               x->f.count);
+    }
+    row++;
+    row = inputs_catalogs(x, &s, row);
+    row = inputs_prices(x, &s, row);
+    row = inputs_scenario(x, &s, row);
+    row = inputs_trace(x, &s, row);
+    worksheet_write_string(s.ws, (lxw_row_t)row++, 0, "Assumptions", x->f.h2);
+    static const char *const notes[] = {
+        "Reserved and savings-plan rates marked estimate come from "
+        "published discount ratios, not list prices: replace them with your "
+        "own negotiated rates.",
+        "Commitments are amortized: effective hourly x quantity x the hours "
+        "they are active, used or not; the cash view puts upfronts in the "
+        "month they are paid.",
+        "Coverage = on-demand value covered by commitments / on-demand value "
+        "of all usage launched on demand.",
+        "Cost per useful GPU-hour = cost / (GPUs x gpu_util/100 x hours), "
+        "over the usage that reports gpu_util.",
+        "Annualised figures scale the window to 8,760 hours: they assume the "
+        "window's demand repeats."};
+    for (size_t i = 0; i < sizeof notes / sizeof notes[0]; i++)
+        worksheet_write_string(s.ws, (lxw_row_t)row++, 0, notes[i], x->f.note);
+    if (s.width[0] < 30)
+        s.width[0] = 30;
+    s.width[6] = s.width[6] > 50 ? 50 : s.width[6];
+    xl_fit(&s);
+}
+
+/* ---- the workbook ----------------------------------------------------------
+ */
+
+/* Why libxlsxwriter failed, in a user's words. */
+static gp_status lxw_failed(const char *path, lxw_error e, int saved_errno,
+                            gp_error *err)
+{
+    if (e == LXW_ERROR_CREATING_XLSX_FILE || e == LXW_ERROR_CREATING_TMPFILE)
+        gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
+                     saved_errno ? strerror(saved_errno) : lxw_strerror(e));
+    else
+        gp_error_set(err, path, 0, 0, NULL, "cannot write the workbook: %s",
+                     lxw_strerror(e));
+    return GP_ERR_IO;
+}
+
+/* The temporary name of a workbook: in its own folder, so the rename
+ * cannot cross file systems, and still ending in .xlsx.  Creates it empty
+ * to learn whether the folder takes it.  Returns a new string, or NULL
+ * with err filled. */
+static char *claim_temp(const char *path, gp_error *err)
+{
+    size_t n = strlen(path);
+    const char *base = strrchr(path, '/');
+    struct stat st;
+
+    base = base ? base + 1 : path;
+    if (strlen(base) <= 5 || strcmp(path + n - 5, ".xlsx") != 0) {
+        gp_error_set(err, path, 0, 0, "--out",
+                     "the report is an Excel workbook: give it a name "
+                     "ending in .xlsx");
+        return NULL;
+    }
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        gp_error_set(err, path, 0, 0, "--out",
+                     "is a folder; give the workbook's file name");
+        return NULL;
+    }
+    char *tmp = gp_malloc(n + 32);
+    if (!tmp) {
+        gp_error_set(err, path, 0, 0, NULL, "out of memory");
+        return NULL;
+    }
+    snprintf(tmp, n + 32, "%.*s.tmp%ld.xlsx", (int)(n - 5), path,
+             (long)getpid());
+    FILE *probe = fopen(tmp, "wb");
+    if (!probe) {
+        gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
+                     strerror(errno));
+        gp_free(tmp);
+        return NULL;
+    }
+    fclose(probe);
+    return tmp;
+}
+
+gp_status gp_xlsx_check_path(const char *path, gp_error *err)
+{
+    char *tmp = claim_temp(path, err);
+    if (!tmp)
+        return GP_ERR_INPUT;
+    remove(tmp);
+    gp_free(tmp);
+    return GP_OK;
+}
+
+gp_status gp_xlsx_write(const char *path, const gp_report *r, gp_error *err)
+{
+    gp_xl x;
+    lxw_doc_properties props;
+    struct rec_rows rr;
+    int64_t start;
+    size_t hours;
+    char *tmp = claim_temp(path, err);
+
+    if (!tmp)
+        return GP_ERR_IO;
+
+    memset(&x, 0, sizeof x);
+    x.r = r;
+    x.t = r->info->trace;
+    x.wb = workbook_new(tmp);
+    if (!x.wb) {
+        gp_error_set(err, path, 0, 0, NULL, "cannot start the workbook");
+        remove(tmp);
+        gp_free(tmp);
+        return GP_ERR_IO;
+    }
+    window_of(r, &start, &hours);
+    memset(&props, 0, sizeof props);
+    props.title =
+        (char *)(r->rec ? "GPU purchasing plan" : "GPU purchasing report");
+    props.subject = (char *)"GPU cloud capacity: cost, commitments, savings";
+    props.author = (char *)"gpuplan " GP_VERSION;
+    props.comments = (char *)"Written by gpuplan; every number agrees with "
+                             "its --json output.";
+    props.created = (time_t)((start + (int64_t)hours) * 3600);
+    workbook_set_properties(x.wb, &props);
+    make_formats(&x);
+
+    memset(&rr, 0, sizeof rr);
+    rr.first = 1;
+    /* Summary comes first but its what-if block reads the
+     * Recommendations rows, which start at a fixed row */
+    rec_rows_of(r, &rr);
+    sheet_summary(&x, &rr);
+    if (r->n_ledgers || r->rec) {
+        sheet_recommendations(&x, &rr);
+        sheet_plans(&x);
+        sheet_curves(&x);
+        xl_sheet_monthly(&x);
+        xl_sheet_forecast(&x);
+        xl_sheet_utilization(&x);
+        xl_sheet_spot(&x);
+        xl_sheet_chargeback(&x);
+        xl_sheet_idle(&x);
+    } else {
+        /* the forecast command's workbook: nothing was billed */
+        xl_sheet_forecast(&x);
+        if (r->idle)
+            xl_sheet_idle(&x);
+    }
+    sheet_inputs(&x);
+
+    errno = 0;
+    lxw_error e = workbook_close(x.wb);
+    int saved = errno;
+    gp_status st = GP_OK;
+    if (e != LXW_NO_ERROR)
+        st = lxw_failed(path, e, saved, err);
+    else if (rename(tmp, path) != 0) {
+        gp_error_set(err, path, 0, 0, NULL, "cannot rename into place: %s",
+                     strerror(errno));
+        st = GP_ERR_IO;
+    }
+    if (st != GP_OK)
+        remove(tmp);
+    gp_free(tmp);
+    return st;
+}
+
+/* ---- billing a recommendation's plan ----------------------------------------
+ */
+
+gp_status gp_report_bill_plan(const gp_trace *trace, const gp_pricing *pricing,
+                              const gp_scenario *s,
+                              const gp_recommendation *rec, int threads,
+                              int mc_runs, long mc_seed, gp_ledger *out[2],
+                              gp_error *err)
+{
+    const gp_plan_result *p = &rec->plans[rec->recommended];
+    gp_scenario scn = *s;
+    gp_strategy strat = s->strategies[0];
+    gp_engine_options eo;
+    gp_status st;
+
+    out[0] = out[1] = NULL;
+    if (rec->forward)
+        return GP_OK; /* planned on forecast demand: nothing to bill */
+    /* as the recommender bills: the baseline strategy alone, nothing
+     * added, over the recommendation's window */
+    strat.add_commitments = NULL;
+    strat.n_add = 0;
+    scn.strategies = &strat;
+    scn.n_strategies = 1;
+    gp_engine_options_init(&eo);
+    eo.window_start = rec->start_hour * 3600;
+    eo.window_end = (rec->start_hour + (int64_t)rec->n_hours) * 3600;
+    eo.threads = threads;
+    eo.mc_runs = mc_runs;
+    eo.mc_seed = mc_seed;
+    st = gp_engine_run(trace, pricing, &scn, 0, &eo, &out[0], err);
+    if (st != GP_OK)
+        return st;
+    gp_free(out[0]->strategy);
+    out[0]->strategy = gp_strdup("current");
+    if (p->route_training_to_spot)
+        strat.policy[0].launch = GP_LAUNCH_SPOT;
+    eo.extra = p->commitments;
+    eo.n_extra = p->n_commitments;
+    st = gp_engine_run(trace, pricing, &scn, 0, &eo, &out[1], err);
+    if (st != GP_OK) {
+        gp_ledger_free(out[0]);
+        out[0] = NULL;
+        return st;
+    }
+    gp_free(out[1]->strategy);
+    out[1]->strategy = gp_strdup(p->name);
+    if (!out[0]->strategy || !out[1]->strategy) {
+        gp_ledger_free(out[0]);
+        gp_ledger_free(out[1]);
+        out[0] = out[1] = NULL;
+        gp_error_set(err, NULL, 0, 0, NULL, "out of memory");
+        return GP_ERR_NOMEM;
+    }
+    return GP_OK;
+}
+
+gp_status gp_xlsx_write_run(const char *path, const gp_run_info *info,
+                            gp_ledger *const *ledgers, size_t n,
+                            const gp_recommendation *rec, gp_error *err)
+{
+    gp_report r;
+    gp_error ignored;
+    gp_idle_report *idle = NULL;
+    gp_forecast *fc = NULL;
+
+    memset(&r, 0, sizeof r);
+    r.info = info;
+    r.ledgers = ledgers;
+    r.n_ledgers = n && ledgers[0] ? n : 0;
+    n = r.n_ledgers;
+    r.rec = rec;
+    for (size_t i = 1; i < n; i++)
+        if (ledgers[i]->total_cost < ledgers[r.proposed]->total_cost)
+            r.proposed = i;
+    if (rec && n == 2)
+        r.proposed = 1; /* the recommended plan, even if not cheaper */
+    gp_error_clear(&ignored);
+    if (gp_idle_detect(info->trace, info->scenario->discount, &idle,
+                       &ignored) == GP_OK)
+        r.idle = idle;
+    gp_error_clear(&ignored);
+    if (gp_forecast_run(info->trace, info->scenario, 13 * 168, NULL, &fc,
+                        &ignored) == GP_OK)
+        r.forecast = fc;
+    gp_status st = gp_xlsx_write(path, &r, err);
+    gp_idle_report_free(idle);
+    gp_forecast_free(fc);
+    return st;
+}
+
+gp_status gp_xlsx_write_forecast(const char *path, const gp_run_info *info,
+                                 const gp_forecast *forecast, gp_error *err)
+{
+    gp_report r;
+    memset(&r, 0, sizeof r);
+    r.info = info;
+    r.forecast = forecast;
+    return gp_xlsx_write(path, &r, err);
+}

@@ -1,0 +1,86 @@
+/*
+ * writer_xlsx.h: what the workbook writer's files share (not a public
+ * header).  writer_xlsx.c owns the workbook, its formats and the sheets
+ * about the decision (Summary, Recommendations, Plans, Savings curve,
+ * Inputs); writer_xlsx_sheets.c writes the sheets about what the money did
+ * over time (Monthly cost, Forecast, Utilization, Spot, Chargeback, Idle).
+ *
+ * Every cell goes through the xl_* helpers below, which also track each
+ * column's widest content so that a sheet's columns fit what they hold.
+ */
+#ifndef GP_WRITER_XLSX_H
+#define GP_WRITER_XLSX_H
+
+#include "writers.h"
+
+#include <xlsxwriter.h>
+
+#define XL_MAX_COLS 32
+/* Long tables (hourly forecasts, job runs, chargeback rows, idle spans)
+ * stop here, under Excel's 1,048,576 rows; the sheet then says so. */
+#define XL_ROW_CAP 1000000
+
+/* A worksheet and the width its columns need. */
+typedef struct xl_sheet {
+    lxw_worksheet *ws;
+    char name[32];
+    double width[XL_MAX_COLS];
+    size_t max_row; /* the last row written */
+} xl_sheet;
+
+/* The cell formats of the workbook: one of each, made once. */
+typedef struct xl_formats {
+    lxw_format *title, *subtitle, *h2, *label, *header, *note, *text, *wrap;
+    lxw_format *money, *money_bold, *pct, *num, *count, *when, *day;
+    lxw_format *in_pct; /* a what-if input cell */
+    lxw_format *warn;
+} xl_formats;
+
+typedef struct gp_xl {
+    lxw_workbook *wb;
+    const gp_report *r;
+    const gp_trace *t;
+    xl_formats f;
+    int n_tables;
+    int n_charts;
+} gp_xl;
+
+/* Writing cells; each widens the column to fit. A NAN number is left
+ * blank. */
+void xl_text(xl_sheet *s, size_t row, size_t col, const char *v, lxw_format *f);
+void xl_num(xl_sheet *s, size_t row, size_t col, double v, lxw_format *f);
+/* A formula with the value the program computed for it, so readers that
+ * do not recalculate still show the number. */
+void xl_formula(xl_sheet *s, size_t row, size_t col, const char *formula,
+                double value, lxw_format *f);
+/* The A1-style name of a cell, absolute when `fixed` ("$B$7"). */
+void xl_cell(char *buf, size_t row, size_t col, bool fixed);
+
+/* A new worksheet named `name`. */
+void xl_sheet_new(gp_xl *x, xl_sheet *s, const char *name);
+/* An Excel table over rows first..last (the header row is `first`), with
+ * the given column headers; banded rows, autofilter, a unique name. */
+void xl_table(gp_xl *x, xl_sheet *s, size_t first, size_t last,
+              size_t first_col, const char *const *headers, size_t n_cols);
+/* Sets every column's width from what was written (call last). */
+void xl_fit(xl_sheet *s);
+/* A sheet's title row and a one-line description under it. */
+void xl_heading(gp_xl *x, xl_sheet *s, const char *title, const char *what);
+/* An Excel date-time serial of epoch seconds. */
+double xl_when(double seconds);
+/* Inserts a chart at (row, col), scaled to fit beside a table. */
+void xl_insert_chart(gp_xl *x, xl_sheet *s, size_t row, size_t col,
+                     lxw_chart *chart, double width_scale);
+
+/* The sheets of writer_xlsx_sheets.c. */
+void xl_sheet_monthly(gp_xl *x);
+void xl_sheet_forecast(gp_xl *x);
+void xl_sheet_utilization(gp_xl *x);
+void xl_sheet_spot(gp_xl *x);
+void xl_sheet_chargeback(gp_xl *x);
+void xl_sheet_idle(gp_xl *x);
+
+/* "not computed in this run": the one row a sheet shows without data. */
+void xl_not_computed(gp_xl *x, xl_sheet *s, size_t row, const char *why);
+
+#endif

@@ -1,0 +1,69 @@
+#!/bin/sh
+# forecast --json, --csv and recommend --forward end to end on a case
+# worked by hand (prices: tests/data/engine/aws-test.json, where
+# p4d.24xlarge costs 32.77/h on demand and 20.50/h reserved for 1 year, no
+# upfront, no savings-plan rates).
+#
+# Demand: three weeks (504 hours) of 10 p4d.24xlarge for inference, every
+# hour.  Every method forecasts a constant exactly, so the next 168 hours
+# have P10 = P50 = P90 = 10, and the SPEC section 5 keys are all there;
+# --csv writes 168 rows.  recommend --forward 168h buys for that forecast:
+#   policy cost   10 x 32.77 x 168 = 55,053.60
+#   plan cost     10 x 20.50 x 168 = 34,440.00 (reserve 10: demand >= 10
+#                                    in 100% of hours, break-even 62.56%)
+#   net savings                    = 20,613.60, the same on P10 and P90.
+set -eu
+bin=$1
+src=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+python3 - "$dir/trace.csv" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("timestamp,instance_type,workload,instances\n")
+    for h in range(504):
+        f.write("%d,p4d.24xlarge,inference,10\n" % (1767225600 + 3600 * h))
+PY
+"$bin" forecast --quiet --json --horizon 1w --csv "$dir/csv" \
+    --pricing "$src/tests/data/engine/aws-test.json" \
+    --trace "$dir/trace.csv" > "$dir/forecast.json"
+"$bin" recommend --quiet --json --forward 168h \
+    --pricing "$src/tests/data/engine/aws-test.json" \
+    --trace "$dir/trace.csv" > "$dir/recommend.json"
+python3 - "$dir" <<'PY'
+import csv, json, sys
+d = sys.argv[1]
+doc = json.load(open(d + "/forecast.json"))
+def near(a, b, what, tol=0.005):
+    assert abs(a - b) <= tol, "%s: %r, expected %r" % (what, a, b)
+# 2026-01-01T00:00:00Z + 504 h = 2026-01-22T00:00:00Z
+assert doc["horizon"] == {"start": "2026-01-22T00:00:00Z",
+                          "end": "2026-01-29T00:00:00Z", "hours": 168}, \
+    doc["horizon"]
+assert len(doc["series"]) == 1
+s = doc["series"][0]
+for k in ("provider", "region", "instance_type", "workload", "method",
+          "backtest", "points"):
+    assert k in s, k
+assert s["instance_type"] == "p4d.24xlarge" and s["workload"] == "inference"
+for k in ("relative_mae", "mase", "mape", "coverage"):
+    assert k in s["backtest"], k
+assert len(s["points"]) == 168
+assert s["points"][0]["t"] == "2026-01-22T00:00:00Z"
+for p in s["points"]:
+    for q in ("p10", "p50", "p90"):
+        near(p[q], 10.0, q, 1e-9)
+rows = list(csv.DictReader(open(d + "/csv/forecast.csv")))
+assert len(rows) == 168, len(rows)
+assert rows[-1]["t"] == "2026-01-28T23:00:00Z" and float(rows[-1]["p50"]) == 10
+rec = json.load(open(d + "/recommend.json"))
+f = rec["forward"]
+assert f["horizon"]["start"] == "2026-01-22T00:00:00Z", f
+near(rec["baseline"]["policy_cost"], 55053.60, "policy cost")
+near(rec["plan"]["total_cost"], 34440.00, "plan cost")
+near(f["p50_net_savings"], 20613.60, "P50 net savings")
+near(f["downside_net_savings"], 20613.60, "P10 net savings")
+near(f["upside_net_savings"], 20613.60, "P90 net savings")
+near(f["p50_instance_hours"], 1680.0, "P50 instance-hours")
+print("forecast_json: 1 passed, 0 failed")
+PY

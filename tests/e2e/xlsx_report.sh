@@ -1,0 +1,61 @@
+#!/bin/sh
+# The Excel workbook end to end, read back with openpyxl (check_xlsx.py):
+# sheets, tables, formats, frozen headers, charts, formulas, and every
+# number equal to the same run's --json and --csv output to the cent.
+#   simulate:  a hand-made trace with job runs (spot per job), an idle
+#              stretch, two teams, an owned reservation and a strategy
+#              that adds a savings plan (tests/e2e/data/xlsx-jobs.*)
+#   recommend: the bundled sample (real Helios and ServeGen demand)
+# Also: the same run writes the same bytes (fixed created date), no
+# temporary file is left behind, and a failed run leaves an older report
+# as it was.
+set -eu
+bin=$1
+src=$2
+# "today" dates the catalogs' staleness warnings, which the workbook shows:
+# pinned, so two runs either side of midnight still write the same bytes
+GPUPLAN_TODAY=${GPUPLAN_TODAY:-2026-11-21}
+export GPUPLAN_TODAY
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+PY=
+for p in python3 /usr/bin/python3; do
+    if "$p" -c 'import openpyxl' 2>/dev/null; then PY=$p; break; fi
+done
+[ -n "$PY" ] || { echo "xlsx_report: python3 with openpyxl is needed" >&2; exit 1; }
+check="$PY $src/tests/e2e/check_xlsx.py"
+data="--pricing $src/tests/data/engine/aws-test.json
+      --trace $src/tests/e2e/data/xlsx-jobs.csv
+      --scenario $src/tests/e2e/data/xlsx-jobs.json"
+
+# shellcheck disable=SC2086
+"$bin" simulate --quiet --json --out "$out/sim.xlsx" --csv "$out/sim" $data \
+    > "$out/sim.json"
+$check simulate "$out/sim.xlsx" "$out/sim.json" "$out/sim"
+
+"$bin" recommend --quiet --json --out "$out/rec.xlsx" --csv "$out/rec" \
+    > "$out/rec.json"
+$check recommend "$out/rec.xlsx" "$out/rec.json" "$out/rec"
+for f in recommendations.csv plans.csv curves.csv monthly.csv; do
+    [ -s "$out/rec/$f" ] || { echo "recommend --csv wrote no $f" >&2; exit 1; }
+done
+
+# reproducible: a second run gives the same bytes
+"$bin" recommend --quiet --out "$out/rec2.xlsx" > /dev/null
+cmp "$out/rec.xlsx" "$out/rec2.xlsx"
+
+# nothing but the reports in the folder: no temporary names left
+left=$(ls "$out" | grep -c '\.tmp' || true)
+[ "$left" = 0 ] || { ls "$out" >&2; echo "temporary files left" >&2; exit 1; }
+
+# a failed run (a trace that does not load) leaves the old report alone
+cp "$out/rec.xlsx" "$out/keep.xlsx"
+printf 'timestamp,instance_type,instances\nnot-a-time,g5.xlarge,1\n' \
+    > "$out/bad.csv"
+if "$bin" recommend --quiet --out "$out/keep.xlsx" --trace "$out/bad.csv" \
+    --pricing "$src/tests/data/engine/aws-test.json" 2> /dev/null; then
+    echo "a bad trace did not fail" >&2
+    exit 1
+fi
+cmp "$out/rec.xlsx" "$out/keep.xlsx"
+echo "xlsx_report: simulate and recommend workbooks agree with --json"

@@ -80,12 +80,11 @@ void xl_cell(char *buf, size_t row, size_t col, bool fixed)
         name[n++] = (char)('A' + (col - 1) % 26);
         col = (col - 1) / 26;
     }
-    char *p = buf;
-    if (fixed)
-        *p++ = '$';
-    while (n > 0)
-        *p++ = name[--n];
-    sprintf(p, fixed ? "$%zu" : "%zu", row + 1);
+    char letters[16];
+    for (size_t i = 0; i < n; i++)
+        letters[i] = name[n - 1 - i];
+    letters[n] = '\0';
+    snprintf(buf, XL_CELL_SIZE, fixed ? "$%s$%zu" : "%s%zu", letters, row + 1);
 }
 
 double xl_when(double seconds)
@@ -402,7 +401,7 @@ static void headline_formula(gp_xl *x, xl_sheet *s, size_t row,
 static size_t summary_headline(gp_xl *x, xl_sheet *s, size_t row, size_t hours)
 {
     const gp_report *r = x->r;
-    char label[160], f1[96], a[8], b[8], c[8];
+    char label[160], f1[192], a[XL_CELL_SIZE], b[XL_CELL_SIZE], c[XL_CELL_SIZE];
     double current, plan, upfront = NAN;
     const char *current_label, *current_note;
 
@@ -560,7 +559,9 @@ static size_t summary_actions(gp_xl *x, xl_sheet *s, size_t row)
 static size_t summary_what_if(gp_xl *x, xl_sheet *s, size_t row,
                               const struct rec_rows *rr)
 {
-    char in1[8], in2[8], f[200], m0[8], m1[8], n0[8], n1[8], cc[8], rc[8];
+    char in1[XL_CELL_SIZE], in2[XL_CELL_SIZE], f[200], m0[XL_CELL_SIZE],
+        m1[XL_CELL_SIZE], n0[XL_CELL_SIZE], n1[XL_CELL_SIZE], cc[XL_CELL_SIZE],
+        rc[XL_CELL_SIZE];
     const gp_report *r = x->r;
 
     worksheet_write_string(s->ws, (lxw_row_t)row++, 0,
@@ -599,7 +600,7 @@ static size_t summary_what_if(gp_xl *x, xl_sheet *s, size_t row,
         return row + 1;
     }
     /* simulate, or nothing to buy: scale the headline linearly */
-    char cur[8], plan[8];
+    char cur[XL_CELL_SIZE], plan[XL_CELL_SIZE];
     xl_cell(cur, 5, 1, true);
     xl_cell(plan, 6, 1, true);
     worksheet_write_string(s->ws, (lxw_row_t)row, 0, "Discount on every price",
@@ -792,7 +793,7 @@ static void sheet_recommendations(gp_xl *x, const struct rec_rows *rr)
                                     "Why"};
     const gp_recommendation *rec = x->r->rec;
     xl_sheet s;
-    char f[96], c1[8], c2[8], what[200];
+    char f[192], c1[XL_CELL_SIZE], c2[XL_CELL_SIZE], what[200];
     size_t row = 3;
 
     xl_sheet_new(x, &s, "Recommendations");
@@ -914,7 +915,7 @@ static void sheet_plans(gp_xl *x)
     const gp_report *r = x->r;
     xl_sheet s;
     size_t row = 3, first;
-    char f[96], c1[8], pc[8];
+    char f[192], c1[XL_CELL_SIZE], pc[XL_CELL_SIZE];
 
     xl_sheet_new(x, &s, "Plans");
     if (r->rec) {

@@ -54,6 +54,8 @@ void xl_num(xl_sheet *s, size_t row, size_t col, double v, lxw_format *f);
 void xl_formula(xl_sheet *s, size_t row, size_t col, const char *formula,
                 double value, lxw_format *f);
 /* The A1-style name of a cell, absolute when `fixed` ("$B$7"). */
+/* Room for any cell name xl_cell writes ("$XFD$1048576" and more). */
+#define XL_CELL_SIZE 32
 void xl_cell(char *buf, size_t row, size_t col, bool fixed);
 
 /* A new worksheet named `name`. */

@@ -133,7 +133,7 @@ void xl_sheet_monthly(gp_xl *x)
         xl_num(&s, row, 2, h->reserved_cost, x->f.money);
         xl_num(&s, row, 3, h->savings_plan_cost, x->f.money);
         xl_num(&s, row, 4, h->spot_cost, x->f.money);
-        char c1[8], c2[8], f[64];
+        char c1[XL_CELL_SIZE], c2[XL_CELL_SIZE], f[192];
         xl_cell(c1, row, 1, false);
         xl_cell(c2, row, 4, false);
         snprintf(f, sizeof f, "=SUM(%s:%s)", c1, c2);
@@ -314,7 +314,7 @@ void xl_sheet_forecast(gp_xl *x)
 static void ratio(gp_xl *x, xl_sheet *s, size_t row, size_t col, size_t num_col,
                   size_t den_col, double num, double den)
 {
-    char a[8], b[8], f[80];
+    char a[XL_CELL_SIZE], b[XL_CELL_SIZE], f[192];
     xl_cell(a, row, num_col, false);
     xl_cell(b, row, den_col, false);
     snprintf(f, sizeof f, "=IF(%s>0,%s/%s,\"\")", b, a, b);
@@ -609,7 +609,7 @@ void xl_sheet_chargeback(gp_xl *x)
             xl_num(&s, row, 7, ls->cost, x->f.money);
             xl_num(&s, row, 8, ls->instance_hours, x->f.num);
             xl_num(&s, row, 9, ls->useful_gpu_hours, x->f.num);
-            char a[8], b[8], f[64];
+            char a[XL_CELL_SIZE], b[XL_CELL_SIZE], f[192];
             xl_cell(a, row, 7, false);
             xl_cell(b, row, 9, false);
             snprintf(f, sizeof f, "=IF(%s>0,%s/%s,\"\")", b, a, b);
@@ -660,7 +660,7 @@ void xl_sheet_chargeback(gp_xl *x)
         xl_text(&s, row, 0, teams[k].name, x->f.text);
         xl_num(&s, row, 1, teams[k].cost, x->f.money);
         xl_num(&s, row, 2, teams[k].useful, x->f.num);
-        char a[8], b[8], f[64];
+        char a[XL_CELL_SIZE], b[XL_CELL_SIZE], f[192];
         xl_cell(a, row, 1, false);
         xl_cell(b, row, 2, false);
         snprintf(f, sizeof f, "=IF(%s>0,%s/%s,\"\")", b, a, b);

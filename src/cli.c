@@ -7,6 +7,7 @@
  * option that would be ignored is a usage error (exit 2), never silence.
  */
 #include "cli.h"
+#include "writers.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -22,19 +23,28 @@ struct opt_def {
 };
 
 static const struct opt_def opt_defs[] = {
-    {"trace", OPT_TRACE, true},       {"layout", OPT_TRACE, true},
+    {"trace", OPT_TRACE, true},
+    {"layout", OPT_TRACE, true},
     {"map", OPT_TRACE, true},
     {"step", OPT_TRACE | OPT_IMPORT, true},
     {"region", OPT_TRACE | OPT_IMPORT, true},
-    {"provider", OPT_IMPORT, true},   {"instance-type", OPT_IMPORT, true},
-    {"time", OPT_IMPORT, true},       {"pricing", OPT_PRICING, true},
+    {"provider", OPT_IMPORT, true},
+    {"instance-type", OPT_IMPORT, true},
+    {"time", OPT_IMPORT, true},
+    {"pricing", OPT_PRICING, true},
     {"commitments-out", OPT_IMPORT, true},
-    {"scenario", OPT_SCENARIO, true}, {"out", OPT_OUT, true},
-    {"json", OPT_JSON, false},        {"csv", OPT_CSV, true},
-    {"skip-bad", OPT_SKIP_BAD, false}, {"rejects", OPT_SKIP_BAD, true},
-    {"horizon", OPT_HORIZON, true},   {"forward", OPT_FORWARD, true},
-    {"train-until", OPT_TRAIN_UNTIL, true}, {"relabel", OPT_RELABEL, false},
-    {"seed", OPT_SEED, true},         {"runs", OPT_SEED, true},
+    {"scenario", OPT_SCENARIO, true},
+    {"out", OPT_OUT, true},
+    {"json", OPT_JSON, false},
+    {"csv", OPT_CSV, true},
+    {"skip-bad", OPT_SKIP_BAD, false},
+    {"rejects", OPT_SKIP_BAD, true},
+    {"horizon", OPT_HORIZON, true},
+    {"forward", OPT_FORWARD, true},
+    {"train-until", OPT_TRAIN_UNTIL, true},
+    {"relabel", OPT_RELABEL, false},
+    {"seed", OPT_SEED, true},
+    {"runs", OPT_SEED, true},
     {"threads", OPT_SEED | OPT_TRACE, true},
     {"idle-threshold", OPT_TRACE, true},
     {"idle-min-hours", OPT_TRACE, true},
@@ -150,15 +160,13 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
             else if (strcmp(value, "jobs") == 0)
                 cli->trace_opt.layout = GP_LAYOUT_JOBS;
             else
-                return usage_error(cmd,
-                                   "--layout takes samples or jobs, not \"%s\"",
-                                   value);
+                return usage_error(
+                    cmd, "--layout takes samples or jobs, not \"%s\"", value);
         } else if (strcmp(name, "map") == 0) {
             const char *sep = strchr(value, '=');
             size_t k = cli->trace_opt.n_map;
             if (!sep || sep == value || !sep[1])
-                return usage_error(cmd,
-                                   "--map takes name=column, got \"%s\"",
+                return usage_error(cmd, "--map takes name=column, got \"%s\"",
                                    value);
             if (k == sizeof cli->map_storage / sizeof *cli->map_storage)
                 return usage_error(cmd, "too many --map options (at most %zu)",
@@ -173,9 +181,8 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
         } else if (strcmp(name, "step") == 0) {
             double step;
             if (!gp_parse_number(value, strlen(value), &step) || step <= 0)
-                return usage_error(cmd,
-                                   "--step takes seconds above 0, got \"%s\"",
-                                   value);
+                return usage_error(
+                    cmd, "--step takes seconds above 0, got \"%s\"", value);
             cli->trace_opt.default_step_s = step;
             cli->step_given = true;
         } else if (strcmp(name, "region") == 0) {
@@ -236,14 +243,14 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
             cli->relabel = true;
         } else if (strcmp(name, "seed") == 0) {
             if (!parse_long(value, 0, 2147483647L, &cli->seed))
-                return usage_error(cmd, "--seed takes a whole number, got "
-                                        "\"%s\"",
+                return usage_error(cmd,
+                                   "--seed takes a whole number, got "
+                                   "\"%s\"",
                                    value);
         } else if (strcmp(name, "runs") == 0) {
             if (!parse_long(value, 1, 10000000L, &cli->runs))
-                return usage_error(cmd,
-                                   "--runs takes 1 to 10000000, got \"%s\"",
-                                   value);
+                return usage_error(
+                    cmd, "--runs takes 1 to 10000000, got \"%s\"", value);
         } else if (strcmp(name, "threads") == 0) {
             long n;
             if (!parse_long(value, 1, 64, &n))
@@ -421,8 +428,7 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
 
     /* scenario */
     if (!scenario && cli->n_traces == 0 && sample_default) {
-        snprintf(path, sizeof path, "%s/scenarios/sample/scenario.json",
-                 data);
+        snprintf(path, sizeof path, "%s/scenarios/sample/scenario.json", data);
         scenario = path;
     }
     if (scenario) {
@@ -447,8 +453,7 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
         in->rejects_tmp = gp_malloc(n);
         if (!in->rejects_tmp)
             goto nomem;
-        snprintf(in->rejects_tmp, n, "%s.tmp%ld", rejects_path,
-                 (long)getpid());
+        snprintf(in->rejects_tmp, n, "%s.tmp%ld", rejects_path, (long)getpid());
         in->rejects = fopen(in->rejects_tmp, "w");
         if (!in->rejects) {
             gp_error_set(&err, rejects_path, 0, 0, NULL, "cannot write: %s",
@@ -467,8 +472,9 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
         snprintf(path, sizeof path, "%s/scenarios/sample/trace.csv", data);
         in->used_sample = true;
         if (!cli->quiet)
-            fprintf(stderr, "gpuplan: no --trace given: using the bundled "
-                            "sample %s\n",
+            fprintf(stderr,
+                    "gpuplan: no --trace given: using the bundled "
+                    "sample %s\n",
                     path);
         if (gp_trace_builder_add_file(b, path, &err) != GP_OK) {
             gp_trace_builder_free(b);
@@ -533,4 +539,17 @@ void gp_inputs_free(gp_inputs *in)
     gp_scenario_free(in->scenario);
     gp_trace_free(in->trace);
     memset(in, 0, sizeof *in);
+}
+
+void gp_cli_run_info(gp_run_info *info, const char *command,
+                     const gp_inputs *in)
+{
+    memset(info, 0, sizeof *info);
+    info->command = command;
+    info->pricing = in->pricing;
+    info->scenario = in->scenario;
+    info->trace = in->trace;
+    info->used_sample = in->used_sample;
+    for (size_t i = 0; i < in->pricing->warnings.count; i++)
+        gp_warnings_add(&info->warnings, "%s", in->pricing->warnings.items[i]);
 }

@@ -93,6 +93,13 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
                    bool report_all);
 void gp_inputs_free(gp_inputs *in);
 
+/* Starts the report's account of a run's inputs: command, catalogs,
+ * scenario, trace, and the catalogs' warnings (struct gp_run_info is in
+ * writers.h; free its warnings with gp_warnings_clear). */
+struct gp_run_info;
+void gp_cli_run_info(struct gp_run_info *info, const char *command,
+                     const gp_inputs *in);
+
 /* Prints err the way users see errors: "file:line:column: field: msg". */
 void gp_cli_print_error(const gp_error *err);
 /* "gpuplan: warning: ..." lines on stderr. */

@@ -302,14 +302,7 @@ static int forecast_exec(gp_cli *cli)
         gp_inputs_free(&in);
         return 1;
     }
-    memset(&info, 0, sizeof info);
-    info.command = "forecast";
-    info.pricing = in.pricing;
-    info.scenario = in.scenario;
-    info.trace = in.trace;
-    info.used_sample = in.used_sample;
-    for (size_t i = 0; i < in.pricing->warnings.count; i++)
-        gp_warnings_add(&info.warnings, "%s", in.pricing->warnings.items[i]);
+    gp_cli_run_info(&info, "forecast", &in);
     if (cli->out &&
         gp_xlsx_write_forecast(cli->out, &info, fc, &err) != GP_OK) {
         gp_cli_print_error(&err);

@@ -321,14 +321,7 @@ static int recommend_exec(gp_cli *cli)
         gp_inputs_free(&in);
         return 1;
     }
-    memset(&info, 0, sizeof info);
-    info.command = "recommend";
-    info.pricing = in.pricing;
-    info.scenario = in.scenario;
-    info.trace = in.trace;
-    info.used_sample = in.used_sample;
-    for (size_t i = 0; i < in.pricing->warnings.count; i++)
-        gp_warnings_add(&info.warnings, "%s", in.pricing->warnings.items[i]);
+    gp_cli_run_info(&info, "recommend", &in);
     gp_warnings_add(&info.warnings,
                     "reserved and savings-plan rates in the bundled catalogs "
                     "are estimates from published discount ratios; replace "

@@ -189,11 +189,7 @@ static int simulate_exec(gp_cli *cli)
         rc = 1;
         goto out;
     }
-    info.command = "simulate";
-    info.pricing = in.pricing;
-    info.scenario = in.scenario;
-    info.trace = in.trace;
-    info.used_sample = in.used_sample;
+    gp_cli_run_info(&info, "simulate", &in);
     gp_run_info_warn(&info, ledgers, in.scenario->n_strategies);
     gp_classification_warn(classified, &info.warnings);
     if (!cli->quiet)

@@ -243,9 +243,6 @@ void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
 {
     const gp_trace *t = info->trace;
 
-    for (size_t i = 0; i < info->pricing->warnings.count; i++)
-        gp_warnings_add(&info->warnings, "%s",
-                        info->pricing->warnings.items[i]);
     for (size_t k = 0; k < n; k++) {
         const gp_ledger *l = ledgers[k];
         for (size_t i = 0; i < l->n_commitments; i++) {

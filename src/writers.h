@@ -22,8 +22,8 @@ typedef struct gp_run_info {
     gp_warnings warnings; /* owned: pricing warnings plus the run's own */
 } gp_run_info;
 
-/* Fills info->warnings from the pricing's and from what the ledgers used
- * (estimated rates, spot above on-demand). */
+/* Adds to info->warnings what the ledgers used (estimated rates, spot
+ * above on-demand); gp_cli_run_info put the pricing's there already. */
 void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
                       size_t n);
 

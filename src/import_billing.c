@@ -407,6 +407,48 @@ static gp_status bill_charge(bill *b, owned *o, int64_t t, double hours,
     return GP_OK;
 }
 
+/* The longest charge period spread over its clock hours by
+ * bill_charge_period: a year (bills come by the hour, day or month). */
+#define MAX_CHARGE_PERIOD_S (366 * 86400LL)
+
+/* Charges what a bill row covered over [start, start + step) to
+ * commitment o, spread evenly over the clock hours the period overlaps: a
+ * daily row's 48 covered instance-hours are 2 in each of its 24 hours,
+ * not 48 in its first, which would size the commitment 24 times too big. */
+static gp_status bill_charge_period(bill *b, owned *o, int64_t start,
+                                    int64_t step, double hours, double dollars)
+{
+    int64_t first, last;
+    gp_status st;
+
+    if (step <= 3600 && (start % 3600 + 3600) % 3600 + step <= 3600)
+        return bill_charge(b, o, start, hours, dollars);
+    first = start >= 0 ? start / 3600 : -((-start + 3599) / 3600);
+    last = start + step - 1;
+    last = last >= 0 ? last / 3600 : -((-last + 3599) / 3600);
+    for (int64_t h = first; h <= last; h++) {
+        int64_t from = h * 3600 > start ? h * 3600 : start;
+        int64_t to =
+            (h + 1) * 3600 < start + step ? (h + 1) * 3600 : start + step;
+        double part = (double)(to - from) / (double)step;
+        if ((st = bill_charge(b, o, from, hours * part, dollars * part)) !=
+            GP_OK)
+            return st;
+    }
+    return GP_OK;
+}
+
+/* The error for a row a commitment covered whose charge period is too
+ * long to spread over its hours. */
+static gp_status long_period(const char *source, long line, int col,
+                             const char *name, gp_error *err)
+{
+    gp_error_set(err, source, line, col + 1, name,
+                 "a charge period of more than a year on a row a commitment "
+                 "covered");
+    return GP_ERR_INPUT;
+}
+
 /* Orders trace rows by time, then pool. */
 static int cell_cmp(const void *pa, const void *pb)
 {
@@ -788,9 +830,14 @@ typedef struct focus_ctx {
 } focus_ctx;
 
 /* The instance type a FOCUS usage row bills: the x_InstanceType column when
- * the export has one, else AWS's description "$1.624 per On Demand Linux
- * g5.4xlarge Instance Hour" (the word before "Instance Hour", which must
- * look like family.size).  Copies it into buf; false when there is none. */
+ * the export has one, else AWS's description (lineItem/LineItemDescription):
+ * on demand "$1.624 per On Demand Linux g5.4xlarge Instance Hour" and
+ * reservation-covered "Linux/UNIX (Amazon VPC), g5.4xlarge Reserved Instance
+ * applied" (the word before the marker), spot "g5.4xlarge Linux/UNIX Spot
+ * Instance-hour in US East (N. Virginia) in VPC Zone #1" (the first word).
+ * The word must look like family.size (a letter first, so a price such
+ * as "$0.35" is not taken).  Copies it into buf; false when
+ * there is none. */
 static bool focus_instance_type(const char *explicit_type, const char *desc,
                                 char *buf, size_t size)
 {
@@ -800,13 +847,22 @@ static bool focus_instance_type(const char *explicit_type, const char *desc,
         snprintf(buf, size, "%s", explicit_type);
         return true;
     }
-    end = strstr(desc, " Instance Hour");
-    if (!end)
-        return false;
-    start = end;
-    while (start > desc && start[-1] != ' ')
-        start--;
-    if (end - start < 3 || (size_t)(end - start) >= size ||
+    if (strstr(desc, " Spot Instance-hour")) {
+        start = desc;
+        end = strchr(desc, ' ');
+    } else {
+        end = strstr(desc, " Instance Hour");
+        if (!end)
+            end = strstr(desc, " Reserved Instance applied");
+        if (!end)
+            return false;
+        start = end;
+        while (start > desc && start[-1] != ' ')
+            start--;
+    }
+    if (!end || end - start < 3 || (size_t)(end - start) >= size ||
+        !((*start >= 'a' && *start <= 'z') ||
+          (*start >= 'A' && *start <= 'Z')) ||
         !memchr(start, '.', (size_t)(end - start)))
         return false;
     memcpy(buf, start, (size_t)(end - start));
@@ -845,7 +901,7 @@ static gp_status focus_row(void *pctx, char **f, size_t n, long line,
     int64_t start, step;
     double quantity, effective, list_cost;
     gp_commitment_type ctype = GP_COMMIT_RESERVED;
-    bool committed;
+    bool committed, explicit_type;
     gp_status st;
 
     if (!x->have_header) {
@@ -868,6 +924,7 @@ static gp_status focus_row(void *pctx, char **f, size_t n, long line,
         b->not_usage++;
         if (!(provider = provider_code(field(f, n, c[F_PROVIDER]))))
             return GP_OK;
+        int64_t end;
         if ((st = read_time(src, line, c[F_START], focus_names[F_START],
                             field(f, n, c[F_START]), &start, err)) != GP_OK ||
             (st = read_amount(src, line, c[F_EFFECTIVE],
@@ -875,10 +932,20 @@ static gp_status focus_row(void *pctx, char **f, size_t n, long line,
                               field(f, n, c[F_EFFECTIVE]), true, &effective,
                               err)) != GP_OK)
             return st;
+        /* an unused part over a day is spread over the day's hours; a
+         * period that does not read counts as the hour it starts in */
+        step = 3600;
+        if (!is_null(field(f, n, c[F_END]))) {
+            if (read_time(src, line, c[F_END], focus_names[F_END],
+                          field(f, n, c[F_END]), &end, err) != GP_OK)
+                gp_error_clear(err);
+            else if (end > start && end - start <= MAX_CHARGE_PERIOD_S)
+                step = end - start;
+        }
         if (!(o = bill_owned(b, commit_id, ctype)))
             return GP_ERR_NOMEM;
         snprintf(o->provider, sizeof o->provider, "%s", provider);
-        return bill_charge(b, o, start, 0, effective);
+        return bill_charge_period(b, o, start, step, 0, effective);
     }
     if (strcasecmp(field(f, n, c[F_CATEGORY]), "Usage") != 0) {
         b->not_usage++;
@@ -898,7 +965,14 @@ static gp_status focus_row(void *pctx, char **f, size_t n, long line,
         return GP_OK;
     }
     region = field(f, n, c[F_REGION]);
-    if ((st = check_name(src, line, c[F_REGION], focus_names[F_REGION], region,
+    /* the type goes into the trace as it is: no comma or quote in it */
+    explicit_type = !is_null(field(f, n, c[F_INSTANCE_TYPE]));
+    if ((st = check_name(
+             src, line, c[explicit_type ? F_INSTANCE_TYPE : F_DESCRIPTION],
+             focus_names[explicit_type ? F_INSTANCE_TYPE : F_DESCRIPTION],
+             explicit_type ? field(f, n, c[F_INSTANCE_TYPE]) : type,
+             sizeof type, err)) != GP_OK ||
+        (st = check_name(src, line, c[F_REGION], focus_names[F_REGION], region,
                          32, err)) != GP_OK ||
         (st = read_period(src, line, c[F_START], focus_names[F_START],
                           field(f, n, c[F_START]), c[F_END],
@@ -940,7 +1014,9 @@ static gp_status focus_row(void *pctx, char **f, size_t n, long line,
             snprintf(o->instance_type, sizeof o->instance_type, "%s", type);
         o->covered_hours += quantity;
         o->covered_cost += list_cost;
-        return bill_charge(b, o, start, quantity, effective);
+        if (step > MAX_CHARGE_PERIOD_S)
+            return long_period(src, line, c[F_END], focus_names[F_END], err);
+        return bill_charge_period(b, o, start, step, quantity, effective);
     }
     return GP_OK;
 }
@@ -1319,11 +1395,13 @@ static gp_status cur_row(void *pctx, char **f, size_t n, long line,
         if (!o->family[0]) {
             const char *dot = strchr(type, '.');
             snprintf(o->family, sizeof o->family, "%.*s",
-                     (int)(dot - type), type);
+                     (int)(dot ? (size_t)(dot - type) : strlen(type)), type);
         }
         o->covered_hours += amount;
         o->covered_cost += on_demand_cost;
-        return bill_charge(b, o, start, amount, effective);
+        if (step > MAX_CHARGE_PERIOD_S)
+            return long_period(src, line, c[C_END], cur_names[C_END], err);
+        return bill_charge_period(b, o, start, step, amount, effective);
     }
     return GP_OK;
 }

@@ -1381,6 +1381,24 @@ static gp_status add_reading(tel *T, uint32_t source, long line, long series,
         char when[40], job[600];
         gpu_job_id(&T->gpus[gpu], job, sizeof job);
         format_time_ms(s->t, when, sizeof when);
+        if (labels != s->labels && T->labels[labels].pod[0] &&
+            T->labels[s->labels].pod[0]) {
+            char pods[300];
+            snprintf(pods, sizeof pods, "%s and %s", T->labels[s->labels].pod,
+                     T->labels[labels].pod);
+            if (series >= 0)
+                return at_error(T, source, line, series, NULL,
+                                "GPU %s is used by several pods at %s (%s, "
+                                "also data.result[%ld]): GPUs shared by "
+                                "time-slicing or MPS are not supported yet",
+                                job, when, pods, s->series);
+            gp_error_set(T->err, src->name, line, column, mv->metric,
+                         "GPU %s is used by several pods at %s (%s, also "
+                         "line %ld): GPUs shared by time-slicing or MPS are "
+                         "not supported yet",
+                         job, when, pods, s->line);
+            return GP_ERR_INPUT;
+        }
         if (series >= 0)
             return at_error(T, source, line, series, NULL,
                             "GPU %s has two %s values at %s (also "
@@ -1573,6 +1591,60 @@ static bool prom_value(const char *s, size_t len, double *out)
     return gp_parse_number(s, len, out);
 }
 
+/* How many "# TYPE <metric>" lines the current file has had for metric:
+ * each scrape describes each metric family once, before its samples. */
+static uint32_t dcgm_families(tel *T, const char *metric)
+{
+    const char *parts[2] = {"\001TYPE", metric};
+    char key[300];
+    size_t klen = make_key(key, sizeof key, parts, 2);
+    uint32_t slot;
+
+    if (klen && gp_strmap_get(&T->count_map, key, klen, &slot))
+        return T->counts[slot];
+    return 0;
+}
+
+/* A comment line of a scrape: "# TYPE DCGM_FI_... gauge" starts a metric
+ * family and is counted (dcgm_families); HELP and other comments are
+ * skipped. */
+static gp_status dcgm_type_line(tel *T, const char *s, size_t len)
+{
+    char metric[256];
+    const char *parts[2] = {"\001TYPE", metric};
+    char key[300];
+    size_t i = 1, start, klen;
+    uint32_t slot;
+
+    while (i < len && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (len - i < 5 || memcmp(s + i, "TYPE", 4) != 0 ||
+        (s[i + 4] != ' ' && s[i + 4] != '\t'))
+        return GP_OK;
+    i += 4;
+    while (i < len && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    start = i;
+    while (i < len && is_name_char(s[i]))
+        i++;
+    if (i == start || i - start >= sizeof metric)
+        return GP_OK;
+    copy_to(metric, sizeof metric, s + start, i - start);
+    if (strncmp(metric, "DCGM_FI_", 8) != 0 ||
+        !(klen = make_key(key, sizeof key, parts, 2)))
+        return GP_OK;
+    if (gp_strmap_get(&T->count_map, key, klen, &slot)) {
+        T->counts[slot]++;
+        return GP_OK;
+    }
+    if (gp_grow((void **)&T->counts, &T->cap_counts, T->n_counts + 1,
+                sizeof *T->counts) != GP_OK ||
+        gp_strmap_put(&T->count_map, key, klen, (uint32_t)T->n_counts) != GP_OK)
+        return nomem(T);
+    T->counts[T->n_counts++] = 1;
+    return GP_OK;
+}
+
 /* Reads one line of a scrape; adds it when it is a DCGM GPU metric. */
 static gp_status dcgm_line(tel *T, uint32_t source, long line, const char *s,
                            size_t len, char *scratch, const char *host)
@@ -1589,8 +1661,10 @@ static gp_status dcgm_line(tel *T, uint32_t source, long line, const char *s,
 
     ls.n = 0;
     prom_space(&pl);
-    if (pl.i >= len || s[pl.i] == '#')
-        return GP_OK; /* blank, comment, HELP, TYPE */
+    if (pl.i < len && s[pl.i] == '#')
+        return dcgm_type_line(T, s + pl.i, len - pl.i);
+    if (pl.i >= len)
+        return GP_OK; /* blank */
     if (!is_name_start(s[pl.i])) {
         size_t n_bad = 0;
         while (pl.i + n_bad < len && !strchr(" \t{", s[pl.i + n_bad]))
@@ -1669,7 +1743,13 @@ static gp_status dcgm_line(tel *T, uint32_t source, long line, const char *s,
                               "the scrape has no timestamps; give --time "
                               "(when it was scraped)");
         }
-        if (klen && gp_strmap_get(&T->count_map, key, klen, &slot)) {
+        uint32_t families = dcgm_families(T, metric);
+        if (families > 0) {
+            /* the scrapes say where they start: a GPU shared by several
+             * pods has one line per pod in one scrape, not one per scrape
+             * (dcgm-exporter --kubernetes-virtual-gpus) */
+            k = families - 1;
+        } else if (klen && gp_strmap_get(&T->count_map, key, klen, &slot)) {
             k = T->counts[slot]++;
         } else if (klen) {
             if (gp_grow((void **)&T->counts, &T->cap_counts, T->n_counts + 1,

@@ -592,6 +592,130 @@ static void test_focus_period_length_bom_and_crlf(void **state)
     result_free(&r);
 }
 
+/* AWS writes the instance type into lineItem/LineItemDescription (FOCUS
+ * ChargeDescription) differently per purchase option.  The two forms below
+ * are AWS's own: spot "c4.large Linux/UNIX Spot Instance-hour in US West
+ * (Oregon) in VPC Zone #1" and reservation-covered "Linux/UNIX (Amazon
+ * VPC), m4.large Reserved Instance applied" (as in AWS's CUR user guide
+ * and the CUR rows of Netflix ice's tests).  Both are instance-hours and
+ * were skipped as "not instance-hours" before.  Expected by hand: g5.xlarge
+ * spot, 2 hours in one hour -> 2 instances; p4d.24xlarge covered by the
+ * reservation, 1 hour in one hour -> 1 instance, and the reservation
+ * covered 1 instance-hour. */
+static void
+test_focus_spot_and_reserved_descriptions_are_instance_hours(void **state)
+{
+    run_result r;
+    (void)state;
+
+    r = run_text("focus",
+                 "ChargeCategory,ChargePeriodStart,ChargePeriodEnd,"
+                 "PricingCategory,CommitmentDiscountId,"
+                 "CommitmentDiscountCategory,CommitmentDiscountType,"
+                 "CommitmentDiscountStatus,ConsumedQuantity,ConsumedUnit,"
+                 "ProviderName,RegionId,ChargeDescription,EffectiveCost,"
+                 "ListCost\n"
+                 "Usage,2024-09-10 05:00:00,2024-09-10 06:00:00,Dynamic,,,,,2,"
+                 "Hours,AWS,us-east-1,g5.xlarge Linux/UNIX Spot Instance-hour "
+                 "in US East (N. Virginia) in VPC Zone #1,0.8,2.012\n"
+                 "Usage,2024-09-10 05:00:00,2024-09-10 06:00:00,Committed,"
+                 "arn:aws:ec2:us-east-1:1:reserved-instances/r1,Usage,"
+                 "Reserved Instance,Used,1,Hours,AWS,us-east-1,"
+                 "\"Linux/UNIX (Amazon VPC), p4d.24xlarge Reserved Instance "
+                 "applied\",13.7,32.77\n"
+                 /* a first word that is a price is no instance type */
+                 "Usage,2024-09-10 05:00:00,2024-09-10 06:00:00,Dynamic,,,,,1,"
+                 "Hours,AWS,us-east-1,$0.35 per Linux/UNIX Spot Instance-hour,"
+                 "0.35,1\n");
+    assert_int_equal(r.st, GP_OK);
+    assert_string_equal(
+        r.out, "timestamp,step_s,provider,region,instance_type,instances\n"
+               "2024-09-10T05:00:00Z,3600,aws,us-east-1,g5.xlarge,2\n"
+               "2024-09-10T05:00:00Z,3600,aws,us-east-1,p4d.24xlarge,1\n");
+    assert_true(has_note(&r.notes, "2 compute instance-hour rows imported (1 "
+                                   "of them spot); skipped 0 not usage, 1 not "
+                                   "instance-hours"));
+    assert_true(has_note(&r.notes, "reserved-instances/r1 covered 1 "
+                                   "instance-hours"));
+    result_free(&r);
+}
+
+/* An x_InstanceType with a comma would have been written into the trace
+ * as it is, splitting the row into one field too many. */
+static void test_focus_unusable_x_instance_type_is_an_error(void **state)
+{
+    run_result r;
+    (void)state;
+
+    r = run_text("focus",
+                 "ChargeCategory,ChargePeriodStart,ChargePeriodEnd,"
+                 "PricingCategory,CommitmentDiscountId,"
+                 "CommitmentDiscountCategory,CommitmentDiscountType,"
+                 "ConsumedQuantity,ConsumedUnit,ProviderName,RegionId,"
+                 "ChargeDescription,EffectiveCost,ListCost,x_InstanceType\n"
+                 "Usage,2024-09-10 05:00:00,2024-09-10 06:00:00,Standard,,,,1,"
+                 "Hours,AWS,us-east-1,compute,1,1,\"g5,xlarge\"\n");
+    assert_int_equal(r.st, GP_ERR_INPUT);
+    /* x_InstanceType is the 15th column */
+    assert_string_equal(formatted(&r.err),
+                        "bill.csv:2:15: x_InstanceType: not a usable name: "
+                        "\"g5,xlarge\"");
+    assert_string_equal(r.out, "");
+    result_free(&r);
+}
+
+/* Daily rows (the real FOCUS sample has 51 rows of 24 hours; CUR comes
+ * daily too): what a commitment covered is spread over the day's hours.
+ * Worked by hand: a reservation covering 48 p4d.24xlarge instance-hours
+ * over 2024-09-10 is 2 instances in each of the 24 hours, so count 2 (it
+ * was 48: the whole day charged to 00:00); a savings plan charged 36
+ * dollars of covered usage and 12 unused over the same day is (36 + 12) /
+ * 24 = 2 dollars an hour (it was 48). */
+static void test_focus_daily_rows_size_commitments_per_hour(void **state)
+{
+    static const char path[] = "/tmp/gp_test_import_daily.csv";
+    static const char head[] =
+        "ChargeCategory,ChargePeriodStart,ChargePeriodEnd,PricingCategory,"
+        "CommitmentDiscountId,CommitmentDiscountCategory,"
+        "CommitmentDiscountType,CommitmentDiscountStatus,ConsumedQuantity,"
+        "ConsumedUnit,ProviderName,RegionId,ChargeDescription,EffectiveCost,"
+        "ListCost\n";
+    run_result r;
+    gp_scenario *s = NULL;
+    gp_error err;
+    FILE *f = fopen(path, "w");
+    (void)state;
+
+    assert_non_null(f);
+    fputs(head, f);
+    fputs("Usage,2024-09-10 00:00:00,2024-09-11 00:00:00,Committed,ri-1,Usage,"
+          "Reserved Instance,Used,48,Hours,AWS,us-east-1,\"Linux/UNIX (Amazon "
+          "VPC), p4d.24xlarge Reserved Instance applied\",660,1054\n"
+          "Usage,2024-09-10 00:00:00,2024-09-11 00:00:00,Committed,sp-1,Spend,"
+          "Savings Plan,Used,24,Hours,AWS,us-east-1,$1.624 per On Demand "
+          "Linux g5.4xlarge Instance Hour,36,38.976\n"
+          "Usage,2024-09-10 00:00:00,2024-09-11 00:00:00,Committed,sp-1,Spend,"
+          "Savings Plan,Unused,0,Hours,AWS,us-east-1,unused commitment,12,"
+          "0\n",
+          f);
+    fclose(f);
+    r = run_file("focus", path, temp_name());
+    assert_int_equal(r.st, GP_OK);
+    gp_error_clear(&err);
+    assert_int_equal(gp_scenario_load(&s, temp_name(), &err), GP_OK);
+    assert_int_equal(s->n_commitments, 2);
+    assert_int_equal(s->commitments[0].type, GP_COMMIT_RESERVED);
+    assert_close(s->commitments[0].count, 2, 0);
+    assert_int_equal(s->commitments[1].type, GP_COMMIT_SAVINGS_PLAN);
+    assert_close(s->commitments[1].hourly_commitment, 2.0, 1e-9);
+    /* date -u -d 2024-09-10T00:00:00Z +%s: the first hour stays the start */
+    assert_int_equal(s->commitments[0].start, 1725926400);
+    gp_scenario_free(s);
+    unlink(temp_name());
+    unlink(path);
+    result_free(&r);
+}
+
 /* Every allocation failing in turn: the import fails cleanly (ASan checks
  * that nothing leaks) until enough allocations succeed. */
 static void test_allocation_failures_do_not_leak(void **state)
@@ -634,6 +758,10 @@ int main(void)
         cmocka_unit_test(test_focus_whole_real_sample),
         cmocka_unit_test(test_focus_bad_rows_give_file_line_column),
         cmocka_unit_test(test_focus_period_length_bom_and_crlf),
+        cmocka_unit_test(
+            test_focus_spot_and_reserved_descriptions_are_instance_hours),
+        cmocka_unit_test(test_focus_unusable_x_instance_type_is_an_error),
+        cmocka_unit_test(test_focus_daily_rows_size_commitments_per_hour),
         cmocka_unit_test(test_allocation_failures_do_not_leak),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

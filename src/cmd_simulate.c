@@ -189,6 +189,13 @@ static int simulate_exec(gp_cli *cli)
         rc = 1;
         goto out;
     }
+    {
+        /* the idle report covers the hours the bills cover */
+        int64_t wh;
+        size_t wn;
+        gp_engine_window(in.trace, in.scenario, &wh, &wn);
+        gp_idle_clip(idle, in.trace, wh, wn);
+    }
     gp_cli_run_info(&info, "simulate", &in);
     gp_run_info_warn(&info, ledgers, in.scenario->n_strategies);
     gp_classification_warn(classified, &info.warnings);

@@ -386,11 +386,39 @@ static void fill_tile(const gp_trace *t, double *tile, int64_t hour,
     }
 }
 
+/* Whether the spot model replays idle span `sp` by Monte Carlo in the
+ * window [ws, we) (seconds): it is part of a job run that the strategy
+ * launches on spot and that starts in the window (the runs spot.c
+ * replays).  Those runs are billed whole, not shortened (idle.h), so
+ * cutting their demand would remove instance-hours whose cost stays. */
+static bool span_replayed_on_spot(const gp_trace *t, const gp_strategy *strat,
+                                  const gp_idle_span *sp, double ws, double we)
+{
+    const gp_series *ser = &t->series[sp->series];
+    const gp_policy *pol = &strat->policy[ser->workload == GP_TRAINING ? 0 : 1];
+
+    if (sp->job < 0 || pol->launch != GP_LAUNCH_SPOT || !ser->interruptible ||
+        !t->pools[ser->pool].type->spot.present)
+        return false;
+    for (size_t i = 0; i < t->n_runs; i++) {
+        const gp_job_run *jr = &t->runs[i];
+        if (jr->job != sp->job || jr->series != sp->series ||
+            (double)jr->start < ws || (double)jr->start >= we ||
+            jr->instances <= 0 || jr->instance_hours <= 0)
+            continue;
+        if ((double)jr->start < sp->end && (double)jr->end > sp->start)
+            return true;
+    }
+    return false;
+}
+
 /* The demand a strategy's terminate policy removes (idle.h), sorted by
- * hour; *cuts is NULL when the policy terminates nothing. */
-static gp_status strategy_cuts(const gp_trace *trace,
-                               const gp_strategy *strat, gp_idle_cut **cuts,
-                               size_t *n, gp_error *err)
+ * hour; *cuts is NULL when the policy terminates nothing.  The window
+ * (epoch hours) tells which job runs the spot model replays: their spans
+ * are not cut. */
+static gp_status strategy_cuts(const gp_trace *trace, const gp_strategy *strat,
+                               int64_t start_hour, size_t n_hours,
+                               gp_idle_cut **cuts, size_t *n, gp_error *err)
 {
     double keep[2] = {strat->policy[0].terminate_idle_h,
                       strat->policy[1].terminate_idle_h};
@@ -402,8 +430,16 @@ static gp_status strategy_cuts(const gp_trace *trace,
     if (!(keep[0] > 0) && !(keep[1] > 0))
         return GP_OK;
     st = gp_idle_detect(trace, 0, &r, err);
-    if (st == GP_OK)
+    if (st == GP_OK) {
+        double ws = (double)start_hour * 3600.0;
+        double we = (double)(start_hour + (int64_t)n_hours) * 3600.0;
+        size_t k = 0;
+        for (size_t i = 0; i < r->n_spans; i++)
+            if (!span_replayed_on_spot(trace, strat, &r->spans[i], ws, we))
+                r->spans[k++] = r->spans[i];
+        r->n_spans = k;
         st = gp_idle_cuts(trace, r, keep, cuts, n, NULL, err);
+    }
     gp_idle_report_free(r);
     return st;
 }
@@ -533,7 +569,8 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
         if (st != GP_OK)
             goto fail;
     }
-    st = strategy_cuts(trace, strat, &cuts, &n_cuts, err);
+    st = strategy_cuts(trace, strat, in.start_hour, in.n_hours, &cuts, &n_cuts,
+                       err);
     if (st != GP_OK)
         goto fail;
     st = GP_ERR_NOMEM;

@@ -149,6 +149,47 @@ nomem:
     return GP_ERR_NOMEM;
 }
 
+void gp_idle_clip(gp_idle_report *r, const gp_trace *t, int64_t start_hour,
+                  size_t n_hours)
+{
+    double ws = (double)start_hour * 3600.0;
+    double we = (double)(start_hour + (int64_t)n_hours) * 3600.0;
+    size_t k = 0;
+
+    for (size_t i = 0; i < r->n_spans; i++) {
+        gp_idle_span s = r->spans[i];
+        double a = s.start > ws ? s.start : ws;
+        double z = s.end < we ? s.end : we;
+        if (!(z > a))
+            continue;
+        if (a > s.start || z < s.end) {
+            double f = (z - a) / (s.end - s.start);
+            s.gpu_hours *= f;
+            s.instance_hours *= f;
+            s.cost *= f;
+            s.start = a;
+            s.end = z;
+            s.hours = (z - a) / 3600.0;
+        }
+        r->spans[k++] = s;
+    }
+    r->n_spans = k;
+    r->hours = r->gpu_hours = r->instance_hours = r->cost = 0;
+    for (size_t i = 0; i < r->n_spans; i++) {
+        r->hours += r->spans[i].hours;
+        r->gpu_hours += r->spans[i].gpu_hours;
+        r->instance_hours += r->spans[i].instance_hours;
+        r->cost += r->spans[i].cost;
+    }
+    r->gpu_hours_with_util = 0;
+    for (size_t i = 0; i < t->n_series; i++)
+        for (size_t h = 0; h < t->n_hours; h++) {
+            int64_t eh = t->start_hour + (int64_t)h;
+            if (eh >= start_hour && eh < start_hour + (int64_t)n_hours)
+                r->gpu_hours_with_util += t->series[i].util_gpu_hours[h];
+        }
+}
+
 void gp_idle_span_label(const gp_trace *t, const gp_idle_span *s, char *buf,
                         size_t size)
 {

@@ -27,7 +27,8 @@
  * demand the engine bills.  A span's instance-hours are taken as spread
  * evenly over it (exact when the instance count is constant, as for one
  * GPU).  Spans shorter than the minimum are not idle spans, so are never
- * cut.  Spot job runs (the Monte Carlo replay) are not shortened.
+ * cut.  Spot job runs (the Monte Carlo replay) are not shortened, so
+ * the engine does not cut their spans either: the run is billed whole.
  */
 #ifndef GP_IDLE_H
 #define GP_IDLE_H
@@ -66,6 +67,15 @@ typedef struct gp_idle_report {
 gp_status gp_idle_detect(const gp_trace *t, double discount,
                          gp_idle_report **out, gp_error *err);
 void gp_idle_report_free(gp_idle_report *r);
+
+/* Keeps only what falls inside the window of n_hours clock hours from
+ * epoch hour start_hour (the scenario's window, so that the report covers
+ * the hours the costs beside it cover): a span crossing an edge is cut
+ * there, its sums taken as spread evenly over it (as the terminate policy
+ * takes them), spans outside are dropped, and the totals and
+ * gpu_hours_with_util are recomputed over the window. */
+void gp_idle_clip(gp_idle_report *r, const gp_trace *t, int64_t start_hour,
+                  size_t n_hours);
 
 /* A span's name for reports: its job_id, or for a series span
  * "instance_type/workload/team/project" (empty labels left out). */

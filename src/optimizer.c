@@ -64,7 +64,8 @@ void gp_opt_free(gp_opt *o)
 {
     if (!o)
         return;
-    for (size_t p = 0; p < o->n_pools; p++)
+    /* n_pools is set before pools is allocated, which may have failed */
+    for (size_t p = 0; o->pools && p < o->n_pools; p++)
         gp_free(o->pools[p].demand);
     gp_free(o->pools);
     for (size_t k = 0; k < o->n_plans; k++)
@@ -988,6 +989,8 @@ double gp_opt_solve(gp_opt *o)
     double *best_n = gp_calloc(o->n_pools + 1, sizeof *best_n);
     double *best_S = gp_calloc(o->n_plans + 1, sizeof *best_S);
 
+    /* work_free below must find w empty when work_init was not reached */
+    memset(&w, 0, sizeof w);
     o->lambda = gp_calloc(o->n_plans + 1, sizeof *o->lambda);
     if (!o->lambda || !best_n || !best_S || !work_init(o, &w)) {
         gp_free(o->lambda);

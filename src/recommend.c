@@ -986,7 +986,13 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
     if (st != GP_OK)
         goto out;
     for (int i = 0; i < 3; i++) {
-        if (r->plans[i].max_term == 3)
+        /* the terms it buys, not the terms it was allowed: an aggressive
+         * plan may find no 3-year offer worth buying */
+        int longest = 0;
+        for (size_t k = 0; k < r->plans[i].n_commitments; k++)
+            if (r->plans[i].commitments[k].term_years > longest)
+                longest = r->plans[i].commitments[k].term_years;
+        if (longest == 3)
             snprintf(r->plans[i].risk, sizeof r->plans[i].risk,
                      "3-year terms on %zu weeks of history%s: the plan pays "
                      "$%.0f a year for 3 years whatever demand does",

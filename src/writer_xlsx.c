@@ -39,9 +39,36 @@ static void widen(xl_sheet *s, size_t row, size_t col, double w)
         s->width[col] = w;
 }
 
+/* Excel holds at most this many characters in a cell; libxlsxwriter
+ * refuses a longer string and leaves the cell empty. */
+#define XL_STR_MAX 32767
+
+/* Writes v, cut to its first XL_STR_MAX characters (UTF-8, never inside a
+ * character) when longer, so that a long label shows truncated rather
+ * than not at all. */
+static void write_string_capped(lxw_worksheet *ws, size_t row, size_t col,
+                                const char *v, lxw_format *f)
+{
+    size_t chars = 0, i = 0;
+    for (; v[i] && chars <= XL_STR_MAX; i++)
+        if (((unsigned char)v[i] & 0xC0) != 0x80 && ++chars > XL_STR_MAX)
+            break;
+    if (!v[i]) {
+        worksheet_write_string(ws, (lxw_row_t)row, (lxw_col_t)col, v, f);
+        return;
+    }
+    char *cut = gp_malloc(i + 1);
+    if (!cut)
+        return;
+    memcpy(cut, v, i);
+    cut[i] = '\0';
+    worksheet_write_string(ws, (lxw_row_t)row, (lxw_col_t)col, cut, f);
+    gp_free(cut);
+}
+
 void xl_text(xl_sheet *s, size_t row, size_t col, const char *v, lxw_format *f)
 {
-    worksheet_write_string(s->ws, (lxw_row_t)row, (lxw_col_t)col, v, f);
+    write_string_capped(s->ws, row, col, v, f);
     widen(s, row, col, (double)strlen(v) + 1.5);
 }
 
@@ -1162,7 +1189,7 @@ static void kv_text(gp_xl *x, xl_sheet *s, size_t row, const char *k,
                     const char *v)
 {
     worksheet_write_string(s->ws, (lxw_row_t)row, 0, k, x->f.label);
-    worksheet_write_string(s->ws, (lxw_row_t)row, 1, v, x->f.text);
+    write_string_capped(s->ws, row, 1, v, x->f.text);
 }
 
 /* A label and its number. */
@@ -1602,8 +1629,14 @@ gp_status gp_xlsx_write_run(const char *path, const gp_run_info *info,
         r.proposed = 1; /* the recommended plan, even if not cheaper */
     gp_error_clear(&ignored);
     if (gp_idle_detect(info->trace, info->scenario->discount, &idle,
-                       &ignored) == GP_OK)
+                       &ignored) == GP_OK) {
+        /* the idle report covers the hours the bills cover */
+        int64_t wh;
+        size_t wn;
+        gp_engine_window(info->trace, info->scenario, &wh, &wn);
+        gp_idle_clip(idle, info->trace, wh, wn);
         r.idle = idle;
+    }
     gp_error_clear(&ignored);
     if (gp_forecast_run(info->trace, info->scenario, 13 * 168, NULL, &fc,
                         &ignored) == GP_OK)

@@ -553,11 +553,29 @@ void xl_sheet_spot(gp_xl *x)
 /* ---- Chargeback
  * ---------------------------------------------------------------------- */
 
-/* Cost and useful GPU-hours of one team in the proposed ledger. */
+/* Cost and useful GPU-hours of one team in the proposed ledger;
+ * cost_with_util is the part of the cost that came with a gpu_util (what
+ * the cost per useful GPU-hour divides, gp_ledger_series_cost_with_util). */
 typedef struct xl_team {
     const char *name;
-    double cost, useful;
+    double cost, useful, cost_with_util;
 } xl_team;
+
+/* The formula of a cost per useful GPU-hour, =IF(useful>0,cost/useful,"")
+ * with the cost cut to the share of it that came with a gpu_util when
+ * that is not all of it, so that the cell equals --csv and --json. */
+static void per_useful_formula(char *f, size_t size, const char *cost,
+                               const char *useful, double cost_total,
+                               double cost_with_util)
+{
+    double share = cost_total > 0 ? cost_with_util / cost_total : 1;
+    /* share 0: no useful GPU-hours either, the cell is empty anyway */
+    if (share > 0 && fabs(share - 1) > 1e-12)
+        snprintf(f, size, "=IF(%s>0,%s*%.17g/%s,\"\")", useful, cost, share,
+                 useful);
+    else
+        snprintf(f, size, "=IF(%s>0,%s/%s,\"\")", useful, cost, useful);
+}
 
 /* Cost by team, project and workload, and by team with a chart. */
 void xl_sheet_chargeback(gp_xl *x)
@@ -612,9 +630,11 @@ void xl_sheet_chargeback(gp_xl *x)
             char a[XL_CELL_SIZE], b[XL_CELL_SIZE], f[192];
             xl_cell(a, row, 7, false);
             xl_cell(b, row, 9, false);
-            snprintf(f, sizeof f, "=IF(%s>0,%s/%s,\"\")", b, a, b);
+            per_useful_formula(f, sizeof f, a, b, ls->cost,
+                               gp_ledger_series_cost_with_util(l, t, i));
             if (ls->useful_gpu_hours > 0)
-                xl_formula(&s, row, 10, f, ls->cost / ls->useful_gpu_hours,
+                xl_formula(&s, row, 10, f,
+                           gp_ledger_series_cost_per_useful_gpu_hour(l, t, i),
                            x->f.money);
             else
                 worksheet_write_formula_str(s.ws, (lxw_row_t)row, 10, f,
@@ -645,6 +665,7 @@ void xl_sheet_chargeback(gp_xl *x)
             teams[n_teams++].name = name;
         teams[k].cost += l->series[i].cost;
         teams[k].useful += l->series[i].useful_gpu_hours;
+        teams[k].cost_with_util += gp_ledger_series_cost_with_util(l, t, i);
     }
     if (teams && l->unallocated_cost != 0) {
         teams[n_teams].name = "(unused commitments)";
@@ -663,9 +684,10 @@ void xl_sheet_chargeback(gp_xl *x)
         char a[XL_CELL_SIZE], b[XL_CELL_SIZE], f[192];
         xl_cell(a, row, 1, false);
         xl_cell(b, row, 2, false);
-        snprintf(f, sizeof f, "=IF(%s>0,%s/%s,\"\")", b, a, b);
+        per_useful_formula(f, sizeof f, a, b, teams[k].cost,
+                           teams[k].cost_with_util);
         if (teams[k].useful > 0)
-            xl_formula(&s, row, 3, f, teams[k].cost / teams[k].useful,
+            xl_formula(&s, row, 3, f, teams[k].cost_with_util / teams[k].useful,
                        x->f.money);
         else
             worksheet_write_formula_str(s.ws, (lxw_row_t)row, 3, f, x->f.money,

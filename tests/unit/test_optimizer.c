@@ -331,6 +331,44 @@ static void test_single_pool_reservation_is_the_demand_quantile(void **state)
     gp_trace_free(t);
 }
 
+/* Out of memory at every allocation of gp_opt_build and gp_opt_solve in
+ * turn: each fails cleanly (GP_ERR_NOMEM, or NAN from the solve) and frees
+ * what it had; the ASan build's leak check sees the rest.  It used to
+ * crash twice: gp_opt_free walked o->pools when its allocation had failed
+ * (n_pools was already set), and gp_opt_solve freed an uninitialized work
+ * area when one of its first three allocations failed. */
+static void test_allocation_failures_leak_nothing(void **state)
+{
+    static const char *const types[] = {"g5.xlarge", "g5.2xlarge"};
+    static const double base[] = {6, 3};
+    gp_error err;
+    gp_scenario *s;
+    (void)state;
+    gp_trace *t = random_trace(types, base, 2, 11);
+    gp_error_clear(&err);
+    assert_int_equal(gp_scenario_default(&s, &err), GP_OK);
+    bool succeeded = false;
+    for (long k = 0; k < 100000 && !succeeded; k++) {
+        gp_opt *o = NULL;
+        double cost = NAN;
+        gp_error_clear(&err);
+        gp_alloc_fail_after(k);
+        gp_status st = gp_opt_build(&o, t, pricing, s, 0, t->start_hour,
+                                    t->n_hours, 1, 7u, &err);
+        if (st == GP_OK)
+            cost = gp_opt_solve(o);
+        gp_alloc_fail_after(-1);
+        if (st == GP_OK)
+            succeeded = isfinite(cost);
+        else
+            assert_int_equal(st, GP_ERR_NOMEM);
+        gp_opt_free(o);
+    }
+    assert_true(succeeded);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -341,6 +379,7 @@ int main(void)
         cmocka_unit_test(
             test_types_without_size_flexibility_bill_as_optimized),
         cmocka_unit_test(test_single_pool_reservation_is_the_demand_quantile),
+        cmocka_unit_test(test_allocation_failures_leak_nothing),
     };
     gsl_set_error_handler_off();
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,56 @@
+#!/bin/sh
+# Chargeback's cost per useful GPU-hour in the workbook equals --csv when
+# some rows carry no gpu_util.  Worked by hand (tests/data/engine:
+# g5.xlarge, 1 GPU, $1.006/h): team a runs 1 instance for 4 hours, gpu_util
+# 50, -, 50, -.  Cost 4 x 1.006 = $4.024; useful GPU-hours 2 x 0.5 = 1; the
+# cost that came with a gpu_util is half of it, $2.012, so the cost per
+# useful GPU-hour is 2.012 / 1 = $2.012 (engine.h, the --json rule), not
+# 4.024 / 1.  Both the series row and the by-team row must show 2.012, with
+# a formula that still computes it from the row's cells.
+set -eu
+bin=$1
+src=$2
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+PY=
+for p in python3 /usr/bin/python3; do
+    if "$p" -c 'import openpyxl' 2>/dev/null; then PY=$p; break; fi
+done
+[ -n "$PY" ] || { echo "xlsx_chargeback_util: python3 with openpyxl is needed" >&2; exit 1; }
+cat > "$out/trace.csv" <<'CSV'
+timestamp,instance_type,workload,instances,gpu_util,team
+2026-01-05T00:00:00Z,g5.xlarge,inference,1,50,a
+2026-01-05T01:00:00Z,g5.xlarge,inference,1,,a
+2026-01-05T02:00:00Z,g5.xlarge,inference,1,50,a
+2026-01-05T03:00:00Z,g5.xlarge,inference,1,,a
+CSV
+"$bin" simulate --quiet --pricing "$src/tests/data/engine/aws-test.json" \
+    --trace "$out/trace.csv" --csv "$out/csv" --out "$out/r.xlsx" >/dev/null
+"$PY" - "$out" <<'PYEOF'
+import csv, sys
+import openpyxl
+d = sys.argv[1]
+def near(a, b, what):
+    assert isinstance(a, (int, float)) and abs(a - b) < 1e-6, \
+        "%s: %r, expected %r" % (what, a, b)
+rows = list(csv.DictReader(open(d + "/csv/chargeback.csv")))
+near(float(rows[0]["cost_per_useful_gpu_hour"]), 2.012, "chargeback.csv")
+values = openpyxl.load_workbook(d + "/r.xlsx", data_only=True)["Chargeback"]
+formulas = openpyxl.load_workbook(d + "/r.xlsx")["Chargeback"]
+seen = 0
+for row in values.iter_rows():
+    if row[0].value in ("baseline", "a"):
+        col = 10 if row[0].value == "baseline" else 3
+        cell = row[col]
+        near(cell.value, 2.012, "Chargeback %s" % cell.coordinate)
+        # the formula, evaluated by hand on the row's cells, agrees
+        f = formulas[cell.coordinate].value
+        cost = row[7 if col == 10 else 1].value
+        useful = row[9 if col == 10 else 2].value
+        near(useful, 1, "useful GPU-hours")
+        near(cost, 4.024, "cost")
+        assert f.startswith("=IF(") and "*0.5/" in f, f
+        seen += 1
+assert seen == 2, seen
+PYEOF
+echo "xlsx_chargeback_util: ok"

@@ -666,7 +666,7 @@ struct out_ctx {
      * workload_confidence when no input had them */
     char **columns;
     size_t n_columns, cap_columns;
-    size_t col_workload, col_confidence;
+    size_t col_workload, col_confidence, col_interruptible;
     /* the file being read */
     const char *source;
     bool header_pass; /* reading headers only */
@@ -936,6 +936,7 @@ static void on_row(int term, void *ctx)
                          : field_is(&wf, "inference") ? GP_INFERENCE
                                                       : GP_UNLABELED;
     const char *label = NULL;
+    const char *stated = NULL; /* interruptible, when the row left it out */
     char conf[32] = "1";
     if (loaded == GP_UNLABELED || o->c->relabel) {
         uint32_t s;
@@ -946,6 +947,8 @@ static void on_row(int term, void *ctx)
         const gp_series_class *v = &o->c->series[s];
         label = gp_workload_name(v->label);
         snprintf(conf, sizeof conf, "%.3f", v->confidence);
+        if (key_field(o, K_INTERRUPTIBLE).len == 0)
+            stated = v->interruptible ? "true" : "false";
     }
     char confbuf[32];
     for (size_t col = 0; col < o->n_columns; col++) {
@@ -960,6 +963,9 @@ static void on_row(int term, void *ctx)
             snprintf(confbuf, sizeof confbuf, "%s", conf);
             p = confbuf;
             len = strlen(confbuf);
+        } else if (col == o->col_interruptible && stated) {
+            p = stated;
+            len = strlen(stated);
         } else {
             for (size_t i = 0; i < o->n_in && i < o->n_row; i++)
                 if (o->to_out[i] == col) {
@@ -1112,6 +1118,13 @@ gp_status gp_classify_write_labeled(FILE *f, const gp_trace *t,
     if (st == GP_OK)
         st = output_column(&o, "workload_confidence",
                            strlen("workload_confidence"), &o.col_confidence);
+    /* a classified row states the interruptible flag it was billed with,
+     * so reading the file back cannot send a guessed "training" to spot
+     * by the SPEC's default for training */
+    if (st == GP_OK)
+        st = output_column(&o, mapped(opt, "interruptible"),
+                           strlen(mapped(opt, "interruptible")),
+                           &o.col_interruptible);
     if (st == GP_ERR_NOMEM)
         gp_error_set(err, NULL, 0, 0, NULL, "out of memory");
     /* second pass: the rows */

@@ -50,6 +50,11 @@ for name in ("labeled.csv", "relabeled.csv"):
         assert b["workload"] == want, (name, b)
         if name == "labeled.csv" and a["workload"]:
             assert b["workload"] == a["workload"] and c == 1.0, b
+        # a classified row states the flag it was billed with: unlabelled
+        # usage is not interruptible, and reading the file back must not
+        # make a guessed "training" interruptible by the SPEC's default
+        if name == "labeled.csv" and not a["workload"]:
+            assert b["interruptible"] == "false", b
         if name == "relabeled.csv" and b["project"] == "philly":
             assert c < 1.0, b
 rel = json.load(open(out + "/relabel.json"))["classified"]

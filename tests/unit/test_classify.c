@@ -385,15 +385,19 @@ static void test_write_labeled_rows(void **state)
                                                sources, texts, lens, &err),
                      GP_OK);
     fclose(f);
-    /* chat spans 00:00-02:59 (3 hours, under 6): inference at 0.500 */
+    /* chat spans 00:00-02:59 (3 hours, under 6): inference at 0.500.
+     * Classified rows that left interruptible empty state the flag they
+     * were billed with (an unlabelled series is not interruptible: false);
+     * the labelled ml row keeps its empty field. */
     assert_string_equal(
         out,
         "timestamp,instance_type,instances,team,workload,note,gpus,"
-        "workload_confidence\n"
-        "2026-05-04T00:00:00Z,g5.xlarge,4,chat,inference,\"x, y\",,0.500\n"
-        "2026-05-04T01:00:00Z,g5.xlarge,5,chat,inference,plain,,0.500\n"
-        "2026-05-04T00:00:00Z,g5.xlarge,1,ml,Training,,,1\n"
-        "2026-05-04T02:00:00Z,g5.xlarge,,chat,inference,,1,0.500\n");
+        "workload_confidence,interruptible\n"
+        "2026-05-04T00:00:00Z,g5.xlarge,4,chat,inference,\"x, y\",,0.500,"
+        "false\n"
+        "2026-05-04T01:00:00Z,g5.xlarge,5,chat,inference,plain,,0.500,false\n"
+        "2026-05-04T00:00:00Z,g5.xlarge,1,ml,Training,,,1,\n"
+        "2026-05-04T02:00:00Z,g5.xlarge,,chat,inference,,1,0.500,false\n");
     free(out);
     gp_classification_free(c);
     gp_trace_free(t);

@@ -242,13 +242,18 @@ static gp_status parse_commitment(gp_jdoc *d, const json_t *jc,
             return st;
         c->kind = (gp_plan_kind)kind;
     }
-    /* an instance_family plan is for one family in one region */
+    /* an instance_family plan is for one family in one region; a compute
+     * plan spans regions, so its region may be "" (as recommend --json
+     * writes it, so that a plan can be fed back as add_commitments) */
+    bool compute = c->type == GP_COMMIT_SAVINGS_PLAN &&
+                   c->kind == GP_PLAN_COMPUTE;
     if ((st = gp_jdoc_string(d, jc, "region",
                              c->type == GP_COMMIT_SAVINGS_PLAN &&
                                  c->kind == GP_PLAN_FAMILY,
                              &str, &have)) != GP_OK ||
-        (have && (st = copy_name(d, "region", str, c->region,
-                                 sizeof c->region)) != GP_OK))
+        (have && !(compute && !str[0]) &&
+         (st = copy_name(d, "region", str, c->region, sizeof c->region)) !=
+             GP_OK))
         return st;
     if (c->type == GP_COMMIT_RESERVED) {
         if ((st = gp_jdoc_string(d, jc, "instance_type", true, &str, NULL)) !=

@@ -262,6 +262,20 @@ static void test_scenario_reads_every_key_of_the_spec_example(void **state)
     gp_scenario_free(s);
 }
 
+/* recommend --json writes a compute plan's region as "" (a compute plan
+ * spans regions); fed back as a commitment it must load, with no region */
+static void test_a_compute_plan_may_have_an_empty_region(void **state)
+{
+    gp_scenario *s = parse_ok(edited("\"kind\": \"compute\",",
+                                     "\"kind\": \"compute\", "
+                                     "\"region\": \"\","));
+
+    (void)state;
+    assert_int_equal(s->commitments[1].kind, GP_PLAN_COMPUTE);
+    assert_string_equal(s->commitments[1].region, "");
+    gp_scenario_free(s);
+}
+
 static void test_a_three_year_term_is_three_times_365_days(void **state)
 {
     gp_scenario *s = parse_ok(edited("\"count\": 4, \"term_years\": 1",
@@ -684,6 +698,7 @@ int main(void)
         cmocka_unit_test(test_an_empty_scenario_is_the_default),
         cmocka_unit_test(test_scenario_reads_every_key_of_the_spec_example),
         cmocka_unit_test(test_a_three_year_term_is_three_times_365_days),
+        cmocka_unit_test(test_a_compute_plan_may_have_an_empty_region),
         cmocka_unit_test(
             test_baseline_is_strategy_zero_with_the_owned_commitments),
         cmocka_unit_test(test_strategy_policy_replaces_only_the_keys_it_gives),

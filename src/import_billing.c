@@ -438,6 +438,26 @@ static gp_status bill_charge_period(bill *b, owned *o, int64_t start,
     return GP_OK;
 }
 
+/* A bill row covered by owned commitment o: the commitment takes the
+ * row's provider, and its region and instance type unless an earlier row
+ * set them; it adds the instance-hours and their on-demand cost to what it
+ * covered, and its effective cost is charged over the row's period (at
+ * most MAX_CHARGE_PERIOD_S, which the caller checks for its error). */
+static gp_status bill_cover(bill *b, owned *o, const char *provider,
+                            const char *region, const char *type,
+                            int64_t start, int64_t step, double hours,
+                            double on_demand_cost, double effective)
+{
+    snprintf(o->provider, sizeof o->provider, "%s", provider);
+    if (!o->region[0])
+        snprintf(o->region, sizeof o->region, "%s", region);
+    if (!o->instance_type[0])
+        snprintf(o->instance_type, sizeof o->instance_type, "%s", type);
+    o->covered_hours += hours;
+    o->covered_cost += on_demand_cost;
+    return bill_charge_period(b, o, start, step, hours, effective);
+}
+
 /* The error for a row a commitment covered whose charge period is too
  * long to spread over its hours. */
 static gp_status long_period(const char *source, long line, int col,
@@ -1007,16 +1027,10 @@ static gp_status focus_row(void *pctx, char **f, size_t n, long line,
             return st;
         if (!(o = bill_owned(b, commit_id, ctype)))
             return GP_ERR_NOMEM;
-        snprintf(o->provider, sizeof o->provider, "%s", provider);
-        if (!o->region[0])
-            snprintf(o->region, sizeof o->region, "%s", region);
-        if (!o->instance_type[0])
-            snprintf(o->instance_type, sizeof o->instance_type, "%s", type);
-        o->covered_hours += quantity;
-        o->covered_cost += list_cost;
         if (step > MAX_CHARGE_PERIOD_S)
             return long_period(src, line, c[F_END], focus_names[F_END], err);
-        return bill_charge_period(b, o, start, step, quantity, effective);
+        return bill_cover(b, o, provider, region, type, start, step,
+                          quantity, list_cost, effective);
     }
     return GP_OK;
 }
@@ -1387,21 +1401,15 @@ static gp_status cur_row(void *pctx, char **f, size_t n, long line,
         if (!(o = bill_owned(b, id, ri ? GP_COMMIT_RESERVED
                                        : GP_COMMIT_SAVINGS_PLAN)))
             return GP_ERR_NOMEM;
-        snprintf(o->provider, sizeof o->provider, "aws");
-        if (!o->region[0])
-            snprintf(o->region, sizeof o->region, "%s", region);
-        if (!o->instance_type[0])
-            snprintf(o->instance_type, sizeof o->instance_type, "%s", type);
         if (!o->family[0]) {
             const char *dot = strchr(type, '.');
             snprintf(o->family, sizeof o->family, "%.*s",
                      (int)(dot ? (size_t)(dot - type) : strlen(type)), type);
         }
-        o->covered_hours += amount;
-        o->covered_cost += on_demand_cost;
         if (step > MAX_CHARGE_PERIOD_S)
             return long_period(src, line, c[C_END], cur_names[C_END], err);
-        return bill_charge_period(b, o, start, step, amount, effective);
+        return bill_cover(b, o, "aws", region, type, start, step, amount,
+                          on_demand_cost, effective);
     }
     return GP_OK;
 }

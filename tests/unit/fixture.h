@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "engine.h"
 #include "gpuplan.h"
 
@@ -23,10 +24,7 @@ static gp_pricing *pricing;
 static inline int fixture_load_pricing(void)
 {
     gp_error err;
-    char path[4096];
-    const char *src = getenv("GP_SOURCE_DIR");
-    snprintf(path, sizeof path, "%s/tests/data/engine/aws-test.json",
-             src ? src : GP_SOURCE_DIR);
+    const char *path = src_path("tests/data/engine/aws-test.json");
     gp_error_clear(&err);
     if (gp_pricing_load(&pricing, path, 0, &err) != GP_OK) {
         fprintf(stderr, "%s: %s\n", path, err.message);

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "check.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,32 +31,6 @@
 #define HEAD                                                                   \
     "{\"schema\": \"gpuplan-catalog/1\", \"provider\": \"aws\", \"region\": "  \
     "\"us-east-1\", \"currency\": \"USD\", \"as_of\": \"2026-11-01\",\n"
-
-/* Fails the test unless got is within tol of want (cmocka's
- * assert_float_equal works in float, too coarse for money). */
-static void check_close(double got, double want, double tol, int line)
-{
-    if (!(fabs(got - want) <= tol))
-        fail_msg("line %d: got %.17g, expected %.17g", line, got, want);
-}
-#define assert_close(got, want, tol) check_close((got), (want), (tol), __LINE__)
-
-/* The source tree: ctest sets GP_SOURCE_DIR, else the one built from. */
-static const char *source_dir(void)
-{
-    const char *s = getenv("GP_SOURCE_DIR");
-    return s && s[0] ? s : GP_SOURCE_DIR;
-}
-
-/* source_dir() + "/" + rel, in a static buffer. */
-static const char *src_path(const char *rel)
-{
-    static char buf[4][1024];
-    static int next;
-    char *b = buf[next++ % 4];
-    snprintf(b, sizeof buf[0], "%s/%s", source_dir(), rel);
-    return b;
-}
 
 /* Parses text as a catalog that must fail; returns the error. */
 static gp_error parse_fails(const char *text)

@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "check.h"
+
 #include <gsl/gsl_errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -26,17 +28,6 @@
 #include "gpuplan.h"
 
 #include "fixture.h"
-
-/* cmocka's assert_float_equal compares floats; these values need
- * doubles. */
-#define assert_near(a, b, eps) near_at((a), (b), (eps), __FILE__, __LINE__)
-static void near_at(double a, double b, double eps, const char *file,
-                    int line)
-{
-    if (!(fabs(a - b) <= eps))
-        fail_msg("%s:%d: %.17g, expected %.17g within %g", file, line, a, b,
-                 eps);
-}
 
 /* A growable CSV text. */
 typedef struct text {
@@ -92,31 +83,31 @@ static void test_features_of_a_daily_square_wave(void **state)
     gp_classify_features f;
     assert_int_equal(t->n_series, 1);
     assert_int_equal(gp_classify_features_of(t, 0, &f), GP_OK);
-    assert_near(f.span_hours, 108, 1e-9);
+    assert_close(f.span_hours, 108, 1e-9);
     /* 60 on-hours x 2 instances */
-    assert_near(f.instance_hours, 120, 1e-9);
+    assert_close(f.instance_hours, 120, 1e-9);
     /* k / n = 60 / 108 */
-    assert_near(f.duty_cycle, 60.0 / 108, 1e-12);
+    assert_close(f.duty_cycle, 60.0 / 108, 1e-12);
     /* two values a and 0: cv = sqrt((n - k) n / (k (n - 1)))
      * = sqrt(48 x 108 / (60 x 107)) = 0.898597 */
-    assert_near(f.cv, sqrt(48.0 * 108 / (60.0 * 107)), 1e-9);
+    assert_close(f.cv, sqrt(48.0 * 108 / (60.0 * 107)), 1e-9);
     /* 8 switches of 2 over 107 steps, over sd = 2 sqrt(k (n - k) /
      * (n (n - 1))) = 2 sqrt(2880 / 11556) */
-    assert_near(f.roughness,
+    assert_close(f.roughness,
                         (16.0 / 107) / (2 * sqrt(2880.0 / 11556)), 1e-9);
     /* the 5th percentile is 0 (48 of 108 hours are off) */
-    assert_near(f.trough, 0, 1e-12);
+    assert_close(f.trough, 0, 1e-12);
     /* period 24: shifted by a day the series is itself, by half a day its
      * complement */
-    assert_near(f.acf_daily, 1, 1e-9);
-    assert_near(f.acf_half_day, -1, 1e-9);
+    assert_close(f.acf_daily, 1, 1e-9);
+    assert_close(f.acf_half_day, -1, 1e-9);
     /* under two weeks: no weekly lag */
     assert_true(isnan(f.acf_weekly));
     /* the 2x24 moving average of a 24-periodic series is its mean, so the
      * hour-of-day profile explains all the detrended variance */
-    assert_near(f.daily_strength, 1, 1e-9);
+    assert_close(f.daily_strength, 1, 1e-9);
     /* five on-periods of 12 hours */
-    assert_near(f.mean_on_run_h, 12, 1e-9);
+    assert_close(f.mean_on_run_h, 12, 1e-9);
     assert_true(isnan(f.mean_util));
     assert_int_equal(f.n_runs, 0);
     gp_trace_free(t);
@@ -135,15 +126,15 @@ static void test_flat_series_has_no_shape_features(void **state)
     gp_trace *t = trace_of(csv.p);
     gp_classify_features f;
     assert_int_equal(gp_classify_features_of(t, 0, &f), GP_OK);
-    assert_near(f.span_hours, 100, 1e-9);
-    assert_near(f.duty_cycle, 1, 1e-12);
-    assert_near(f.cv, 0, 1e-12);
-    assert_near(f.trough, 1, 1e-12);
+    assert_close(f.span_hours, 100, 1e-9);
+    assert_close(f.duty_cycle, 1, 1e-12);
+    assert_close(f.cv, 0, 1e-12);
+    assert_close(f.trough, 1, 1e-12);
     assert_true(isnan(f.roughness));
     assert_true(isnan(f.skewness));
     assert_true(isnan(f.acf_daily));
     assert_true(isnan(f.daily_strength));
-    assert_near(f.mean_on_run_h, 100, 1e-9);
+    assert_close(f.mean_on_run_h, 100, 1e-9);
     gp_trace_free(t);
     free(csv.p);
 }
@@ -165,10 +156,10 @@ static void test_a_two_hour_series_is_inference_at_one_half(void **state)
     assert_true(c->series[0].decided);
     assert_true(c->series[0].short_series);
     assert_int_equal(c->series[0].label, GP_INFERENCE);
-    assert_near(c->series[0].confidence, 0.5, 1e-12);
+    assert_close(c->series[0].confidence, 0.5, 1e-12);
     assert_int_equal(c->n_decided[GP_INFERENCE], 1);
     /* 4 + 5 instance-hours */
-    assert_near(c->decided_hours[GP_INFERENCE], 9, 1e-9);
+    assert_close(c->decided_hours[GP_INFERENCE], 9, 1e-9);
     assert_int_equal(c->n_short, 1);
     gp_classification_free(c);
     gp_trace_free(t);
@@ -190,8 +181,8 @@ static void test_interruptible_rows_tip_a_tie_to_training(void **state)
     gp_trace *t = trace_of(csv.p);
     assert_int_equal(gp_classify(t, false, &c, &err), GP_OK);
     assert_int_equal(c->series[0].label, GP_TRAINING);
-    assert_near(c->series[0].score, 2.0, 1e-12);
-    assert_near(c->series[0].confidence, 0.6, 1e-12);
+    assert_close(c->series[0].score, 2.0, 1e-12);
+    assert_close(c->series[0].confidence, 0.6, 1e-12);
     gp_classification_free(c);
     gp_trace_free(t);
     free(csv.p);
@@ -212,13 +203,13 @@ static void test_labels_are_kept_unless_relabel(void **state)
     assert_false(c->series[0].decided);
     assert_int_equal(c->series[0].loaded, GP_INFERENCE);
     assert_int_equal(c->series[0].label, GP_INFERENCE);
-    assert_near(c->series[0].confidence, 1, 1e-12);
+    assert_close(c->series[0].confidence, 1, 1e-12);
     assert_int_equal(c->n_decided[0] + c->n_decided[1], 0);
     gp_classification_free(c);
     assert_int_equal(gp_classify(t, true, &c, &err), GP_OK);
     assert_true(c->series[0].decided);
     assert_true(c->relabel);
-    assert_near(c->series[0].confidence, 0.5, 1e-12);
+    assert_close(c->series[0].confidence, 0.5, 1e-12);
     gp_classification_free(c);
     gp_trace_free(t);
     free(csv.p);
@@ -284,7 +275,7 @@ static void test_apply_merges_series_that_become_equal(void **state)
     (void)state;
     gp_trace *t = trace_of(csv);
     assert_int_equal(t->n_series, 3);
-    assert_near(t->instance_hours[GP_UNLABELED], 5, 1e-9);
+    assert_close(t->instance_hours[GP_UNLABELED], 5, 1e-9);
     assert_int_equal(gp_classify(t, false, &c, &err), GP_OK);
     size_t unl = SIZE_MAX;
     for (size_t s = 0; s < c->n_series; s++)
@@ -300,13 +291,13 @@ static void test_apply_merges_series_that_become_equal(void **state)
     assert_int_equal(m->workload, GP_TRAINING);
     assert_false(m->interruptible);
     assert_string_equal(t->labels[m->team], "a");
-    assert_near(m->instance_hours[0], 5, 1e-9);
-    assert_near(m->instance_hours[1], 2, 1e-9);
+    assert_close(m->instance_hours[0], 5, 1e-9);
+    assert_close(m->instance_hours[1], 2, 1e-9);
     assert_int_equal(t->n_runs, 1);
     assert_int_equal(t->runs[0].series, merged);
-    assert_near(t->instance_hours[GP_UNLABELED], 0, 1e-9);
-    assert_near(t->instance_hours[GP_TRAINING], 7, 1e-9);
-    assert_near(t->instance_hours[GP_INFERENCE], 1, 1e-9);
+    assert_close(t->instance_hours[GP_UNLABELED], 0, 1e-9);
+    assert_close(t->instance_hours[GP_TRAINING], 7, 1e-9);
+    assert_close(t->instance_hours[GP_INFERENCE], 1, 1e-9);
     /* the loader's order: pool, then workload (training before
      * inference) */
     assert_int_equal(t->series[0].workload, GP_TRAINING);

@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "check.h"
+
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -26,31 +28,6 @@
 #include "gpuplan.h"
 #include "import.h"
 #include "util.h"
-
-/* Fails the test unless got is within tol of want. */
-static void check_close(double got, double want, double tol, int line)
-{
-    if (!(fabs(got - want) <= tol))
-        fail_msg("line %d: got %.17g, expected %.17g", line, got, want);
-}
-#define assert_close(got, want, tol) check_close((got), (want), (tol), __LINE__)
-
-/* The source tree: ctest sets GP_SOURCE_DIR, else the one built from. */
-static const char *source_dir(void)
-{
-    const char *s = getenv("GP_SOURCE_DIR");
-    return s && s[0] ? s : GP_SOURCE_DIR;
-}
-
-/* source_dir() + "/" + rel, in a static buffer. */
-static const char *src_path(const char *rel)
-{
-    static char buf[4][1024];
-    static int next;
-    char *b = buf[next++ % 4];
-    snprintf(b, sizeof buf[0], "%s/%s", source_dir(), rel);
-    return b;
-}
 
 /* A file of ../shared/data, or NULL when that folder is not there. */
 static const char *shared_path(const char *rel)

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "check.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,13 +26,6 @@
 #include "import.h"
 
 static gp_pricing *pricing;
-
-/* The source tree: ctest sets GP_SOURCE_DIR, else the one built from. */
-static const char *source_dir(void)
-{
-    const char *s = getenv("GP_SOURCE_DIR");
-    return s && s[0] ? s : GP_SOURCE_DIR;
-}
 
 static int load_pricing(void **state)
 {
@@ -48,14 +43,6 @@ static int free_pricing(void **state)
     gp_pricing_free(pricing);
     return 0;
 }
-
-/* Fails the test unless got is within tol of want. */
-static void check_close(double got, double want, double tol, int line)
-{
-    if (!(fabs(got - want) <= tol))
-        fail_msg("line %d: got %.17g, expected %.17g", line, got, want);
-}
-#define assert_close(got, want, tol) check_close((got), (want), (tol), __LINE__)
 
 /* A fixture of tests/data/telemetry, read whole (NUL-terminated); the
  * caller frees it. */

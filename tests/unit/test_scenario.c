@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "check.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,15 +27,6 @@
 #define T_2026_11_01 1793491200
 #define T_2028_10_31 1856563200
 #define TODAY 1795219200 /* 2026-11-21 */
-
-/* Fails the test unless got is within tol of want (cmocka's
- * assert_float_equal works in float). */
-static void check_close(double got, double want, double tol, int line)
-{
-    if (!(fabs(got - want) <= tol))
-        fail_msg("line %d: got %.17g, expected %.17g", line, got, want);
-}
-#define assert_close(got, want, tol) check_close((got), (want), (tol), __LINE__)
 
 /* The SPEC 3b example, filled in; line numbers on the right. */
 static const char example[] =
@@ -77,18 +70,6 @@ static const char example[] =
     "  \"growth\": {\"training\": 0.0, \"inference\": 0.05},\n"
     "  \"monte_carlo\": {\"runs\": 500, \"seed\": 7}\n"
     "}\n";
-
-/* The source tree: ctest sets GP_SOURCE_DIR, else the one built from. */
-static const char *src_path(const char *rel)
-{
-    static char buf[4][1024];
-    static int next;
-    const char *dir = getenv("GP_SOURCE_DIR");
-    char *b = buf[next++ % 4];
-    snprintf(b, sizeof buf[0], "%s/%s", dir && dir[0] ? dir : GP_SOURCE_DIR,
-             rel);
-    return b;
-}
 
 /* The example with its first `old` replaced by `new`, in a static buffer. */
 static const char *edited(const char *old, const char *new_text)

@@ -30,6 +30,9 @@
 #include "engine.h"
 #include "gpuplan.h"
 
+#define BENCH_NAME "bench_simulate"
+#include "bench_util.h"
+
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -76,56 +79,6 @@ struct type {
     double mean;   /* mean instances in the trace */
 };
 static struct type types[N_TYPES];
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 1, 2), noreturn))
-#endif
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("bench_simulate: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(1);
-}
-
-static void die_err(const char *what, const gp_error *err)
-{
-    char buf[2048];
-    gp_error_format(err, buf, sizeof buf);
-    die("%s: %s", what, buf);
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static long peak_rss_kb(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss; /* kilobytes on Linux */
-}
-
-static FILE *open_out(const char *path)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        die("cannot write %s", path);
-    setvbuf(f, NULL, _IOFBF, 1 << 20);
-    return f;
-}
-
-static void close_out(FILE *f, const char *path)
-{
-    if (ferror(f) || fclose(f) != 0)
-        die("error writing %s", path);
-}
 
 /* ---- the catalog -------------------------------------------------------- */
 

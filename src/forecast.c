@@ -17,8 +17,12 @@
  *      interval around it from the residual quantiles of the backtest,
  *      scaled so that the nominal share of backtest hours would fall
  *      inside out of sample (leave one origin out), widened for leads
- *      beyond hb at the rate the residuals grew with lead; then apply the
- *      scenario's growth.
+ *      beyond hb at the rate the residuals grew with lead.  When the
+ *      history is too short for whole windows (under a week plus hb plus
+ *      two days), the backtest's windows end early and hold short leads
+ *      only; the interval is then the wider of theirs and one calibrated
+ *      the same way on whole windows from origins with three days of
+ *      history or more.  Last, apply the scenario's growth.
  * Series are independent, so gp_forecast_run spreads them over threads.
  */
 #include "forecast.h"
@@ -38,6 +42,7 @@
 #define WEEK 168
 #define HOURS_PER_MONTH 730.0
 #define MAX_ORIGINS 12
+#define SHORT_TRAIN (3 * DAY) /* least history of a calibration origin */
 #define REG_WINDOW (4 * WEEK) /* hours the regression is fitted on */
 #define HW_WINDOW (12 * WEEK) /* hours Holt-Winters runs over */
 #define TREND_DAMPING 0.995   /* per hour: the trend fades over ~200 h */
@@ -529,6 +534,52 @@ static void interval_apply(const interval_model *im, size_t k, double f,
         pt->p90 = pt->p50;
 }
 
+/* The interval from the residuals rb[origin][lead] of n_cal origins
+ * (window lengths lens), scaled so that, out of sample, the nominal share
+ * of their hours falls inside; stores the model in *im and the coverage
+ * of the unscaled intervals (each origin against the others') in
+ * *coverage; returns the scale.  band and need hold n_cal x hb doubles. */
+static double calibrate_interval(const double *rb, size_t n_cal, size_t hb,
+                                 const size_t *lens, double interval,
+                                 double *band, double *need, interval_model *im,
+                                 double *coverage)
+{
+    /* coverage out of sample: each origin's hours against the interval
+     * built from the other origins' residuals */
+    size_t inside = 0, n_need = 0;
+    for (size_t o = 0; o < n_cal; o++) {
+        interval_from_residuals(rb, n_cal, hb, n_cal > 1 ? o : n_cal, interval,
+                                band, im);
+        for (size_t k = 0; k < lens[o]; k++) {
+            int b = k < DAY ? 0 : 1;
+            double r = rb[o * hb + k];
+            if (r >= im->lo[b] - 1e-9 && r <= im->hi[b] + 1e-9)
+                inside++;
+            /* the least scale of the interval that holds r */
+            double up = r > 0 ? (im->hi[b] > 0 ? r / im->hi[b] : HUGE_VAL) : 0;
+            double dn = r < 0 ? (im->lo[b] < 0 ? r / im->lo[b] : HUGE_VAL) : 0;
+            need[n_need++] = up > dn ? up : dn;
+        }
+    }
+    *coverage = n_need ? (double)inside / (double)n_need : NAN;
+    /* scale the interval so that the nominal share of the hours falls
+     * inside; within [0.75, 3] so that a short backtest cannot collapse or
+     * explode it.  The hours of one origin fall in or out together, so the
+     * sample is nearer n_cal than n_need: the quantile taken is moved from
+     * the nominal q towards 1 by (1 - q) / n_cal (a finite-sample
+     * correction in the spirit of split conformal prediction's
+     * ceil((n + 1) q) / n), which matters when there are few origins */
+    double q_cal = interval + (1 - interval) / (double)n_cal;
+    double scale = n_cal > 1 ? quantile_select(need, n_need, q_cal) : 1;
+    scale = scale < 0.75 ? 0.75 : (scale > 3 ? 3 : scale);
+    interval_from_residuals(rb, n_cal, hb, n_cal, interval, band, im);
+    for (int b = 0; b < 2; b++) {
+        im->lo[b] *= scale;
+        im->hi[b] *= scale;
+    }
+    return scale;
+}
+
 /* The backtest's shape for a history of n hours and a horizon of h: the
  * window hb (a week at most), and the origins (latest first) with their
  * window lengths.  Each origin has at least a week of history before it
@@ -571,6 +622,28 @@ static size_t backtest_plan(size_t n, size_t h, size_t *hb_out,
     return count;
 }
 
+/* The origins the interval is calibrated on, when the backtest's windows
+ * were cut short by the end of a short history (under eight days plus the
+ * window): whole windows hb long, from origins a day apart with at least
+ * SHORT_TRAIN hours of history.  A short window holds only short leads,
+ * whose errors are smaller than the horizon's, so an interval calibrated
+ * on them is too narrow.  Returns 0 when the backtest's own windows are
+ * whole or there is no room for two whole ones. */
+static size_t calibration_plan(size_t n, size_t hb, size_t n_orig,
+                               const size_t lens[MAX_ORIGINS],
+                               size_t origins[MAX_ORIGINS])
+{
+    size_t count = 0;
+    bool cut = false;
+    for (size_t o = 0; o < n_orig; o++)
+        cut = cut || lens[o] < hb;
+    if (!cut || n < SHORT_TRAIN + hb + DAY)
+        return 0;
+    for (size_t o = n - hb; o >= SHORT_TRAIN && count < MAX_ORIGINS; o -= DAY)
+        origins[count++] = o;
+    return count;
+}
+
 /* Records the parameters of candidate c (the level's window, the seasonal
  * median's period, periods and level window) in the series. */
 static void describe_candidate(const candidate *c, gp_forecast_series *s)
@@ -593,6 +666,7 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
     gp_forecast_options defaults;
     size_t origins[MAX_ORIGINS], lens[MAX_ORIGINS], hb = 0, n_orig;
     double *res = NULL, *f = NULL, *f2 = NULL, *band = NULL, *need = NULL;
+    double *cal = NULL;
     double mae[N_CANDIDATES + 1];
     size_t pair[2] = {NAIVE_WEEK_CANDIDATE, NAIVE_WEEK_CANDIDATE};
     size_t best = NAIVE_WEEK_CANDIDATE;
@@ -633,11 +707,13 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
     f2 = gp_malloc(fl * sizeof *f2);
     if (n_orig) {
         res = gp_malloc((N_CANDIDATES + 1) * n_orig * hb * sizeof *res);
-        band = gp_malloc(n_orig * hb * sizeof *band);
-        need = gp_malloc(n_orig * hb * sizeof *need);
+        band = gp_malloc(MAX_ORIGINS * hb * sizeof *band);
+        need = gp_malloc(MAX_ORIGINS * hb * sizeof *need);
+        cal = gp_malloc(MAX_ORIGINS * hb * sizeof *cal);
     }
     out->points = gp_malloc(horizon_hours * sizeof *out->points);
-    if (!f || !f2 || (n_orig && (!res || !band || !need)) || !out->points) {
+    if (!f || !f2 || (n_orig && (!res || !band || !need || !cal)) ||
+        !out->points) {
         st = GP_ERR_NOMEM;
         goto fail;
     }
@@ -739,41 +815,41 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
             ape_n[best] ? 100 * ape_sum[best] / (double)ape_n[best] : NAN;
         bt->n_points = n_points;
         bt->n_origins = n_orig;
-        /* coverage out of sample: each origin's hours against the interval
-         * built from the other origins' residuals */
-        size_t inside = 0, n_need = 0;
-        for (size_t o = 0; o < n_orig; o++) {
-            interval_from_residuals(rb, n_orig, hb, n_orig > 1 ? o : n_orig,
-                                    interval, band, &im);
-            for (size_t k = 0; k < lens[o]; k++) {
-                int b = k < DAY ? 0 : 1;
-                double r = rb[o * hb + k];
-                if (r >= im.lo[b] - 1e-9 && r <= im.hi[b] + 1e-9)
-                    inside++;
-                /* the least scale of the interval that holds r */
-                double up =
-                    r > 0 ? (im.hi[b] > 0 ? r / im.hi[b] : HUGE_VAL) : 0;
-                double dn =
-                    r < 0 ? (im.lo[b] < 0 ? r / im.lo[b] : HUGE_VAL) : 0;
-                need[n_need++] = up > dn ? up : dn;
+        out->interval_scale = calibrate_interval(
+            rb, n_orig, hb, lens, interval, band, need, &im, &bt->coverage);
+        /* a short history: the wider of that interval and the one from
+         * the chosen forecast's residuals on whole windows */
+        size_t corig[MAX_ORIGINS], clens[MAX_ORIGINS];
+        size_t whole = calibration_plan(n, hb, n_orig, lens, corig);
+        if (whole >= 2) {
+            interval_model wim;
+            double wcov;
+            for (size_t o = 0; o < whole; o++) {
+                size_t c1 = best == N_CANDIDATES ? pair[0] : best;
+                st = forecast_candidate(&candidates[c1], y, corig[o],
+                                        first_hour, hb, f);
+                if (st == GP_OK && best == N_CANDIDATES)
+                    st = forecast_candidate(&candidates[pair[1]], y, corig[o],
+                                            first_hour, hb, f2);
+                if (st != GP_OK)
+                    goto fail;
+                for (size_t k = 0; k < hb; k++) {
+                    double fk =
+                        best == N_CANDIDATES ? (f[k] + f2[k]) / 2 : f[k];
+                    cal[o * hb + k] = y[corig[o] + k] - fk;
+                }
+                clens[o] = hb;
             }
-        }
-        bt->coverage = (double)inside / (double)n_points;
-        /* calibration: scale the interval so that, out of sample, the
-         * nominal share of the backtest's hours falls inside; within
-         * [0.75, 3] so that a short backtest cannot collapse or explode it.
-         * The hours of one origin fall in or out together, so the sample
-         * is nearer n_orig than n_need: the quantile taken is moved from
-         * the nominal q towards 1 by (1 - q) / n_orig (a finite-sample
-         * correction in the spirit of split conformal prediction's
-         * ceil((n + 1) q) / n), which matters when there are few origins */
-        double q_cal = interval + (1 - interval) / (double)n_orig;
-        double scale = n_orig > 1 ? quantile_select(need, n_need, q_cal) : 1;
-        out->interval_scale = scale < 0.75 ? 0.75 : (scale > 3 ? 3 : scale);
-        interval_from_residuals(rb, n_orig, hb, n_orig, interval, band, &im);
-        for (int b = 0; b < 2; b++) {
-            im.lo[b] *= out->interval_scale;
-            im.hi[b] *= out->interval_scale;
+            double wscale = calibrate_interval(cal, whole, hb, clens, interval,
+                                               band, need, &wim, &wcov);
+            for (int b = 0; b < 2; b++) {
+                im.lo[b] = im.lo[b] < wim.lo[b] ? im.lo[b] : wim.lo[b];
+                im.hi[b] = im.hi[b] > wim.hi[b] ? im.hi[b] : wim.hi[b];
+            }
+            if (wim.growth_exp > im.growth_exp)
+                im.growth_exp = wim.growth_exp;
+            if (wscale > out->interval_scale)
+                out->interval_scale = wscale;
         }
     } else {
         /* too short to backtest: the level, with the interval from the
@@ -830,6 +906,7 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
         out->points[k].t = (first_hour + (int64_t)(n + k)) * 3600;
         interval_apply(&im, k, f[k], scale, &out->points[k]);
     }
+    gp_free(cal);
     gp_free(need);
     gp_free(band);
     gp_free(res);
@@ -838,6 +915,7 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
     return GP_OK;
 
 fail:
+    gp_free(cal);
     gp_free(need);
     gp_free(band);
     gp_free(res);

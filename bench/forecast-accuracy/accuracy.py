@@ -3,6 +3,7 @@
 Markdown table (bench/README.md, "Forecast").
 
   python3 bench/forecast-accuracy/accuracy.py GPUPLAN TRACE_DIR [--earlier]
+      [--clients DATA_DIR]
 
 For every trace converted by bench/backtest/convert.py (Helios vc6YE and
 vcpDC: a month; Philly: ten weeks; ServeGen m-large: fourteen days), the
@@ -22,7 +23,16 @@ hold-out moved back step by step (Helios: 3 days, Philly: a week,
 ServeGen: a day) while enough history is left, and a second table gives
 each cut's relative MAE and coverage and their geometric mean and mean:
 one week decides little, and a change that helps only the final week is
-tuning to it.  Python 3 standard library only.
+tuning to it.
+
+With --clients DATA_DIR, the same at three cuts (the final four days, and
+a day and two days earlier) for every ServeGen m-large client with demand
+in at least 90% of its hours and a mean of at least 0.05 instances (rate /
+9 req/s, the converter's service rate, as fractional instances: the
+client's share of a fleet): 25 real inference series that no method was
+chosen on, summarized as the geometric mean and median relative MAE, the
+share of forecasts at most 0.8 and under 1, and the mean coverage per
+cut.  Python 3 standard library only.
 """
 
 import csv
@@ -122,14 +132,95 @@ def earlier_cuts(gpuplan, folder):
               f"{fmt(100 * cover_sum / n if n else None, 0)}% |")
 
 
+CLIENT_WINDOWS = 2016          # 14 days of 10-minute windows
+CLIENT_RATE = 9.0              # req/s per instance (convert.py's rate)
+CLIENT_START = dt.datetime(2026, 5, 1, tzinfo=dt.timezone.utc)
+
+
+def client_traces(data_dir, folder):
+    """Writes folder/servegen-client-<id>.csv for the clients described in
+    the module's docstring; returns their paths, by client id."""
+    import glob
+    import re
+    paths = []
+    pattern = f"{data_dir}/traces/servegen/m-large/chunk-*-trace.csv"
+    for src in glob.glob(pattern):
+        cid = int(re.search(r"chunk-(\d+)-trace\.csv$", src).group(1))
+        rates = [0.0] * CLIENT_WINDOWS
+        with open(src, newline="") as f:
+            for rec in csv.reader(f):
+                i = int(float(rec[0])) // 600
+                if 0 <= i < CLIENT_WINDOWS:
+                    rates[i] = float(rec[1])
+        hours = [sum(rates[6 * h:6 * h + 6]) / 6 / CLIENT_RATE
+                 for h in range(CLIENT_WINDOWS // 6)]
+        active = sum(1 for v in hours if v > 0) / len(hours)
+        if active < 0.9 or sum(hours) / len(hours) < 0.05:
+            continue
+        path = f"{folder}/servegen-client-{cid}.csv"
+        with open(path, "w", newline="") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(["timestamp", "step_s", "provider", "region",
+                        "instance_type", "workload", "instances", "team",
+                        "project"])
+            for i, r in enumerate(rates):
+                t = CLIENT_START + dt.timedelta(seconds=600 * i)
+                w.writerow([t.strftime("%Y-%m-%dT%H:%M:%SZ"), 600, "aws",
+                            "us-east-1", "g6e.xlarge", "inference",
+                            repr(r / CLIENT_RATE), "platform",
+                            f"servegen-client-{cid}"])
+        paths.append((cid, path))
+    return [p for _, p in sorted(paths)]
+
+
+def clients(gpuplan, data_dir, folder):
+    """The summary table of the ServeGen clients at three cuts."""
+    paths = client_traces(data_dir, folder)
+    print(f"| ServeGen m-large clients ({len(paths)}), cut | geometric mean "
+          "rel. MAE vs week | median | vs day (geometric mean) | share <= "
+          "0.8 | share < 1 | mean P10-P90 coverage |")
+    print("|---|---|---|---|---|---|---|")
+    for i, label in enumerate(["final 4 days", "a day earlier",
+                               "two days earlier"]):
+        rel, rel_day, cover = [], [], []
+        for path in paths:
+            cut = trace_end(path) - dt.timedelta(hours=96 + 24 * i)
+            doc, _ = forecast(gpuplan, path, cut, 96)
+            for s in doc["series"]:
+                h = s["holdout"]
+                if h["relative_mae"] and h["relative_mae_day"]:
+                    rel.append(h["relative_mae"])
+                    rel_day.append(h["relative_mae_day"])
+                    cover.append(h["coverage"])
+        gm = math.exp(sum(map(math.log, rel)) / len(rel))
+        gd = math.exp(sum(map(math.log, rel_day)) / len(rel_day))
+        med = sorted(rel)[len(rel) // 2] if len(rel) % 2 else \
+            sum(sorted(rel)[len(rel) // 2 - 1:len(rel) // 2 + 1]) / 2
+        print(f"| {label} | {gm:.3f} | {med:.3f} | {gd:.3f} | "
+              f"{100 * sum(r <= 0.8 for r in rel) / len(rel):.0f}% | "
+              f"{100 * sum(r < 1 for r in rel) / len(rel):.0f}% | "
+              f"{100 * sum(cover) / len(cover):.0f}% |")
+
+
 def main():
-    args = [a for a in sys.argv[1:] if a != "--earlier"]
+    argv = sys.argv[1:]
+    data_dir = None
+    if "--clients" in argv:
+        i = argv.index("--clients")
+        if i + 1 >= len(argv):
+            sys.exit(__doc__)
+        data_dir = argv[i + 1]
+        del argv[i:i + 2]
+    args = [a for a in argv if a != "--earlier"]
     if len(args) != 2:
         sys.exit(__doc__)
     final_week(args[0], args[1])
-    if "--earlier" in sys.argv[1:]:
+    if "--earlier" in argv:
         print()
         earlier_cuts(args[0], args[1])
+    if data_dir:
+        print()
+        clients(args[0], data_dir, args[1])
 
 
 if __name__ == "__main__":

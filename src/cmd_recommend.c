@@ -220,8 +220,10 @@ static void print_table(const gp_inputs *in, const gp_recommendation *r)
                m[3], (size_t)i == r->recommended ? "  <- recommended" : "");
     }
     gp_format_money(r->hindsight_net_savings, m[0], sizeof m[0]);
-    printf("\nhindsight optimum: %s net savings; the recommended plan "
-           "captures %.1f%% of it\n",
+    printf("\n%s: %s net savings; the recommended plan captures %.1f%% of "
+           "it\n",
+           r->forward ? "best purchase for the P50 forecast"
+                      : "hindsight optimum",
            m[0], 100 * r->captured_fraction);
     if (r->forward) {
         gp_format_money(r->forward_downside_net_savings, m[0], sizeof m[0]);

@@ -432,15 +432,21 @@ static size_t summary_headline(gp_xl *x, xl_sheet *s, size_t row, size_t hours)
     double current, plan, upfront = NAN;
     const char *current_label, *current_note;
 
+    bool forward = r->rec && r->rec->forward;
     worksheet_write_string(s->ws, (lxw_row_t)row++, 0,
-                           "Headline, over the data window", x->f.h2);
+                           forward ? "Headline, over the forecast horizon "
+                                     "(P50 demand)"
+                                   : "Headline, over the data window",
+                           x->f.h2);
     if (r->rec) {
         const gp_plan_result *p = &r->rec->plans[r->rec->recommended];
         current = r->rec->policy_cost;
         plan = p->total_cost;
         upfront = p->upfront;
         current_label = "Current cost";
-        current_note = "the scenario's policy, nothing new bought";
+        current_note = forward ? "the scenario's policy on the forecast's "
+                                 "P50, nothing new bought"
+                               : "the scenario's policy, nothing new bought";
         snprintf(label, sizeof label, "Cost with the %s plan", p->name);
     } else if (r->n_ledgers > 1) {
         const gp_ledger *cur = r->ledgers[r->current];
@@ -492,9 +498,14 @@ static size_t summary_headline(gp_xl *x, xl_sheet *s, size_t row, size_t hours)
         headline(x, s, row++, "Cost if everything ran on demand",
                  r->rec->all_on_demand_cost, x->f.money,
                  "every instance-hour at the on-demand rate");
-        headline(x, s, row++, "Share of the hindsight optimum captured",
-                 r->rec->captured_fraction, x->f.pct,
-                 "plan net savings / the best purchase in hindsight");
+        if (forward)
+            headline(x, s, row++, "Share of the P50's best purchase captured",
+                     r->rec->captured_fraction, x->f.pct,
+                     "plan net savings / the best purchase for the P50");
+        else
+            headline(x, s, row++, "Share of the hindsight optimum captured",
+                     r->rec->captured_fraction, x->f.pct,
+                     "plan net savings / the best purchase in hindsight");
         if (r->rec->backtest) {
             char cut[32], note[96];
             gp_format_time(r->rec->train_until, cut, sizeof cut);
@@ -1637,8 +1648,10 @@ gp_status gp_xlsx_write_run(const char *path, const gp_run_info *info,
         gp_idle_clip(idle, info->trace, wh, wn);
         r.idle = idle;
     }
+    /* the Forecast sheet: the forward plan's horizon, or the next quarter */
+    size_t horizon = rec && rec->forward ? rec->forward_hours : 13 * 168;
     gp_error_clear(&ignored);
-    if (gp_forecast_run(info->trace, info->scenario, 13 * 168, NULL, &fc,
+    if (gp_forecast_run(info->trace, info->scenario, horizon, NULL, &fc,
                         &ignored) == GP_OK)
         r.forecast = fc;
     gp_status st = gp_xlsx_write(path, &r, err);

@@ -12,6 +12,9 @@
 #   plan cost     10 x 20.50 x 168 = 34,440.00 (reserve 10: demand >= 10
 #                                    in 100% of hours, break-even 62.56%)
 #   net savings                    = 20,613.60, the same on P10 and P90.
+# Its workbook's Summary says the headline is over the forecast horizon
+# (not the data window), shows the same policy cost and P10 savings, and
+# its forecast headline is the plan's 168 hours: 10 x 168 = 1,680.
 set -eu
 bin=$1
 src=$2
@@ -30,6 +33,9 @@ PY
 "$bin" recommend --quiet --json --forward 168h \
     --pricing "$src/tests/data/engine/aws-test.json" \
     --trace "$dir/trace.csv" > "$dir/recommend.json"
+"$bin" recommend --quiet --forward 168h --out "$dir/forward.xlsx" \
+    --pricing "$src/tests/data/engine/aws-test.json" \
+    --trace "$dir/trace.csv" > /dev/null
 python3 - "$dir" <<'PY'
 import csv, json, sys
 d = sys.argv[1]
@@ -66,4 +72,24 @@ near(f["downside_net_savings"], 20613.60, "P10 net savings")
 near(f["upside_net_savings"], 20613.60, "P90 net savings")
 near(f["p50_instance_hours"], 1680.0, "P50 instance-hours")
 print("forecast_json: 1 passed, 0 failed")
+PY
+PY=
+for p in python3 /usr/bin/python3; do
+    if "$p" -c 'import openpyxl' 2>/dev/null; then PY=$p; break; fi
+done
+[ -n "$PY" ] || { echo "forecast_json: python3 with openpyxl is needed" >&2; exit 1; }
+"$PY" - "$dir/forward.xlsx" <<'PY'
+import sys, openpyxl
+ws = openpyxl.load_workbook(sys.argv[1])["Summary"]
+rows = {r[0]: r for r in ws.iter_rows(values_only=True) if r and r[0]}
+assert "Headline, over the forecast horizon (P50 demand)" in rows, list(rows)
+assert "Headline, over the data window" not in rows
+assert abs(rows["Current cost"][1] - 55053.60) < 0.005, rows["Current cost"]
+assert "forecast's P50" in rows["Current cost"][2], rows["Current cost"]
+assert abs(rows["Net savings if demand is the P10"][1] - 20613.60) < 0.005
+assert "Share of the P50's best purchase captured" in rows
+# the Forecast sheet forecasts the plan's 168 hours, not a default quarter
+assert rows["Instance-hours demanded, P50"][1] == 1680, rows
+assert not any("over four times the history" in str(k) for k in rows), rows
+print("forecast_json: forward workbook passed")
 PY

@@ -73,11 +73,8 @@ near(f["upside_net_savings"], 20613.60, "P90 net savings")
 near(f["p50_instance_hours"], 1680.0, "P50 instance-hours")
 print("forecast_json: 1 passed, 0 failed")
 PY
-PY=
-for p in python3 /usr/bin/python3; do
-    if "$p" -c 'import openpyxl' 2>/dev/null; then PY=$p; break; fi
-done
-[ -n "$PY" ] || { echo "forecast_json: python3 with openpyxl is needed" >&2; exit 1; }
+. "$src/tests/e2e/lib/openpyxl.sh"
+need_openpyxl forecast_json
 "$PY" - "$dir/forward.xlsx" <<'PY'
 import sys, openpyxl
 ws = openpyxl.load_workbook(sys.argv[1])["Summary"]

@@ -12,11 +12,8 @@ bin=$1
 src=$2
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-PY=
-for p in python3 /usr/bin/python3; do
-    if "$p" -c 'import openpyxl' 2>/dev/null; then PY=$p; break; fi
-done
-[ -n "$PY" ] || { echo "xlsx_chargeback_util: python3 with openpyxl is needed" >&2; exit 1; }
+. "$src/tests/e2e/lib/openpyxl.sh"
+need_openpyxl xlsx_chargeback_util
 cat > "$out/trace.csv" <<'CSV'
 timestamp,instance_type,workload,instances,gpu_util,team
 2026-01-05T00:00:00Z,g5.xlarge,inference,1,50,a

@@ -19,11 +19,8 @@ if ! command -v soffice > /dev/null 2>&1; then
     echo "xlsx_libreoffice: SKIP: soffice (LibreOffice) is not installed"
     exit 77
 fi
-PY=
-for p in python3 /usr/bin/python3; do
-    if "$p" -c 'import openpyxl' 2>/dev/null; then PY=$p; break; fi
-done
-[ -n "$PY" ] || { echo "xlsx_libreoffice: python3 with openpyxl is needed" >&2; exit 1; }
+. "$src/tests/e2e/lib/openpyxl.sh"
+need_openpyxl xlsx_libreoffice
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$bin" recommend --quiet --out "$out/sample.xlsx" > /dev/null

@@ -11,11 +11,8 @@ bin=$1
 src=$2
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-PY=
-for p in python3 /usr/bin/python3; do
-    if "$p" -c 'import openpyxl' 2>/dev/null; then PY=$p; break; fi
-done
-[ -n "$PY" ] || { echo "xlsx_long_label: python3 with openpyxl is needed" >&2; exit 1; }
+. "$src/tests/e2e/lib/openpyxl.sh"
+need_openpyxl xlsx_long_label
 "$PY" - "$out/trace.csv" <<'PYEOF'
 import sys
 team = "x" * 40000 + "\u00e9"

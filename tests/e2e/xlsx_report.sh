@@ -18,11 +18,8 @@ GPUPLAN_TODAY=${GPUPLAN_TODAY:-2026-11-21}
 export GPUPLAN_TODAY
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-PY=
-for p in python3 /usr/bin/python3; do
-    if "$p" -c 'import openpyxl' 2>/dev/null; then PY=$p; break; fi
-done
-[ -n "$PY" ] || { echo "xlsx_report: python3 with openpyxl is needed" >&2; exit 1; }
+. "$src/tests/e2e/lib/openpyxl.sh"
+need_openpyxl xlsx_report
 check="$PY $src/tests/e2e/check_xlsx.py"
 data="--pricing $src/tests/data/engine/aws-test.json
       --trace $src/tests/e2e/data/xlsx-jobs.csv

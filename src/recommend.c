@@ -1044,6 +1044,7 @@ void gp_recommendation_free(gp_recommendation *r)
         gp_free(r->plans[i].commitments);
     gp_free(r->actions);
     gp_free(r->curves);
+    gp_forecast_free(r->forecast);
     gp_warnings_clear(&r->notes);
     gp_free(r);
 }
@@ -1113,6 +1114,8 @@ static gp_status recommend_forward(const gp_trace *trace,
                     r->supported_term == 1 ? "; 1-year terms only (3-year "
                                              "terms need 26 weeks)"
                                            : "");
+    r->forecast = fc; /* the workbook's Forecast sheet shows it */
+    fc = NULL;
 out:
     for (int i = 0; i < 3; i++)
         gp_forecast_trace_free(q[i]);

@@ -24,6 +24,8 @@
 #include "engine.h"
 #include "gpuplan.h"
 
+struct gp_forecast;
+
 typedef enum gp_action_type {
     GP_ACTION_RESERVED = 0,
     GP_ACTION_SAVINGS_PLAN = 1,
@@ -97,6 +99,7 @@ typedef struct gp_recommendation {
     double forward_p50_net_savings, forward_downside_net_savings;
     double forward_upside_net_savings, forward_upside_policy_cost;
     double forward_instance_hours[3]; /* P10, P50, P90 totals */
+    struct gp_forecast *forecast;     /* the forecast bought for; owned */
     gp_warnings notes;
 } gp_recommendation;
 

@@ -1648,11 +1648,13 @@ gp_status gp_xlsx_write_run(const char *path, const gp_run_info *info,
         gp_idle_clip(idle, info->trace, wh, wn);
         r.idle = idle;
     }
-    /* the Forecast sheet: the forward plan's horizon, or the next quarter */
-    size_t horizon = rec && rec->forward ? rec->forward_hours : 13 * 168;
+    /* the Forecast sheet: the forecast a forward plan was bought for, or
+     * the next quarter's */
     gp_error_clear(&ignored);
-    if (gp_forecast_run(info->trace, info->scenario, horizon, NULL, &fc,
-                        &ignored) == GP_OK)
+    if (rec && rec->forecast)
+        r.forecast = rec->forecast;
+    else if (gp_forecast_run(info->trace, info->scenario, 13 * 168, NULL, &fc,
+                             &ignored) == GP_OK)
         r.forecast = fc;
     gp_status st = gp_xlsx_write(path, &r, err);
     gp_idle_report_free(idle);

@@ -396,6 +396,27 @@ static gp_status forecast_candidate(const candidate *c, const double *y,
     return GP_OK;
 }
 
+/* The chosen forecast from history y[0, origin), h hours: candidate
+ * `best`, or with best == N_CANDIDATES the combination, the mean of
+ * candidates pair[0] and pair[1] (f2: scratch for h doubles). */
+static gp_status forecast_chosen(size_t best, const size_t pair[2],
+                                 const double *y, size_t origin,
+                                 int64_t first_hour, size_t h, double *f,
+                                 double *f2)
+{
+    if (best != N_CANDIDATES)
+        return forecast_candidate(&candidates[best], y, origin, first_hour, h,
+                                  f);
+    gp_status st =
+        forecast_candidate(&candidates[pair[0]], y, origin, first_hour, h, f);
+    if (st == GP_OK)
+        st = forecast_candidate(&candidates[pair[1]], y, origin, first_hour, h,
+                                f2);
+    for (size_t k = 0; st == GP_OK && k < h; k++)
+        f[k] = (f[k] + f2[k]) / 2;
+    return st;
+}
+
 /* ---- statistics ------------------------------------------------------------
  */
 
@@ -535,14 +556,13 @@ static void interval_apply(const interval_model *im, size_t k, double f,
 }
 
 /* The interval from the residuals rb[origin][lead] of n_cal origins
- * (window lengths lens), scaled so that, out of sample, the nominal share
- * of their hours falls inside; stores the model in *im and the coverage
- * of the unscaled intervals (each origin against the others') in
+ * (NAN past the end of a window cut short), scaled so that, out of sample, the
+ * nominal share of their hours falls inside; stores the model in *im and the
+ * coverage of the unscaled intervals (each origin against the others') in
  * *coverage; returns the scale.  band and need hold n_cal x hb doubles. */
 static double calibrate_interval(const double *rb, size_t n_cal, size_t hb,
-                                 const size_t *lens, double interval,
-                                 double *band, double *need, interval_model *im,
-                                 double *coverage)
+                                 double interval, double *band, double *need,
+                                 interval_model *im, double *coverage)
 {
     /* coverage out of sample: each origin's hours against the interval
      * built from the other origins' residuals */
@@ -550,9 +570,11 @@ static double calibrate_interval(const double *rb, size_t n_cal, size_t hb,
     for (size_t o = 0; o < n_cal; o++) {
         interval_from_residuals(rb, n_cal, hb, n_cal > 1 ? o : n_cal, interval,
                                 band, im);
-        for (size_t k = 0; k < lens[o]; k++) {
+        for (size_t k = 0; k < hb; k++) {
             int b = k < DAY ? 0 : 1;
             double r = rb[o * hb + k];
+            if (isnan(r))
+                continue;
             if (r >= im->lo[b] - 1e-9 && r <= im->hi[b] + 1e-9)
                 inside++;
             /* the least scale of the interval that holds r */
@@ -815,33 +837,25 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
             ape_n[best] ? 100 * ape_sum[best] / (double)ape_n[best] : NAN;
         bt->n_points = n_points;
         bt->n_origins = n_orig;
-        out->interval_scale = calibrate_interval(
-            rb, n_orig, hb, lens, interval, band, need, &im, &bt->coverage);
+        out->interval_scale = calibrate_interval(rb, n_orig, hb, interval, band,
+                                                 need, &im, &bt->coverage);
         /* a short history: the wider of that interval and the one from
          * the chosen forecast's residuals on whole windows */
-        size_t corig[MAX_ORIGINS], clens[MAX_ORIGINS];
+        size_t corig[MAX_ORIGINS];
         size_t whole = calibration_plan(n, hb, n_orig, lens, corig);
         if (whole >= 2) {
             interval_model wim;
             double wcov;
             for (size_t o = 0; o < whole; o++) {
-                size_t c1 = best == N_CANDIDATES ? pair[0] : best;
-                st = forecast_candidate(&candidates[c1], y, corig[o],
-                                        first_hour, hb, f);
-                if (st == GP_OK && best == N_CANDIDATES)
-                    st = forecast_candidate(&candidates[pair[1]], y, corig[o],
-                                            first_hour, hb, f2);
+                st = forecast_chosen(best, pair, y, corig[o], first_hour, hb, f,
+                                     f2);
                 if (st != GP_OK)
                     goto fail;
-                for (size_t k = 0; k < hb; k++) {
-                    double fk =
-                        best == N_CANDIDATES ? (f[k] + f2[k]) / 2 : f[k];
-                    cal[o * hb + k] = y[corig[o] + k] - fk;
-                }
-                clens[o] = hb;
+                for (size_t k = 0; k < hb; k++)
+                    cal[o * hb + k] = y[corig[o] + k] - f[k];
             }
-            double wscale = calibrate_interval(cal, whole, hb, clens, interval,
-                                               band, need, &wim, &wcov);
+            double wscale = calibrate_interval(cal, whole, hb, interval, band,
+                                               need, &wim, &wcov);
             for (int b = 0; b < 2; b++) {
                 im.lo[b] = im.lo[b] < wim.lo[b] ? im.lo[b] : wim.lo[b];
                 im.hi[b] = im.hi[b] > wim.hi[b] ? im.hi[b] : wim.hi[b];
@@ -878,22 +892,14 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
         out->method = GP_FC_COMBINATION;
         out->combined[0] = candidates[pair[0]].method;
         out->combined[1] = candidates[pair[1]].method;
-        st = forecast_candidate(&candidates[pair[0]], y, n, first_hour,
-                                horizon_hours, f);
-        if (st == GP_OK)
-            st = forecast_candidate(&candidates[pair[1]], y, n, first_hour,
-                                    horizon_hours, f2);
-        for (size_t k = 0; st == GP_OK && k < horizon_hours; k++)
-            f[k] = (f[k] + f2[k]) / 2;
         for (int i = 2; i-- > 0;)
             describe_candidate(&candidates[pair[i]], out);
     } else {
         out->method = out->combined[0] = out->combined[1] =
             candidates[best].method;
         describe_candidate(&candidates[best], out);
-        st = forecast_candidate(&candidates[best], y, n, first_hour,
-                                horizon_hours, f);
     }
+    st = forecast_chosen(best, pair, y, n, first_hour, horizon_hours, f, f2);
     if (st != GP_OK)
         goto fail;
     if (!n_orig)

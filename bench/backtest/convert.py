@@ -198,6 +198,23 @@ def chunk_id(path):
     return int(re.search(r"chunk-(\d+)-trace\.csv$", path).group(1))
 
 
+def servegen_clients(data_dir, sub, pattern):
+    """{client id: [10-minute rates]} of a ServeGen folder (one row per
+    10-minute window; windows a file leaves out are 0).  Also used by
+    bench/classify/make_eval.py and bench/forecast-accuracy/accuracy.py."""
+    out = {}
+    for path in glob.glob(os.path.join(data_dir, "traces", "servegen", sub,
+                                       pattern)):
+        cid = chunk_id(path)
+        rates = {}
+        with open(path, newline="", encoding="utf-8") as f:
+            for rec in csv.reader(f):
+                rates[int(float(rec[0]))] = float(rec[1])
+        n = max(rates) // STEP_S + 1
+        out[cid] = [rates.get(i * STEP_S, 0.0) for i in range(n)]
+    return out
+
+
 def servegen(data_dir, out_dir):
     pattern = os.path.join(data_dir, "traces", "servegen", "m-large",
                            "chunk-*-trace.csv")

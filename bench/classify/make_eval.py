@@ -36,10 +36,8 @@ Python 3 standard library only; deterministic.
 
 import csv
 import datetime as dt
-import glob
 import math
 import os
-import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -89,21 +87,6 @@ def philly_column(data_dir):
                                                path, True)
     return [convert.PHILLY_NODE_GPUS * s / c if c else 0.0
             for s, c in zip(sums, counts)]
-
-
-def servegen_clients(data_dir, sub, pattern):
-    """{client id: [10-minute rates]} of a ServeGen folder."""
-    out = {}
-    for path in glob.glob(os.path.join(data_dir, "traces", "servegen", sub,
-                                       pattern)):
-        cid = int(re.search(r"chunk-(\d+)-trace\.csv$", path).group(1))
-        rates = {}
-        with open(path, newline="", encoding="utf-8") as f:
-            for rec in csv.reader(f):
-                rates[int(float(rec[0]))] = float(rec[1])
-        n = max(rates) // STEP_S + 1
-        out[cid] = [rates.get(i * STEP_S, 0.0) for i in range(n)]
-    return out
 
 
 class Writer:
@@ -188,7 +171,8 @@ def main(argv):
                    p_start + off * step, sl, convert.PHILLY_TYPE, "gpus")
 
     s_start = convert.SERVEGEN_START
-    clients = servegen_clients(data_dir, "m-large", "chunk-*-trace.csv")
+    clients = convert.servegen_clients(data_dir, "m-large",
+                                      "chunk-*-trace.csv")
     for cid in sorted(clients):
         rates = clients[cid]
         share = [r / SERVICE_RATE for r in rates]
@@ -212,7 +196,7 @@ def main(argv):
         out.series("serving", "servegen-all-%s" % name, "inference",
                    "servegen-all", s_start + off * step, sl,
                    convert.SERVEGEN_TYPE, "instances")
-    r1 = servegen_clients(data_dir, "reason", "*/chunk-*-trace.csv")
+    r1 = convert.servegen_clients(data_dir, "reason", "*/chunk-*-trace.csv")
     for cid in sorted(r1):
         out.series("serving", "servegen-r1-%d" % cid, "inference",
                    "servegen-r1", s_start,

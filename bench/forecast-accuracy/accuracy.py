@@ -39,6 +39,7 @@ import csv
 import datetime as dt
 import json
 import math
+import os
 import subprocess
 import sys
 import time
@@ -132,45 +133,36 @@ def earlier_cuts(gpuplan, folder):
               f"{fmt(100 * cover_sum / n if n else None, 0)}% |")
 
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "backtest"))
+import convert  # noqa: E402  (bench/backtest/convert.py)
+
 CLIENT_WINDOWS = 2016          # 14 days of 10-minute windows
-CLIENT_RATE = 9.0              # req/s per instance (convert.py's rate)
-CLIENT_START = dt.datetime(2026, 5, 1, tzinfo=dt.timezone.utc)
+CLIENT_RATE = float(convert.SERVICE_RATE_AT_TARGET_RPS)  # 9 req/s
 
 
 def client_traces(data_dir, folder):
     """Writes folder/servegen-client-<id>.csv for the clients described in
     the module's docstring; returns their paths, by client id."""
-    import glob
-    import re
     paths = []
-    pattern = f"{data_dir}/traces/servegen/m-large/chunk-*-trace.csv"
-    for src in glob.glob(pattern):
-        cid = int(re.search(r"chunk-(\d+)-trace\.csv$", src).group(1))
-        rates = [0.0] * CLIENT_WINDOWS
-        with open(src, newline="") as f:
-            for rec in csv.reader(f):
-                i = int(float(rec[0])) // 600
-                if 0 <= i < CLIENT_WINDOWS:
-                    rates[i] = float(rec[1])
+    clients = convert.servegen_clients(data_dir, "m-large",
+                                       "chunk-*-trace.csv")
+    for cid, rates in sorted(clients.items()):
+        rates = (rates + [0.0] * CLIENT_WINDOWS)[:CLIENT_WINDOWS]
         hours = [sum(rates[6 * h:6 * h + 6]) / 6 / CLIENT_RATE
                  for h in range(CLIENT_WINDOWS // 6)]
         active = sum(1 for v in hours if v > 0) / len(hours)
         if active < 0.9 or sum(hours) / len(hours) < 0.05:
             continue
-        path = f"{folder}/servegen-client-{cid}.csv"
-        with open(path, "w", newline="") as f:
-            w = csv.writer(f, lineterminator="\n")
-            w.writerow(["timestamp", "step_s", "provider", "region",
-                        "instance_type", "workload", "instances", "team",
-                        "project"])
-            for i, r in enumerate(rates):
-                t = CLIENT_START + dt.timedelta(seconds=600 * i)
-                w.writerow([t.strftime("%Y-%m-%dT%H:%M:%SZ"), 600, "aws",
-                            "us-east-1", "g6e.xlarge", "inference",
-                            repr(r / CLIENT_RATE), "platform",
-                            f"servegen-client-{cid}"])
-        paths.append((cid, path))
-    return [p for _, p in sorted(paths)]
+        rows = [[convert.iso(convert.SERVEGEN_START +
+                             dt.timedelta(seconds=convert.STEP_S * i)),
+                 convert.STEP_S, convert.PROVIDER, convert.REGION,
+                 convert.SERVEGEN_TYPE, "inference", "", repr(r / CLIENT_RATE),
+                 "", "platform", f"servegen-client-{cid}", "false"]
+                for i, r in enumerate(rates)]
+        paths.append(convert.write(folder, f"servegen-client-{cid}.csv",
+                                   rows))
+    return paths
 
 
 def clients(gpuplan, data_dir, folder):

@@ -12,6 +12,7 @@
 # GPUPLAN=path/to/gpuplan uses that binary; otherwise a Release gpuplan is
 # built in build-bench/.
 set -eu
+export PYTHONDONTWRITEBYTECODE=1  # accuracy.py imports bench/backtest/convert.py
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
 DATA=${1:-$ROOT/../shared/data}

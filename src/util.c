@@ -525,6 +525,12 @@ gp_status gp_write_atomic(const char *path,
                      strerror(errno));
         st = GP_ERR_IO;
     }
+    return gp_rename_into_place(tmp, path, st, err);
+}
+
+gp_status gp_rename_into_place(char *tmp, const char *path, gp_status st,
+                               gp_error *err)
+{
     if (st == GP_OK && rename(tmp, path) != 0) {
         gp_error_set(err, path, 0, 0, NULL, "cannot rename into place: %s",
                      strerror(errno));

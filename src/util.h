@@ -76,4 +76,10 @@ gp_status gp_write_atomic(const char *path,
                           gp_status (*write)(FILE *f, void *ctx), void *ctx,
                           gp_error *err);
 
+/* The end of such a write to the temporary file tmp (gp_malloc'd): when
+ * st is GP_OK renames tmp over `path`, otherwise (or if that fails)
+ * removes it; frees tmp and returns the final status. */
+gp_status gp_rename_into_place(char *tmp, const char *path, gp_status st,
+                               gp_error *err);
+
 #endif

@@ -20,6 +20,7 @@
 #include "forecast.h"
 #include "idle.h"
 #include "recommend.h"
+#include "util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -1550,15 +1551,7 @@ gp_status gp_xlsx_write(const char *path, const gp_report *r, gp_error *err)
     gp_status st = GP_OK;
     if (e != LXW_NO_ERROR)
         st = lxw_failed(path, e, saved, err);
-    else if (rename(tmp, path) != 0) {
-        gp_error_set(err, path, 0, 0, NULL, "cannot rename into place: %s",
-                     strerror(errno));
-        st = GP_ERR_IO;
-    }
-    if (st != GP_OK)
-        remove(tmp);
-    gp_free(tmp);
-    return st;
+    return gp_rename_into_place(tmp, path, st, err);
 }
 
 /* ---- billing a recommendation's plan ----------------------------------------

@@ -10,6 +10,7 @@
 #include "writers.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,6 +299,23 @@ void gp_cli_free(gp_cli *cli)
     for (size_t i = 0; i < cli->trace_opt.n_map; i++)
         gp_free(cli->map_storage[i]);
     gp_free(cli->args);
+}
+
+bool gp_cli_whole_hours(const char *command, const char *option,
+                        const char *text, double default_hours, size_t *out)
+{
+    double h = default_hours;
+    if (text)
+        gp_parse_duration_hours(text, &h);
+    if (h < 1 || h > 5 * 8784 || fabs(h - round(h)) > 1e-9) {
+        fprintf(stderr,
+                "gpuplan %s: %s takes whole hours from 1h to 5 years, got "
+                "\"%s\"\ntry 'gpuplan %s --help'\n",
+                command, option, text ? text : "", command);
+        return false;
+    }
+    *out = (size_t)round(h);
+    return true;
 }
 
 void gp_cli_print_error(const gp_error *err)

@@ -100,6 +100,12 @@ struct gp_run_info;
 void gp_cli_run_info(struct gp_run_info *info, const char *command,
                      const gp_inputs *in);
 
+/* A duration option in whole hours, 1 h to 5 years (`text` as 13w, 7d,
+ * 168h; NULL: default_hours): stores it in *out, or prints the usage error
+ * "gpuplan COMMAND: OPTION takes whole hours ..." and returns false. */
+bool gp_cli_whole_hours(const char *command, const char *option,
+                        const char *text, double default_hours, size_t *out);
+
 /* Prints err the way users see errors: "file:line:column: field: msg". */
 void gp_cli_print_error(const gp_error *err);
 /* "gpuplan: warning: ..." lines on stderr. */

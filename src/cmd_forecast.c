@@ -236,22 +236,6 @@ static gp_status write_csv(const char *dir, const gp_forecast *fc,
 
 /* Parses --horizon into whole hours; prints the usage error and returns
  * false when it is not a whole number of hours up to five years. */
-static bool horizon_hours(const gp_cli *cli, size_t *out)
-{
-    double h = DEFAULT_HORIZON_HOURS;
-    if (cli->horizon)
-        gp_parse_duration_hours(cli->horizon, &h);
-    if (h < 1 || h > 5 * 8784 || fabs(h - round(h)) > 1e-9) {
-        fprintf(stderr,
-                "gpuplan forecast: --horizon takes whole hours from 1h to "
-                "5 years, got \"%s\"\ntry 'gpuplan forecast --help'\n",
-                cli->horizon);
-        return false;
-    }
-    *out = (size_t)round(h);
-    return true;
-}
-
 /* The command: load, forecast, write what was asked for. */
 static int forecast_exec(gp_cli *cli)
 {
@@ -262,7 +246,8 @@ static int forecast_exec(gp_cli *cli)
     gp_error err;
     size_t horizon;
 
-    if (!horizon_hours(cli, &horizon))
+    if (!gp_cli_whole_hours("forecast", "--horizon", cli->horizon,
+                            DEFAULT_HORIZON_HOURS, &horizon))
         return 2;
     gp_error_clear(&err);
     if (cli->out && gp_xlsx_check_path(cli->out, &err) != GP_OK) {

@@ -262,24 +262,14 @@ static int recommend_exec(gp_cli *cli)
     gp_run_info info;
     gp_error err;
     size_t forward_hours = 0;
-    if (cli->forward) {
-        double h = 0;
-        gp_parse_duration_hours(cli->forward, &h);
-        if (h < 1 || h > 5 * 8784 || fabs(h - round(h)) > 1e-9 ||
-            cli->train_until) {
-            if (cli->train_until)
-                fprintf(stderr, "gpuplan recommend: --forward and "
-                                "--train-until do not go together\n");
-            else
-                fprintf(stderr,
-                        "gpuplan recommend: --forward takes whole hours "
-                        "from 1h to 5 years, got \"%s\"\n",
-                        cli->forward);
-            fprintf(stderr, "try 'gpuplan recommend --help'\n");
-            return 2;
-        }
-        forward_hours = (size_t)round(h);
+    if (cli->forward && cli->train_until) {
+        fprintf(stderr, "gpuplan recommend: --forward and --train-until do "
+                        "not go together\ntry 'gpuplan recommend --help'\n");
+        return 2;
     }
+    if (cli->forward && !gp_cli_whole_hours("recommend", "--forward",
+                                            cli->forward, 0, &forward_hours))
+        return 2;
     gp_error_clear(&err);
     if (cli->out && gp_xlsx_check_path(cli->out, &err) != GP_OK) {
         gp_cli_print_error(&err);

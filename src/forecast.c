@@ -436,6 +436,8 @@ static double quantile_select(double *x, size_t n, double q)
     for (size_t j = i + 2; j < n; j++)
         if (x[j] < hi)
             hi = x[j];
+    if (hi == lo) /* also when both are infinite: inf - inf is NAN */
+        return lo;
     return lo + (pos - (double)i) * (hi - lo);
 }
 

@@ -317,6 +317,43 @@ static void test_short_history_interval_covers_the_whole_horizon(void **state)
     assert_in_range((long)(100.0 * (double)inside / (double)total), 70, 90);
 }
 
+/* A step that one backtest origin sees and the other does not: 72 hours at
+ * 10, then 24 at 20; the level forecast (forced), horizon 24.  The backtest
+ * has two origins (hours 48 and 72, a day each); at both the level is 10, so
+ * the residuals are 24 zeros (origin 48) and 24 tens (origin 72).  Out of
+ * sample, origin 72's tens lie outside origin 48's interval [0, 0] at any
+ * scale (an infinite need) and origin 48's zeros inside origin 72's [10, 10]
+ * at scale 0; the 90% quantile of {0 x 24, inf x 24} (the nominal 80% plus
+ * 0.2 / 2 origins) is infinite, so the scale is clamped to 3.  The residual
+ * quantiles over both origins are 0 (10%, position 4.7 of 0..47) and 10
+ * (90%, position 42.3): P10 = P50 = 20 (the last day's level), P90 = 20 +
+ * 3 x 10 = 50.  The quantile of two infinities used to be inf - inf = NAN,
+ * which made P10 0 and P90 P50. */
+static void test_interval_scale_of_an_uncoverable_origin_is_clamped(void **state)
+{
+    double y[96];
+    gp_forecast_options opt;
+    gp_forecast_series s;
+    gp_error err;
+    (void)state;
+    for (size_t i = 0; i < 96; i++)
+        y[i] = i < 72 ? 10 : 20;
+    gp_forecast_options_init(&opt);
+    opt.method = GP_FC_LEVEL;
+    gp_error_clear(&err);
+    assert_int_equal(gp_forecast_series_run(y, 96, 0, 24, 0, &opt, &s, &err),
+                     GP_OK);
+    assert_int_equal(s.backtest.n_origins, 2);
+    assert_true(isfinite(s.interval_scale)); /* cmocka passes NAN here */
+    assert_float_equal(s.interval_scale, 3, 1e-12);
+    for (size_t k = 0; k < 24; k++) {
+        assert_float_equal(s.points[k].p10, 20, 1e-9);
+        assert_float_equal(s.points[k].p50, 20, 1e-9);
+        assert_float_equal(s.points[k].p90, 50, 1e-9);
+    }
+    gp_forecast_series_clear(&s);
+}
+
 /* A trace built by hand: pool 0 has two inference series (two teams) that
  * are summed, and a training series with no demand before the cut (left
  * out); pool 1 has constant training demand 3.  Constant sums forecast
@@ -466,6 +503,8 @@ int main(void)
         cmocka_unit_test(test_seasonal_median_does_not_repeat_an_outage),
         cmocka_unit_test(test_interval_on_noise_covers_about_80_percent),
         cmocka_unit_test(test_short_history_interval_covers_the_whole_horizon),
+        cmocka_unit_test(
+            test_interval_scale_of_an_uncoverable_origin_is_clamped),
         cmocka_unit_test(test_run_sums_series_per_pool_and_workload),
         cmocka_unit_test(test_allocation_failures_leak_nothing),
     };

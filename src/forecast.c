@@ -484,6 +484,22 @@ static void burst_profile(const double *y, size_t n, gp_forecast_series *s)
     s->burst_hours = runs ? (double)active / (double)runs : 0;
 }
 
+/* The quantiles (1 - interval) / 2, 1/2 and 1 - (1 - interval) / 2 of
+ * demand y[0, n) in q[0..2]. */
+static gp_status demand_quantiles(const double *y, size_t n, double interval,
+                                  double q[3])
+{
+    double *sorted = gp_malloc(n * sizeof *sorted);
+    if (!sorted)
+        return GP_ERR_NOMEM;
+    memcpy(sorted, y, n * sizeof *sorted);
+    q[0] = quantile_select(sorted, n, (1 - interval) / 2);
+    q[1] = quantile_select(sorted, n, 0.5);
+    q[2] = quantile_select(sorted, n, 1 - (1 - interval) / 2);
+    gp_free(sorted);
+    return GP_OK;
+}
+
 /* ---- one series -------------------------------------------------------- */
 
 /* The residual quantiles that make the interval: by lead band (the first
@@ -646,13 +662,17 @@ static size_t backtest_plan(size_t n, size_t h, size_t *hb_out,
     return count;
 }
 
-/* The origins the interval is calibrated on, when the backtest's windows
- * were cut short by the end of a short history (under eight days plus the
- * window): whole windows hb long, from origins a day apart with at least
- * SHORT_TRAIN hours of history.  A short window holds only short leads,
- * whose errors are smaller than the horizon's, so an interval calibrated
- * on them is too narrow.  Returns 0 when the backtest's own windows are
- * whole or there is no room for two whole ones. */
+/* The origins the interval is calibrated on when the backtest's own are
+ * too few or too short: its windows were cut short by the end of a short
+ * history (under eight days plus the window), or it has fewer than three
+ * origins (a week of history before each leaves room for one or two).  A
+ * short window holds only short leads, whose errors are smaller than the
+ * horizon's, and one or two origins say little about how far the next
+ * window can fall from the forecast; either way the interval is too
+ * narrow.  The calibration's origins are a day apart with whole windows hb
+ * long and at least SHORT_TRAIN hours of history (a day when that leaves
+ * room for fewer than three).  Returns 0 when the backtest's origins
+ * suffice or there is no room for two whole windows. */
 static size_t calibration_plan(size_t n, size_t hb, size_t n_orig,
                                const size_t lens[MAX_ORIGINS],
                                size_t origins[MAX_ORIGINS])
@@ -661,9 +681,10 @@ static size_t calibration_plan(size_t n, size_t hb, size_t n_orig,
     bool cut = false;
     for (size_t o = 0; o < n_orig; o++)
         cut = cut || lens[o] < hb;
-    if (!cut || n < SHORT_TRAIN + hb + DAY)
+    if ((!cut && n_orig >= 3) || n < DAY + hb + DAY)
         return 0;
-    for (size_t o = n - hb; o >= SHORT_TRAIN && count < MAX_ORIGINS; o -= DAY)
+    size_t min_hist = n >= SHORT_TRAIN + hb + 2 * DAY ? SHORT_TRAIN : DAY;
+    for (size_t o = n - hb; o >= min_hist && count < MAX_ORIGINS; o -= DAY)
         origins[count++] = o;
     return count;
 }
@@ -842,7 +863,8 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
         out->interval_scale = calibrate_interval(rb, n_orig, hb, interval, band,
                                                  need, &im, &bt->coverage);
         /* a short history: the wider of that interval and the one from
-         * the chosen forecast's residuals on whole windows */
+         * the chosen forecast's residuals on whole windows (or, when
+         * there is no room for two, the spread of demand) */
         size_t corig[MAX_ORIGINS];
         size_t whole = calibration_plan(n, hb, n_orig, lens, corig);
         if (whole >= 2) {
@@ -866,6 +888,18 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
                 im.growth_exp = wim.growth_exp;
             if (wscale > out->interval_scale)
                 out->interval_scale = wscale;
+        } else if (n_orig < 2) {
+            /* one origin, and no room for two whole windows (a history
+             * of two or three days): no out-of-sample check of the
+             * interval is possible, so it is at least as wide as the
+             * spread of demand around its median */
+            double q[3];
+            if ((st = demand_quantiles(y, n, interval, q)) != GP_OK)
+                goto fail;
+            for (int b = 0; b < 2; b++) {
+                im.lo[b] = im.lo[b] < q[0] - q[1] ? im.lo[b] : q[0] - q[1];
+                im.hi[b] = im.hi[b] > q[2] - q[1] ? im.hi[b] : q[2] - q[1];
+            }
         }
     } else {
         /* too short to backtest: the level, with the interval from the
@@ -875,19 +909,14 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
                 best = c;
                 break;
             }
-        double *sorted = gp_malloc(n * sizeof *sorted);
-        if (!sorted) {
-            st = GP_ERR_NOMEM;
+        double q[3];
+        if ((st = demand_quantiles(y, n, interval, q)) != GP_OK)
             goto fail;
-        }
-        memcpy(sorted, y, n * sizeof *sorted);
         /* absolute quantiles for now, made offsets from the level below */
-        im.lo[0] = im.lo[1] = quantile_select(sorted, n, (1 - interval) / 2);
-        im.hi[0] = im.hi[1] =
-            quantile_select(sorted, n, 1 - (1 - interval) / 2);
+        im.lo[0] = im.lo[1] = q[0];
+        im.hi[0] = im.hi[1] = q[2];
         im.growth_exp = 0;
         im.hb = horizon_hours;
-        gp_free(sorted);
     }
     /* 3: the forecast from the whole history */
     if (best == N_CANDIDATES) {

@@ -3,7 +3,7 @@
 Markdown table (bench/README.md, "Forecast").
 
   python3 bench/forecast-accuracy/accuracy.py GPUPLAN TRACE_DIR [--earlier]
-      [--clients DATA_DIR]
+      [--clients DATA_DIR [--short]]
 
 For every trace converted by bench/backtest/convert.py (Helios vc6YE and
 vcpDC: a month; Philly: ten weeks; ServeGen m-large: fourteen days), the
@@ -32,7 +32,14 @@ in at least 90% of its hours and a mean of at least 0.05 instances (rate /
 client's share of a fleet): 25 real inference series that no method was
 chosen on, summarized as the geometric mean and median relative MAE, the
 share of forecasts at most 0.8 and under 1, and the mean coverage per
-cut.  Python 3 standard library only.
+cut.
+
+With --short as well, short histories: every one of those series is cut to
+start 0, 48, ..., 240 hours in and forecast from its first 48, 72, ...,
+192 hours, one and two days ahead; a table gives per history and horizon
+the mean P10-P90 coverage and the geometric mean relative MAE against the
+last day repeated (the last week is not there to repeat).  Python 3
+standard library only.
 """
 
 import csv
@@ -194,6 +201,55 @@ def clients(gpuplan, data_dir, folder):
               f"{100 * sum(cover) / len(cover):.0f}% |")
 
 
+SHORT_HISTORIES = [48, 72, 96, 120, 144, 168, 192]  # hours of history
+SHORT_AHEAD = [24, 48]                               # hours ahead
+SHORT_STARTS = range(0, 241, 48)                     # hours into the trace
+
+
+def short_histories(gpuplan, data_dir, folder):
+    """Coverage and accuracy with two to eight days of history: every
+    series (the four traces and the clients) cut to start 0, 48, ..., 240
+    hours in, then forecast from its first L hours, 1 or 2 days ahead."""
+    paths = [f"{folder}/{name}.csv" for name, _, _, _ in TRACES]
+    paths += client_traces(data_dir, folder)
+    cells = {}  # (L, H) -> [coverage...], [rel. MAE vs day...]
+    for path in paths:
+        with open(path, newline="") as f:
+            rows = list(csv.reader(f))
+        header, rows = rows[0], rows[1:]
+        times = [dt.datetime.fromisoformat(r[0].replace("Z", "+00:00"))
+                 for r in rows]
+        first, end = times[0], trace_end(path)
+        span = int((end - first).total_seconds()) // 3600
+        for s0 in SHORT_STARTS:
+            start = first + dt.timedelta(hours=s0)
+            cut_path = f"{folder}/short-{s0}-{os.path.basename(path)}"
+            with open(cut_path, "w", newline="") as f:
+                w = csv.writer(f, lineterminator="\n")
+                w.writerow(header)
+                w.writerows(r for r, t in zip(rows, times) if t >= start)
+            for L in SHORT_HISTORIES:
+                for H in SHORT_AHEAD:
+                    if s0 + L + H > span:
+                        continue
+                    doc, _ = forecast(gpuplan, cut_path,
+                                      start + dt.timedelta(hours=L), H)
+                    cover, rel = cells.setdefault((L, H), ([], []))
+                    for s in doc["series"]:
+                        h = s["holdout"]
+                        cover.append(h["coverage"])
+                        if h["relative_mae_day"]:
+                            rel.append(h["relative_mae_day"])
+            os.remove(cut_path)
+    print("| history h | ahead h | forecasts | mean P10-P90 coverage | "
+          "geometric mean rel. MAE vs last day |")
+    print("|---|---|---|---|---|")
+    for (L, H), (cover, rel) in sorted(cells.items()):
+        print(f"| {L} | {H} | {len(cover)} | "
+              f"{100 * sum(cover) / len(cover):.1f}% | "
+              f"{math.exp(sum(map(math.log, rel)) / len(rel)):.3f} |")
+
+
 def main():
     argv = sys.argv[1:]
     data_dir = None
@@ -203,7 +259,7 @@ def main():
             sys.exit(__doc__)
         data_dir = argv[i + 1]
         del argv[i:i + 2]
-    args = [a for a in argv if a != "--earlier"]
+    args = [a for a in argv if a not in ("--earlier", "--short")]
     if len(args) != 2:
         sys.exit(__doc__)
     final_week(args[0], args[1])
@@ -213,6 +269,9 @@ def main():
     if data_dir:
         print()
         clients(args[0], data_dir, args[1])
+    if data_dir and "--short" in argv:
+        print()
+        short_histories(args[0], data_dir, args[1])
 
 
 if __name__ == "__main__":

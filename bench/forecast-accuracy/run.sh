@@ -2,7 +2,8 @@
 # run.sh: the forecaster on the shared real traces, each with its final
 # week (ServeGen: final four days) held out; prints the accuracy table of
 # bench/README.md, "Forecast", and the same at earlier cuts (accuracy.py
-# --earlier), and on 25 ServeGen clients one by one (--clients).
+# --earlier), on 25 ServeGen clients one by one (--clients), and with two
+# to eight days of history (--short).
 #
 #   sh bench/forecast-accuracy/run.sh [DATA_DIR [OUT_DIR]]
 #
@@ -31,4 +32,4 @@ python3 bench/backtest/convert.py "$DATA" "$OUT" >&2
 
 echo "== gpuplan $("$GPUPLAN" --version 2>/dev/null | head -1), $(git rev-parse --short HEAD 2>/dev/null || echo '?')$([ -z "$(git status --porcelain -- src 2>/dev/null)" ] || echo ' + uncommitted changes in src/')"
 echo
-python3 bench/forecast-accuracy/accuracy.py "$GPUPLAN" "$OUT" --earlier --clients "$DATA"
+python3 bench/forecast-accuracy/accuracy.py "$GPUPLAN" "$OUT" --earlier --clients "$DATA" --short

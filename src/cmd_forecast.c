@@ -65,6 +65,8 @@ static json_t *series_obj(const gp_trace *t, const gp_forecast *fc,
     if (s->method == GP_FC_LEVEL)
         json_object_set_new(o, "level_window_hours",
                             json_integer(s->level_window));
+    json_object_set_new(o, "history_hours",
+                        json_integer((json_int_t)s->history_hours));
     json_object_set_new(o, "history_mean", json_real(s->history_mean));
     json_object_set_new(o, "bursts",
                         json_pack("{s:b, s:f, s:f, s:f}", "bursty", s->bursty,

@@ -1051,11 +1051,20 @@ static void *forecast_worker(void *arg)
         gp_error_clear(&e);
         uint32_t pool = s->pool;
         gp_workload w = s->workload;
-        gp_status st = gp_forecast_series_run(job->demand[i], job->n_history,
-                                              job->first_hour, job->horizon,
-                                              job->growth[i], job->opt, s, &e);
+        /* the series' history starts at its first hour with demand: the
+         * hours before a pool appeared say nothing about its demand, and
+         * would weigh on its seasonal medians, backtest and interval
+         * (there is one: the series was kept for having some) */
+        size_t lead = 0;
+        while (job->demand[i][lead] <= 0)
+            lead++;
+        gp_status st = gp_forecast_series_run(
+            job->demand[i] + lead, job->n_history - lead,
+            job->first_hour + (int64_t)lead, job->horizon, job->growth[i],
+            job->opt, s, &e);
         s->pool = pool;
         s->workload = w;
+        s->history_hours = job->n_history - lead;
         if (st == GP_OK && job->n_actual) {
             size_t na =
                 job->n_actual < job->horizon ? job->n_actual : job->horizon;
@@ -1225,6 +1234,21 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
             gp_error_set(err, job.err.source, job.err.line, job.err.column,
                          job.err.field, "%s", job.err.message);
         goto fail;
+    }
+    for (size_t i = 0; i < fc->n_series; i++) {
+        const gp_forecast_series *fs = &fc->series[i];
+        const gp_pool *p = &trace->pools[fs->pool];
+        char t[32];
+        if (fs->history_hours == n_hist)
+            continue;
+        gp_format_time((fc->start_hour - (int64_t)fs->history_hours) * 3600, t,
+                       sizeof t);
+        gp_warnings_add(&fc->notes,
+                        "%s/%s/%s %s: no demand before %s, so it is "
+                        "forecast from the %zu hours since",
+                        p->catalog->provider, p->catalog->region,
+                        p->type->name, gp_workload_name(fs->workload), t,
+                        fs->history_hours);
     }
     for (size_t k = 0; k < n_keys; k++)
         gp_free(per_key[k]);

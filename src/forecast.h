@@ -91,6 +91,10 @@ typedef struct gp_forecast_series {
     bool has_holdout;
     gp_forecast_accuracy holdout;
     double holdout_naive_week_mae, holdout_naive_day_mae;
+    /* the hours of history the series was fitted on: from its first hour
+     * with demand (a pool or workload that appeared after the trace
+     * began), to the forecast start */
+    size_t history_hours;
     double history_mean; /* mean hourly demand over the history used */
     /* the burst profile of the history: fraction of hours with demand,
      * mean demand in those hours, mean length of a run of them (hours) */

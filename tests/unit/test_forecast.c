@@ -470,6 +470,90 @@ static void test_run_sums_series_per_pool_and_workload(void **state)
     }
 }
 
+/* Two pools in one trace of 3 weeks: pool 0 has demand from the first
+ * hour, pool 1 (a pool that appeared later) only from hour 200.  Pool 1's
+ * forecast must be the forecast of its own 304 hours alone, as if the
+ * trace had begun when it did: the 200 hours of zeros before it are not
+ * its history.  The same invariance, by definition, for P10, P50 and P90
+ * of every hour; and a note names the pool and its first hour. */
+static void test_a_pool_that_appears_later_is_forecast_from_its_start(
+    void **state)
+{
+    size_t n = 3 * WEEK, lead = 200, h = 48;
+    char provider[] = "aws", region[] = "us-east-1", name[] = "g6e.xlarge";
+    gp_instance_type type;
+    gp_catalog cat;
+    gp_series series[2];
+    gp_pool pools[2];
+    gp_trace t;
+    gp_forecast *fc = NULL;
+    gp_forecast_series alone;
+    gp_forecast_options opt;
+    gp_error err;
+    (void)state;
+    memset(&type, 0, sizeof type);
+    memset(&cat, 0, sizeof cat);
+    memset(&t, 0, sizeof t);
+    memset(series, 0, sizeof series);
+    type.name = name;
+    cat.provider = provider;
+    cat.region = region;
+    pools[0].catalog = pools[1].catalog = &cat;
+    pools[0].type = pools[1].type = &type;
+    t.start_hour = 0;
+    t.n_hours = n;
+    t.pools = pools;
+    t.n_pools = 2;
+    t.series = series;
+    t.n_series = 2;
+    uint64_t seed = 7;
+    for (int i = 0; i < 2; i++) {
+        series[i].pool = (uint32_t)i;
+        series[i].workload = GP_INFERENCE;
+        series[i].team = series[i].project = -1;
+        series[i].instance_hours = calloc(n, sizeof(double));
+        series[i].useful_gpu_hours = calloc(n, sizeof(double));
+        series[i].util_gpu_hours = calloc(n, sizeof(double));
+        for (size_t k = i ? lead : 0; k < n; k++)
+            series[i].instance_hours[k] =
+                weekly_pattern(k) + 20 * uniform(&seed);
+    }
+    gp_forecast_options_init(&opt);
+    opt.threads = 1;
+    gp_error_clear(&err);
+    assert_int_equal(gp_forecast_run(&t, NULL, h, &opt, &fc, &err), GP_OK);
+    assert_int_equal(fc->n_series, 2);
+    assert_int_equal(fc->series[0].history_hours, n);
+    assert_int_equal(fc->series[1].history_hours, n - lead);
+    assert_int_equal(gp_forecast_series_run(series[1].instance_hours + lead,
+                                            n - lead, (int64_t)lead, h, 0,
+                                            &opt, &alone, &err),
+                     GP_OK);
+    assert_int_equal(fc->series[1].method, alone.method);
+    for (size_t k = 0; k < h; k++) {
+        assert_int_equal(fc->series[1].points[k].t, alone.points[k].t);
+        assert_float_equal(fc->series[1].points[k].p10, alone.points[k].p10,
+                           1e-12);
+        assert_float_equal(fc->series[1].points[k].p50, alone.points[k].p50,
+                           1e-12);
+        assert_float_equal(fc->series[1].points[k].p90, alone.points[k].p90,
+                           1e-12);
+    }
+    /* hour 200 = 1970-01-09T08:00:00Z */
+    assert_int_equal(fc->notes.count, 1);
+    assert_non_null(strstr(fc->notes.items[0],
+                           "aws/us-east-1/g6e.xlarge inference: no demand "
+                           "before 1970-01-09T08:00:00Z, so it is forecast "
+                           "from the 304 hours since"));
+    gp_forecast_series_clear(&alone);
+    gp_forecast_free(fc);
+    for (int i = 0; i < 2; i++) {
+        free(series[i].instance_hours);
+        free(series[i].useful_gpu_hours);
+        free(series[i].util_gpu_hours);
+    }
+}
+
 /* Every allocation failing in turn: the run fails cleanly (NULL result,
  * out-of-memory status) or succeeds; ASan checks that nothing leaks. */
 static void allocation_failures_leak_nothing(size_t n, size_t horizon)
@@ -547,6 +631,8 @@ int main(void)
         cmocka_unit_test(
             test_interval_scale_of_an_uncoverable_origin_is_clamped),
         cmocka_unit_test(test_run_sums_series_per_pool_and_workload),
+        cmocka_unit_test(
+            test_a_pool_that_appears_later_is_forecast_from_its_start),
         cmocka_unit_test(test_allocation_failures_leak_nothing),
     };
     gsl_set_error_handler_off();

@@ -671,17 +671,19 @@ static size_t backtest_plan(size_t n, size_t h, size_t *hb_out,
  * window can fall from the forecast; either way the interval is too
  * narrow.  The calibration's origins are a day apart with whole windows hb
  * long and at least SHORT_TRAIN hours of history (a day when that leaves
- * room for fewer than three).  Returns 0 when the backtest's origins
- * suffice or there is no room for two whole windows. */
+ * room for fewer than three).  Sets *thin when the backtest's origins do
+ * not suffice; returns 0 when they do or there is no room for two whole
+ * windows. */
 static size_t calibration_plan(size_t n, size_t hb, size_t n_orig,
                                const size_t lens[MAX_ORIGINS],
-                               size_t origins[MAX_ORIGINS])
+                               size_t origins[MAX_ORIGINS], bool *thin)
 {
     size_t count = 0;
     bool cut = false;
     for (size_t o = 0; o < n_orig; o++)
         cut = cut || lens[o] < hb;
-    if ((!cut && n_orig >= 3) || n < DAY + hb + DAY)
+    *thin = cut || n_orig < 3;
+    if (!*thin || n < DAY + hb + DAY)
         return 0;
     size_t min_hist = n >= SHORT_TRAIN + hb + 2 * DAY ? SHORT_TRAIN : DAY;
     for (size_t o = n - hb; o >= min_hist && count < MAX_ORIGINS; o -= DAY)
@@ -866,7 +868,8 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
          * the chosen forecast's residuals on whole windows (or, when
          * there is no room for two, the spread of demand) */
         size_t corig[MAX_ORIGINS];
-        size_t whole = calibration_plan(n, hb, n_orig, lens, corig);
+        bool thin;
+        size_t whole = calibration_plan(n, hb, n_orig, lens, corig, &thin);
         if (whole >= 2) {
             interval_model wim;
             double wcov;
@@ -888,11 +891,11 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
                 im.growth_exp = wim.growth_exp;
             if (wscale > out->interval_scale)
                 out->interval_scale = wscale;
-        } else if (n_orig < 2) {
-            /* one origin, and no room for two whole windows (a history
-             * of two or three days): no out-of-sample check of the
-             * interval is possible, so it is at least as wide as the
-             * spread of demand around its median */
+        } else if (thin) {
+            /* no room for two whole windows (a history under two days
+             * plus the window): no out-of-sample check of the interval
+             * is possible, so it is at least as wide as the spread of
+             * demand around its median */
             double q[3];
             if ((st = demand_quantiles(y, n, interval, q)) != GP_OK)
                 goto fail;

@@ -395,6 +395,53 @@ static void test_interval_scale_of_an_uncoverable_origin_is_clamped(void **state
     gp_forecast_series_clear(&s);
 }
 
+/* A trace built by hand: n_hours from start_hour, its pools (all with the
+ * one catalog and type below, so notes can name them) and its series, each
+ * unlabelled inference with zero demand to fill in; free with
+ * hand_trace_free. */
+static char hand_provider[] = "aws", hand_region[] = "us-east-1",
+            hand_type_name[] = "g6e.xlarge";
+static gp_catalog hand_catalog = {.provider = hand_provider,
+                                  .region = hand_region};
+static gp_instance_type hand_type = {.name = hand_type_name};
+
+static void hand_trace(gp_trace *t, gp_pool *pools, size_t n_pools,
+                       gp_series *series, size_t n_series, int64_t start_hour,
+                       size_t n_hours)
+{
+    memset(t, 0, sizeof *t);
+    memset(series, 0, n_series * sizeof *series);
+    for (size_t p = 0; p < n_pools; p++) {
+        pools[p].catalog = &hand_catalog;
+        pools[p].type = &hand_type;
+    }
+    t->start_hour = start_hour;
+    t->n_hours = n_hours;
+    t->pools = pools;
+    t->n_pools = n_pools;
+    t->series = series;
+    t->n_series = n_series;
+    for (size_t i = 0; i < n_series; i++) {
+        series[i].workload = GP_INFERENCE;
+        series[i].team = series[i].project = -1;
+        series[i].instance_hours = calloc(n_hours, sizeof(double));
+        series[i].useful_gpu_hours = calloc(n_hours, sizeof(double));
+        series[i].util_gpu_hours = calloc(n_hours, sizeof(double));
+        assert_non_null(series[i].instance_hours);
+        assert_non_null(series[i].useful_gpu_hours);
+        assert_non_null(series[i].util_gpu_hours);
+    }
+}
+
+static void hand_trace_free(gp_trace *t)
+{
+    for (size_t i = 0; i < t->n_series; i++) {
+        free(t->series[i].instance_hours);
+        free(t->series[i].useful_gpu_hours);
+        free(t->series[i].util_gpu_hours);
+    }
+}
+
 /* A trace built by hand: pool 0 has two inference series (two teams) that
  * are summed, and a training series with no demand before the cut (left
  * out); pool 1 has constant training demand 3.  Constant sums forecast
@@ -409,23 +456,11 @@ static void test_run_sums_series_per_pool_and_workload(void **state)
     gp_error err;
     double v[4] = {2, 5, 0, 3};
     (void)state;
-    memset(&t, 0, sizeof t);
-    memset(series, 0, sizeof series);
-    memset(pools, 0, sizeof pools);
-    t.start_hour = 1000;
-    t.n_hours = n;
-    t.pools = pools;
-    t.n_pools = 2;
-    t.series = series;
-    t.n_series = 4;
+    hand_trace(&t, pools, 2, series, 4, 1000, n);
     for (int i = 0; i < 4; i++) {
         series[i].pool = i < 3 ? 0 : 1;
         series[i].workload = i < 2 ? GP_INFERENCE : GP_TRAINING;
         series[i].team = i;
-        series[i].project = -1;
-        series[i].instance_hours = calloc(n, sizeof(double));
-        series[i].useful_gpu_hours = calloc(n, sizeof(double));
-        series[i].util_gpu_hours = calloc(n, sizeof(double));
         for (size_t h = 0; h < n; h++)
             series[i].instance_hours[h] = v[i];
     }
@@ -467,11 +502,7 @@ static void test_run_sums_series_per_pool_and_workload(void **state)
     assert_int_equal(fc->series[0].holdout.n_points, 24);
     assert_float_equal(fc->series[0].holdout.mae, 0, 1e-9);
     gp_forecast_free(fc);
-    for (int i = 0; i < 4; i++) {
-        free(series[i].instance_hours);
-        free(series[i].useful_gpu_hours);
-        free(series[i].util_gpu_hours);
-    }
+    hand_trace_free(&t);
 }
 
 /* Two pools in one trace of 3 weeks: pool 0 has demand from the first
@@ -484,9 +515,6 @@ static void test_a_pool_that_appears_later_is_forecast_from_its_start(
     void **state)
 {
     size_t n = 3 * WEEK, lead = 200, h = 48;
-    char provider[] = "aws", region[] = "us-east-1", name[] = "g6e.xlarge";
-    gp_instance_type type;
-    gp_catalog cat;
     gp_series series[2];
     gp_pool pools[2];
     gp_trace t;
@@ -494,30 +522,11 @@ static void test_a_pool_that_appears_later_is_forecast_from_its_start(
     gp_forecast_series alone;
     gp_forecast_options opt;
     gp_error err;
-    (void)state;
-    memset(&type, 0, sizeof type);
-    memset(&cat, 0, sizeof cat);
-    memset(&t, 0, sizeof t);
-    memset(series, 0, sizeof series);
-    type.name = name;
-    cat.provider = provider;
-    cat.region = region;
-    pools[0].catalog = pools[1].catalog = &cat;
-    pools[0].type = pools[1].type = &type;
-    t.start_hour = 0;
-    t.n_hours = n;
-    t.pools = pools;
-    t.n_pools = 2;
-    t.series = series;
-    t.n_series = 2;
     uint64_t seed = 7;
+    (void)state;
+    hand_trace(&t, pools, 2, series, 2, 0, n);
     for (int i = 0; i < 2; i++) {
         series[i].pool = (uint32_t)i;
-        series[i].workload = GP_INFERENCE;
-        series[i].team = series[i].project = -1;
-        series[i].instance_hours = calloc(n, sizeof(double));
-        series[i].useful_gpu_hours = calloc(n, sizeof(double));
-        series[i].util_gpu_hours = calloc(n, sizeof(double));
         for (size_t k = i ? lead : 0; k < n; k++)
             series[i].instance_hours[k] =
                 weekly_pattern(k) + 20 * uniform(&seed);
@@ -543,7 +552,7 @@ static void test_a_pool_that_appears_later_is_forecast_from_its_start(
         assert_float_equal(fc->series[1].points[k].p90, alone.points[k].p90,
                            1e-12);
     }
-    /* hour 200 = 1970-01-09T08:00:00Z */
+    /* hour 200 = 1970-01-09T08:00:00Z; the pool as hand_trace names it */
     assert_int_equal(fc->notes.count, 1);
     assert_non_null(strstr(fc->notes.items[0],
                            "aws/us-east-1/g6e.xlarge inference: no demand "
@@ -551,11 +560,7 @@ static void test_a_pool_that_appears_later_is_forecast_from_its_start(
                            "from the 304 hours since"));
     gp_forecast_series_clear(&alone);
     gp_forecast_free(fc);
-    for (int i = 0; i < 2; i++) {
-        free(series[i].instance_hours);
-        free(series[i].useful_gpu_hours);
-        free(series[i].util_gpu_hours);
-    }
+    hand_trace_free(&t);
 }
 
 /* Every allocation failing in turn: the run fails cleanly (NULL result,
@@ -565,21 +570,9 @@ static void allocation_failures_leak_nothing(size_t n, size_t horizon)
     gp_series series;
     gp_pool pool;
     gp_trace t;
-    memset(&t, 0, sizeof t);
-    memset(&series, 0, sizeof series);
-    memset(&pool, 0, sizeof pool);
-    series.instance_hours = calloc(n, sizeof(double));
-    series.useful_gpu_hours = calloc(n, sizeof(double));
-    series.util_gpu_hours = calloc(n, sizeof(double));
+    hand_trace(&t, &pool, 1, &series, 1, 0, n);
     for (size_t h = 0; h < n; h++)
         series.instance_hours[h] = weekly_pattern(h);
-    series.workload = GP_INFERENCE;
-    series.team = series.project = -1;
-    t.n_hours = n;
-    t.pools = &pool;
-    t.n_pools = 1;
-    t.series = &series;
-    t.n_series = 1;
     gp_forecast_options opt;
     gp_forecast_options_init(&opt);
     opt.threads = 1;
@@ -600,9 +593,7 @@ static void allocation_failures_leak_nothing(size_t n, size_t horizon)
         }
     }
     assert_true(succeeded);
-    free(series.instance_hours);
-    free(series.useful_gpu_hours);
-    free(series.util_gpu_hours);
+    hand_trace_free(&t);
 }
 
 /* Three weeks, two days ahead; ten days, four ahead, whose interval also

@@ -36,10 +36,10 @@ cut.
 
 With --short as well, short histories: every one of those series is cut to
 start 0, 48, ..., 240 hours in and forecast from its first 48, 72, ...,
-192 hours, one and two days ahead; a table gives per history and horizon
-the mean P10-P90 coverage and the geometric mean relative MAE against the
-last day repeated (the last week is not there to repeat).  Python 3
-standard library only.
+192 hours, one, two, four and seven days ahead; a table gives per
+history and horizon the mean P10-P90 coverage and the geometric mean
+relative MAE against the last day repeated (the last week is not there to
+repeat).  Python 3 standard library only.
 """
 
 import csv
@@ -202,14 +202,14 @@ def clients(gpuplan, data_dir, folder):
 
 
 SHORT_HISTORIES = [48, 72, 96, 120, 144, 168, 192]  # hours of history
-SHORT_AHEAD = [24, 48]                               # hours ahead
+SHORT_AHEAD = [24, 48, 96, 168]                       # hours ahead
 SHORT_STARTS = range(0, 241, 48)                     # hours into the trace
 
 
 def short_histories(gpuplan, data_dir, folder):
     """Coverage and accuracy with two to eight days of history: every
     series (the four traces and the clients) cut to start 0, 48, ..., 240
-    hours in, then forecast from its first L hours, 1 or 2 days ahead."""
+    hours in, then forecast from its first L hours, 1 to 7 days ahead."""
     paths = [f"{folder}/{name}.csv" for name, _, _, _ in TRACES]
     paths += client_traces(data_dir, folder)
     cells = {}  # (L, H) -> [coverage...], [rel. MAE vs day...]

@@ -560,6 +560,15 @@ static void test_a_pool_that_appears_later_is_forecast_from_its_start(
                            "from the 304 hours since"));
     gp_forecast_series_clear(&alone);
     gp_forecast_free(fc);
+    /* a trace built in memory without catalogs (bench_forecast's): the
+     * pool by its index */
+    pools[1].catalog = NULL;
+    assert_int_equal(gp_forecast_run(&t, NULL, h, &opt, &fc, &err), GP_OK);
+    assert_int_equal(fc->notes.count, 1);
+    assert_non_null(strstr(fc->notes.items[0],
+                           "pool 1 inference: no demand before "
+                           "1970-01-09T08:00:00Z"));
+    gp_forecast_free(fc);
     hand_trace_free(&t);
 }
 

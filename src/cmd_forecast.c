@@ -20,15 +20,6 @@
 
 #define DEFAULT_HORIZON_HOURS (13 * 168)
 
-/* The pool of a series as "provider/region/instance_type". */
-static void pool_name(const gp_trace *t, const gp_forecast_series *s, char *buf,
-                      size_t size)
-{
-    const gp_pool *p = &t->pools[s->pool];
-    snprintf(buf, size, "%s/%s/%s", p->catalog->provider, p->catalog->region,
-             p->type->name);
-}
-
 /* The accuracy block of a series' JSON. */
 static json_t *accuracy_obj(const gp_forecast_accuracy *a)
 {
@@ -152,7 +143,7 @@ static void print_table(const gp_inputs *in, const gp_forecast *fc)
             m[1] += s->points[k].p50;
             m[2] += s->points[k].p90;
         }
-        pool_name(in->trace, s, name, sizeof name);
+        gp_trace_pool_name(in->trace, s->pool, name, sizeof name);
         fmt_ratio(s->backtest.relative_mae, 2, "", c[0], sizeof c[0]);
         fmt_ratio(s->backtest.relative_mae_day, 2, "", c[1], sizeof c[1]);
         fmt_ratio(s->backtest.mase, 2, "", c[2], sizeof c[2]);
@@ -180,7 +171,7 @@ static void print_table(const gp_inputs *in, const gp_forecast *fc)
                    "pool", "workload", "hours", "MAE", "naive168", "naive24",
                    "rMAE168", "rMAE24", "cover");
         any = true;
-        pool_name(in->trace, s, name, sizeof name);
+        gp_trace_pool_name(in->trace, s->pool, name, sizeof name);
         fmt_ratio(s->holdout.relative_mae, 3, "", c[0], sizeof c[0]);
         fmt_ratio(s->holdout.relative_mae_day, 3, "", c[1], sizeof c[1]);
         fmt_ratio(100 * s->holdout.coverage, 0, "%", c[2], sizeof c[2]);

@@ -1240,18 +1240,12 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
     }
     for (size_t i = 0; i < fc->n_series; i++) {
         const gp_forecast_series *fs = &fc->series[i];
-        const gp_pool *p = &trace->pools[fs->pool];
         char t[32], name[256];
         if (fs->history_hours == n_hist)
             continue;
         gp_format_time((fc->start_hour - (int64_t)fs->history_hours) * 3600, t,
                        sizeof t);
-        /* a trace built in memory may have pools without a catalog */
-        if (p->catalog && p->type)
-            snprintf(name, sizeof name, "%s/%s/%s", p->catalog->provider,
-                     p->catalog->region, p->type->name);
-        else
-            snprintf(name, sizeof name, "pool %u", (unsigned)fs->pool);
+        gp_trace_pool_name(trace, fs->pool, name, sizeof name);
         gp_warnings_add(&fc->notes,
                         "%s %s: no demand before %s, so it is forecast "
                         "from the %zu hours since",

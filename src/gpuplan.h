@@ -409,6 +409,10 @@ void gp_trace_builder_free(gp_trace_builder *b);
 
 void gp_trace_free(gp_trace *t);
 
+/* Pool p of the trace as "provider/region/instance_type" in buf, or as
+ * "pool p" when it has no catalog (a trace built in memory). */
+void gp_trace_pool_name(const gp_trace *t, size_t p, char *buf, size_t size);
+
 /* Total instance-hours of pool p in hour h (index into the trace's hours)
  * for workload w, summed over its series. */
 double gp_trace_pool_demand(const gp_trace *t, size_t pool, gp_workload w,

@@ -2223,6 +2223,16 @@ void gp_trace_free(gp_trace *t)
     gp_free(t);
 }
 
+void gp_trace_pool_name(const gp_trace *t, size_t p, char *buf, size_t size)
+{
+    const gp_pool *pool = &t->pools[p];
+    if (pool->catalog && pool->type)
+        snprintf(buf, size, "%s/%s/%s", pool->catalog->provider,
+                 pool->catalog->region, pool->type->name);
+    else
+        snprintf(buf, size, "pool %zu", p);
+}
+
 double gp_trace_pool_demand(const gp_trace *t, size_t pool, gp_workload w,
                             size_t h)
 {

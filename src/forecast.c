@@ -762,7 +762,7 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
     if (!f || !f2 || (n_orig && (!res || !band || !need || !cal)) ||
         !out->points) {
         st = GP_ERR_NOMEM;
-        goto fail;
+        goto done;
     }
 
     /* 1-2: the backtest of every candidate, residual = actual - forecast */
@@ -780,7 +780,7 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
                 st = forecast_candidate(&candidates[c], y, origins[o],
                                         first_hour, lens[o], f);
                 if (st != GP_OK)
-                    goto fail;
+                    goto done;
                 for (size_t k = 0; k < hb; k++) {
                     if (k >= lens[o]) {
                         r[k] = NAN;
@@ -877,7 +877,7 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
                 st = forecast_chosen(best, pair, y, corig[o], first_hour, hb, f,
                                      f2);
                 if (st != GP_OK)
-                    goto fail;
+                    goto done;
                 for (size_t k = 0; k < hb; k++)
                     cal[o * hb + k] = y[corig[o] + k] - f[k];
             }
@@ -898,7 +898,7 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
              * demand around its median */
             double q[3];
             if ((st = demand_quantiles(y, n, interval, q)) != GP_OK)
-                goto fail;
+                goto done;
             for (int b = 0; b < 2; b++) {
                 im.lo[b] = im.lo[b] < q[0] - q[1] ? im.lo[b] : q[0] - q[1];
                 im.hi[b] = im.hi[b] > q[2] - q[1] ? im.hi[b] : q[2] - q[1];
@@ -914,7 +914,7 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
             }
         double q[3];
         if ((st = demand_quantiles(y, n, interval, q)) != GP_OK)
-            goto fail;
+            goto done;
         /* absolute quantiles for now, made offsets from the level below */
         im.lo[0] = im.lo[1] = q[0];
         im.hi[0] = im.hi[1] = q[2];
@@ -935,7 +935,7 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
     }
     st = forecast_chosen(best, pair, y, n, first_hour, horizon_hours, f, f2);
     if (st != GP_OK)
-        goto fail;
+        goto done;
     if (!n_orig)
         for (int b = 0; b < 2; b++) {
             im.lo[b] -= f[0];
@@ -946,23 +946,18 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
         out->points[k].t = (first_hour + (int64_t)(n + k)) * 3600;
         interval_apply(&im, k, f[k], scale, &out->points[k]);
     }
-    gp_free(cal);
-    gp_free(need);
-    gp_free(band);
-    gp_free(res);
-    gp_free(f2);
-    gp_free(f);
-    return GP_OK;
 
-fail:
+done: /* st is GP_OK on success */
     gp_free(cal);
     gp_free(need);
     gp_free(band);
     gp_free(res);
     gp_free(f2);
     gp_free(f);
-    gp_free(out->points);
-    out->points = NULL;
+    if (st != GP_OK) {
+        gp_free(out->points);
+        out->points = NULL;
+    }
     if (st == GP_ERR_NOMEM)
         gp_error_set(err, "", 0, 0, "", "out of memory while forecasting");
     return st;

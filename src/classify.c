@@ -393,28 +393,15 @@ gp_status gp_classify(const gp_trace *t, bool relabel,
 /* The trace whose labels series_order compares (qsort has no context). */
 static const gp_trace *order_trace;
 
-/* Orders series indices as the trace loader orders series: pool,
- * workload, interruptible, team name, project name; then label and series
- * index, so that equal keys are neighbours and the order is total. */
+/* Orders series indices as the trace loader orders series
+ * (gp_series_cmp); then label and series index, so that equal keys are
+ * neighbours and the order is total. */
 static int series_order(const void *pa, const void *pb)
 {
     uint32_t ia = *(const uint32_t *)pa, ib = *(const uint32_t *)pb;
     const gp_series *x = &order_trace->series[ia];
     const gp_series *y = &order_trace->series[ib];
-    if (x->pool != y->pool)
-        return x->pool < y->pool ? -1 : 1;
-    if (x->workload != y->workload)
-        return x->workload < y->workload ? -1 : 1;
-    if (x->interruptible != y->interruptible)
-        return x->interruptible ? 1 : -1;
-    const char *tx = x->team >= 0 ? order_trace->labels[x->team] : "";
-    const char *ty = y->team >= 0 ? order_trace->labels[y->team] : "";
-    int c = strcmp(tx, ty);
-    if (c)
-        return c;
-    tx = x->project >= 0 ? order_trace->labels[x->project] : "";
-    ty = y->project >= 0 ? order_trace->labels[y->project] : "";
-    c = strcmp(tx, ty);
+    int c = gp_series_cmp(order_trace, x, y);
     if (c)
         return c;
     if (x->team != y->team)

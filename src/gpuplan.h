@@ -409,6 +409,10 @@ void gp_trace_builder_free(gp_trace_builder *b);
 
 void gp_trace_free(gp_trace *t);
 
+/* The order of the trace's series: pool, workload, interruptible (false
+ * first), team name, project name (unlabelled as ""). */
+int gp_series_cmp(const gp_trace *t, const gp_series *x, const gp_series *y);
+
 /* Pool p of the trace as "provider/region/instance_type" in buf, or as
  * "pool p" when it has no catalog (a trace built in memory). */
 void gp_trace_pool_name(const gp_trace *t, size_t p, char *buf, size_t size);

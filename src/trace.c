@@ -1931,25 +1931,30 @@ gp_status gp_trace_builder_add_file(gp_trace_builder *b, const char *path,
     return st;
 }
 
-/* Orders series by pool, workload, team, project for stable output. */
-static const gp_trace *sort_trace;
-static int series_cmp(const void *a, const void *b)
+int gp_series_cmp(const gp_trace *t, const gp_series *x, const gp_series *y)
 {
-    const gp_series *x = a, *y = b;
     if (x->pool != y->pool)
         return x->pool < y->pool ? -1 : 1;
     if (x->workload != y->workload)
         return x->workload < y->workload ? -1 : 1;
     if (x->interruptible != y->interruptible)
         return x->interruptible ? 1 : -1;
-    const char *tx = x->team >= 0 ? sort_trace->labels[x->team] : "";
-    const char *ty = y->team >= 0 ? sort_trace->labels[y->team] : "";
+    const char *tx = x->team >= 0 ? t->labels[x->team] : "";
+    const char *ty = y->team >= 0 ? t->labels[y->team] : "";
     int c = strcmp(tx, ty);
     if (c)
         return c;
-    tx = x->project >= 0 ? sort_trace->labels[x->project] : "";
-    ty = y->project >= 0 ? sort_trace->labels[y->project] : "";
+    tx = x->project >= 0 ? t->labels[x->project] : "";
+    ty = y->project >= 0 ? t->labels[y->project] : "";
     return strcmp(tx, ty);
+}
+
+/* Orders series by gp_series_cmp for stable output; sort_trace holds the
+ * labels (qsort has no context). */
+static const gp_trace *sort_trace;
+static int series_cmp(const void *a, const void *b)
+{
+    return gp_series_cmp(sort_trace, a, b);
 }
 
 static int pool_cmp(const void *a, const void *b)

@@ -1066,7 +1066,11 @@ static void *forecast_worker(void *arg)
         if (st == GP_OK && job->n_actual) {
             size_t na =
                 job->n_actual < job->horizon ? job->n_actual : job->horizon;
-            gp_forecast_series_score(s, job->demand[i], job->n_history,
+            /* against the same history it was fitted on, so that the
+             * hold-out's naive baselines and MASE scale, like the
+             * backtest's, repeat no hour from before the pool existed */
+            gp_forecast_series_score(s, job->demand[i] + lead,
+                                     job->n_history - lead,
                                      job->demand[i] + job->n_history, na);
         }
         if (st != GP_OK) {
@@ -1243,9 +1247,9 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
         gp_trace_pool_name(trace, fs->pool, name, sizeof name);
         gp_warnings_add(&fc->notes,
                         "%s %s: no demand before %s, so it is forecast "
-                        "from the %zu hours since",
+                        "from the %zu hour%s since",
                         name, gp_workload_name(fs->workload), t,
-                        fs->history_hours);
+                        fs->history_hours, fs->history_hours == 1 ? "" : "s");
     }
     for (size_t k = 0; k < n_keys; k++)
         gp_free(per_key[k]);

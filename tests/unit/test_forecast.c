@@ -572,6 +572,50 @@ static void test_a_pool_that_appears_later_is_forecast_from_its_start(
     hand_trace_free(&t);
 }
 
+/* A pool that appears late, scored on hours held out after its history.
+ * Hours 0-151 are empty, 152-175 hold 4, 176-199 hold 6 (its 48 hours of
+ * history), and 200-223 (held out by train_until) hold 7.  Worked by hand
+ * on those 48 hours:
+ *   baselines: under a week of history, so both repeat the last day, 6:
+ *              MAE |7 - 6| = 1 each;
+ *   MASE scale: under two weeks, so the one-day naive's in-sample MAE,
+ *              |6 - 4| over hours 24-47 = 2.
+ * Counting the trace's 152 empty hours would have repeated the last week
+ * (hours 32-199, zeros for the first 24) for a baseline MAE of 7, and a
+ * scale of (24 x 4 + 24 x 2) / 176 = 0.818. */
+static void test_a_late_pool_is_scored_against_its_own_history(void **state)
+{
+    size_t n = 224, cut = 200;
+    gp_series series;
+    gp_pool pool;
+    gp_trace t;
+    gp_forecast *fc = NULL;
+    gp_forecast_options opt;
+    gp_error err;
+    (void)state;
+    hand_trace(&t, &pool, 1, &series, 1, 0, n);
+    for (size_t k = 152; k < n; k++)
+        series.instance_hours[k] = k < 176 ? 4 : k < cut ? 6 : 7;
+    gp_forecast_options_init(&opt);
+    opt.threads = 1;
+    opt.train_until = (int64_t)cut * 3600;
+    gp_error_clear(&err);
+    assert_int_equal(gp_forecast_run(&t, NULL, 24, &opt, &fc, &err), GP_OK);
+    assert_int_equal(fc->n_series, 1);
+    const gp_forecast_series *s = &fc->series[0];
+    assert_int_equal(s->history_hours, 48);
+    assert_true(s->has_holdout);
+    assert_int_equal(s->holdout.n_points, 24);
+    assert_float_equal(s->holdout_naive_week_mae, 1, 1e-12);
+    assert_float_equal(s->holdout_naive_day_mae, 1, 1e-12);
+    assert_true(s->holdout.mae > 0);
+    assert_float_equal(s->holdout.relative_mae, s->holdout.mae, 1e-12);
+    assert_float_equal(s->holdout.relative_mae_day, s->holdout.mae, 1e-12);
+    assert_float_equal(s->holdout.mase, s->holdout.mae / 2, 1e-12);
+    gp_forecast_free(fc);
+    hand_trace_free(&t);
+}
+
 /* Every allocation failing in turn: the run fails cleanly (NULL result,
  * out-of-memory status) or succeeds; ASan checks that nothing leaks. */
 static void allocation_failures_leak_nothing(size_t n, size_t horizon)
@@ -637,6 +681,7 @@ int main(void)
         cmocka_unit_test(test_run_sums_series_per_pool_and_workload),
         cmocka_unit_test(
             test_a_pool_that_appears_later_is_forecast_from_its_start),
+        cmocka_unit_test(test_a_late_pool_is_scored_against_its_own_history),
         cmocka_unit_test(test_allocation_failures_leak_nothing),
     };
     gsl_set_error_handler_off();

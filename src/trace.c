@@ -1949,12 +1949,16 @@ int gp_series_cmp(const gp_trace *t, const gp_series *x, const gp_series *y)
     return strcmp(tx, ty);
 }
 
-/* Orders series by gp_series_cmp for stable output; sort_trace holds the
- * labels (qsort has no context). */
+/* Orders series indices by gp_series_cmp for stable output; sort_trace
+ * holds the series and their labels (qsort has no context).  Ties, which
+ * the builder's one series per key rules out, fall back to the index. */
 static const gp_trace *sort_trace;
-static int series_cmp(const void *a, const void *b)
+static int series_index_cmp(const void *a, const void *b)
 {
-    return gp_series_cmp(sort_trace, a, b);
+    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+    int c = gp_series_cmp(sort_trace, &sort_trace->series[i],
+                          &sort_trace->series[j]);
+    return c ? c : (i > j) - (i < j);
 }
 
 static int pool_cmp(const void *a, const void *b)
@@ -2130,19 +2134,18 @@ gp_status gp_trace_builder_finish(gp_trace_builder *b, gp_trace **out,
             gp_free(where);
             goto nomem;
         }
-        /* remember the old index of each series in its instance_hours ptr
-         * order: sort a copy, then find each by pointer */
-        if (t->n_series > 0) {
-            memcpy(sorted, t->series, t->n_series * sizeof *sorted);
-            sort_trace = t;
-            qsort(sorted, t->n_series, sizeof *sorted, series_cmp);
-        }
+        /* sort the indices: sorted[j] is old series order[j], and old
+         * series i goes to where[i] */
         for (size_t i = 0; i < t->n_series; i++)
-            for (size_t j = 0; j < t->n_series; j++)
-                if (sorted[j].instance_hours == t->series[i].instance_hours) {
-                    where[i] = (uint32_t)j;
-                    break;
-                }
+            order[i] = (uint32_t)i;
+        if (t->n_series > 0) {
+            sort_trace = t;
+            qsort(order, t->n_series, sizeof *order, series_index_cmp);
+        }
+        for (size_t j = 0; j < t->n_series; j++) {
+            sorted[j] = t->series[order[j]];
+            where[order[j]] = (uint32_t)j;
+        }
         gp_free(t->series);
         t->series = sorted;
         t->runs = gp_calloc(s->n_runs, sizeof *t->runs);

@@ -45,7 +45,9 @@
 #define SHORT_TRAIN (3 * DAY) /* least history of a calibration origin */
 #define REG_WINDOW (4 * WEEK) /* hours the regression is fitted on */
 #define HW_WINDOW (12 * WEEK) /* hours Holt-Winters runs over */
-#define TREND_DAMPING 0.995   /* per hour: the trend fades over ~200 h */
+/* per hour: the trend is extrapolated for about as long as it was fitted
+ * on (phi / (1 - phi) = 671 hours in all), then levels off */
+#define TREND_DAMPING (1 - 1.0 / REG_WINDOW)
 
 /* The method's name as the reports and the JSON print it. */
 const char *gp_forecast_method_name(gp_forecast_method m)

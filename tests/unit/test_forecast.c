@@ -131,6 +131,42 @@ static void test_growth_compounds_monthly(void **state)
     gp_forecast_series_clear(&s);
 }
 
+/* The regression's trend is extrapolated for about as long as it was
+ * fitted on (four weeks), then levels off.  On y = 10 + 0.01 t over six
+ * weeks the fit is exact (slope 0.01 an hour, and its value at the origin
+ * n is 10 + 0.01 n), and with the per-hour damping phi = 1 - 1/672 the
+ * point k + 1 hours ahead is
+ *   10 + 0.01 n + 0.01 x phi (1 - phi^(k+1)) / (1 - phi):
+ * a week ahead (k + 1 = 168) 10 + 10.08 + 0.01 x 148.52 = 21.565, thirteen
+ * weeks ahead (2,184) 20.08 + 0.01 x 645.05 = 26.530, and never more than
+ * 20.08 + 0.01 x 671 = 26.79.  The old damping (0.995, ~200 hours) had
+ * 22.07 at thirteen weeks: a quarter's growth cut to a week's. */
+static void test_regression_trend_levels_off_after_its_window(void **state)
+{
+    size_t n = 6 * WEEK, h = 13 * WEEK;
+    double y[6 * WEEK];
+    gp_forecast_series s;
+    gp_forecast_options opt;
+    gp_error err;
+    (void)state;
+    for (size_t i = 0; i < n; i++)
+        y[i] = 10 + 0.01 * (double)i;
+    gp_forecast_options_init(&opt);
+    opt.method = GP_FC_REGRESSION;
+    opt.threads = 1;
+    gp_error_clear(&err);
+    assert_int_equal(gp_forecast_series_run(y, n, 0, h, 0, &opt, &s, &err),
+                     GP_OK);
+    double phi = 1 - 1.0 / 672, base = 10 + 0.01 * (double)n;
+    for (size_t k = 0; k < h; k++) {
+        double steps = phi * (1 - pow(phi, (double)(k + 1))) / (1 - phi);
+        assert_float_equal(s.points[k].p50, base + 0.01 * steps, 1e-6);
+    }
+    assert_float_equal(s.points[WEEK - 1].p50, 21.565, 5e-4);
+    assert_float_equal(s.points[h - 1].p50, 26.530, 5e-4);
+    gp_forecast_series_clear(&s);
+}
+
 /* The burst profile counted by hand: 0 0 4 4 4 0 0 6 0 0 repeated (ten
  * hours): 4 active hours in 10 (duty 0.4), mean size (12 + 6) / 4 = 4.5,
  * 2 runs so 2 hours per run; with 60% idle hours the series is bursty. */
@@ -668,6 +704,7 @@ int main(void)
         cmocka_unit_test(test_weekly_pattern_is_forecast_by_the_last_week),
         cmocka_unit_test(test_constant_is_forecast_exactly),
         cmocka_unit_test(test_growth_compounds_monthly),
+        cmocka_unit_test(test_regression_trend_levels_off_after_its_window),
         cmocka_unit_test(
             test_burst_profile_counts_how_often_how_large_how_long),
         cmocka_unit_test(test_holdout_score_by_hand),

@@ -45,9 +45,6 @@
 #define SHORT_TRAIN (3 * DAY) /* least history of a calibration origin */
 #define REG_WINDOW (4 * WEEK) /* hours the regression is fitted on */
 #define HW_WINDOW (12 * WEEK) /* hours Holt-Winters runs over */
-/* per hour: the trend is extrapolated for about as long as it was fitted
- * on (phi / (1 - phi) = 671 hours in all), then levels off */
-#define TREND_DAMPING (1 - 1.0 / REG_WINDOW)
 
 /* The method's name as the reports and the JSON print it. */
 const char *gp_forecast_method_name(gp_forecast_method m)
@@ -227,8 +224,10 @@ static gp_status forecast_regression(const double *y, size_t origin,
         double f = 0;
         for (size_t c = 0; c < p; c++)
             f += row[c] * beta[c];
-        /* the trend at the origin, then damped */
-        f += b1 * damped_steps(TREND_DAMPING, k + 1) / WEEK;
+        /* the trend at the origin, then damped by 1 - 1/w an hour: it is
+         * carried on for about as long as it was fitted on (w - 1 hours'
+         * worth in all), then levels off */
+        f += b1 * damped_steps(1 - 1.0 / (double)w, k + 1) / WEEK;
         out[k] = f > 0 ? f : 0;
     }
     return GP_OK;

@@ -17,7 +17,10 @@
  *      interval around it from the residual quantiles of the backtest,
  *      scaled so that the nominal share of backtest hours would fall
  *      inside out of sample (leave one origin out), widened for leads
- *      beyond hb at the rate the residuals grew with lead.  When the
+ *      beyond hb at the rate the residuals grew with lead (or, for a
+ *      horizon of two weeks or more past a history of six weeks or more,
+ *      at the rate the chosen forecast's error grows over longer windows,
+ *      when that is faster).  When the
  *      history is too short for whole windows (under a week plus hb plus
  *      two days), the backtest's windows end early and hold short leads
  *      only; the interval is then the wider of theirs and one calibrated
@@ -621,6 +624,61 @@ static double calibrate_interval(const double *rb, size_t n_cal, size_t hb,
     return scale;
 }
 
+/*
+ * How fast the chosen forecast's error grows with lead beyond the
+ * backtest's window hb, for a horizon longer than it: the chosen forecast
+ * is run from up to LONG_ORIGINS origins a week apart, each with four
+ * weeks of history or more (the regression's window: shorter fits are
+ * worse at every lead, and their trends wander), over the longest window
+ * L (2 hb <= L <= horizon) that the history holds after them.  Its mean absolute error at leads past hb
+ * against the one at leads DAY..hb of the same runs gives the exponent b
+ * of spread ~ lead^b (at most 0.5, as interval_from_residuals).  Returns
+ * it, or 0 when there is no room for such a window or the error does not
+ * grow.  A trend that carries on, or a level that wanders over weeks,
+ * shows here and not in the backtest's week.  f, f2: scratch of L doubles.
+ */
+#define LONG_ORIGINS 4
+static gp_status long_lead_growth(size_t best, const size_t pair[2],
+                                  const double *y, size_t n,
+                                  int64_t first_hour, size_t hb,
+                                  size_t horizon, double *f, double *f2,
+                                  double *exponent)
+{
+    *exponent = 0;
+    if (hb <= DAY || horizon <= hb || n < REG_WINDOW + 2 * hb)
+        return GP_OK;
+    size_t len = n - REG_WINDOW < horizon ? n - REG_WINDOW : horizon;
+    double near = 0, far = 0, near_lead = 0, far_lead = 0;
+    size_t n_near = 0, n_far = 0;
+    for (size_t j = 0; j < LONG_ORIGINS && n - len >= REG_WINDOW + j * WEEK;
+         j++) {
+        size_t origin = n - len - j * WEEK;
+        gp_status st =
+            forecast_chosen(best, pair, y, origin, first_hour, len, f, f2);
+        if (st != GP_OK)
+            return st;
+        for (size_t k = DAY; k < len; k++) {
+            double e = fabs(y[origin + k] - f[k]);
+            if (k < hb) {
+                near += e;
+                near_lead += (double)(k + 1);
+                n_near++;
+            } else {
+                far += e;
+                far_lead += (double)(k + 1);
+                n_far++;
+            }
+        }
+    }
+    if (!n_near || !n_far || near <= 0 || far <= near * (double)n_far /
+                                                     (double)n_near)
+        return GP_OK;
+    double b = log((far / (double)n_far) / (near / (double)n_near)) /
+               log((far_lead / (double)n_far) / (near_lead / (double)n_near));
+    *exponent = b > 0.5 ? 0.5 : b;
+    return GP_OK;
+}
+
 /* The backtest's shape for a history of n hours and a horizon of h: the
  * window hb (a week at most), and the origins (latest first) with their
  * window lengths.  Each origin has at least a week of history before it
@@ -905,6 +963,15 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
                 im.hi[b] = im.hi[b] > q[2] - q[1] ? im.hi[b] : q[2] - q[1];
             }
         }
+        /* a horizon past the backtest's window: widen as fast as the
+         * chosen forecast's error grows over long windows, if faster */
+        double b;
+        st = long_lead_growth(best, pair, y, n, first_hour, hb, horizon_hours,
+                              f, f2, &b);
+        if (st != GP_OK)
+            goto done;
+        if (b > im.growth_exp)
+            im.growth_exp = b;
     } else {
         /* too short to backtest: the level, with the interval from the
          * empirical distribution of demand around it */

@@ -29,6 +29,7 @@
 #include "gpuplan.h"
 
 #define WEEK 168
+#define GP_TEST_PI 3.14159265358979323846
 
 /* A weekly pattern: 10 + (hour of week * 7) mod 23, so days differ (the
  * last day repeated is wrong) and the week repeats exactly. */
@@ -313,6 +314,54 @@ static void test_interval_on_noise_covers_about_80_percent(void **state)
      * chosen method must do better than it */
     assert_true(s.holdout.relative_mae < 0.9);
     gp_forecast_series_clear(&s);
+    free(y);
+}
+
+/* Beyond the backtest's week.  Inference growing 10% a month (compound,
+ * y = 50 x daily shape x 1.1^(t / 730) x (1 + N(0, 0.1))), twelve weeks
+ * of history and thirteen ahead, over 40 seeded series.  The regression's
+ * trend levels off after four weeks' worth and the backtest's residuals
+ * barely grow within its week, so without a check over longer windows
+ * the interval stays about as narrow as at a week and covered 57% of the
+ * held-out hours.  The chosen forecast run over eight-week windows from
+ * origins with four weeks of history shows its error growing; the
+ * interval widens at that rate and must cover 60% or more (65% now).
+ * Without growth the check must not widen it past the issue's 70-90%
+ * (82% now, 81% without the check). */
+static void test_growth_beyond_the_backtest_widens_the_interval(void **state)
+{
+    size_t n = 12 * WEEK, h = 13 * WEEK;
+    double *y = malloc((n + h) * sizeof *y);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    (void)state;
+    assert_non_null(y);
+    assert_non_null(r);
+    for (int grows = 0; grows < 2; grows++) {
+        double inside = 0;
+        for (unsigned long seed = 1; seed <= 40; seed++) {
+            gp_forecast_series s;
+            gp_error err;
+            gsl_rng_set(r, seed);
+            for (size_t i = 0; i < n + h; i++) {
+                double shape =
+                    1 + 0.35 * cos(2 * GP_TEST_PI * (double)(i % 24) / 24);
+                double g = grows ? pow(1.1, (double)i / 730) : 1;
+                y[i] = 50 * shape * g * (1 + gsl_ran_gaussian(r, 0.1));
+            }
+            gp_error_clear(&err);
+            assert_int_equal(
+                gp_forecast_series_run(y, n, 0, h, 0, NULL, &s, &err), GP_OK);
+            gp_forecast_series_score(&s, y, n, y + n, h);
+            inside += s.holdout.coverage;
+            gp_forecast_series_clear(&s);
+        }
+        long pct = (long)(100 * inside / 40);
+        if (grows)
+            assert_in_range(pct, 60, 90);
+        else
+            assert_in_range(pct, 70, 90);
+    }
+    gsl_rng_free(r);
     free(y);
 }
 
@@ -711,6 +760,7 @@ int main(void)
         cmocka_unit_test(test_seasonal_median_ignores_a_spike_a_day),
         cmocka_unit_test(test_seasonal_median_does_not_repeat_an_outage),
         cmocka_unit_test(test_interval_on_noise_covers_about_80_percent),
+        cmocka_unit_test(test_growth_beyond_the_backtest_widens_the_interval),
         cmocka_unit_test(test_short_history_interval_covers_the_whole_horizon),
         cmocka_unit_test(test_two_days_of_history_get_the_spread_of_demand),
         cmocka_unit_test(

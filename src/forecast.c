@@ -648,6 +648,8 @@ static gp_status long_lead_growth(size_t best, const size_t pair[2],
     if (hb <= DAY || horizon <= hb || n < REG_WINDOW + 2 * hb)
         return GP_OK;
     size_t len = n - REG_WINDOW < horizon ? n - REG_WINDOW : horizon;
+    if (len < 2 * hb)
+        return GP_OK; /* a horizon under two windows */
     double near = 0, far = 0, near_lead = 0, far_lead = 0;
     size_t n_near = 0, n_far = 0;
     for (size_t j = 0; j < LONG_ORIGINS && n - len >= REG_WINDOW + j * WEEK;

@@ -514,6 +514,17 @@ typedef struct interval_model {
     size_t hb;
 } interval_model;
 
+/* The exponent b of spread ~ lead^b between two lead bands, from their
+ * mean absolute errors s0, s1 and mean leads l0 < l1: 0 when the error
+ * does not grow, at most 0.5 (a random walk's spread grows as sqrt). */
+static double growth_exponent(double s0, double l0, double s1, double l1)
+{
+    if (!(s0 > 0 && s1 > s0 && l1 > l0))
+        return 0;
+    double b = log(s1 / s0) / log(l1 / l0);
+    return b > 0.5 ? 0.5 : b;
+}
+
 /* Builds the interval model from residuals res[origin][lead] (n_origins x
  * hb, NAN where an origin's window was shorter), for nominal coverage
  * `interval`, leaving out origin `skip` (none when skip >= n_origins).
@@ -551,12 +562,8 @@ static void interval_from_residuals(const double *res, size_t n_origins,
         spread[b] = cnt ? abs_sum / (double)cnt : 0;
         mean_lead[b] = cnt ? lead_sum / (double)cnt : 1;
     }
-    im->growth_exp = 0;
-    if (spread[0] > 0 && spread[1] > spread[0] && mean_lead[1] > mean_lead[0])
-        im->growth_exp =
-            log(spread[1] / spread[0]) / log(mean_lead[1] / mean_lead[0]);
-    if (im->growth_exp > 0.5)
-        im->growth_exp = 0.5; /* a random walk's spread grows as sqrt */
+    im->growth_exp =
+        growth_exponent(spread[0], mean_lead[0], spread[1], mean_lead[1]);
 }
 
 /* Puts the interval around the point forecast f at lead k (0-based). */
@@ -630,11 +637,10 @@ static double calibrate_interval(const double *rb, size_t n_cal, size_t hb,
  * is run from up to LONG_ORIGINS origins a week apart, each with four
  * weeks of history or more (the regression's window: shorter fits are
  * worse at every lead, and their trends wander), over the longest window
- * L (2 hb <= L <= horizon) that the history holds after them.  Its mean absolute error at leads past hb
- * against the one at leads DAY..hb of the same runs gives the exponent b
- * of spread ~ lead^b (at most 0.5, as interval_from_residuals).  Returns
- * it, or 0 when there is no room for such a window or the error does not
- * grow.  A trend that carries on, or a level that wanders over weeks,
+ * L (2 hb <= L <= horizon) that the history holds after them.  Its mean
+ * absolute error at leads past hb against the one at leads DAY..hb of the
+ * same runs gives the exponent (growth_exponent).  Returns it, or 0 when
+ * there is no room for such a window or the error does not grow.  A trend that carries on, or a level that wanders over weeks,
  * shows here and not in the backtest's week.  f, f2: scratch of L doubles.
  */
 #define LONG_ORIGINS 4
@@ -645,11 +651,9 @@ static gp_status long_lead_growth(size_t best, const size_t pair[2],
                                   double *exponent)
 {
     *exponent = 0;
-    if (hb <= DAY || horizon <= hb || n < REG_WINDOW + 2 * hb)
+    if (hb <= DAY || horizon < 2 * hb || n < REG_WINDOW + 2 * hb)
         return GP_OK;
     size_t len = n - REG_WINDOW < horizon ? n - REG_WINDOW : horizon;
-    if (len < 2 * hb)
-        return GP_OK; /* a horizon under two windows */
     double near = 0, far = 0, near_lead = 0, far_lead = 0;
     size_t n_near = 0, n_far = 0;
     for (size_t j = 0; j < LONG_ORIGINS && n - len >= REG_WINDOW + j * WEEK;
@@ -672,12 +676,10 @@ static gp_status long_lead_growth(size_t best, const size_t pair[2],
             }
         }
     }
-    if (!n_near || !n_far || near <= 0 || far <= near * (double)n_far /
-                                                     (double)n_near)
-        return GP_OK;
-    double b = log((far / (double)n_far) / (near / (double)n_near)) /
-               log((far_lead / (double)n_far) / (near_lead / (double)n_near));
-    *exponent = b > 0.5 ? 0.5 : b;
+    if (n_near && n_far)
+        *exponent = growth_exponent(
+            near / (double)n_near, near_lead / (double)n_near,
+            far / (double)n_far, far_lead / (double)n_far);
     return GP_OK;
 }
 

@@ -67,6 +67,8 @@ static json_t *series_obj(const gp_trace *t, const gp_forecast *fc,
     json_t *bt = accuracy_obj(&s->backtest);
     json_object_set_new(bt, "interval_scale", json_real(s->interval_scale));
     json_object_set_new(o, "backtest", bt);
+    json_object_set_new(o, "drift_per_month",
+                        json_real(s->drift * GP_HOURS_PER_MONTH));
     for (int m = 0; m < GP_FC_N_METHODS; m++)
         json_object_set_new(methods,
                             gp_forecast_method_name((gp_forecast_method)m),

@@ -13,14 +13,18 @@
  *      level) and with the mean of the two best different methods,
  *      keep the residuals, and pick the one with the lowest mean absolute
  *      error;
- *   3. refit it on the whole history, forecast the horizon, and put the
- *      interval around it from the residual quantiles of the backtest,
- *      scaled so that the nominal share of backtest hours would fall
- *      inside out of sample (leave one origin out), widened for leads
- *      beyond hb at the rate the residuals grew with lead (or, for a
- *      horizon of two weeks or more past a history of six weeks or more,
- *      at the rate the chosen forecast's error grows over longer windows,
- *      when that is faster).  When the
+ *   3. refit it on the whole history and forecast the horizon; for a
+ *      horizon of two weeks or more past eight weeks of history, add on
+ *      the growth the chosen forecast missed over the history's last three
+ *      stretches and over long windows from four origins a week apart,
+ *      when it missed it the same way in all seven runs
+ *      (long_lead_drift); put the interval around it from the residual
+ *      quantiles of the backtest, scaled so that the nominal share of
+ *      backtest hours would fall inside out of sample (leave one origin
+ *      out), widened for leads beyond hb at the rate the residuals grew
+ *      with lead (or, for a horizon of two weeks or more past a history of
+ *      six weeks or more, at the rate the chosen forecast's error, drift
+ *      added, grows over longer windows, when that is faster).  When the
  *      history is too short for whole windows (under a week plus hb plus
  *      two days), the backtest's windows end early and hold short leads
  *      only; the interval is then the wider of theirs and one calibrated
@@ -31,6 +35,7 @@
 #include "forecast.h"
 
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_fit.h>
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
@@ -43,7 +48,6 @@
 #define GP_PI 3.14159265358979323846
 #define DAY 24
 #define WEEK 168
-#define HOURS_PER_MONTH 730.0
 #define MAX_ORIGINS 12
 #define SHORT_TRAIN (3 * DAY) /* least history of a calibration origin */
 #define REG_WINDOW (4 * WEEK) /* hours the regression is fitted on */
@@ -640,15 +644,15 @@ static double calibrate_interval(const double *rb, size_t n_cal, size_t hb,
  * L (2 hb <= L <= horizon) that the history holds after them.  Its mean
  * absolute error at leads past hb against the one at leads DAY..hb of the
  * same runs gives the exponent (growth_exponent).  Returns it, or 0 when
- * there is no room for such a window or the error does not grow.  A trend that carries on, or a level that wanders over weeks,
- * shows here and not in the backtest's week.  f, f2: scratch of L doubles.
+ * there is no room for such a window or the error does not grow.  A trend that
+ * carries on, or a level that wanders over weeks, shows here and not in the
+ * backtest's week.  f, f2: scratch of L doubles.
  */
 #define LONG_ORIGINS 4
 static gp_status long_lead_growth(size_t best, const size_t pair[2],
-                                  const double *y, size_t n,
-                                  int64_t first_hour, size_t hb,
-                                  size_t horizon, double *f, double *f2,
-                                  double *exponent)
+                                  const double *y, size_t n, int64_t first_hour,
+                                  size_t hb, size_t horizon, double drift,
+                                  double *f, double *f2, double *exponent)
 {
     *exponent = 0;
     if (hb <= DAY || horizon < 2 * hb || n < REG_WINDOW + 2 * hb)
@@ -663,8 +667,9 @@ static gp_status long_lead_growth(size_t best, const size_t pair[2],
             forecast_chosen(best, pair, y, origin, first_hour, len, f, f2);
         if (st != GP_OK)
             return st;
+        double slope = drift * gsl_stats_mean(y + origin - WEEK, 1, WEEK);
         for (size_t k = DAY; k < len; k++) {
-            double e = fabs(y[origin + k] - f[k]);
+            double e = fabs(y[origin + k] - f[k] - slope * (double)(k + 1));
             if (k < hb) {
                 near += e;
                 near_lead += (double)(k + 1);
@@ -677,9 +682,99 @@ static gp_status long_lead_growth(size_t best, const size_t pair[2],
         }
     }
     if (n_near && n_far)
-        *exponent = growth_exponent(
-            near / (double)n_near, near_lead / (double)n_near,
-            far / (double)n_far, far_lead / (double)n_far);
+        *exponent =
+            growth_exponent(near / (double)n_near, near_lead / (double)n_near,
+                            far / (double)n_far, far_lead / (double)n_far);
+    return GP_OK;
+}
+
+#define DRIFT_SPANS 3 /* long_lead_drift: runs that split the history */
+#define DRIFT_RUNS 4  /* and long runs a week apart */
+#define DRIFT_DAYS_MAX (13 * 7)
+
+/* One run of long_lead_drift: the chosen forecast from `origin` over
+ * `days` whole days, and the slope of the daily means of its error (actual
+ * - forecast) against the lead (gsl_fit_linear), over the mean demand of
+ * the week before origin: the run's relative drift per hour, in *rel (0
+ * when that week had no demand).  lead holds the days' middle hours. */
+static gp_status drift_run(size_t best, const size_t pair[2], const double *y,
+                           size_t origin, int64_t first_hour, size_t days,
+                           const double *lead, double *f, double *f2,
+                           double *rel)
+{
+    double mean_err[DRIFT_DAYS_MAX], c0, c1, v00, v01, v11, ss;
+    gp_status st =
+        forecast_chosen(best, pair, y, origin, first_hour, days * DAY, f, f2);
+    if (st != GP_OK)
+        return st;
+    double level = gsl_stats_mean(y + origin - WEEK, 1, WEEK);
+    for (size_t d = 0; d < days; d++) {
+        for (size_t k = 0; k < DAY; k++)
+            f2[k] = y[origin + d * DAY + k] - f[d * DAY + k];
+        mean_err[d] = gsl_stats_mean(f2, 1, DAY);
+    }
+    gsl_fit_linear(lead, 1, mean_err, 1, days, &c0, &c1, &v00, &v01, &v11, &ss);
+    *rel = level > 0 ? c1 / level : 0;
+    return GP_OK;
+}
+
+/*
+ * The drift the chosen forecast misses: growth (or decline) that carries on
+ * for longer than its trend does, for a horizon of two weeks or more past
+ * eight weeks of history or more.  Two sets of runs (drift_run), all of
+ * which must drift one way, or the drift is 0:
+ *   - whether the drift went on over the whole history: DRIFT_SPANS runs
+ *     over windows that split all but the first two weeks of it, one after
+ *     the other (two weeks or more each, the last ending with the
+ *     history).  A level that wanders, or a trend that came and went (or
+ *     stopped weeks ago), drifts one way in some and not in others;
+ *   - how large it is: DRIFT_RUNS runs from origins a week apart over
+ *     the longest windows (up to the horizon, or 13 weeks) that leave two
+ *     weeks of history before the earliest, the latest ending with the
+ *     history.  Long windows show how far the forecast falls behind over
+ *     months, where its own trend has levelled off; the drift is the
+ *     smallest of theirs.
+ * f, f2: scratch of the horizon's length (13 weeks at most used).
+ */
+static gp_status long_lead_drift(size_t best, const size_t pair[2],
+                                 const double *y, size_t n, int64_t first_hour,
+                                 size_t hb, size_t horizon, double *f,
+                                 double *f2, double *drift)
+{
+    double lead[DRIFT_DAYS_MAX], rel, sign = 0, least = 0;
+    *drift = 0;
+    if (hb <= DAY || horizon < 2 * hb || n < (2 + 2 * DRIFT_SPANS) * WEEK)
+        return GP_OK;
+    for (size_t d = 0; d < DRIFT_DAYS_MAX; d++)
+        lead[d] = (double)(d * DAY) + DAY / 2.0;
+    size_t max_days =
+        horizon / DAY < DRIFT_DAYS_MAX ? horizon / DAY : DRIFT_DAYS_MAX;
+    /* the spans: does it go on over the whole history? */
+    size_t days = (n - 2 * WEEK) / DRIFT_SPANS / DAY;
+    days = days < max_days ? days : max_days;
+    for (size_t j = 0; j < DRIFT_SPANS; j++) {
+        gp_status st = drift_run(best, pair, y, n - (j + 1) * days * DAY,
+                                 first_hour, days, lead, f, f2, &rel);
+        if (st != GP_OK)
+            return st;
+        if (!(rel * sign >= 0) || rel == 0)
+            return GP_OK;
+        sign = rel;
+    }
+    /* the long runs: how large is it? */
+    days = (n - 2 * WEEK - (DRIFT_RUNS - 1) * WEEK) / DAY;
+    days = days < max_days ? days : max_days;
+    for (size_t j = 0; j < DRIFT_RUNS; j++) {
+        gp_status st = drift_run(best, pair, y, n - days * DAY - j * WEEK,
+                                 first_hour, days, lead, f, f2, &rel);
+        if (st != GP_OK)
+            return st;
+        if (!(rel * sign > 0))
+            return GP_OK;
+        if (j == 0 || fabs(rel) < fabs(least))
+            least = rel;
+    }
+    *drift = least;
     return GP_OK;
 }
 
@@ -782,6 +877,7 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
     size_t best = NAIVE_WEEK_CANDIDATE;
     interval_model im;
     gp_status st = GP_OK;
+    double drift = 0;
 
     if (!opt) {
         gp_forecast_options_init(&defaults);
@@ -967,11 +1063,17 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
                 im.hi[b] = im.hi[b] > q[2] - q[1] ? im.hi[b] : q[2] - q[1];
             }
         }
-        /* a horizon past the backtest's window: widen as fast as the
-         * chosen forecast's error grows over long windows, if faster */
+        /* a horizon past the backtest's window: growth that the chosen
+         * forecast misses over long runs is added on, and the interval
+         * widens as fast as its error (with that growth) grows over long
+         * windows, if faster */
         double b;
+        st = long_lead_drift(best, pair, y, n, first_hour, hb, horizon_hours, f,
+                             f2, &drift);
+        if (st != GP_OK)
+            goto done;
         st = long_lead_growth(best, pair, y, n, first_hour, hb, horizon_hours,
-                              f, f2, &b);
+                              drift, f, f2, &b);
         if (st != GP_OK)
             goto done;
         if (b > im.growth_exp)
@@ -1013,8 +1115,14 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
             im.lo[b] -= f[0];
             im.hi[b] -= f[0];
         }
+    out->drift = drift;
+    if (drift != 0) {
+        double slope = drift * gsl_stats_mean(y + n - WEEK, 1, WEEK);
+        for (size_t k = 0; k < horizon_hours; k++)
+            f[k] += slope * (double)(k + 1);
+    }
     for (size_t k = 0; k < horizon_hours; k++) {
-        double scale = pow(1 + growth, (double)(k + 1) / HOURS_PER_MONTH);
+        double scale = pow(1 + growth, (double)(k + 1) / GP_HOURS_PER_MONTH);
         out->points[k].t = (first_hour + (int64_t)(n + k)) * 3600;
         interval_apply(&im, k, f[k], scale, &out->points[k]);
     }

@@ -38,6 +38,8 @@
 
 #include "gpuplan.h"
 
+#define GP_HOURS_PER_MONTH 730.0 /* 8760 / 12: growth rates are monthly */
+
 /* The forecasting methods, in the order they are tried. */
 typedef enum gp_forecast_method {
     GP_FC_NAIVE_DAY = 0,    /* "naive-24h" */
@@ -104,6 +106,11 @@ typedef struct gp_forecast_series {
      * the nominal share of backtest hours falls inside out of sample
      * (0.75..3; 1 without a backtest of two origins or more) */
     double interval_scale;
+    /* growth (negative: decline) the chosen method missed over long runs
+     * of the history and that is added to its forecast: demand per hour
+     * relative to the last week's mean (0 when the runs disagree, the
+     * horizon is under two weeks or the history under eight weeks) */
+    double drift;
     gp_forecast_point *points; /* n_hours of them, from the horizon start */
     /* seasonal-median (alone or in the combination): the period (24 or
      * 168 hours), how many periods its median is over, and the window of

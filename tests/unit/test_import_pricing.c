@@ -255,8 +255,9 @@ static void test_offer_catalog_has_the_list_prices(void **state)
      * us-west-2 (3) + DedicatedUsage and Windows plan rows (2); c5 and
      * us-west-2 plan rates without an on-demand price (2) */
     assert_non_null(strstr(r.notes.items[0],
-                           "skipped 1 rows of non-GPU types, 1 convertible "
-                           "reserved rows, 5 other rows"));
+                           "skipped 1 rows of non-GPU types, 0 of types "
+                           "with a share of one GPU (such as g6f), 1 "
+                           "convertible reserved rows, 5 other rows"));
     assert_non_null(strstr(r.notes.items[0], "2 savings-plan rates of types "
                                              "or regions without an "
                                              "on-demand price"));
@@ -272,9 +273,8 @@ static void test_offer_with_two_regions_needs_region(void **state)
 
     r = run_offer(NULL, "tests/data/import/aws-offer-gpu-us-east-1.csv", NULL);
     assert_int_equal(r.st, GP_ERR_INPUT);
-    assert_string_equal(r.err.source,
-                        src_path("tests/data/import/"
-                                 "aws-offer-gpu-us-east-1.csv"));
+    assert_string_equal(r.err.source, src_path("tests/data/import/"
+                                               "aws-offer-gpu-us-east-1.csv"));
     assert_string_equal(r.err.message,
                         "prices for 2 regions (us-east-1, us-west-2); a "
                         "catalog is one region: choose it with --region");
@@ -325,8 +325,9 @@ static void test_offer_real_samples_have_no_gpu_linux_prices(void **state)
     "PurchaseOption,OfferingClass,Product Family,Instance Type,Tenancy,"       \
     "Operating System,License Model,Pre Installed S/W,CapacityStatus,GPU,"     \
     "Region Code\n"
-#define OFFER_TAIL ",Compute Instance,g5.xlarge,Shared,Linux,No License " \
-                   "required,NA,Used,1,us-east-1\n"
+#define OFFER_TAIL                                                             \
+    ",Compute Instance,g5.xlarge,Shared,Linux,No License "                     \
+    "required,NA,Used,1,us-east-1\n"
 
 /* Bad rows give file:line:column: field: message. */
 static void test_offer_bad_rows_give_file_line_column(void **state)
@@ -347,12 +348,12 @@ static void test_offer_bad_rows_give_file_line_column(void **state)
         {OFFER_HEAD "A,Reserved,Hrs,0.6,USD,2yr,No Upfront,standard" OFFER_TAIL,
          "offer.csv:3:6: LeaseContractLength: expected \"1yr\" or \"3yr\", got "
          "\"2yr\""},
-        {OFFER_HEAD "A,Reserved,Hrs,0.6,USD,1yr,Heavy Utilization,standard"
-                    OFFER_TAIL,
+        {OFFER_HEAD
+         "A,Reserved,Hrs,0.6,USD,1yr,Heavy Utilization,standard" OFFER_TAIL,
          "offer.csv:3:7: PurchaseOption: expected \"No Upfront\", \"Partial "
          "Upfront\" or \"All Upfront\", got \"Heavy Utilization\""},
-        {OFFER_HEAD "A,Reserved,Each,0.6,USD,1yr,No Upfront,standard"
-                    OFFER_TAIL,
+        {OFFER_HEAD
+         "A,Reserved,Each,0.6,USD,1yr,No Upfront,standard" OFFER_TAIL,
          "offer.csv:3:3: Unit: expected \"Hrs\" or \"Quantity\", got "
          "\"Each\""},
         {OFFER_HEAD "A,OnDemand,Hrs,1,usd,,," OFFER_TAIL,
@@ -377,6 +378,36 @@ static void test_offer_bad_rows_give_file_line_column(void **state)
         assert_int_equal(r.len, 0);
         result_free(&r);
     }
+}
+
+/* g6f types carry a share of one L4 (1/8 for g6f.large): a catalog's GPUs
+ * are whole, so the row is skipped and counted, not an error that stops
+ * the whole region's import.  A GPU count that is not a number, in a row
+ * of another region than --region's, is no matter either.  What is left
+ * is the one g5.xlarge row at 1.006. */
+static void test_offer_skips_fractional_gpu_types(void **state)
+{
+    run_result r;
+    (void)state;
+
+    r = run_offer_text(
+        "us-east-1",
+        OFFER_HEAD "A,OnDemand,Hrs,1.006,USD,,," OFFER_TAIL
+                   "B,OnDemand,Hrs,0.293,USD,,,,Compute Instance,g6f.large,"
+                   "Shared,Linux,No License required,NA,Used,0.125,us-east-1\n"
+                   "C,OnDemand,Hrs,0.9,USD,,,,Compute Instance,g6.xlarge,"
+                   "Shared,Linux,No License required,NA,Used,one,us-west-2\n");
+    assert_int_equal(r.st, GP_OK);
+    assert_non_null(strstr(r.out, "\"g5.xlarge\""));
+    assert_non_null(strstr(r.out, "1.006"));
+    assert_null(strstr(r.out, "g6f"));
+    assert_null(strstr(r.out, "g6.xlarge"));
+    assert_non_null(strstr(r.notes.items[0], "1 GPU instance types"));
+    assert_non_null(strstr(r.notes.items[0],
+                           "skipped 0 rows of non-GPU types, 1 of types "
+                           "with a share of one GPU (such as g6f), 0 "
+                           "convertible reserved rows, 1 other rows"));
+    result_free(&r);
 }
 
 /* Every allocation failing in turn: clean failure, no leak. */
@@ -418,8 +449,8 @@ static void test_offer_allocation_failures_do_not_leak(void **state)
  * pricing/tools/build_catalogs.py computed on its own.  p5.4xlarge is not
  * in the feed and keeps its spot section.
  */
-static void test_spot_advisor_matches_the_rule_and_the_bundled_catalog(
-    void **state)
+static void
+test_spot_advisor_matches_the_rule_and_the_bundled_catalog(void **state)
 {
     static const double middle[5] = {0.025, 0.075, 0.125, 0.175, 0.25};
     const char *advisor =
@@ -572,6 +603,7 @@ int main(void)
         cmocka_unit_test(test_offer_region_picks_the_rows),
         cmocka_unit_test(test_offer_real_samples_have_no_gpu_linux_prices),
         cmocka_unit_test(test_offer_bad_rows_give_file_line_column),
+        cmocka_unit_test(test_offer_skips_fractional_gpu_types),
         cmocka_unit_test(test_offer_allocation_failures_do_not_leak),
         cmocka_unit_test(
             test_spot_advisor_matches_the_rule_and_the_bundled_catalog),

@@ -1129,7 +1129,8 @@ typedef struct cur_ctx {
 } cur_ctx;
 
 /* The instance type of an EC2 usage type such as "BoxUsage:g5.xlarge",
- * "USE2-SpotUsage:p4d.24xlarge" or "HeavyUsage:p5.48xlarge" (the kinds
+ * "USE2-SpotUsage:p4d.24xlarge", "HeavyUsage:p5.48xlarge" or, in a Local
+ * Zone or Wavelength Zone, "USW2-LAX1-BoxUsage:g4dn.xlarge" (the kinds
  * listed in kinds[]); false for any other usage type. */
 static bool cur_usage_instance_type(const char *usage_type,
                                     const char *const *kinds, char *buf,
@@ -1140,11 +1141,12 @@ static bool cur_usage_instance_type(const char *usage_type,
 
     if (!colon || !colon[1])
         return false;
-    /* the kind sits between an optional region prefix and the colon */
+    /* the kind sits between an optional region (and zone) prefix and the
+     * colon: after the last dash before it */
     kind = usage_type;
-    dash = memchr(usage_type, '-', (size_t)(colon - usage_type));
-    if (dash)
-        kind = dash + 1;
+    for (dash = usage_type; dash < colon; dash++)
+        if (*dash == '-')
+            kind = dash + 1;
     klen = (size_t)(colon - kind);
     for (size_t i = 0; kinds[i]; i++)
         if (strlen(kinds[i]) == klen && memcmp(kind, kinds[i], klen) == 0) {

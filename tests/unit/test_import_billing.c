@@ -227,14 +227,11 @@ static void test_cur_commitments_load_as_a_scenario(void **state)
     root = json_load_file(temp_name(), 0, &jerr);
     assert_non_null(root);
     c = json_array_get(json_object_get(root, "commitments"), 0);
-    assert_close(number_of(c, "covered_instance_hours"),
-                 3, 1e-9);
-    assert_close(number_of(c, "covered_on_demand_cost"),
-                 65.872926, 1e-9);
+    assert_close(number_of(c, "covered_instance_hours"), 3, 1e-9);
+    assert_close(number_of(c, "covered_on_demand_cost"), 65.872926, 1e-9);
     assert_null(json_object_get(c, "assumed"));
     c = json_array_get(json_object_get(root, "commitments"), 1);
-    assert_close(number_of(c, "covered_on_demand_cost"),
-                 2.012, 1e-9);
+    assert_close(number_of(c, "covered_on_demand_cost"), 2.012, 1e-9);
     json_decref(root);
     unlink(temp_name());
     result_free(&r);
@@ -244,8 +241,8 @@ static void test_cur_commitments_load_as_a_scenario(void **state)
  * SQS, ...; 1,281 rows), so it holds nothing to import. */
 static void test_cur_real_sample_without_ec2_is_an_error(void **state)
 {
-    const char *path = shared_path(
-        "billing/aws-cur/sample-anonymous-aws-export-dataset.csv");
+    const char *path =
+        shared_path("billing/aws-cur/sample-anonymous-aws-export-dataset.csv");
     run_result r;
     (void)state;
 
@@ -253,8 +250,8 @@ static void test_cur_real_sample_without_ec2_is_an_error(void **state)
         skip();
     r = run_file("aws-cur", path, NULL);
     assert_int_equal(r.st, GP_ERR_INPUT);
-    assert_non_null(strstr(r.err.message,
-                           "no compute instance-hour rows among 1281 rows"));
+    assert_non_null(
+        strstr(r.err.message, "no compute instance-hour rows among 1281 rows"));
     result_free(&r);
 }
 
@@ -330,6 +327,40 @@ static void test_cur2_columns_and_daily_rows(void **state)
     result_free(&r);
 }
 
+/* Local Zone usage types carry the zone after the region prefix
+ * ("USW2-LAX1-BoxUsage:g4dn.xlarge").  They were read as the kind
+ * "LAX1-BoxUsage" and skipped as not instance-hours; now each is its
+ * zone's region (the zone without its letter, which is how the offer
+ * files name a Local Zone's prices): LAX 2 on demand + 4 spot = 6, MIA 3,
+ * and the region's own g5.xlarge 1, sorted by region. */
+static void test_cur_local_zone_usage_types(void **state)
+{
+    run_result r;
+    (void)state;
+
+    r = run_text("aws-cur",
+                 "line_item_line_item_type,line_item_usage_start_date,"
+                 "line_item_usage_end_date,line_item_product_code,"
+                 "line_item_usage_type,line_item_usage_amount,"
+                 "line_item_availability_zone\n"
+                 "Usage,2026-01-05T00:00:00Z,2026-01-05T01:00:00Z,AmazonEC2,"
+                 "USW2-BoxUsage:g5.xlarge,1,us-west-2a\n"
+                 "Usage,2026-01-05T00:00:00Z,2026-01-05T01:00:00Z,AmazonEC2,"
+                 "USW2-LAX1-BoxUsage:g4dn.xlarge,2,us-west-2-lax-1a\n"
+                 "Usage,2026-01-05T00:00:00Z,2026-01-05T01:00:00Z,AmazonEC2,"
+                 "USW2-LAX1-SpotUsage:g4dn.xlarge,4,us-west-2-lax-1a\n"
+                 "Usage,2026-01-05T00:00:00Z,2026-01-05T01:00:00Z,AmazonEC2,"
+                 "USE1-MIA1-BoxUsage:g4dn.xlarge,3,us-east-1-mia-1a\n");
+    assert_int_equal(r.st, GP_OK);
+    assert_string_equal(
+        r.out, "timestamp,step_s,provider,region,instance_type,instances\n"
+               "2026-01-05T00:00:00Z,3600,aws,us-east-1-mia-1,g4dn.xlarge,3\n"
+               "2026-01-05T00:00:00Z,3600,aws,us-west-2,g5.xlarge,1\n"
+               "2026-01-05T00:00:00Z,3600,aws,us-west-2-lax-1,g4dn.xlarge,6\n");
+    assert_non_null(strstr(r.notes.items[0], "0 not instance-hours"));
+    result_free(&r);
+}
+
 /* ---- FOCUS --------------------------------------------------------------- */
 
 /*
@@ -350,20 +381,19 @@ static void test_focus_real_rows_become_a_trace(void **state)
                  src_path("tests/data/import/focus-sample-excerpt.csv"), NULL);
     assert_int_equal(r.st, GP_OK);
     assert_string_equal(
-        r.out,
-        "timestamp,step_s,provider,region,instance_type,instances\n"
-        "2024-09-04T04:00:00Z,3600,aws,us-west-2,t2.medium,1\n"
-        "2024-09-12T01:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n"
-        "2024-09-13T20:00:00Z,3600,aws,us-east-1,g5.4xlarge,0.683889\n"
-        "2024-09-20T16:00:00Z,3600,aws,us-east-1,g5.4xlarge,0.303056\n"
-        "2024-09-20T20:00:00Z,3600,aws,ap-south-1,t3.micro,1\n"
-        "2024-09-21T01:00:00Z,3600,aws,us-east-1,g5.4xlarge,0.296111\n"
-        "2024-09-22T17:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n"
-        "2024-09-24T21:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n"
-        "2024-09-26T00:00:00Z,3600,aws,us-east-1,c5.2xlarge,1\n"
-        "2024-09-26T12:00:00Z,3600,aws,us-east-1,c5.large,1\n"
-        "2024-09-27T15:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n"
-        "2024-09-29T21:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n");
+        r.out, "timestamp,step_s,provider,region,instance_type,instances\n"
+               "2024-09-04T04:00:00Z,3600,aws,us-west-2,t2.medium,1\n"
+               "2024-09-12T01:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n"
+               "2024-09-13T20:00:00Z,3600,aws,us-east-1,g5.4xlarge,0.683889\n"
+               "2024-09-20T16:00:00Z,3600,aws,us-east-1,g5.4xlarge,0.303056\n"
+               "2024-09-20T20:00:00Z,3600,aws,ap-south-1,t3.micro,1\n"
+               "2024-09-21T01:00:00Z,3600,aws,us-east-1,g5.4xlarge,0.296111\n"
+               "2024-09-22T17:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n"
+               "2024-09-24T21:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n"
+               "2024-09-26T00:00:00Z,3600,aws,us-east-1,c5.2xlarge,1\n"
+               "2024-09-26T12:00:00Z,3600,aws,us-east-1,c5.large,1\n"
+               "2024-09-27T15:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n"
+               "2024-09-29T21:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n");
     assert_true(has_note(&r.notes, "20 rows: 12 compute instance-hour rows "
                                    "imported (0 of them spot); skipped 0 not "
                                    "usage, 8 not instance-hours"));
@@ -441,16 +471,13 @@ static void test_focus_commitments_are_sized_from_the_bill(void **state)
     assert_non_null(root);
     c = json_array_get(json_object_get(root, "commitments"), 0);
     assert_int_equal(json_array_size(json_object_get(c, "assumed")), 3);
-    assert_close(number_of(c, "covered_on_demand_cost"),
-                 65.872926, 1e-9);
+    assert_close(number_of(c, "covered_on_demand_cost"), 65.872926, 1e-9);
     c = json_array_get(json_object_get(root, "commitments"), 1);
     assert_string_equal(
         json_string_value(json_array_get(json_object_get(c, "assumed"), 0)),
         "kind");
-    assert_close(number_of(c, "covered_instance_hours"),
-                 1.5, 1e-9);
-    assert_close(number_of(c, "covered_on_demand_cost"),
-                 2.436, 1e-9);
+    assert_close(number_of(c, "covered_instance_hours"), 1.5, 1e-9);
+    assert_close(number_of(c, "covered_on_demand_cost"), 2.436, 1e-9);
     json_decref(root);
     unlink(temp_name());
     result_free(&r);
@@ -487,9 +514,9 @@ static void test_focus_whole_real_sample(void **state)
     "CommitmentDiscountId,CommitmentDiscountCategory,CommitmentDiscountType,"  \
     "ConsumedQuantity,ConsumedUnit,ProviderName,RegionId,ChargeDescription,"   \
     "EffectiveCost,ListCost\n"
-#define FOCUS_ROW(start, end, quantity, region)                               \
-    "Usage," start "," end ",Standard,NULL,NULL,NULL," quantity               \
-    ",Hours,AWS," region ",$1.006 per On Demand Linux g5.xlarge Instance "    \
+#define FOCUS_ROW(start, end, quantity, region)                                \
+    "Usage," start "," end ",Standard,NULL,NULL,NULL," quantity                \
+    ",Hours,AWS," region ",$1.006 per On Demand Linux g5.xlarge Instance "     \
     "Hour,1.006,1.006\n"
 
 /* Malformed instance-hour rows: file:line:column: field: message. */
@@ -508,12 +535,12 @@ static void test_focus_bad_rows_give_file_line_column(void **state)
                               "us-east-1"),
          "bill.csv:2:2: ChargePeriodStart: expected an ISO 8601 time "
          "(2026-01-05T13:00:00Z) or epoch seconds, got \"yesterday\""},
-        {FOCUS_HEAD FOCUS_ROW("2024-09-10 05:00:00", "2024-09-10 05:00:00",
-                              "1", "us-east-1"),
+        {FOCUS_HEAD FOCUS_ROW("2024-09-10 05:00:00", "2024-09-10 05:00:00", "1",
+                              "us-east-1"),
          "bill.csv:2:3: ChargePeriodEnd: the charge period ends before it "
          "starts (2024-09-10 05:00:00 to 2024-09-10 05:00:00)"},
-        {FOCUS_HEAD FOCUS_ROW("2024-09-10 05:00:00", "2024-09-10 06:00:00",
-                              "1", "NULL"),
+        {FOCUS_HEAD FOCUS_ROW("2024-09-10 05:00:00", "2024-09-10 06:00:00", "1",
+                              "NULL"),
          "bill.csv:2:11: RegionId: missing value"},
         {"ChargeCategory,ChargePeriodStart\n",
          "bill.csv:1: missing column ChargePeriodEnd (is this a FOCUS 1.0 "
@@ -729,6 +756,7 @@ int main(void)
         cmocka_unit_test(test_cur_real_sample_without_ec2_is_an_error),
         cmocka_unit_test(test_cur_bad_rows_give_file_line_column),
         cmocka_unit_test(test_cur2_columns_and_daily_rows),
+        cmocka_unit_test(test_cur_local_zone_usage_types),
         cmocka_unit_test(test_focus_real_rows_become_a_trace),
         cmocka_unit_test(test_focus_unsized_commitments_are_left_out),
         cmocka_unit_test(test_focus_commitments_are_sized_from_the_bill),

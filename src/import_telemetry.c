@@ -456,6 +456,22 @@ static gp_status tel_sample_at(tel *T, uint32_t gpu, double t, uint32_t source,
     return GP_OK;
 }
 
+/* Whether two readings are the same (both missing counts as the same). */
+static bool same_reading(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || a == b;
+}
+
+/* The value of reading `kind` a sample holds. */
+static double kind_value(const tel_sample *s, unsigned kind)
+{
+    return kind == M_UTIL     ? s->util
+           : kind == M_MEM    ? s->mem
+           : kind == M_TENSOR ? s->tensor
+           : kind == M_POWER  ? s->power
+                              : s->engine;
+}
+
 /* ---- values with units ----------------------------------------------------
  */
 
@@ -1217,14 +1233,30 @@ static gp_status smi_row(void *ctx, char **fields, size_t n, long line,
         GP_OK)
         return st;
     sample = &T->samples[at];
+    /* adjacent or overlapping logs repeat their shared samples: one from
+     * another file with the same readings is the same sample, kept once */
+    if (!created && sample->source != r->source &&
+        same_reading(sample->util, util) && same_reading(sample->mem, mem) &&
+        same_reading(sample->power, power))
+        return GP_OK;
     if (!created) {
         char when[40], job[600];
         gpu_job_id(&T->gpus[gpu], job, sizeof job);
         format_time_ms(sample->t, when, sizeof when);
-        gp_error_set(T->err, name, line, r->col[SMI_TIMESTAMP] + 1, "timestamp",
-                     "GPU %s already has a sample at %s (%s line %ld); logs "
-                     "of several hosts need a host column, or one file each",
-                     job, when, T->sources[sample->source].name, sample->line);
+        if (sample->source != r->source)
+            gp_error_set(
+                T->err, name, line, r->col[SMI_TIMESTAMP] + 1, "timestamp",
+                "GPU %s already has a different sample at %s (%s "
+                "line %ld); logs that overlap must agree where "
+                "they do",
+                job, when, T->sources[sample->source].name, sample->line);
+        else
+            gp_error_set(
+                T->err, name, line, r->col[SMI_TIMESTAMP] + 1, "timestamp",
+                "GPU %s already has a sample at %s (%s line %ld); "
+                "logs of several hosts need a host column, or one "
+                "file each",
+                job, when, T->sources[sample->source].name, sample->line);
         return GP_ERR_INPUT;
     }
     sample->util = util;
@@ -1377,6 +1409,9 @@ static gp_status add_reading(tel *T, uint32_t source, long line, long series,
     s = &T->samples[at];
     if (created || !s->labels)
         s->labels = labels;
+    if (mv->kind != M_OTHER && (s->set & mv->kind) && s->source != source &&
+        same_reading(kind_value(s, mv->kind), mv->value))
+        return GP_OK; /* the shared sample of adjacent exports */
     if (mv->kind != M_OTHER && (s->set & mv->kind)) {
         char when[40], job[600];
         gpu_job_id(&T->gpus[gpu], job, sizeof job);
@@ -1399,14 +1434,18 @@ static gp_status add_reading(tel *T, uint32_t source, long line, long series,
                          job, when, pods, s->line);
             return GP_ERR_INPUT;
         }
+        /* the other value's place: in this file, or in another */
+        char other[300] = "";
+        if (s->source != source)
+            snprintf(other, sizeof other, "%s ", T->sources[s->source].name);
         if (series >= 0)
             return at_error(T, source, line, series, NULL,
                             "GPU %s has two %s values at %s (also "
-                            "data.result[%ld])",
-                            job, mv->metric, when, s->series);
+                            "%sdata.result[%ld])",
+                            job, mv->metric, when, other, s->series);
         gp_error_set(T->err, src->name, line, column, mv->metric,
-                     "GPU %s has two values at %s (also line %ld)", job, when,
-                     s->line);
+                     "GPU %s has two values at %s (also %sline %ld)", job, when,
+                     other, s->line);
         return GP_ERR_INPUT;
     }
     s->set |= mv->kind;

@@ -1243,20 +1243,14 @@ static gp_status smi_row(void *ctx, char **fields, size_t n, long line,
         char when[40], job[600];
         gpu_job_id(&T->gpus[gpu], job, sizeof job);
         format_time_ms(sample->t, when, sizeof when);
-        if (sample->source != r->source)
-            gp_error_set(
-                T->err, name, line, r->col[SMI_TIMESTAMP] + 1, "timestamp",
-                "GPU %s already has a different sample at %s (%s "
-                "line %ld); logs that overlap must agree where "
-                "they do",
-                job, when, T->sources[sample->source].name, sample->line);
-        else
-            gp_error_set(
-                T->err, name, line, r->col[SMI_TIMESTAMP] + 1, "timestamp",
-                "GPU %s already has a sample at %s (%s line %ld); "
-                "logs of several hosts need a host column, or one "
-                "file each",
-                job, when, T->sources[sample->source].name, sample->line);
+        bool other = sample->source != r->source;
+        gp_error_set(T->err, name, line, r->col[SMI_TIMESTAMP] + 1, "timestamp",
+                     "GPU %s already has a %ssample at %s (%s line %ld); %s",
+                     job, other ? "different " : "", when,
+                     T->sources[sample->source].name, sample->line,
+                     other ? "logs that overlap must agree where they do"
+                           : "logs of several hosts need a host column, or "
+                             "one file each");
         return GP_ERR_INPUT;
     }
     sample->util = util;

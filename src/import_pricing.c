@@ -104,8 +104,8 @@ typedef struct offer_type {
     bool have_on_demand;
     double on_demand;
     long on_demand_line;
-    offer_reserved reserved[2][3]; /* [term 1y/3y][payment] */
-    bool have_plan[2][2][3];       /* [kind][term][payment] */
+    offer_reserved reserved[2][3];          /* [term 1y/3y][payment] */
+    bool have_plan[2][2][3];                /* [kind][term][payment] */
     double plan[2][2][3];
 } offer_type;
 
@@ -134,31 +134,19 @@ enum {
     O_N
 };
 
-static const char *const offer_names[O_N] = {"TermType",
-                                             "Unit",
-                                             "PricePerUnit",
-                                             "Currency",
-                                             "LeaseContractLength",
-                                             "PurchaseOption",
-                                             "OfferingClass",
-                                             "Product Family",
-                                             "Instance Type",
-                                             "vCPU",
-                                             "Memory",
-                                             "Tenancy",
-                                             "Operating System",
-                                             "License Model",
-                                             "Pre Installed S/W",
-                                             "CapacityStatus",
-                                             "GPU",
-                                             "Region Code",
-                                             "Normalization Size Factor",
-                                             "MarketOption"};
+static const char *const offer_names[O_N] = {
+    "TermType",        "Unit",          "PricePerUnit",
+    "Currency",        "LeaseContractLength", "PurchaseOption",
+    "OfferingClass",   "Product Family", "Instance Type",
+    "vCPU",            "Memory",        "Tenancy",
+    "Operating System", "License Model", "Pre Installed S/W",
+    "CapacityStatus",  "GPU",           "Region Code",
+    "Normalization Size Factor", "MarketOption"};
 
 /* Offer columns a file must have (the rest are read when present). */
 static const bool offer_required[O_N] = {
-    true,  true, true, true, true, true, false, true, true,  false,
-    false, true, true, true, true, true, true,  true, false, false};
+    true, true, true, true, true, true, false, true, true, false,
+    false, true, true, true, true,  true, true,  true, false, false};
 
 /* The columns of a savings-plan rate file. */
 enum {
@@ -176,17 +164,13 @@ enum {
     S_N
 };
 
-static const char *const plan_names[S_N] = {"DiscountedRate",
-                                            "Unit",
-                                            "Currency",
-                                            "DiscountedUsageType",
-                                            "DiscountedOperation",
-                                            "PurchaseOption",
-                                            "LeaseContractLength",
-                                            "LeaseContractLengthUnit",
-                                            "Product Family",
-                                            "DiscountedRegionCode",
-                                            "DiscountedInstanceType"};
+static const char *const plan_names[S_N] = {
+    "DiscountedRate",      "Unit",
+    "Currency",            "DiscountedUsageType",
+    "DiscountedOperation", "PurchaseOption",
+    "LeaseContractLength", "LeaseContractLengthUnit",
+    "Product Family",      "DiscountedRegionCode",
+    "DiscountedInstanceType"};
 
 /* A savings-plan rate waiting for its type's on-demand row. */
 typedef struct plan_rate {
@@ -239,8 +223,8 @@ static bool offer_region(offer_ctx *x, const char *region)
         if (strcmp(x->regions_seen[i], region) == 0)
             return i == 0;
     if (x->n_regions < MAX_REGIONS_LISTED)
-        snprintf(x->regions_seen[x->n_regions], sizeof x->regions_seen[0], "%s",
-                 region);
+        snprintf(x->regions_seen[x->n_regions], sizeof x->regions_seen[0],
+                 "%s", region);
     x->n_regions++;
     return x->n_regions == 1;
 }
@@ -258,7 +242,8 @@ static offer_type *offer_type_get(offer_ctx *x, const char *name)
         return &x->types[at];
     if (gp_grow((void **)&x->types, &x->cap_types, x->n_types + 1,
                 sizeof *x->types) != GP_OK ||
-        gp_strmap_put(&x->type_index, name, len, (uint32_t)x->n_types) != GP_OK)
+        gp_strmap_put(&x->type_index, name, len, (uint32_t)x->n_types) !=
+            GP_OK)
         return NULL;
     t = &x->types[x->n_types++];
     memset(t, 0, sizeof *t);
@@ -270,8 +255,9 @@ static offer_type *offer_type_get(offer_ctx *x, const char *name)
 }
 
 /* Parses a price field that must be a number >= 0. */
-static gp_status read_price(offer_ctx *x, long line, int col, const char *name,
-                            const char *s, double *out, gp_error *err)
+static gp_status read_price(offer_ctx *x, long line, int col,
+                            const char *name, const char *s, double *out,
+                            gp_error *err)
 {
     char quoted[160];
 
@@ -286,7 +272,8 @@ static gp_status read_price(offer_ctx *x, long line, int col, const char *name,
 
 /* Checks the currency of a row against the catalog's. */
 static gp_status check_currency(offer_ctx *x, long line, int col,
-                                const char *name, const char *s, gp_error *err)
+                                const char *name, const char *s,
+                                gp_error *err)
 {
     char quoted[160];
 
@@ -545,17 +532,19 @@ static gp_status plan_row(offer_ctx *x, char **f, size_t n, long line,
         char both[96];
         snprintf(both, sizeof both, "%s %s", lease,
                  field(f, n, c[S_LEASE_UNIT]));
-        gp_error_set(err, x->source, line, c[S_LEASE] + 1, plan_names[S_LEASE],
+        gp_error_set(err, x->source, line, c[S_LEASE] + 1,
+                     plan_names[S_LEASE],
                      "expected a term of 1 or 3 years, got %s",
                      gp_json_quote(both, quoted, sizeof quoted));
         return GP_ERR_INPUT;
     }
     if ((payment = payment_from_text(field(f, n, c[S_PURCHASE]))) < 0) {
-        gp_error_set(
-            err, x->source, line, c[S_PURCHASE] + 1, plan_names[S_PURCHASE],
-            "expected \"No Upfront\", \"Partial Upfront\" or \"All "
-            "Upfront\", got %s",
-            gp_json_quote(field(f, n, c[S_PURCHASE]), quoted, sizeof quoted));
+        gp_error_set(err, x->source, line, c[S_PURCHASE] + 1,
+                     plan_names[S_PURCHASE],
+                     "expected \"No Upfront\", \"Partial Upfront\" or \"All "
+                     "Upfront\", got %s",
+                     gp_json_quote(field(f, n, c[S_PURCHASE]), quoted,
+                                   sizeof quoted));
         return GP_ERR_INPUT;
     }
     if ((st = read_price(x, line, c[S_RATE], plan_names[S_RATE],
@@ -638,8 +627,8 @@ static gp_status offer_read(offer_ctx *x, const char *text, size_t len,
     if (x->n_sources < sizeof x->sources / sizeof x->sources[0])
         snprintf(x->sources[x->n_sources++], sizeof x->sources[0],
                  "%s: AWS Price List %s (%s, published %s): %s",
-                 base_name(name),
-                 x->kind == FILE_OFFER ? "offer file" : "savings-plan rates",
+                 base_name(name), x->kind == FILE_OFFER ? "offer file"
+                                                        : "savings-plan rates",
                  x->offer_code[0] ? x->offer_code : "no offer code",
                  x->publication[0] ? x->publication : "undated",
                  x->kind == FILE_OFFER
@@ -692,8 +681,8 @@ static int type_cmp(const void *a, const void *b)
 /* Builds the catalog JSON of the types that have an on-demand price. */
 static json_t *offer_catalog(offer_ctx *x, unsigned long *incomplete)
 {
-    json_t *root = json_object(), *types = json_object(),
-           *sources = json_array();
+    json_t *root = json_object(), *types = json_object(), *sources =
+                                                              json_array();
 
     if (!root || !types || !sources) {
         json_decref(root);
@@ -744,10 +733,10 @@ static json_t *offer_catalog(offer_ctx *x, unsigned long *incomplete)
                 const offer_reserved *r = &t->reserved[term][pay];
                 json_t *o;
                 /* an offer needs the rows its payment implies */
-                bool complete = pay == GP_NO_UPFRONT ? r->have_hourly
-                                : pay == GP_ALL_UPFRONT
-                                    ? r->have_upfront
-                                    : r->have_hourly && r->have_upfront;
+                bool complete =
+                    pay == GP_NO_UPFRONT    ? r->have_hourly
+                    : pay == GP_ALL_UPFRONT ? r->have_upfront
+                                            : r->have_hourly && r->have_upfront;
                 if (!r->have_hourly && !r->have_upfront)
                     continue;
                 if (!complete || (pay == GP_ALL_UPFRONT && r->hourly != 0) ||
@@ -758,9 +747,9 @@ static json_t *offer_catalog(offer_ctx *x, unsigned long *incomplete)
                 o = json_object();
                 json_object_set_new(o, "term_years",
                                     json_integer(term ? 3 : 1));
-                json_object_set_new(
-                    o, "payment",
-                    json_string(gp_payment_name((gp_payment)pay)));
+                json_object_set_new(o, "payment",
+                                    json_string(gp_payment_name(
+                                        (gp_payment)pay)));
                 json_object_set_new(o, "hourly", json_real(r->hourly));
                 json_object_set_new(o, "upfront", json_real(r->upfront));
                 json_object_set_new(o, "estimate", json_false());
@@ -778,9 +767,9 @@ static json_t *offer_catalog(offer_ctx *x, unsigned long *incomplete)
                         json_string(gp_plan_kind_name((gp_plan_kind)kind)));
                     json_object_set_new(o, "term_years",
                                         json_integer(term ? 3 : 1));
-                    json_object_set_new(
-                        o, "payment",
-                        json_string(gp_payment_name((gp_payment)pay)));
+                    json_object_set_new(o, "payment",
+                                        json_string(gp_payment_name(
+                                            (gp_payment)pay)));
                     json_object_set_new(o, "hourly",
                                         json_real(t->plan[kind][term][pay]));
                     json_object_set_new(o, "estimate", json_false());
@@ -970,7 +959,8 @@ typedef struct spot_bucket {
 
 /* Reads `ranges` into buckets (by their index). */
 static gp_status advisor_ranges(gp_jdoc *d, const json_t *root,
-                                spot_bucket *buckets, size_t max, size_t *n_out)
+                                spot_bucket *buckets, size_t max,
+                                size_t *n_out)
 {
     json_t *ranges, *jr;
     size_t i;
@@ -989,8 +979,8 @@ static gp_status advisor_ranges(gp_jdoc *d, const json_t *root,
         if ((st = gp_jdoc_expect_object(d, jr)) != GP_OK ||
             (st = gp_jdoc_number(d, jr, "index", true, &index, NULL)) !=
                 GP_OK ||
-            (st = gp_jdoc_check_whole(d, "index", index, 0, (double)max - 1)) !=
-                GP_OK ||
+            (st = gp_jdoc_check_whole(d, "index", index, 0,
+                                      (double)max - 1)) != GP_OK ||
             (st = gp_jdoc_string(d, jr, "label", true, &label, NULL)) != GP_OK)
             return st;
         if (strlen(label) >= sizeof buckets[0].label ||
@@ -1060,8 +1050,9 @@ static gp_status advisor_apply(gp_jdoc *d, const json_t *root, json_t *cat,
         if (saved < 0 || saved >= 100) {
             char num[32];
             gp_json_format_number(saved, num, sizeof num);
-            return gp_jdoc_error(
-                d, "s", "expected a percent saved in [0, 100), got %s", num);
+            return gp_jdoc_error(d, "s",
+                                 "expected a percent saved in [0, 100), got %s",
+                                 num);
         }
         if (!buckets[(size_t)index].label[0])
             return gp_jdoc_error(d, "r", "no bucket with index %d in ranges",
@@ -1083,8 +1074,9 @@ static gp_status advisor_apply(gp_jdoc *d, const json_t *root, json_t *cat,
         }
         if (!spot)
             return gp_jdoc_nomem(d);
-        json_object_set_new(spot, "interruption_rate_monthly",
-                            json_real(buckets[(size_t)index].rate));
+        json_object_set_new(
+            spot, "interruption_rate_monthly",
+            json_real(buckets[(size_t)index].rate));
         json_object_set_new(spot, "interruption_bucket",
                             json_string(buckets[(size_t)index].label));
         json_object_set_new(spot, "estimate", json_true());
@@ -1132,7 +1124,8 @@ static gp_status spot_run(const char *advisor, size_t len, const char *name,
     /* the base catalog must be one gpuplan loads (its spot history files
      * are found next to it); the checked copy is only for its errors, the
      * JSON tree is what gets written back */
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - catalog_name) : 1,
+    snprintf(dir, sizeof dir, "%.*s",
+             slash ? (int)(slash - catalog_name) : 1,
              slash ? catalog_name : ".");
     if ((st = gp_catalog_parse(&checked, catalog, catalog_len, catalog_name,
                                dir[0] ? dir : "/", err)) != GP_OK)

@@ -480,11 +480,12 @@ static void test_short_history_interval_covers_the_whole_horizon(void **state)
             assert_int_equal(
                 gp_forecast_series_run(y, n, 0, h, 0, NULL, &s, &err), GP_OK);
             for (size_t k = 0; k < h; k++, total++)
-                inside +=
-                    y[n + k] >= s.points[k].p10 && y[n + k] <= s.points[k].p90;
+                inside += y[n + k] >= s.points[k].p10 &&
+                          y[n + k] <= s.points[k].p90;
             gp_forecast_series_clear(&s);
         }
-        assert_in_range((long)(100.0 * (double)inside / (double)total), 70, 90);
+        assert_in_range((long)(100.0 * (double)inside / (double)total), 70,
+                        90);
     }
     gsl_rng_free(r);
 }
@@ -530,8 +531,7 @@ static void test_two_days_of_history_get_the_spread_of_demand(void **state)
  * (90%, position 42.3): P10 = P50 = 20 (the last day's level), P90 = 20 +
  * 3 x 10 = 50.  The quantile of two infinities used to be inf - inf = NAN,
  * which made P10 0 and P90 P50. */
-static void
-test_interval_scale_of_an_uncoverable_origin_is_clamped(void **state)
+static void test_interval_scale_of_an_uncoverable_origin_is_clamped(void **state)
 {
     double y[96];
     gp_forecast_options opt;
@@ -672,8 +672,8 @@ static void test_run_sums_series_per_pool_and_workload(void **state)
  * trace had begun when it did: the 200 hours of zeros before it are not
  * its history.  The same invariance, by definition, for P10, P50 and P90
  * of every hour; and a note names the pool and its first hour. */
-static void
-test_a_pool_that_appears_later_is_forecast_from_its_start(void **state)
+static void test_a_pool_that_appears_later_is_forecast_from_its_start(
+    void **state)
 {
     size_t n = 3 * WEEK, lead = 200, h = 48;
     gp_series series[2];
@@ -700,8 +700,8 @@ test_a_pool_that_appears_later_is_forecast_from_its_start(void **state)
     assert_int_equal(fc->series[0].history_hours, n);
     assert_int_equal(fc->series[1].history_hours, n - lead);
     assert_int_equal(gp_forecast_series_run(series[1].instance_hours + lead,
-                                            n - lead, (int64_t)lead, h, 0, &opt,
-                                            &alone, &err),
+                                            n - lead, (int64_t)lead, h, 0,
+                                            &opt, &alone, &err),
                      GP_OK);
     assert_int_equal(fc->series[1].method, alone.method);
     for (size_t k = 0; k < h; k++) {

@@ -227,11 +227,14 @@ static void test_cur_commitments_load_as_a_scenario(void **state)
     root = json_load_file(temp_name(), 0, &jerr);
     assert_non_null(root);
     c = json_array_get(json_object_get(root, "commitments"), 0);
-    assert_close(number_of(c, "covered_instance_hours"), 3, 1e-9);
-    assert_close(number_of(c, "covered_on_demand_cost"), 65.872926, 1e-9);
+    assert_close(number_of(c, "covered_instance_hours"),
+                 3, 1e-9);
+    assert_close(number_of(c, "covered_on_demand_cost"),
+                 65.872926, 1e-9);
     assert_null(json_object_get(c, "assumed"));
     c = json_array_get(json_object_get(root, "commitments"), 1);
-    assert_close(number_of(c, "covered_on_demand_cost"), 2.012, 1e-9);
+    assert_close(number_of(c, "covered_on_demand_cost"),
+                 2.012, 1e-9);
     json_decref(root);
     unlink(temp_name());
     result_free(&r);
@@ -241,8 +244,8 @@ static void test_cur_commitments_load_as_a_scenario(void **state)
  * SQS, ...; 1,281 rows), so it holds nothing to import. */
 static void test_cur_real_sample_without_ec2_is_an_error(void **state)
 {
-    const char *path =
-        shared_path("billing/aws-cur/sample-anonymous-aws-export-dataset.csv");
+    const char *path = shared_path(
+        "billing/aws-cur/sample-anonymous-aws-export-dataset.csv");
     run_result r;
     (void)state;
 
@@ -250,8 +253,8 @@ static void test_cur_real_sample_without_ec2_is_an_error(void **state)
         skip();
     r = run_file("aws-cur", path, NULL);
     assert_int_equal(r.st, GP_ERR_INPUT);
-    assert_non_null(
-        strstr(r.err.message, "no compute instance-hour rows among 1281 rows"));
+    assert_non_null(strstr(r.err.message,
+                           "no compute instance-hour rows among 1281 rows"));
     result_free(&r);
 }
 
@@ -381,19 +384,20 @@ static void test_focus_real_rows_become_a_trace(void **state)
                  src_path("tests/data/import/focus-sample-excerpt.csv"), NULL);
     assert_int_equal(r.st, GP_OK);
     assert_string_equal(
-        r.out, "timestamp,step_s,provider,region,instance_type,instances\n"
-               "2024-09-04T04:00:00Z,3600,aws,us-west-2,t2.medium,1\n"
-               "2024-09-12T01:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n"
-               "2024-09-13T20:00:00Z,3600,aws,us-east-1,g5.4xlarge,0.683889\n"
-               "2024-09-20T16:00:00Z,3600,aws,us-east-1,g5.4xlarge,0.303056\n"
-               "2024-09-20T20:00:00Z,3600,aws,ap-south-1,t3.micro,1\n"
-               "2024-09-21T01:00:00Z,3600,aws,us-east-1,g5.4xlarge,0.296111\n"
-               "2024-09-22T17:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n"
-               "2024-09-24T21:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n"
-               "2024-09-26T00:00:00Z,3600,aws,us-east-1,c5.2xlarge,1\n"
-               "2024-09-26T12:00:00Z,3600,aws,us-east-1,c5.large,1\n"
-               "2024-09-27T15:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n"
-               "2024-09-29T21:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n");
+        r.out,
+        "timestamp,step_s,provider,region,instance_type,instances\n"
+        "2024-09-04T04:00:00Z,3600,aws,us-west-2,t2.medium,1\n"
+        "2024-09-12T01:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n"
+        "2024-09-13T20:00:00Z,3600,aws,us-east-1,g5.4xlarge,0.683889\n"
+        "2024-09-20T16:00:00Z,3600,aws,us-east-1,g5.4xlarge,0.303056\n"
+        "2024-09-20T20:00:00Z,3600,aws,ap-south-1,t3.micro,1\n"
+        "2024-09-21T01:00:00Z,3600,aws,us-east-1,g5.4xlarge,0.296111\n"
+        "2024-09-22T17:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n"
+        "2024-09-24T21:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n"
+        "2024-09-26T00:00:00Z,3600,aws,us-east-1,c5.2xlarge,1\n"
+        "2024-09-26T12:00:00Z,3600,aws,us-east-1,c5.large,1\n"
+        "2024-09-27T15:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n"
+        "2024-09-29T21:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n");
     assert_true(has_note(&r.notes, "20 rows: 12 compute instance-hour rows "
                                    "imported (0 of them spot); skipped 0 not "
                                    "usage, 8 not instance-hours"));
@@ -471,13 +475,16 @@ static void test_focus_commitments_are_sized_from_the_bill(void **state)
     assert_non_null(root);
     c = json_array_get(json_object_get(root, "commitments"), 0);
     assert_int_equal(json_array_size(json_object_get(c, "assumed")), 3);
-    assert_close(number_of(c, "covered_on_demand_cost"), 65.872926, 1e-9);
+    assert_close(number_of(c, "covered_on_demand_cost"),
+                 65.872926, 1e-9);
     c = json_array_get(json_object_get(root, "commitments"), 1);
     assert_string_equal(
         json_string_value(json_array_get(json_object_get(c, "assumed"), 0)),
         "kind");
-    assert_close(number_of(c, "covered_instance_hours"), 1.5, 1e-9);
-    assert_close(number_of(c, "covered_on_demand_cost"), 2.436, 1e-9);
+    assert_close(number_of(c, "covered_instance_hours"),
+                 1.5, 1e-9);
+    assert_close(number_of(c, "covered_on_demand_cost"),
+                 2.436, 1e-9);
     json_decref(root);
     unlink(temp_name());
     result_free(&r);
@@ -514,9 +521,9 @@ static void test_focus_whole_real_sample(void **state)
     "CommitmentDiscountId,CommitmentDiscountCategory,CommitmentDiscountType,"  \
     "ConsumedQuantity,ConsumedUnit,ProviderName,RegionId,ChargeDescription,"   \
     "EffectiveCost,ListCost\n"
-#define FOCUS_ROW(start, end, quantity, region)                                \
-    "Usage," start "," end ",Standard,NULL,NULL,NULL," quantity                \
-    ",Hours,AWS," region ",$1.006 per On Demand Linux g5.xlarge Instance "     \
+#define FOCUS_ROW(start, end, quantity, region)                               \
+    "Usage," start "," end ",Standard,NULL,NULL,NULL," quantity               \
+    ",Hours,AWS," region ",$1.006 per On Demand Linux g5.xlarge Instance "    \
     "Hour,1.006,1.006\n"
 
 /* Malformed instance-hour rows: file:line:column: field: message. */
@@ -535,12 +542,12 @@ static void test_focus_bad_rows_give_file_line_column(void **state)
                               "us-east-1"),
          "bill.csv:2:2: ChargePeriodStart: expected an ISO 8601 time "
          "(2026-01-05T13:00:00Z) or epoch seconds, got \"yesterday\""},
-        {FOCUS_HEAD FOCUS_ROW("2024-09-10 05:00:00", "2024-09-10 05:00:00", "1",
-                              "us-east-1"),
+        {FOCUS_HEAD FOCUS_ROW("2024-09-10 05:00:00", "2024-09-10 05:00:00",
+                              "1", "us-east-1"),
          "bill.csv:2:3: ChargePeriodEnd: the charge period ends before it "
          "starts (2024-09-10 05:00:00 to 2024-09-10 05:00:00)"},
-        {FOCUS_HEAD FOCUS_ROW("2024-09-10 05:00:00", "2024-09-10 06:00:00", "1",
-                              "NULL"),
+        {FOCUS_HEAD FOCUS_ROW("2024-09-10 05:00:00", "2024-09-10 06:00:00",
+                              "1", "NULL"),
          "bill.csv:2:11: RegionId: missing value"},
         {"ChargeCategory,ChargePeriodStart\n",
          "bill.csv:1: missing column ChargePeriodEnd (is this a FOCUS 1.0 "

@@ -273,8 +273,9 @@ static void test_offer_with_two_regions_needs_region(void **state)
 
     r = run_offer(NULL, "tests/data/import/aws-offer-gpu-us-east-1.csv", NULL);
     assert_int_equal(r.st, GP_ERR_INPUT);
-    assert_string_equal(r.err.source, src_path("tests/data/import/"
-                                               "aws-offer-gpu-us-east-1.csv"));
+    assert_string_equal(r.err.source,
+                        src_path("tests/data/import/"
+                                 "aws-offer-gpu-us-east-1.csv"));
     assert_string_equal(r.err.message,
                         "prices for 2 regions (us-east-1, us-west-2); a "
                         "catalog is one region: choose it with --region");
@@ -348,12 +349,12 @@ static void test_offer_bad_rows_give_file_line_column(void **state)
         {OFFER_HEAD "A,Reserved,Hrs,0.6,USD,2yr,No Upfront,standard" OFFER_TAIL,
          "offer.csv:3:6: LeaseContractLength: expected \"1yr\" or \"3yr\", got "
          "\"2yr\""},
-        {OFFER_HEAD
-         "A,Reserved,Hrs,0.6,USD,1yr,Heavy Utilization,standard" OFFER_TAIL,
+        {OFFER_HEAD "A,Reserved,Hrs,0.6,USD,1yr,Heavy Utilization,standard"
+                    OFFER_TAIL,
          "offer.csv:3:7: PurchaseOption: expected \"No Upfront\", \"Partial "
          "Upfront\" or \"All Upfront\", got \"Heavy Utilization\""},
-        {OFFER_HEAD
-         "A,Reserved,Each,0.6,USD,1yr,No Upfront,standard" OFFER_TAIL,
+        {OFFER_HEAD "A,Reserved,Each,0.6,USD,1yr,No Upfront,standard"
+                    OFFER_TAIL,
          "offer.csv:3:3: Unit: expected \"Hrs\" or \"Quantity\", got "
          "\"Each\""},
         {OFFER_HEAD "A,OnDemand,Hrs,1,usd,,," OFFER_TAIL,
@@ -449,8 +450,8 @@ static void test_offer_allocation_failures_do_not_leak(void **state)
  * pricing/tools/build_catalogs.py computed on its own.  p5.4xlarge is not
  * in the feed and keeps its spot section.
  */
-static void
-test_spot_advisor_matches_the_rule_and_the_bundled_catalog(void **state)
+static void test_spot_advisor_matches_the_rule_and_the_bundled_catalog(
+    void **state)
 {
     static const double middle[5] = {0.025, 0.075, 0.125, 0.175, 0.25};
     const char *advisor =

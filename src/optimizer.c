@@ -982,6 +982,96 @@ gp_opt *gp_opt_sampled(const gp_opt *o)
     return sample_hours(o, k);
 }
 
+/* One side of an exchange: a decision (a pool's reservations or a plan's
+ * commitment) and what it moves by per instance exchanged. */
+struct side {
+    double *x;  /* NULL: no such side */
+    double per;
+    bool whole; /* reservations: whole instances only */
+};
+
+/*
+ * Moves `up` up by m instances' worth and `down` down by as much, for m =
+ * 1, 2, 4, ... (or, when a plan gives up less than an instance's worth,
+ * all of it first), while that keeps lowering *cost.  The exchange is the
+ * move the averages miss: at reservations plus a plan that covers a whole
+ * instance, one more reservation alone only wastes plan dollars and a
+ * smaller plan alone leaves usage on demand; the same holds between a
+ * family plan and a compute plan over the same usage.  Keeps the best
+ * point; returns whether it moved.
+ */
+static bool exchange(gp_opt *o, struct side up, struct side down,
+                     double *cost)
+{
+    double u0 = up.x ? *up.x : 0, d0 = down.x ? *down.x : 0;
+    double m = 1, best_m = 0;
+
+    if (down.x && !down.whole && !up.whole && d0 / down.per < 1)
+        m = d0 / down.per;
+    for (; m > 0; m *= 2) {
+        double d = d0 - m * down.per;
+        if (down.x && d < -1e-12) {
+            if (down.whole || d0 - (m / 2) * down.per <= 1e-12)
+                break; /* it was used up at m / 2 */
+            d = 0;
+        }
+        if (up.x)
+            *up.x = u0 + m * up.per;
+        if (down.x)
+            *down.x = d > 0 ? d : 0;
+        double c = pass(o, NULL);
+        if (!(c < *cost - 1e-9))
+            break;
+        *cost = c;
+        best_m = m;
+    }
+    if (up.x)
+        *up.x = u0 + best_m * up.per;
+    if (down.x) {
+        double d = d0 - best_m * down.per;
+        *down.x = d > 0 ? d : 0;
+    }
+    return best_m > 0;
+}
+
+/* The exchanges around pool p, the first that pays: its reservations one
+ * up or down alone, or against each plan over it, and each two plans over
+ * it against each other. */
+static bool exchanges(gp_opt *o, const struct work *w, size_t p,
+                      double *cost)
+{
+    gp_opt_pool *pool = &o->pools[p];
+    const uint32_t *ks = w->plans_of + p * (o->n_plans + 1);
+    size_t nk = w->n_plans_of[p];
+    struct side none = {NULL, 0, false};
+    struct side ri = {&pool->n, 1, true};
+    bool may_reserve = pool->ri_offer && pool->n_fixed < 0;
+
+    if (may_reserve &&
+        (exchange(o, ri, none, cost) || exchange(o, none, ri, cost)))
+        return true;
+    for (size_t i = 0; i < nk; i++) {
+        gp_opt_plan *a = &o->plans[ks[i]];
+        struct side sa = {&a->S, a->el[w->pos[ks[i] * o->n_pools + p]].rate,
+                          false};
+        if (a->fixed)
+            continue;
+        if (may_reserve &&
+            (exchange(o, ri, sa, cost) || exchange(o, sa, ri, cost)))
+            return true;
+        for (size_t j = i + 1; j < nk; j++) {
+            gp_opt_plan *b = &o->plans[ks[j]];
+            struct side sb = {&b->S,
+                              b->el[w->pos[ks[j] * o->n_pools + p]].rate,
+                              false};
+            if (!b->fixed &&
+                (exchange(o, sa, sb, cost) || exchange(o, sb, sa, cost)))
+                return true;
+        }
+    }
+    return false;
+}
+
 double gp_opt_solve(gp_opt *o)
 {
     struct work w;
@@ -1033,31 +1123,22 @@ double gp_opt_solve(gp_opt *o)
                                                  : floor(o->pools[p].n + 0.5);
     averages(o, &w, rounds / 2, false, best_n, best_S);
     restore(o, best_n, best_S);
-    /* each reservation one up or down, if that is cheaper: two passes per
-     * pool, so only for small problems (for large ones the rounded
-     * average is left as it is) */
+    /* each reservation one up or down, alone or in exchange for the plan
+     * dollars its instances take or free, and plan dollars between plans,
+     * if that is cheaper: a few passes per pool, so only for small
+     * problems (for large ones the rounded average is left as it is) */
     cost = pass(o, NULL);
     for (int sweep = 0; sweep < 3 && o->n_pools <= 64; sweep++) {
         bool better = false;
-        for (size_t p = 0; p < o->n_pools; p++) {
-            if (!o->pools[p].ri_offer || o->pools[p].n_fixed >= 0)
-                continue;
-            for (int dir = -1; dir <= 1; dir += 2) {
-                double was = o->pools[p].n;
-                if (was + dir < 0)
-                    continue;
-                o->pools[p].n = was + dir;
-                double c = pass(o, NULL);
-                if (c < cost - 1e-9) {
-                    cost = c;
-                    better = true;
-                } else {
-                    o->pools[p].n = was;
-                }
-            }
-        }
+        for (size_t p = 0; p < o->n_pools; p++)
+            better |= exchanges(o, &w, p, &cost);
         if (!better)
             break;
+        /* the exchanges moved plan dollars by whole instances' worth: size
+         * the plans again around the reservations they settled on */
+        averages(o, &w, rounds / 2, false, best_n, best_S);
+        restore(o, best_n, best_S);
+        cost = pass(o, NULL);
     }
     /* whole tenths of a cent an hour; a plan that saves nothing (or less
      * than a dollar over the window) is not worth a purchase order */

@@ -331,6 +331,51 @@ static void test_single_pool_reservation_is_the_demand_quantile(void **state)
     gp_trace_free(t);
 }
 
+/* Flat demand where a reservation (0.62/h for g5.xlarge) is cheaper than
+ * either plan (family 0.65, compute 0.70 per instance-hour): worked by
+ * hand, the cheapest purchase reserves the whole instances and covers only
+ * the fraction left with the family plan, 0.4 x 0.65 = $0.26/h, which
+ * beats its on-demand 0.4 x 1.006.  The averaging alone stopped at
+ * reservations plus a plan covering a whole instance, where one more
+ * reservation only wastes plan dollars and a smaller plan leaves usage on
+ * demand: neither move alone pays, both together do. */
+static void test_reservations_replace_plan_dollars_on_flat_demand(void **state)
+{
+    gp_error err;
+    gp_scenario *s;
+    gp_opt *o;
+    gp_trace_builder *b;
+    gp_trace *t;
+    char csv[64 + 336 * 64];
+    size_t n = 0;
+    (void)state;
+    n += (size_t)snprintf(csv, sizeof csv, "timestamp,instance_type,instances\n");
+    for (int h = 0; h < 336; h++)
+        n += (size_t)snprintf(csv + n, sizeof csv - n, "%ld,g5.xlarge,3.4\n",
+                              1767571200L + h * 3600L);
+    gp_error_clear(&err);
+    assert_int_equal(gp_trace_builder_new(&b, pricing, NULL, &err), GP_OK);
+    assert_int_equal(gp_trace_builder_add_buffer(b, csv, n, "flat.csv", &err),
+                     GP_OK);
+    assert_int_equal(gp_trace_builder_finish(b, &t, &err), GP_OK);
+    assert_int_equal(gp_scenario_default(&s, &err), GP_OK);
+    assert_int_equal(gp_opt_build(&o, t, pricing, s, 0, t->start_hour,
+                                  t->n_hours, 1, 7u, &err),
+                     GP_OK);
+    double cost = gp_opt_solve(o);
+    double want = (3 * 0.62 + 0.4 * 0.65) * 336; /* $712.32 */
+    /* GLPK's exact MIP agrees with the hand figure */
+    assert_float_equal(glpk_optimum(o), want, 0.01);
+    assert_float_equal(o->pools[0].n, 3, 0);
+    /* plans are bought in tenths of a cent an hour: a tenth short leaves
+     * 0.001 / 0.65 of an instance on demand, 336 x 0.001 x 1.006 / 0.65 =
+     * $0.52 at most */
+    assert_true(cost >= want - 0.01 && cost <= want + 0.52);
+    gp_opt_free(o);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
 /* Out of memory at every allocation of gp_opt_build and gp_opt_solve in
  * turn: each fails cleanly (GP_ERR_NOMEM, or NAN from the solve) and frees
  * what it had; the ASan build's leak check sees the rest.  It used to
@@ -379,6 +424,7 @@ int main(void)
         cmocka_unit_test(
             test_types_without_size_flexibility_bill_as_optimized),
         cmocka_unit_test(test_single_pool_reservation_is_the_demand_quantile),
+        cmocka_unit_test(test_reservations_replace_plan_dollars_on_flat_demand),
         cmocka_unit_test(test_allocation_failures_leak_nothing),
     };
     gsl_set_error_handler_off();

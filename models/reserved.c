@@ -9,9 +9,10 @@
  * the units it has left cover other sizes of the same family in the same
  * region, smallest size first, as AWS applies regional reservations.
  *
- * Utilization is counted in normalized units, so a 12xlarge reservation
- * (96 units) covering two 4xlarge hours (2 x 32 = 64 units) is 2/3 used;
- * without a factor a unit is one instance-hour of the reserved type.
+ * Coverage is worked in normalized units, so a 12xlarge reservation (96
+ * units) covering two 4xlarge hours (2 x 32 = 64 units) is 2/3 used; it is
+ * reported in instance-hours of the reserved type (SPEC section 4), here
+ * 2/3 of one 12xlarge instance-hour used of 1 purchased.
  */
 #include "model.h"
 
@@ -25,9 +26,9 @@ struct reservation {
     double count;
     double effective_hourly;
     size_t first, last; /* active window hours */
-    double used;        /* normalized units over the window */
+    double used;        /* instance-hours of its type over the window */
     double cost;
-    double covered_value;
+    double covered_value; /* on-demand value of what it covered */
 };
 
 /* A family in one region: reservations and the pools they may cover. */
@@ -238,7 +239,7 @@ static void reserved_bill_hour(void *state, const gp_model_input *in,
             hour->row->reserved_cost += cost;
             hour->commitment_cost += cost;
             group_cost += cost;
-            hour->row->reserved_purchased += r->units;
+            hour->row->reserved_purchased += r->count;
             total_units += r->units;
             if (r->pool >= 0)
                 s->exact_cap[r->pool] += r->count;
@@ -284,12 +285,16 @@ static void reserved_bill_hour(void *state, const gp_model_input *in,
                     group_cost * s->group_value[p] / group_covered;
             s->group_value[p] = 0;
         }
-        hour->row->reserved_used += used_units;
-        /* per reservation: its share of what the group used */
+        /* per reservation: its share of what the group used (its units'
+         * share, in its own instances) and of the value covered */
         for (size_t k = 0; k < f->n_res; k++) {
             struct reservation *r = &f->res[k];
-            if (hour->h >= r->first && hour->h < r->last)
-                r->used += used_units * r->units / total_units;
+            if (hour->h < r->first || hour->h >= r->last)
+                continue;
+            double used = used_units * r->count / total_units;
+            r->used += used;
+            r->covered_value += group_covered * r->units / total_units;
+            hour->row->reserved_used += used;
         }
     }
 }
@@ -307,7 +312,8 @@ static gp_status reserved_finish(void *state, const gp_model_input *in,
             gp_ledger_commitment *lc = &ledger->commitments[r->commitment];
             lc->cost = r->cost;
             lc->used = r->used;
-            lc->purchased = r->units * (double)(r->last - r->first);
+            lc->purchased = r->count * (double)(r->last - r->first);
+            lc->od_equiv_covered = r->covered_value;
         }
     }
     return GP_OK;

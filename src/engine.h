@@ -27,7 +27,7 @@ typedef struct gp_ledger_hour {
     double all_on_demand_cost;
     double od_equiv_launched; /* on-demand value of usage launched on demand */
     double od_equiv_covered;  /* ... of that, covered by commitments */
-    double reserved_used;     /* normalized instance-hours */
+    double reserved_used;     /* instance-hours of the reserved types */
     double reserved_purchased;
     double sp_used;      /* dollars of commitment used */
     double sp_committed; /* dollars of commitment active */

@@ -209,6 +209,15 @@ static void test_size_flexibility_covers_smaller_sizes_smallest_first(
     assert_float_equal(l->total_cost, 3.5, 1e-9);
     assert_float_equal(l->on_demand_cost, 0, 1e-12);
     assert_float_equal(l->reserved_utilization, 56.0 / 96.0, 1e-12);
+    /* reported in g5.12xlarge instance-hours (SPEC section 4): 56/96 of
+     * one used, one purchased; the on-demand value it covered is
+     * 3 x 1.006 + 2 x 1.212 = 5.442 */
+    assert_int_equal(l->n_commitments, 1);
+    assert_float_equal(l->commitments[0].used, 56.0 / 96.0, 1e-12);
+    assert_float_equal(l->commitments[0].purchased, 1.0, 1e-12);
+    assert_float_equal(l->commitments[0].od_equiv_covered, 5.442, 1e-9);
+    assert_float_equal(l->hours[0].reserved_used, 56.0 / 96.0, 1e-12);
+    assert_float_equal(l->hours[0].reserved_purchased, 1.0, 1e-12);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);

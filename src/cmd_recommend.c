@@ -29,6 +29,14 @@ static json_t *action_obj(const gp_action *a)
     json_object_set_new(o, "rank", json_integer(a->rank));
     json_object_set_new(o, "type", json_string(action_type_name(a->type)));
     if (a->type == GP_ACTION_ROUTING) {
+        /* SPEC section 5's keys of every action: a routing action buys
+         * nothing, so what describes a purchase is null and its upfront 0 */
+        static const char *const none[] = {
+            "provider", "region", "instance_type", "term_years", "payment",
+            "count", "breakeven_utilization", "expected_utilization"};
+        for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+            json_object_set_new(o, none[i], json_null());
+        json_object_set_new(o, "upfront", json_real(0));
         json_object_set_new(o, "workload", json_string("training"));
         json_object_set_new(o, "launch", json_string("spot"));
         json_object_set_new(o, "interruption_cost",

@@ -994,13 +994,13 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
                 longest = r->plans[i].commitments[k].term_years;
         if (longest == 3)
             snprintf(r->plans[i].risk, sizeof r->plans[i].risk,
-                     "3-year terms on %zu weeks of history%s: the plan pays "
+                     "3-year terms on %zu weeks of %s%s: the plan pays "
                      "$%.0f a year for 3 years whatever demand does",
-                     c->n_hours / WEEK,
+                     c->n_hours / WEEK, c->low ? "forecast" : "history",
                      r->supported_term == 3 ? " (supported: 26+ weeks, not "
                                               "declining)"
-                                            : " (not supported by the "
-                                              "history)",
+                     : c->low ? " (not supported: 3-year terms need 26)"
+                              : " (not supported by the history)",
                      r->plans[i].annual_cost);
         else
             snprintf(r->plans[i].risk, sizeof r->plans[i].risk,

@@ -56,3 +56,25 @@ assert [p["name"] for p in doc["plans"]] == \
     ["conservative", "balanced", "aggressive"]
 print("recommend_json: 1 passed, 0 failed")
 PY
+
+# Every action carries SPEC section 5's keys, the routing action too
+# (training on spot, first on the bundled sample): it buys nothing, so
+# its purchase keys are null and its upfront 0.
+"$bin" recommend --quiet --json > "$out"
+python3 - "$out" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+keys = ("rank", "type", "provider", "region", "term_years", "payment",
+        "upfront", "net_savings", "savings_pct", "breakeven_utilization",
+        "expected_utilization", "downside_net_savings")
+routing = [a for a in doc["actions"] if a["type"] == "routing"]
+assert len(routing) == 1, doc["actions"]
+for a in doc["actions"]:
+    for k in keys:
+        assert k in a, (a["type"], k)
+    assert "instance_type" in a or "kind" in a, a
+    assert "count" in a or "hourly_commitment" in a, a
+r = routing[0]
+assert r["upfront"] == 0 and r["count"] is None and r["term_years"] is None
+print("recommend_json: routing keys, 1 passed, 0 failed")
+PY

@@ -460,11 +460,11 @@ void xl_sheet_utilization(gp_xl *x)
 void xl_sheet_spot(gp_xl *x)
 {
     static const char *const hs[] = {"Strategy",
-                                     "Spot cost",
+                                     "Spot cost (mean, at spot)",
                                      "Expected interruptions",
                                      "Failed-attempt cost",
-                                     "Spot cost P50",
-                                     "Spot cost P95",
+                                     "P50 with fallback",
+                                     "P95 with fallback",
                                      "Monte Carlo runs",
                                      "Seed"};
     static const char *const hj[] = {"Strategy",
@@ -490,7 +490,10 @@ void xl_sheet_spot(gp_xl *x)
     xl_sheet_new(x, &s, "Spot");
     xl_heading(x, &s, "Spot: interruptions and what they cost",
                "job runs are replayed by Monte Carlo (means over the runs); "
-               "without job_id, spot is priced by Daly's expected time");
+               "without job_id, spot is priced by Daly's expected time.  "
+               "Spot cost is what is billed at spot (hours that fell back "
+               "are in on-demand cost); P50 and P95 are of the spot "
+               "usage's whole cost, fallback included");
     if (r->n_ledgers == 0) {
         xl_not_computed(x, &s, 3, XL_NOT_BILLED);
         xl_fit(&s);

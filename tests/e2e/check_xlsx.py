@@ -355,13 +355,13 @@ def check_ledger_sheets(wb, vb, doc, mode, csv_dir):
     rows = table(wb["Spot"], "Strategy", vb["Spot"])
     if mode == "simulate":
         for row, s in zip(rows, doc["strategies"]):
-            near(row["Spot cost"], s["spot_cost"], s["name"] + " spot")
+            near(row["Spot cost (mean, at spot)"], s["spot_cost"], s["name"] + " spot")
             near(row["Expected interruptions"],
                  s["spot"]["interruptions_mean"], s["name"] + " int", 1e-9)
             near(row["Failed-attempt cost"],
                  s["spot"]["failed_attempt_cost_mean"], s["name"] + " fail")
-            near(row["Spot cost P50"], s["spot"]["cost_p50"], "p50")
-            near(row["Spot cost P95"], s["spot"]["cost_p95"], "p95")
+            near(row["P50 with fallback"], s["spot"]["cost_p50"], "p50")
+            near(row["P95 with fallback"], s["spot"]["cost_p95"], "p95")
     jobs = read_csv(os.path.join(csv_dir, "spot_jobs.csv"))
     if jobs:
         got = list(per_job_rows(wb, vb))

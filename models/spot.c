@@ -15,7 +15,10 @@
  * scenario seed and the run's index, so results do not depend on how many
  * threads share the work; replicate totals are summed in whole
  * micro-dollars, which makes the sum independent of the order, too.  A run
- * falls back to on-demand after max_interruptions.
+ * falls back to on-demand after max_interruptions, or when its deadline is
+ * at risk: when the hours it has lost so far (lost work and restarts) plus
+ * the most one more interruption can lose (R + tau + delta) exceed the
+ * policy's deadline_slack_h.
  *
  * Spot usage without job_id uses the expected value, Daly (2006):
  *   T_w = M e^(R/M) (e^((tau+delta)/M) - 1) W / tau,   M = 1 / (N lambda),
@@ -170,7 +173,9 @@ static void simulate(const struct spot_run *r, gsl_rng *rng,
             out->lost_hours += progress - segs * (tau + delta);
         }
         restart = true;
-        if (out->interruptions >= p->max_interruptions &&
+        bool at_risk = p->deadline_slack_h >= 0 &&
+                       out->lost_hours + R + tau + delta > p->deadline_slack_h;
+        if ((out->interruptions >= p->max_interruptions || at_risk) &&
             p->fallback == GP_LAUNCH_ON_DEMAND) {
             /* the rest runs on demand: a restart, then the work */
             out->fallback_restart = R;

@@ -231,6 +231,9 @@ typedef struct gp_policy {
     double checkpoint_cost_h;
     double restart_overhead_h;
     int max_interruptions;
+    /* job runs: the hours of delay they can absorb; the run falls back
+     * when one more interruption could take it past them (< 0: none) */
+    double deadline_slack_h;
     gp_launch fallback;
     /* idle GPUs terminated after this many idle hours, 0 = never */
     double terminate_idle_h;

@@ -40,6 +40,7 @@ static void policy_default(gp_policy *p)
     p->checkpoint_cost_h = 0.05;
     p->restart_overhead_h = 0.25;
     p->max_interruptions = 5;
+    p->deadline_slack_h = -1;
     p->fallback = GP_LAUNCH_ON_DEMAND;
     p->terminate_idle_h = 0;
 }
@@ -153,7 +154,7 @@ static gp_status parse_workload_policy(gp_jdoc *d, const json_t *jp,
 {
     int launch = (int)p->launch, fallback = (int)p->fallback;
     double max_int = p->max_interruptions;
-    bool have = false;
+    bool have = false, have_deadline = false;
     gp_status st;
 
     if ((st = gp_jdoc_enum(d, jp, "launch", false, "launch model",
@@ -174,6 +175,12 @@ static gp_status parse_workload_policy(gp_jdoc *d, const json_t *jp,
                              &have)) != GP_OK ||
         (have && (st = gp_jdoc_check_whole(d, "max_interruptions", max_int, 0,
                                            MAX_INTERRUPTIONS)) != GP_OK) ||
+        (st = gp_jdoc_number(d, jp, "deadline_slack_h", false,
+                             &p->deadline_slack_h, &have_deadline)) !=
+            GP_OK ||
+        (have_deadline &&
+         (st = gp_jdoc_check_nonnegative(d, "deadline_slack_h",
+                                         p->deadline_slack_h)) != GP_OK) ||
         (st = gp_jdoc_enum(d, jp, "fallback", false, "launch model",
                            gp_json_launch_names, 2, &fallback, NULL)) !=
             GP_OK ||

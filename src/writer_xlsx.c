@@ -1319,12 +1319,18 @@ static size_t inputs_scenario(gp_xl *x, xl_sheet *s, size_t row)
         const gp_policy *p = &sc->policy[w];
         char k[64];
         snprintf(k, sizeof k, "Policy, %s", gp_workload_name((gp_workload)w));
+        char deadline[64] = "";
+        if (p->deadline_slack_h >= 0)
+            snprintf(deadline, sizeof deadline,
+                     " or when %g h of slack is at risk",
+                     p->deadline_slack_h);
         snprintf(buf, sizeof buf,
                  "launch %s; checkpoint every %g h (cost %g h); restart "
-                 "%g h; at most %d interruptions, then %s",
+                 "%g h; at most %d interruptions%s, then %s",
                  gp_launch_name(p->launch), p->checkpoint_interval_h,
                  p->checkpoint_cost_h, p->restart_overhead_h,
-                 p->max_interruptions, gp_launch_name(p->fallback));
+                 p->max_interruptions, deadline,
+                 gp_launch_name(p->fallback));
         kv_text(x, s, row++, k, buf);
         snprintf(k, sizeof k, "Growth per month, %s",
                  gp_workload_name((gp_workload)w));

@@ -31,6 +31,7 @@
  * against the Monte Carlo mean.
  */
 #include "model.h"
+#include "progress.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -224,6 +225,7 @@ static void *mc_worker_run(void *arg)
         size_t i = atomic_fetch_add(&w->sh->next, 1);
         if (i >= s->n_runs)
             break;
+        gp_progress("Monte Carlo", (double)i, (double)s->n_runs);
         struct spot_run *r = &s->runs[i];
         double sum_int = 0, sum_failed = 0, sum_spot = 0, sum_fb = 0;
         double fell_back = 0;

@@ -7,6 +7,7 @@
  * option that would be ignored is a usage error (exit 2), never silence.
  */
 #include "cli.h"
+#include "progress.h"
 #include "writers.h"
 
 #include <errno.h>
@@ -322,11 +323,13 @@ void gp_cli_print_error(const gp_error *err)
 {
     char buf[2048];
     gp_error_format(err, buf, sizeof buf);
+    gp_progress_clear();
     fprintf(stderr, "%s\n", buf);
 }
 
 void gp_cli_print_warnings(const gp_warnings *w)
 {
+    gp_progress_clear();
     for (size_t i = 0; i < w->count; i++)
         fprintf(stderr, "gpuplan: warning: %s\n", w->items[i]);
 }
@@ -505,6 +508,7 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
             goto fail;
         }
     }
+    gp_progress_clear();
     /* every row is read: the rejects file is complete, and stays even if
      * the trace turns out unusable (it says why) */
     if (in->rejects) {

@@ -33,6 +33,7 @@
  * Series are independent, so gp_forecast_run spreads them over threads.
  */
 #include "forecast.h"
+#include "progress.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_fit.h>
@@ -1224,6 +1225,7 @@ static void *forecast_worker(void *arg)
         pthread_mutex_unlock(&job->lock);
         if (stop || i >= job->fc->n_series)
             return NULL;
+        gp_progress("forecast", (double)i, (double)job->fc->n_series);
         gp_forecast_series *s = &job->fc->series[i];
         gp_error e;
         gp_error_clear(&e);

@@ -3,10 +3,12 @@
  * file per command, as in tmux's cmd-*.c), parses its options and runs it.
  */
 #include "cli.h"
+#include "progress.h"
 
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct gp_command *const commands[] = {
     &gp_cmd_simulate,
@@ -49,8 +51,11 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], commands[i]->name) == 0) {
             gp_cli cli;
             int rc = gp_cli_parse(commands[i], argc - 1, argv + 1, &cli);
-            if (rc == 0)
+            if (rc == 0) {
+                gp_progress_enable(!cli.quiet && isatty(STDERR_FILENO));
                 rc = commands[i]->exec(&cli);
+                gp_progress_clear();
+            }
             else if (rc < 0)
                 rc = 0; /* --help */
             gp_cli_free(&cli);

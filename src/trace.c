@@ -22,6 +22,7 @@
  * if the thread before it ended its range outside any row; otherwise the
  * later shard is thrown away and its range read again in sequence.
  */
+#include "progress.h"
 #include "util.h"
 
 #include <csv.h>
@@ -32,6 +33,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* A trace may span at most this many hours (about 30 years): enough for
@@ -1797,6 +1799,8 @@ struct source {
     const char *mem; /* whole text in memory, or NULL */
     size_t mem_len;
     FILE *f;
+    double size; /* the file's bytes, 0 if unknown (a pipe) */
+    double read; /* bytes read so far */
     char *buf;
     size_t len, cap;
     bool eof;
@@ -1823,6 +1827,11 @@ static bool source_fill(struct source *s, gp_trace_builder *b)
     size_t n = fread(s->buf + s->len, 1, s->cap - s->len, s->f);
     s->len += n;
     b->bytes_read += n;
+    s->read += (double)n;
+    if (s->size > 0)
+        gp_progress("reading the trace", s->read, s->size);
+    else
+        gp_progress("reading the trace", s->read / 1e6, 0);
     if (n == 0 || feof(s->f))
         s->eof = feof(s->f) || n == 0;
     return !ferror(s->f);
@@ -1924,6 +1933,9 @@ gp_status gp_trace_builder_add_file(gp_trace_builder *b, const char *path,
                      strerror(errno));
         return GP_ERR_INPUT;
     }
+    struct stat sb;
+    if (fstat(fileno(src.f), &sb) == 0 && S_ISREG(sb.st_mode))
+        src.size = (double)sb.st_size;
     st = read_source(b, &src, path, err);
     if (src.f != stdin)
         fclose(src.f);

@@ -181,10 +181,17 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
             cli->trace_opt.map[k][1] = cli->map_storage[k] + (sep - value) + 1;
             cli->trace_opt.n_map++;
         } else if (strcmp(name, "step") == 0) {
+            /* at most a year: no sampling interval is longer, and a
+             * mistyped huge step would otherwise make every row cover
+             * decades (the trace's 30-year span check then rejects each
+             * row, one by one, for the option's fault) */
             double step;
-            if (!gp_parse_number(value, strlen(value), &step) || step <= 0)
-                return usage_error(
-                    cmd, "--step takes seconds above 0, got \"%s\"", value);
+            if (!gp_parse_number(value, strlen(value), &step) || step <= 0 ||
+                step > GP_CLI_MAX_STEP_S)
+                return usage_error(cmd,
+                                   "--step takes seconds above 0 up to %.0f "
+                                   "(366 days), got \"%s\"",
+                                   GP_CLI_MAX_STEP_S, value);
             cli->trace_opt.default_step_s = step;
             cli->step_given = true;
         } else if (strcmp(name, "region") == 0) {

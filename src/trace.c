@@ -339,20 +339,35 @@ static void row_error(struct shard *s, const struct file_ctx *ctx,
 #endif
     ;
 
+/* What an error names for column `col` when the header does not have it:
+ * the option the value came from (a missing step_s column means --step),
+ * else the canonical column name. */
+static const char *column_field(int col)
+{
+    if (col == COL_STEP_S)
+        return "--step";
+    return col >= 0 && col < N_COLUMNS ? column_names[col] : NULL;
+}
+
+/* Sets the shard's error for column `col` of the row (-1: no column).  A
+ * column the header lacks has no position; the error names where its value
+ * came from instead (column_field). */
 static void row_error(struct shard *s, const struct file_ctx *ctx,
                       const struct row *row, int col, const char *fmt, ...)
 {
     char msg[sizeof s->err.message];
     va_list ap;
+    bool in_header = col >= 0 && col < N_COLUMNS && ctx->colmap[col] >= 0;
 
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     gp_error_clear(&s->err);
     gp_error_set(&s->err, ctx->source, row->line,
-                 col >= 0 && ctx->colmap[col] >= 0 ? ctx->colmap[col] + 1 : 0,
-                 col >= 0 ? ctx->header_names[ctx->colmap[col]] : NULL, "%s",
-                 msg);
+                 in_header ? ctx->colmap[col] + 1 : 0,
+                 in_header ? ctx->header_names[ctx->colmap[col]]
+                           : column_field(col),
+                 "%s", msg);
     s->status = GP_ERR_INPUT;
 }
 

@@ -313,6 +313,27 @@ static void test_too_long_names_show_the_field_that_is_too_long(void **state)
                  "too long to be a name: \"amazon-web-services\"");
 }
 
+static void test_an_error_in_the_default_step_names_the_option(void **state)
+{
+    gp_error err;
+    gp_trace_options opt;
+    (void)state;
+    /* no step_s column, so the row's 1e15-second step comes from --step:
+     * 1e15 / 3600 = 2.8e11 hours, past the 30 x 366 x 24 = 263520-hour
+     * limit; the error has no column to point at and names the option */
+    gp_trace_options_init(&opt);
+    opt.default_step_s = 1e15;
+    gp_trace *t = read_csv("timestamp,instance_type,instances\n"
+                           "2026-01-05T13:00:00Z,g5.xlarge,2\n",
+                           &opt, &err);
+    assert_null(t);
+    assert_int_equal(err.line, 2);
+    assert_int_equal(err.column, 0);
+    assert_string_equal(err.field, "--step");
+    assert_string_equal(err.message,
+                        "covers more than 263520 hours (30 years)");
+}
+
 static void test_header_errors_name_the_header_line(void **state)
 {
     (void)state;
@@ -604,6 +625,7 @@ int main(void)
         cmocka_unit_test(test_shown_values_escape_control_characters),
         cmocka_unit_test(
             test_too_long_names_show_the_field_that_is_too_long),
+        cmocka_unit_test(test_an_error_in_the_default_step_names_the_option),
         cmocka_unit_test(test_header_errors_name_the_header_line),
         cmocka_unit_test(test_a_trace_without_data_rows_is_an_error),
         cmocka_unit_test(

@@ -40,6 +40,14 @@
  * any real history, and a bound on memory for a mistyped timestamp. */
 #define MAX_SPAN_HOURS (30L * 366 * 24)
 #define MAX_FIELDS 256
+/* The most instances, and GPUs, one row may hold.  The largest GPU fleets
+ * are around a million GPUs, so these are ten times past any real row and
+ * catch a mistyped or garbage number (1e300) with a clear error.  They
+ * also keep one row's cost below 1e15 dollars, where a double still holds
+ * cents: 1e7 8-GPU instances at about $100 an hour, or 1e8 GPUs at about
+ * $12 a GPU-hour, for the 30-year span is about 3e14 dollars. */
+#define MAX_ROW_INSTANCES 1e7
+#define MAX_ROW_GPUS 1e8
 /* Buffers at least this large are split across threads. */
 #define PARALLEL_MIN_BYTES (8u << 20)
 
@@ -841,6 +849,13 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
                       shown);
             return false;
         }
+        if (n > MAX_ROW_INSTANCES) {
+            show(shown, f);
+            row_error(s, ctx, row, COL_INSTANCES,
+                      "must be at most %.0f instances, got %s",
+                      MAX_ROW_INSTANCES, shown);
+            return false;
+        }
     } else {
         f = FIELD(row, ctx, COL_GPUS);
         if (!f->len) {
@@ -856,6 +871,12 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
             show(shown, f);
             row_error(s, ctx, row, COL_GPUS, "must not be negative, got %s",
                       shown);
+            return false;
+        }
+        if (gpus > MAX_ROW_GPUS) {
+            show(shown, f);
+            row_error(s, ctx, row, COL_GPUS, "must be at most %.0f GPUs, got %s",
+                      MAX_ROW_GPUS, shown);
             return false;
         }
         n = ceil(gpus / it->gpus - 1e-9);

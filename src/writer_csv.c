@@ -408,6 +408,12 @@ gp_status gp_csv_write_recommendation(const char *dir,
     return GP_OK;
 }
 
+/* Amounts from this many dollars up are written in exponent form: cents
+ * are no longer exact in a double there, and no real bill comes near it
+ * (the trace bounds keep one row's cost under it), so such a number is a
+ * sign of bad input, not something to read digit by digit. */
+#define MONEY_EXPONENT_FROM 1e15
+
 void gp_format_money(double v, char *buf, size_t size)
 {
     char digits[64];
@@ -415,6 +421,17 @@ void gp_format_money(double v, char *buf, size_t size)
     int n, lead;
     size_t k = 0;
 
+    if (size == 0)
+        return;
+    if (isnan(v)) {
+        snprintf(buf, size, "n/a");
+        return;
+    }
+    if (!(a < MONEY_EXPONENT_FROM)) { /* infinite too: "$inf" */
+        snprintf(buf, size, "%s$%.3e", v < 0 ? "-" : "", a);
+        return;
+    }
+    /* at most 16 digits, the point and two decimals: digits has room */
     snprintf(digits, sizeof digits, "%.2f", a);
     n = (int)(strchr(digits, '.') - digits);
     if (v < 0 && k + 1 < size)

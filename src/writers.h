@@ -54,7 +54,8 @@ int gp_json_print(json_t *doc);
 gp_status gp_csv_write_ledgers(const char *dir, gp_ledger *const *ledgers,
                                size_t n, const gp_trace *t, gp_error *err);
 
-/* "$1,234.56" */
+/* "$1,234.56", "-$0.50"; from $1e15 up "$1.235e+15"; "$inf", "n/a" for
+ * NaN.  Safe for any double and any size (size 0 writes nothing). */
 void gp_format_money(double v, char *buf, size_t size);
 
 /* ---- idle GPUs (idle.h) -------------------------------------------------- */

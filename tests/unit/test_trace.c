@@ -281,6 +281,32 @@ static void test_bad_rows_are_reported_with_line_and_column(void **state)
                  5, 4, "", "row has 3 fields, the header has 4");
 }
 
+static void test_a_row_holds_at_most_1e7_instances_and_1e8_gpus(void **state)
+{
+    gp_error err;
+    /* the bounds themselves are accepted: 1e7 instances for one hour is
+     * 1e7 instance-hours; 1e8 GPUs on p4d.24xlarge (8 per instance) are
+     * ceil(1e8 / 8) = 12500000 instances, 1.25e7 instance-hours */
+    gp_trace *t = read_csv("timestamp,instance_type,instances,gpus\n"
+                           "2026-01-05T13:00:00Z,g5.xlarge,10000000,\n"
+                           "2026-01-05T14:00:00Z,p4d.24xlarge,,100000000\n",
+                           NULL, &err);
+    (void)state;
+    assert_non_null(t);
+    assert_float_equal(hour_total(t, H13), 1e7, 1e-6);
+    assert_float_equal(hour_total(t, H13 + 1), 1.25e7, 1e-6);
+    gp_trace_free(t);
+    /* one more is an error naming the bound */
+    expect_error("timestamp,instance_type,instances\n"
+                 "2026-01-05T13:00:00Z,g5.xlarge,10000001\n",
+                 2, 3, "instances",
+                 "must be at most 10000000 instances, got \"10000001\"");
+    expect_error("timestamp,instance_type,gpus\n"
+                 "2026-01-05T13:00:00Z,g5.xlarge,1e300\n",
+                 2, 3, "gpus",
+                 "must be at most 100000000 GPUs, got \"1e300\"");
+}
+
 static void test_shown_values_escape_control_characters(void **state)
 {
     gp_error err;
@@ -618,6 +644,7 @@ int main(void)
         cmocka_unit_test(test_step_column_and_epoch_times_agree_with_iso),
         cmocka_unit_test(test_gpus_become_whole_instances_and_useful_hours),
         cmocka_unit_test(test_instances_column_wins_over_gpus_per_row),
+        cmocka_unit_test(test_a_row_holds_at_most_1e7_instances_and_1e8_gpus),
         cmocka_unit_test(test_jobs_layout_spreads_start_to_end),
         cmocka_unit_test(test_consecutive_rows_of_a_job_form_one_run),
         cmocka_unit_test(test_quotes_crlf_bom_and_map_are_read),

@@ -37,7 +37,7 @@ json_t *gp_json_commitment(const gp_commitment *c)
     if (c->type == GP_COMMIT_RESERVED) {
         json_object_set_new(o, "type", json_string("reserved"));
         json_object_set_new(o, "instance_type", json_string(c->instance_type));
-        json_object_set_new(o, "count", json_real(c->count));
+        json_object_set_new(o, "count", gp_json_number_or_null(c->count));
     } else {
         json_object_set_new(o, "type", json_string("savings_plan"));
         json_object_set_new(o, "kind",
@@ -45,7 +45,7 @@ json_t *gp_json_commitment(const gp_commitment *c)
         if (c->kind == GP_PLAN_FAMILY)
             json_object_set_new(o, "family", json_string(c->family));
         json_object_set_new(o, "hourly_commitment",
-                            json_real(c->hourly_commitment));
+                            gp_json_number_or_null(c->hourly_commitment));
     }
     json_object_set_new(o, "term_years", json_integer(c->term_years));
     json_object_set_new(o, "payment",
@@ -60,7 +60,7 @@ static json_t *commitment_use_json(const gp_ledger_commitment *lc)
     json_t *o = gp_json_commitment(lc->c);
     if (!o)
         return NULL;
-    json_object_set_new(o, "cost", json_real(lc->cost));
+    json_object_set_new(o, "cost", gp_json_number_or_null(lc->cost));
     json_object_set_new(o, "utilization",
                         gp_json_number_or_null(lc->purchased > 0
                                                    ? lc->used / lc->purchased
@@ -84,23 +84,23 @@ json_t *gp_json_ledger(const gp_ledger *l, const gp_trace *t)
         return NULL;
     }
     json_object_set_new(s, "name", json_string(l->strategy));
-    json_object_set_new(s, "total_cost", json_real(l->total_cost));
+    json_object_set_new(s, "total_cost", gp_json_number_or_null(l->total_cost));
     json_object_set_new(s, "all_on_demand_cost",
-                        json_real(l->all_on_demand_cost));
-    json_object_set_new(s, "savings", json_real(l->savings));
-    json_object_set_new(s, "savings_pct", json_real(l->savings_pct));
-    json_object_set_new(s, "on_demand_cost", json_real(l->on_demand_cost));
-    json_object_set_new(s, "reserved_cost", json_real(l->reserved_cost));
+                        gp_json_number_or_null(l->all_on_demand_cost));
+    json_object_set_new(s, "savings", gp_json_number_or_null(l->savings));
+    json_object_set_new(s, "savings_pct", gp_json_number_or_null(l->savings_pct));
+    json_object_set_new(s, "on_demand_cost", gp_json_number_or_null(l->on_demand_cost));
+    json_object_set_new(s, "reserved_cost", gp_json_number_or_null(l->reserved_cost));
     json_object_set_new(s, "savings_plan_cost",
-                        json_real(l->savings_plan_cost));
-    json_object_set_new(s, "spot_cost", json_real(l->spot_cost));
+                        gp_json_number_or_null(l->savings_plan_cost));
+    json_object_set_new(s, "spot_cost", gp_json_number_or_null(l->spot_cost));
     json_object_set_new(s, "reserved_utilization",
                         gp_json_number_or_null(l->reserved_utilization));
     json_object_set_new(s, "savings_plan_utilization",
                         gp_json_number_or_null(l->savings_plan_utilization));
-    json_object_set_new(s, "coverage", json_real(l->coverage));
+    json_object_set_new(s, "coverage", gp_json_number_or_null(l->coverage));
     json_object_set_new(s, "useful_gpu_hours",
-                        json_real(l->useful_gpu_hours));
+                        gp_json_number_or_null(l->useful_gpu_hours));
     json_object_set_new(s, "cost_per_useful_gpu_hour",
                         gp_json_number_or_null(l->cost_per_useful_gpu_hour));
     for (int w = 0; w < GP_N_WORKLOADS; w++) {
@@ -108,33 +108,42 @@ json_t *gp_json_ledger(const gp_ledger *l, const gp_trace *t)
             continue;
         json_object_set_new(
             by, gp_workload_name((gp_workload)w),
-            json_pack("{s:f, s:f}", "total_cost", l->workload_cost[w],
-                      "instance_hours", l->workload_instance_hours[w]));
+            json_pack("{s:o, s:o}", "total_cost",
+                      gp_json_number_or_null(l->workload_cost[w]),
+                      "instance_hours",
+                      gp_json_number_or_null(l->workload_instance_hours[w])));
     }
     json_object_set_new(s, "by_workload", by);
     json_object_set_new(
         s, "spot",
-        json_pack("{s:f, s:f, s:f, s:f, s:i, s:I}", "interruptions_mean",
-                  l->spot_interruptions_mean, "failed_attempt_cost_mean",
-                  l->spot_failed_attempt_cost_mean, "cost_p50",
-                  l->spot_cost_p50, "cost_p95", l->spot_cost_p95, "runs",
-                  l->mc_runs, "seed", (json_int_t)l->mc_seed));
-    json_object_set_new(s, "unallocated_cost", json_real(l->unallocated_cost));
+        json_pack("{s:o, s:o, s:o, s:o, s:i, s:I}", "interruptions_mean",
+                  gp_json_number_or_null(l->spot_interruptions_mean),
+                  "failed_attempt_cost_mean",
+                  gp_json_number_or_null(l->spot_failed_attempt_cost_mean),
+                  "cost_p50", gp_json_number_or_null(l->spot_cost_p50),
+                  "cost_p95", gp_json_number_or_null(l->spot_cost_p95),
+                  "runs", l->mc_runs, "seed", (json_int_t)l->mc_seed));
+    json_object_set_new(s, "unallocated_cost", gp_json_number_or_null(l->unallocated_cost));
     json_object_set_new(s, "idle_terminated_instance_hours",
-                        json_real(l->idle_terminated_instance_hours));
+                        gp_json_number_or_null(l->idle_terminated_instance_hours));
     for (size_t i = 0; i < l->n_months; i++) {
         const gp_ledger_month *m = &l->months[i];
         char name[16];
         snprintf(name, sizeof name, "%04d-%02d", m->year, m->month);
         json_array_append_new(
             months,
-            json_pack("{s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "month",
-                      name, "on_demand_cost", m->on_demand_cost,
-                      "reserved_cost", m->reserved_cost, "savings_plan_cost",
-                      m->savings_plan_cost, "spot_cost", m->spot_cost,
-                      "total_cost", m->total_cost, "reserved_cash",
-                      m->reserved_cash, "savings_plan_cash",
-                      m->savings_plan_cash, "total_cash", m->total_cash));
+            json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "month",
+                      name, "on_demand_cost",
+                      gp_json_number_or_null(m->on_demand_cost),
+                      "reserved_cost", gp_json_number_or_null(m->reserved_cost),
+                      "savings_plan_cost",
+                      gp_json_number_or_null(m->savings_plan_cost),
+                      "spot_cost", gp_json_number_or_null(m->spot_cost),
+                      "total_cost", gp_json_number_or_null(m->total_cost),
+                      "reserved_cash", gp_json_number_or_null(m->reserved_cash),
+                      "savings_plan_cash",
+                      gp_json_number_or_null(m->savings_plan_cash),
+                      "total_cash", gp_json_number_or_null(m->total_cash)));
     }
     json_object_set_new(s, "months", months);
     for (size_t i = 0; i < l->n_commitments; i++)
@@ -155,8 +164,8 @@ static json_t *idle_span_json(const gp_idle_span *s, const gp_trace *t)
     gp_format_time((int64_t)floor(s->start), a, sizeof a);
     gp_format_time((int64_t)ceil(s->end), z, sizeof z);
     return json_pack(
-        "{s:s, s:o, s:s, s:s, s:s, s:s, s:o, s:o, s:s, s:s, s:f, s:f, s:f, "
-        "s:f, s:f}",
+        "{s:s, s:o, s:s, s:s, s:s, s:s, s:o, s:o, s:s, s:s, s:o, s:o, s:o, "
+        "s:o, s:o}",
         "label", label, "job_id",
         s->job >= 0 ? json_string(t->labels[s->job]) : json_null(),
         "provider", p->catalog->provider, "region", p->catalog->region,
@@ -165,9 +174,11 @@ static json_t *idle_span_json(const gp_idle_span *s, const gp_trace *t)
         ser->team >= 0 ? json_string(t->labels[ser->team]) : json_null(),
         "project",
         ser->project >= 0 ? json_string(t->labels[ser->project]) : json_null(),
-        "start", a, "end", z, "hours", s->hours, "mean_util_pct",
-        s->mean_util_pct, "gpu_hours", s->gpu_hours, "instance_hours",
-        s->instance_hours, "cost", s->cost);
+        "start", a, "end", z, "hours", gp_json_number_or_null(s->hours),
+        "mean_util_pct", gp_json_number_or_null(s->mean_util_pct),
+        "gpu_hours", gp_json_number_or_null(s->gpu_hours), "instance_hours",
+        gp_json_number_or_null(s->instance_hours), "cost",
+        gp_json_number_or_null(s->cost));
 }
 
 json_t *gp_json_idle(const gp_idle_report *r, const gp_trace *t)
@@ -177,12 +188,15 @@ json_t *gp_json_idle(const gp_idle_report *r, const gp_trace *t)
 
     for (size_t i = 0; spans && i < r->n_spans; i++)
         json_array_append_new(spans, idle_span_json(&r->spans[i], t));
-    o = json_pack("{s:f, s:f, s:I, s:f, s:f, s:f, s:f, s:f, s:o}",
-                  "threshold_pct", r->threshold_pct, "min_hours",
-                  r->min_hours, "spans_count", (json_int_t)r->n_spans,
-                  "hours", r->hours, "gpu_hours", r->gpu_hours,
-                  "instance_hours", r->instance_hours, "cost", r->cost,
-                  "gpu_hours_with_util", r->gpu_hours_with_util, "spans",
+    o = json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
+                  "threshold_pct", gp_json_number_or_null(r->threshold_pct),
+                  "min_hours", gp_json_number_or_null(r->min_hours),
+                  "spans_count", (json_int_t)r->n_spans, "hours",
+                  gp_json_number_or_null(r->hours), "gpu_hours",
+                  gp_json_number_or_null(r->gpu_hours), "instance_hours",
+                  gp_json_number_or_null(r->instance_hours), "cost",
+                  gp_json_number_or_null(r->cost), "gpu_hours_with_util",
+                  gp_json_number_or_null(r->gpu_hours_with_util), "spans",
                   spans ? spans : json_array());
     return o;
 }
@@ -215,17 +229,19 @@ json_t *gp_json_inputs(const gp_run_info *info)
     json_object_set_new(o, "bundled_sample", json_boolean(info->used_sample));
     json_object_set_new(
         o, "trace",
-        json_pack("{s:o, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f}",
+        json_pack("{s:o, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}",
                   "files", files, "rows_read", (json_int_t)t->rows_read,
                   "rows_rejected", (json_int_t)t->rows_rejected, "pools",
                   (json_int_t)t->n_pools, "series", (json_int_t)t->n_series,
                   "job_runs", (json_int_t)t->n_runs,
-                  "training_instance_hours", t->instance_hours[GP_TRAINING],
+                  "training_instance_hours",
+                  gp_json_number_or_null(t->instance_hours[GP_TRAINING]),
                   "inference_instance_hours",
-                  t->instance_hours[GP_INFERENCE],
+                  gp_json_number_or_null(t->instance_hours[GP_INFERENCE]),
                   "unlabeled_instance_hours",
-                  t->instance_hours[GP_UNLABELED], "useful_gpu_hours",
-                  t->useful_gpu_hours));
+                  gp_json_number_or_null(t->instance_hours[GP_UNLABELED]),
+                  "useful_gpu_hours",
+                  gp_json_number_or_null(t->useful_gpu_hours)));
     json_object_set_new(o, "warnings", warn);
     return o;
 }

@@ -1,0 +1,133 @@
+/*
+ * test_writer_json.c: the JSON writer never loses a key.  jansson will not
+ * hold an infinite or NaN real (json_real gives NULL, json_pack with "f"
+ * fails), so a computed number that overflowed used to drop its key, or a
+ * whole object; every such number is now written as null.
+ */
+/* cmocka needs these first, in this order */
+// clang-format off
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+// clang-format on
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "engine.h"
+#include "idle.h"
+#include "writers.h"
+
+/* Fails unless o (an object) has `key`, and its value is null. */
+static void assert_null_key(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!v)
+        fail_msg("key \"%s\" is missing", key);
+    if (!json_is_null(v))
+        fail_msg("key \"%s\" is not null", key);
+}
+
+static void test_ledger_writes_null_for_every_non_finite_number(void **state)
+{
+    gp_ledger_month month;
+    gp_ledger l;
+    char name[] = "baseline";
+    (void)state;
+
+    memset(&l, 0, sizeof l);
+    memset(&month, 0, sizeof month);
+    l.strategy = name;
+    /* every number infinite (NaN for one), as a cost past DBL_MAX is */
+    l.total_cost = l.all_on_demand_cost = l.on_demand_cost = HUGE_VAL;
+    l.savings = -HUGE_VAL;
+    l.savings_pct = NAN;
+    l.reserved_cost = l.savings_plan_cost = l.spot_cost = HUGE_VAL;
+    l.reserved_utilization = l.savings_plan_utilization = HUGE_VAL;
+    l.coverage = l.useful_gpu_hours = l.cost_per_useful_gpu_hour = HUGE_VAL;
+    for (int w = 0; w < GP_N_WORKLOADS; w++)
+        l.workload_cost[w] = l.workload_instance_hours[w] = HUGE_VAL;
+    l.unallocated_cost = l.idle_terminated_instance_hours = HUGE_VAL;
+    l.spot_interruptions_mean = l.spot_failed_attempt_cost_mean = HUGE_VAL;
+    l.spot_cost_p50 = l.spot_cost_p95 = HUGE_VAL;
+    l.mc_runs = 3;
+    month.year = 2026;
+    month.month = 1;
+    month.on_demand_cost = month.reserved_cost = HUGE_VAL;
+    month.savings_plan_cost = month.spot_cost = HUGE_VAL;
+    month.total_cost = month.reserved_cash = HUGE_VAL;
+    month.savings_plan_cash = month.total_cash = HUGE_VAL;
+    l.months = &month;
+    l.n_months = 1;
+
+    json_t *o = gp_json_ledger(&l, NULL);
+    assert_non_null(o);
+    static const char *const top[] = {
+        "total_cost",          "all_on_demand_cost",
+        "savings",             "savings_pct",
+        "on_demand_cost",      "reserved_cost",
+        "savings_plan_cost",   "spot_cost",
+        "reserved_utilization", "savings_plan_utilization",
+        "coverage",            "useful_gpu_hours",
+        "cost_per_useful_gpu_hour", "unallocated_cost",
+        "idle_terminated_instance_hours"};
+    for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)
+        assert_null_key(o, top[i]);
+    /* the nested objects are there whole: three workloads (unlabeled too,
+     * its instance-hours are not 0), spot with its runs, the month */
+    const json_t *by = json_object_get(o, "by_workload");
+    assert_int_equal(json_object_size(by), 3);
+    assert_null_key(json_object_get(by, "training"), "total_cost");
+    assert_null_key(json_object_get(by, "inference"), "instance_hours");
+    const json_t *spot = json_object_get(o, "spot");
+    assert_non_null(spot);
+    assert_null_key(spot, "interruptions_mean");
+    assert_null_key(spot, "failed_attempt_cost_mean");
+    assert_null_key(spot, "cost_p50");
+    assert_null_key(spot, "cost_p95");
+    assert_int_equal(json_integer_value(json_object_get(spot, "runs")), 3);
+    const json_t *months = json_object_get(o, "months");
+    assert_int_equal(json_array_size(months), 1);
+    const json_t *m = json_array_get(months, 0);
+    assert_string_equal(json_string_value(json_object_get(m, "month")),
+                        "2026-01");
+    assert_null_key(m, "total_cost");
+    assert_null_key(m, "total_cash");
+    json_decref(o);
+}
+
+static void test_idle_report_writes_null_for_non_finite_totals(void **state)
+{
+    gp_idle_report r;
+    (void)state;
+
+    memset(&r, 0, sizeof r);
+    r.threshold_pct = 5;
+    r.min_hours = 2;
+    r.hours = r.gpu_hours = r.instance_hours = r.cost = HUGE_VAL;
+    r.gpu_hours_with_util = NAN;
+    json_t *o = gp_json_idle(&r, NULL);
+    assert_non_null(o);
+    assert_null_key(o, "cost");
+    assert_null_key(o, "gpu_hours_with_util");
+    /* the finite ones stay numbers: 5 and 2 as given */
+    assert_close(json_real_value(json_object_get(o, "threshold_pct")), 5,
+                 1e-12);
+    assert_close(json_real_value(json_object_get(o, "min_hours")), 2, 1e-12);
+    assert_int_equal(json_array_size(json_object_get(o, "spans")), 0);
+    json_decref(o);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ledger_writes_null_for_every_non_finite_number),
+        cmocka_unit_test(test_idle_report_writes_null_for_non_finite_totals),
+    };
+    gsl_set_error_handler_off();
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -347,6 +347,9 @@ static void row_error(struct shard *s, const struct file_ctx *ctx,
 #endif
     ;
 
+static void append_escaped(char *buf, size_t size, const char *p,
+                           size_t len);
+
 /* What an error names for column `col` when the header does not have it:
  * the option the value came from (a missing step_s column means --step),
  * else the canonical column name. */
@@ -363,19 +366,22 @@ static const char *column_field(int col)
 static void row_error(struct shard *s, const struct file_ctx *ctx,
                       const struct row *row, int col, const char *fmt, ...)
 {
-    char msg[sizeof s->err.message];
+    char msg[sizeof s->err.message], field[sizeof s->err.field] = "";
     va_list ap;
     bool in_header = col >= 0 && col < N_COLUMNS && ctx->colmap[col] >= 0;
 
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    /* a --map name is the user's own, escaped like any echoed text */
+    if (in_header) {
+        const char *name = ctx->header_names[ctx->colmap[col]];
+        append_escaped(field, sizeof field, name, strlen(name));
+    }
     gp_error_clear(&s->err);
     gp_error_set(&s->err, ctx->source, row->line,
                  in_header ? ctx->colmap[col] + 1 : 0,
-                 in_header ? ctx->header_names[ctx->colmap[col]]
-                           : column_field(col),
-                 "%s", msg);
+                 in_header ? field : column_field(col), "%s", msg);
     s->status = GP_ERR_INPUT;
 }
 
@@ -386,26 +392,37 @@ static void row_error(struct shard *s, const struct file_ctx *ctx,
 /*
  * Appends p[0, len) to the string in buf (of `size` bytes) with control
  * bytes escaped (\n, \r, \t, \xNN), so that a value with a newline in a
- * quoted field cannot split a message line.  Stops before a byte whose
- * escape would not fit.
+ * quoted field cannot split a message line, and so are bytes that are not
+ * UTF-8 (\xNN), so that messages stay text.  Stops before a character
+ * whose escape would not fit.
  */
 static void append_escaped(char *buf, size_t size, const char *p, size_t len)
 {
     size_t n = strlen(buf);
 
-    for (size_t i = 0; i < len; i++) {
+    for (size_t i = 0; i < len;) {
         unsigned char c = (unsigned char)p[i];
-        char esc[8] = {(char)c, '\0'};
-        if (c == '\n' || c == '\r' || c == '\t')
-            snprintf(esc, sizeof esc, "\\%c",
-                     c == '\n' ? 'n' : (c == '\r' ? 'r' : 't'));
-        else if (c < 0x20 || c == 0x7f)
-            snprintf(esc, sizeof esc, "\\x%02x", c);
-        size_t k = strlen(esc);
-        if (n + k >= size)
+        size_t k = gp_utf8_char_len(p + i, len - i);
+        char esc[8];
+        const char *out = p + i; /* the character as it is */
+        size_t out_len = k;
+        if (c == '\n' || c == '\r' || c == '\t' || c < 0x20 || c == 0x7f ||
+            k == 0) {
+            if (c == '\n' || c == '\r' || c == '\t')
+                snprintf(esc, sizeof esc, "\\%c",
+                         c == '\n' ? 'n' : (c == '\r' ? 'r' : 't'));
+            else
+                snprintf(esc, sizeof esc, "\\x%02x", c);
+            out = esc;
+            out_len = strlen(esc);
+            k = 1;
+        }
+        if (n + out_len >= size)
             break;
-        memcpy(buf + n, esc, k + 1);
-        n += k;
+        memcpy(buf + n, out, out_len);
+        n += out_len;
+        buf[n] = '\0';
+        i += k;
     }
 }
 
@@ -413,11 +430,18 @@ static void append_escaped(char *buf, size_t size, const char *p, size_t len)
  * 64).  buf holds SHOWN_SIZE. */
 static void show_bytes(char *buf, const char *p, size_t len, size_t max)
 {
-    size_t cut = len > max ? max : len;
+    size_t cut = 0;
 
-    /* cut between UTF-8 characters, not inside one */
-    while (cut > 0 && cut < len && ((unsigned char)p[cut] & 0xC0) == 0x80)
-        cut--;
+    /* cut between UTF-8 characters, not inside one (a byte that is not
+     * UTF-8 counts as one character) */
+    while (cut < len) {
+        size_t k = gp_utf8_char_len(p + cut, len - cut);
+        if (k == 0)
+            k = 1;
+        if (cut + k > max)
+            break;
+        cut += k;
+    }
     snprintf(buf, SHOWN_SIZE, "\"");
     append_escaped(buf, SHOWN_SIZE, p, cut);
     strncat(buf, cut < len ? "...\"" : "\"", SHOWN_SIZE - strlen(buf) - 1);
@@ -766,6 +790,31 @@ seen:
     return true;
 }
 
+/* Checks that the row's text fields are UTF-8 (SPEC section 2): labels
+ * and names go on into the workbook and JSON, which must hold text.
+ * Numbers and times need no check: their parsers take ASCII only. */
+static bool row_text_is_utf8(struct shard *s, const struct file_ctx *ctx,
+                             const struct row *row)
+{
+    static const int text_columns[] = {
+        COL_PROVIDER, COL_REGION,  COL_INSTANCE_TYPE, COL_WORKLOAD,
+        COL_JOB_ID,   COL_TEAM,    COL_PROJECT,       COL_INTERRUPTIBLE};
+    char shown[SHOWN_SIZE];
+
+    for (size_t i = 0; i < sizeof text_columns / sizeof *text_columns; i++) {
+        const struct field *f = FIELD(row, ctx, text_columns[i]);
+        size_t bad;
+        if (gp_utf8_valid(f->p, f->len, &bad))
+            continue;
+        show(shown, f);
+        row_error(s, ctx, row, text_columns[i],
+                  "not UTF-8 (byte %zu is \\x%02x), got %s", bad + 1,
+                  (unsigned char)f->p[bad], shown);
+        return false;
+    }
+    return true;
+}
+
 /* Validates one data row and adds it to the shard.  Returns false with
  * s->err set when the row is bad. */
 static bool add_row(struct shard *s, const gp_trace_builder *b,
@@ -788,6 +837,8 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
         s->status = GP_ERR_INPUT;
         return false;
     }
+    if (!row_text_is_utf8(s, ctx, row))
+        return false;
     if (b->opt.layout == GP_LAYOUT_JOBS) {
         if (!field_time(s, ctx, row, COL_START, &t0) ||
             !field_time(s, ctx, row, COL_END, &t1))

@@ -172,6 +172,65 @@ slow:
     return true;
 }
 
+/* ---- UTF-8 -------------------------------------------------------------- */
+
+size_t gp_utf8_char_len(const char *p, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)p;
+    size_t n;
+    unsigned char lo = 0x80, hi = 0xBF; /* range of the second byte */
+
+    if (len == 0)
+        return 0;
+    if (s[0] < 0x80)
+        return 1;
+    if (s[0] < 0xC2) /* continuation byte, or overlong 2-byte form */
+        return 0;
+    if (s[0] < 0xE0) {
+        n = 2;
+    } else if (s[0] < 0xF0) {
+        n = 3;
+        if (s[0] == 0xE0)
+            lo = 0xA0; /* overlong */
+        else if (s[0] == 0xED)
+            hi = 0x9F; /* UTF-16 surrogates */
+    } else if (s[0] < 0xF5) {
+        n = 4;
+        if (s[0] == 0xF0)
+            lo = 0x90; /* overlong */
+        else if (s[0] == 0xF4)
+            hi = 0x8F; /* past U+10FFFF */
+    } else {
+        return 0;
+    }
+    if (len < n || s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    return n;
+}
+
+bool gp_utf8_valid(const char *p, size_t len, size_t *bad)
+{
+    size_t i = 0;
+
+    while (i < len) {
+        if ((unsigned char)p[i] < 0x80) { /* the common case: ASCII */
+            i++;
+            continue;
+        }
+        size_t k = gp_utf8_char_len(p + i, len - i);
+        if (k == 0) {
+            if (bad)
+                *bad = i;
+            return false;
+        }
+        i += k;
+    }
+    return true;
+}
+
 /* ---- time --------------------------------------------------------------- */
 
 static bool take_digits(const char *s, size_t len, size_t *i, int n,

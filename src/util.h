@@ -42,6 +42,15 @@ static inline bool gp_same_bytes(const void *a, const void *b, size_t n)
     return true;
 }
 
+/* The length (1 to 4) of the UTF-8 character that p[0, len) starts with,
+ * or 0 when it starts with no well-formed one (a stray continuation byte,
+ * a cut sequence, an overlong form, a surrogate, past U+10FFFF). */
+size_t gp_utf8_char_len(const char *p, size_t len);
+
+/* Whether p[0, len) is all well-formed UTF-8.  When not and `bad` is not
+ * NULL, *bad is the offset of the first byte that is not. */
+bool gp_utf8_valid(const char *p, size_t len, size_t *bad);
+
 /* A fast 64-bit hash of a short byte string. */
 uint64_t gp_hash_bytes(const void *p, size_t n, uint64_t seed);
 

@@ -328,6 +328,44 @@ static void test_shown_values_escape_control_characters(void **state)
                         "training, inference or empty)");
 }
 
+static void test_text_fields_must_be_utf8(void **state)
+{
+    gp_error err;
+    (void)state;
+    /* "\xc3\xa9" is e-acute, well-formed: read as a team label */
+    gp_trace *t = read_csv("timestamp,instance_type,instances,team\n"
+                           "2026-01-05T13:00:00Z,g5.xlarge,2,\xc3\xa9quipe\n",
+                           NULL, &err);
+    assert_non_null(t);
+    assert_int_equal(t->n_labels, 1);
+    assert_string_equal(t->labels[0], "\xc3\xa9quipe");
+    gp_trace_free(t);
+    /* a Latin-1 e-acute (\xe9 then "q", not a continuation byte): byte 1
+     * of the team is not UTF-8; column 4 */
+    expect_error("timestamp,instance_type,instances,team\n"
+                 "2026-01-05T13:00:00Z,g5.xlarge,2,\xe9quipe\n",
+                 2, 4, "team",
+                 "not UTF-8 (byte 1 is \\xe9), got \"\\xe9quipe\"");
+    /* an overlong "/" (\xc0\xaf), in job_id: both bytes escaped */
+    expect_error("timestamp,instance_type,instances,job_id\n"
+                 "2026-01-05T13:00:00Z,g5.xlarge,2,a\xc0\xaf" "b\n",
+                 2, 4, "job_id",
+                 "not UTF-8 (byte 2 is \\xc0), got \"a\\xc0\\xafb\"");
+    /* a UTF-16 surrogate (U+D800 = \xed\xa0\x80) in project */
+    expect_error("timestamp,instance_type,instances,project\n"
+                 "2026-01-05T13:00:00Z,g5.xlarge,2,\xed\xa0\x80\n",
+                 2, 4, "project", "not UTF-8 (byte 1 is \\xed)");
+    /* past U+10FFFF (\xf4\x90\x80\x80) in region */
+    expect_error("timestamp,region,instance_type,instances\n"
+                 "2026-01-05T13:00:00Z,\xf4\x90\x80\x80,g5.xlarge,2\n",
+                 2, 2, "region", "not UTF-8 (byte 1 is \\xf4)");
+    /* a euro sign cut after two of its three bytes, at the field's end */
+    expect_error("timestamp,instance_type,instances,team\n"
+                 "2026-01-05T13:00:00Z,g5.xlarge,2,x\xe2\x82\n",
+                 2, 4, "team",
+                 "not UTF-8 (byte 2 is \\xe2), got \"x\\xe2\\x82\"");
+}
+
 static void test_too_long_names_show_the_field_that_is_too_long(void **state)
 {
     (void)state;
@@ -650,6 +688,7 @@ int main(void)
         cmocka_unit_test(test_quotes_crlf_bom_and_map_are_read),
         cmocka_unit_test(test_bad_rows_are_reported_with_line_and_column),
         cmocka_unit_test(test_shown_values_escape_control_characters),
+        cmocka_unit_test(test_text_fields_must_be_utf8),
         cmocka_unit_test(
             test_too_long_names_show_the_field_that_is_too_long),
         cmocka_unit_test(test_an_error_in_the_default_step_names_the_option),

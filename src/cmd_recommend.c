@@ -342,10 +342,16 @@ static int recommend_exec(gp_cli *cli)
                                             in.scenario, r, cli->threads,
                                             (int)cli->runs, cli->seed, pl,
                                             &err);
+        /* the tables are one set: all of them are written, or none */
+        gp_file_set set = {0};
         if (wst == GP_OK && cli->csv_dir && pl[0])
-            wst = gp_csv_write_ledgers(cli->csv_dir, pl, 2, in.trace, &err);
+            wst = gp_csv_write_ledgers(&set, cli->csv_dir, pl, 2, in.trace,
+                                       &err);
         if (wst == GP_OK && cli->csv_dir)
-            wst = gp_csv_write_recommendation(cli->csv_dir, r, &err);
+            wst = gp_csv_write_recommendation(&set, cli->csv_dir, r, &err);
+        if (wst == GP_OK && cli->csv_dir)
+            wst = gp_file_set_commit(&set, &err);
+        gp_file_set_abort(&set);
         if (wst == GP_OK && cli->out)
             wst = gp_xlsx_write_run(cli->out, &info, pl, 2, r, &err);
         gp_ledger_free(pl[0]);

@@ -202,18 +202,22 @@ static int simulate_exec(gp_cli *cli)
     if (!cli->quiet)
         print_run_warnings(&info);
 
-    if (cli->csv_dir &&
-        gp_csv_write_ledgers(cli->csv_dir, ledgers, in.scenario->n_strategies,
-                             in.trace, &err) != GP_OK) {
-        gp_cli_print_error(&err);
-        rc = 1;
-        goto out;
-    }
-    if (cli->csv_dir &&
-        gp_csv_write_idle(cli->csv_dir, idle, in.trace, &err) != GP_OK) {
-        gp_cli_print_error(&err);
-        rc = 1;
-        goto out;
+    if (cli->csv_dir) {
+        /* the tables are one set: all of them are written, or none */
+        gp_file_set set = {0};
+        gp_status st = gp_csv_write_ledgers(&set, cli->csv_dir, ledgers,
+                                            in.scenario->n_strategies,
+                                            in.trace, &err);
+        if (st == GP_OK)
+            st = gp_csv_write_idle(&set, cli->csv_dir, idle, in.trace, &err);
+        if (st == GP_OK)
+            st = gp_file_set_commit(&set, &err);
+        gp_file_set_abort(&set);
+        if (st != GP_OK) {
+            gp_cli_print_error(&err);
+            rc = 1;
+            goto out;
+        }
     }
     if (cli->out &&
         gp_xlsx_write_run(cli->out, &info, ledgers,

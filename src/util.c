@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- names -------------------------------------------------------------- */
@@ -559,23 +560,29 @@ gp_status gp_read_file(const char *path, char **out, size_t *len,
     return GP_OK;
 }
 
-gp_status gp_write_atomic(const char *path,
-                          gp_status (*write)(FILE *f, void *ctx), void *ctx,
-                          gp_error *err)
+/* Writes `path`'s temporary file "path.tmpPID" with the callback; sets
+ * *tmp to its name (gp_malloc'd) even when the write failed, NULL when
+ * there is no file to remove. */
+static gp_status write_temporary(const char *path,
+                                 gp_status (*write)(FILE *f, void *ctx),
+                                 void *ctx, char **tmp, gp_error *err)
 {
     size_t n = strlen(path) + 32;
-    char *tmp = gp_malloc(n);
     FILE *f;
     gp_status st;
 
-    if (!tmp)
+    *tmp = gp_malloc(n);
+    if (!*tmp) {
+        gp_error_set(err, path, 0, 0, NULL, "out of memory");
         return GP_ERR_NOMEM;
-    snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
-    f = fopen(tmp, "wb");
+    }
+    snprintf(*tmp, n, "%s.tmp%ld", path, (long)getpid());
+    f = fopen(*tmp, "wb");
     if (!f) {
         gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
                      strerror(errno));
-        gp_free(tmp);
+        gp_free(*tmp);
+        *tmp = NULL;
         return GP_ERR_IO;
     }
     st = write(f, ctx);
@@ -584,7 +591,114 @@ gp_status gp_write_atomic(const char *path,
                      strerror(errno));
         st = GP_ERR_IO;
     }
+    return st;
+}
+
+gp_status gp_write_atomic(const char *path,
+                          gp_status (*write)(FILE *f, void *ctx), void *ctx,
+                          gp_error *err)
+{
+    char *tmp;
+    gp_status st = write_temporary(path, write, ctx, &tmp, err);
+
+    if (!tmp)
+        return st;
     return gp_rename_into_place(tmp, path, st, err);
+}
+
+gp_status gp_file_set_mkdir(gp_file_set *set, const char *dir, gp_error *err)
+{
+    if (mkdir(dir, 0777) == 0) {
+        if (!set->made_dir)
+            set->made_dir = gp_strdup(dir); /* NULL: the folder stays */
+        return GP_OK;
+    }
+    if (errno == EEXIST)
+        return GP_OK;
+    gp_error_set(err, dir, 0, 0, NULL, "cannot create folder: %s",
+                 strerror(errno));
+    return GP_ERR_IO;
+}
+
+gp_status gp_file_set_write(gp_file_set *set, const char *path,
+                            gp_status (*write)(FILE *f, void *ctx), void *ctx,
+                            gp_error *err)
+{
+    char *tmp, *name;
+    gp_status st;
+
+    if (gp_grow((void **)&set->files, &set->cap, set->n + 1,
+                sizeof *set->files) != GP_OK ||
+        !(name = gp_strdup(path))) {
+        gp_error_set(err, path, 0, 0, NULL, "out of memory");
+        return GP_ERR_NOMEM;
+    }
+    st = write_temporary(path, write, ctx, &tmp, err);
+    if (st != GP_OK) {
+        if (tmp)
+            remove(tmp);
+        gp_free(tmp);
+        gp_free(name);
+        return st;
+    }
+    set->files[set->n].tmp = tmp;
+    set->files[set->n].path = name;
+    set->n++;
+    return GP_OK;
+}
+
+gp_status gp_file_set_commit(gp_file_set *set, gp_error *err)
+{
+    struct stat sb;
+    size_t i;
+    gp_status st = GP_OK;
+
+    /* a folder in a file's place is the failure a rename would meet;
+     * found first, nothing is renamed */
+    for (i = 0; i < set->n; i++) {
+        if (stat(set->files[i].path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            gp_error_set(err, set->files[i].path, 0, 0, NULL,
+                         "cannot rename into place: %s", strerror(EISDIR));
+            gp_file_set_abort(set);
+            return GP_ERR_IO;
+        }
+    }
+    for (i = 0; i < set->n; i++) {
+        if (rename(set->files[i].tmp, set->files[i].path) != 0) {
+            gp_error_set(err, set->files[i].path, 0, 0, NULL,
+                         "cannot rename into place: %s", strerror(errno));
+            st = GP_ERR_IO;
+            break;
+        }
+        gp_free(set->files[i].tmp);
+        gp_free(set->files[i].path);
+    }
+    if (st == GP_OK) {
+        gp_free(set->made_dir); /* the folder is the set's result now */
+        set->made_dir = NULL;
+    }
+    /* what is left (from the failed rename on) is removed */
+    if (i < set->n)
+        memmove(set->files, set->files + i,
+                (set->n - i) * sizeof *set->files);
+    set->n -= i;
+    gp_file_set_abort(set);
+    return st;
+}
+
+void gp_file_set_abort(gp_file_set *set)
+{
+    for (size_t i = 0; i < set->n; i++) {
+        remove(set->files[i].tmp);
+        gp_free(set->files[i].tmp);
+        gp_free(set->files[i].path);
+    }
+    gp_free(set->files);
+    if (set->made_dir) {
+        rmdir(set->made_dir); /* fails, as it should, unless empty */
+        gp_free(set->made_dir);
+    }
+    memset(set, 0, sizeof *set);
 }
 
 gp_status gp_rename_into_place(char *tmp, const char *path, gp_status st,

@@ -91,4 +91,33 @@ gp_status gp_write_atomic(const char *path,
 gp_status gp_rename_into_place(char *tmp, const char *path, gp_status st,
                                gp_error *err);
 
+/*
+ * A set of files written all or nothing (--csv DIR): each is written to a
+ * temporary name beside it, and only when every one is written are they
+ * renamed into place.  Zero-initialise, then gp_file_set_mkdir (optional),
+ * gp_file_set_write for each file, and gp_file_set_commit; on any failure
+ * gp_file_set_abort.  Both leave the set empty, so calling abort after
+ * either is a no-op.
+ */
+typedef struct gp_file_set {
+    struct gp_file_set_file {
+        char *tmp, *path;
+    } *files;
+    size_t n, cap;
+    char *made_dir; /* a folder the set created: removed on abort */
+} gp_file_set;
+
+/* Creates folder `dir` unless it exists. */
+gp_status gp_file_set_mkdir(gp_file_set *set, const char *dir, gp_error *err);
+/* Writes `path`'s temporary file with the callback. */
+gp_status gp_file_set_write(gp_file_set *set, const char *path,
+                            gp_status (*write)(FILE *f, void *ctx), void *ctx,
+                            gp_error *err);
+/* Renames every file into place.  A target that is a folder fails the set
+ * before anything is renamed; a rename that fails anyway (the disk, a
+ * race) leaves the files before it renamed and removes the rest. */
+gp_status gp_file_set_commit(gp_file_set *set, gp_error *err);
+/* Removes the temporary files (and a folder the set made, if empty). */
+void gp_file_set_abort(gp_file_set *set);
+
 #endif

@@ -1,8 +1,9 @@
 /*
  * writer_csv.c: the ledger tables as CSV files (simulate --csv DIR).
  *
- * Each file is written to a temporary name and renamed into place, so a
- * failed run never leaves half a table.  Text fields are quoted by libcsv;
+ * The files join the caller's gp_file_set (util.h): each is written to a
+ * temporary name, and all are renamed into place together, so a failed
+ * run leaves neither half a table nor some tables of the set.  Text fields are quoted by libcsv;
  * numbers are written with enough digits to read back to the cent.
  */
 #include "writers.h"
@@ -259,8 +260,9 @@ static gp_status write_commitments(FILE *f, void *ctx)
     return ferror(f) ? GP_ERR_IO : GP_OK;
 }
 
-gp_status gp_csv_write_ledgers(const char *dir, gp_ledger *const *ledgers,
-                               size_t n, const gp_trace *t, gp_error *err)
+gp_status gp_csv_write_ledgers(gp_file_set *set, const char *dir,
+                               gp_ledger *const *ledgers, size_t n,
+                               const gp_trace *t, gp_error *err)
 {
     static const struct {
         const char *name;
@@ -273,19 +275,14 @@ gp_status gp_csv_write_ledgers(const char *dir, gp_ledger *const *ledgers,
                  {"commitments.csv", write_commitments}};
     struct tables tb = {ledgers, n, t};
     char path[4096];
+    gp_status st = gp_file_set_mkdir(set, dir, err);
 
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        gp_error_set(err, dir, 0, 0, NULL, "cannot create folder: %s",
-                     strerror(errno));
-        return GP_ERR_IO;
-    }
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    for (size_t i = 0; st == GP_OK && i < sizeof files / sizeof files[0];
+         i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
-        gp_status st = gp_write_atomic(path, files[i].write, &tb, err);
-        if (st != GP_OK)
-            return st;
+        st = gp_file_set_write(set, path, files[i].write, &tb, err);
     }
-    return GP_OK;
+    return st;
 }
 
 /* ---- recommend --csv DIR ------------------------------------------------- */
@@ -381,7 +378,7 @@ static gp_status write_curves(FILE *f, void *ctx)
     return ferror(f) ? GP_ERR_IO : GP_OK;
 }
 
-gp_status gp_csv_write_recommendation(const char *dir,
+gp_status gp_csv_write_recommendation(gp_file_set *set, const char *dir,
                                       const gp_recommendation *rec,
                                       gp_error *err)
 {
@@ -392,20 +389,15 @@ gp_status gp_csv_write_recommendation(const char *dir,
                  {"plans.csv", write_plans},
                  {"curves.csv", write_curves}};
     char path[4096];
+    gp_status st = gp_file_set_mkdir(set, dir, err);
 
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        gp_error_set(err, dir, 0, 0, NULL, "cannot create folder: %s",
-                     strerror(errno));
-        return GP_ERR_IO;
-    }
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    for (size_t i = 0; st == GP_OK && i < sizeof files / sizeof files[0];
+         i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
-        gp_status st =
-            gp_write_atomic(path, files[i].write, (void *)(uintptr_t)rec, err);
-        if (st != GP_OK)
-            return st;
+        st = gp_file_set_write(set, path, files[i].write,
+                               (void *)(uintptr_t)rec, err);
     }
-    return GP_OK;
+    return st;
 }
 
 /* Amounts from this many dollars up are written in exponent form: cents
@@ -492,17 +484,16 @@ static gp_status write_idle(FILE *f, void *ctx)
     return ferror(f) ? GP_ERR_IO : GP_OK;
 }
 
-gp_status gp_csv_write_idle(const char *dir, const gp_idle_report *r,
-                            const gp_trace *t, gp_error *err)
+gp_status gp_csv_write_idle(gp_file_set *set, const char *dir,
+                            const gp_idle_report *r, const gp_trace *t,
+                            gp_error *err)
 {
     struct idle_table it = {r, t};
     char path[4096];
+    gp_status st = gp_file_set_mkdir(set, dir, err);
 
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        gp_error_set(err, dir, 0, 0, NULL, "cannot create folder: %s",
-                     strerror(errno));
-        return GP_ERR_IO;
-    }
+    if (st != GP_OK)
+        return st;
     snprintf(path, sizeof path, "%s/idle.csv", dir);
-    return gp_write_atomic(path, write_idle, &it, err);
+    return gp_file_set_write(set, path, write_idle, &it, err);
 }

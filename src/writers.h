@@ -8,6 +8,7 @@
 
 #include "engine.h"
 #include "gpuplan.h"
+#include "util.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -50,9 +51,11 @@ int gp_json_print(json_t *doc);
 
 /* --csv DIR: hourly.csv, monthly.csv, spot_jobs.csv, chargeback.csv (by
  * series), chargeback_summary.csv (by team, project, workload) and
- * commitments.csv, each written whole or not at all. */
-gp_status gp_csv_write_ledgers(const char *dir, gp_ledger *const *ledgers,
-                               size_t n, const gp_trace *t, gp_error *err);
+ * commitments.csv, added to `set` (created DIR first), to be renamed into
+ * place with the set's other files or none (gp_file_set_commit). */
+gp_status gp_csv_write_ledgers(gp_file_set *set, const char *dir,
+                               gp_ledger *const *ledgers, size_t n,
+                               const gp_trace *t, gp_error *err);
 
 /* "$1,234.56", "-$0.50"; from $1e15 up "$1.235e+15"; "$inf", "n/a" for
  * NaN.  Safe for any double and any size (size 0 writes nothing). */
@@ -70,9 +73,10 @@ struct gp_idle_report;
 json_t *gp_json_idle(const struct gp_idle_report *r, const gp_trace *t);
 
 /* --csv DIR: idle.csv, one row per idle span (the keys of gp_json_idle's
- * spans), written whole or not at all. */
-gp_status gp_csv_write_idle(const char *dir, const struct gp_idle_report *r,
-                            const gp_trace *t, gp_error *err);
+ * spans), added to `set` as gp_csv_write_ledgers does. */
+gp_status gp_csv_write_idle(gp_file_set *set, const char *dir,
+                            const struct gp_idle_report *r, const gp_trace *t,
+                            gp_error *err);
 
 /* ---- the Excel workbook (writer_xlsx*.c, SPEC section 6) ---------------- */
 
@@ -139,8 +143,8 @@ gp_status gp_report_bill_plan(const gp_trace *trace,
                               gp_ledger *out[2], gp_error *err);
 
 /* recommend --csv DIR: recommendations.csv, plans.csv and curves.csv,
- * each written whole or not at all. */
-gp_status gp_csv_write_recommendation(const char *dir,
+ * added to `set` as gp_csv_write_ledgers does. */
+gp_status gp_csv_write_recommendation(gp_file_set *set, const char *dir,
                                       const struct gp_recommendation *rec,
                                       gp_error *err);
 

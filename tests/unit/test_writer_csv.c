@@ -12,10 +12,16 @@
 #include <cmocka.h>
 // clang-format on
 
+#include <dirent.h>
 #include <gsl/gsl_errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "util.h"
 #include "writers.h"
 
 /* Formats v into a 32-byte buffer, as the commands' tables do. */
@@ -70,13 +76,150 @@ static void test_money_fits_any_buffer(void **state)
     assert_int_equal(buf[0], 'x');
 }
 
+/* ---- gp_file_set: --csv DIR all or nothing ------------------------------ */
+
+static char dir[64];
+
+static int make_dir(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/gp-test-csv-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+    char cmd[128];
+    (void)state;
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* What the test tables hold (not string literals: the callback takes
+ * void *). */
+static char text_a[] = "a\n", text_b[] = "b\n", text_c[] = "c\n";
+
+/* Writes the line in ctx; a NULL ctx fails, as a full disk would. */
+static gp_status write_line(FILE *f, void *ctx)
+{
+    if (!ctx)
+        return GP_ERR_IO;
+    fputs(ctx, f);
+    return GP_OK;
+}
+
+/* Entries of folder d, not counting "." and "..". */
+static int entries(const char *d)
+{
+    DIR *h = opendir(d);
+    struct dirent *e;
+    int n = 0;
+    if (!h)
+        return -1;
+    while ((e = readdir(h)))
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(h);
+    return n;
+}
+
+static void test_file_set_renames_every_file_on_commit(void **state)
+{
+    gp_file_set set = {0};
+    gp_error err;
+    char sub[128], a[160], b[160], line[16] = "";
+    (void)state;
+
+    gp_error_clear(&err);
+    snprintf(sub, sizeof sub, "%s/ok", dir);
+    snprintf(a, sizeof a, "%s/a.csv", sub);
+    snprintf(b, sizeof b, "%s/b.csv", sub);
+    assert_int_equal(gp_file_set_mkdir(&set, sub, &err), GP_OK);
+    assert_int_equal(gp_file_set_write(&set, a, write_line, text_a, &err),
+                     GP_OK);
+    assert_int_equal(gp_file_set_write(&set, b, write_line, text_b, &err),
+                     GP_OK);
+    /* before the commit only the two temporary files are there */
+    assert_int_equal(access(a, F_OK), -1);
+    assert_int_equal(entries(sub), 2);
+    assert_int_equal(gp_file_set_commit(&set, &err), GP_OK);
+    gp_file_set_abort(&set); /* a no-op after commit */
+    /* now exactly a.csv and b.csv, with what was written */
+    assert_int_equal(entries(sub), 2);
+    FILE *f = fopen(b, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(line, sizeof line, f));
+    fclose(f);
+    assert_string_equal(line, "b\n");
+}
+
+static void test_file_set_renames_nothing_when_a_target_is_a_folder(
+    void **state)
+{
+    gp_file_set set = {0};
+    gp_error err;
+    char sub[128], a[160], b[160], c[160];
+    (void)state;
+
+    gp_error_clear(&err);
+    snprintf(sub, sizeof sub, "%s/folder", dir);
+    snprintf(a, sizeof a, "%s/a.csv", sub);
+    snprintf(b, sizeof b, "%s/b.csv", sub);
+    snprintf(c, sizeof c, "%s/c.csv", sub);
+    assert_int_equal(mkdir(sub, 0777), 0);
+    assert_int_equal(mkdir(b, 0777), 0); /* b.csv is a folder */
+    assert_int_equal(gp_file_set_mkdir(&set, sub, &err), GP_OK);
+    assert_int_equal(gp_file_set_write(&set, a, write_line, text_a, &err),
+                     GP_OK);
+    assert_int_equal(gp_file_set_write(&set, b, write_line, text_b, &err),
+                     GP_OK);
+    assert_int_equal(gp_file_set_write(&set, c, write_line, text_c, &err),
+                     GP_OK);
+    assert_int_equal(gp_file_set_commit(&set, &err), GP_ERR_IO);
+    assert_string_equal(err.source, b);
+    assert_string_equal(err.message,
+                        "cannot rename into place: Is a directory");
+    /* a.csv, written before the folder, is not there either: the folder
+     * b.csv is all that is left, no temporary file */
+    assert_int_equal(access(a, F_OK), -1);
+    assert_int_equal(entries(sub), 1);
+}
+
+static void test_file_set_abort_removes_files_and_the_folder_it_made(
+    void **state)
+{
+    gp_file_set set = {0};
+    gp_error err;
+    char sub[128], a[160], b[160];
+    (void)state;
+
+    gp_error_clear(&err);
+    snprintf(sub, sizeof sub, "%s/new", dir);
+    snprintf(a, sizeof a, "%s/a.csv", sub);
+    snprintf(b, sizeof b, "%s/b.csv", sub);
+    assert_int_equal(gp_file_set_mkdir(&set, sub, &err), GP_OK);
+    assert_int_equal(gp_file_set_write(&set, a, write_line, text_a, &err),
+                     GP_OK);
+    /* the second table fails to write: its temporary file goes at once,
+     * the first one's and the new folder on abort */
+    assert_int_equal(gp_file_set_write(&set, b, write_line, NULL, &err),
+                     GP_ERR_IO);
+    assert_int_equal(entries(sub), 1);
+    gp_file_set_abort(&set);
+    assert_int_equal(access(sub, F_OK), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_money_has_thousands_separators_and_cents),
         cmocka_unit_test(test_money_past_a_quadrillion_takes_exponent_form),
         cmocka_unit_test(test_money_fits_any_buffer),
+        cmocka_unit_test(test_file_set_renames_every_file_on_commit),
+        cmocka_unit_test(
+            test_file_set_renames_nothing_when_a_target_is_a_folder),
+        cmocka_unit_test(
+            test_file_set_abort_removes_files_and_the_folder_it_made),
     };
     gsl_set_error_handler_off();
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

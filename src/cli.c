@@ -136,6 +136,14 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
                 sizeof cli->pricing / sizeof *cli->pricing;
             for (;;) {
                 if (trace) {
+                    /* standard input can be read once */
+                    for (size_t k = 0; strcmp(value, "-") == 0 &&
+                                       k < cli->n_traces;
+                         k++)
+                        if (strcmp(cli->traces[k], "-") == 0)
+                            return usage_error(cmd, "%s",
+                                               "--trace - (standard input) "
+                                               "is given twice");
                     if (cli->n_traces == max_traces)
                         return usage_error(cmd,
                                            "too many --trace files (at most "
@@ -170,6 +178,31 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
             if (!sep || sep == value || !sep[1])
                 return usage_error(cmd, "--map takes name=column, got \"%s\"",
                                    value);
+            /* the name is a trace column, once: a typo or a second
+             * mapping would otherwise be ignored without a word */
+            size_t name_len = (size_t)(sep - value), c = 0;
+            while (gp_trace_column_name(c) &&
+                   !(strlen(gp_trace_column_name(c)) == name_len &&
+                     strncmp(gp_trace_column_name(c), value, name_len) == 0))
+                c++;
+            if (!gp_trace_column_name(c)) {
+                char names[256] = "";
+                for (size_t j = 0; gp_trace_column_name(j); j++)
+                    snprintf(names + strlen(names),
+                             sizeof names - strlen(names), "%s%s",
+                             j ? ", " : "", gp_trace_column_name(j));
+                return usage_error(cmd,
+                                   "--map: \"%.*s\" is not a trace column "
+                                   "(%s)",
+                                   (int)name_len, value, names);
+            }
+            for (size_t j = 0; j < k; j++)
+                if (strcmp(cli->trace_opt.map[j][0],
+                           gp_trace_column_name(c)) == 0)
+                    return usage_error(cmd, "--map maps %s twice",
+                                       gp_trace_column_name(c));
+            /* so at most one per trace column, fewer than map_storage
+             * holds; kept as a guard */
             if (k == sizeof cli->map_storage / sizeof *cli->map_storage)
                 return usage_error(cmd, "too many --map options (at most %zu)",
                                    k);

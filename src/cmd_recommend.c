@@ -310,8 +310,10 @@ static int recommend_exec(gp_cli *cli)
                                 &err);
     if (st != GP_OK) {
         if (st == GP_ERR_USAGE) {
-            fprintf(stderr, "gpuplan recommend: %s %s\n", err.field,
-                    err.message);
+            fprintf(stderr,
+                    "gpuplan recommend: %s %s\ntry 'gpuplan recommend "
+                    "--help'\n",
+                    err.field, err.message);
             gp_classification_free(classified);
             gp_inputs_free(&in);
             return 2;

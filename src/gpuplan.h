@@ -392,6 +392,10 @@ typedef struct gp_trace_options {
 
 void gp_trace_options_init(gp_trace_options *o);
 
+/* The canonical trace columns (SPEC section 2) by index from 0, the names
+ * --map may map: "timestamp", "step_s", ...; NULL past the last. */
+const char *gp_trace_column_name(size_t i);
+
 /* Incremental loading of several files into one trace. */
 typedef struct gp_trace_builder gp_trace_builder;
 

@@ -1669,6 +1669,11 @@ void gp_trace_options_init(gp_trace_options *o)
     o->idle_min_hours = 2;
 }
 
+const char *gp_trace_column_name(size_t i)
+{
+    return i < N_COLUMNS ? column_names[i] : NULL;
+}
+
 gp_status gp_trace_builder_new(gp_trace_builder **out,
                                const gp_pricing *pricing,
                                const gp_trace_options *opt, gp_error *err)

@@ -190,7 +190,7 @@ typedef struct offer_ctx {
     const char *source;
     file_kind kind;
     long rows_before_header;
-    char publication[32];
+    char publication[48]; /* the preamble's "Publication Date" */
     char offer_code[64];
     int cols[(int)O_N > (int)S_N ? (int)O_N : (int)S_N];
     /* the catalog */
@@ -570,6 +570,26 @@ static gp_status plan_row(offer_ctx *x, char **f, size_t n, long line,
     return GP_OK;
 }
 
+/* Reads the value of the preamble's "Publication Date" row: an ISO 8601
+ * time ("2025-09-12T22:53:08Z") whose date becomes the catalog's as_of. */
+static gp_status offer_publication(offer_ctx *x, const char *s, long line,
+                                   gp_error *err)
+{
+    const char *why = "expected an ISO 8601 time (2025-09-12T22:53:08Z)";
+    char quoted[160];
+    double t;
+
+    /* a bare number parses as epoch seconds, which is no date to copy */
+    if (strlen(s) < 10 || s[4] != '-' ||
+        !gp_parse_time(s, strlen(s), &t, &why)) {
+        gp_error_set(err, x->source, line, 2, "Publication Date", "%s, got %s",
+                     why, gp_json_quote(s, quoted, sizeof quoted));
+        return GP_ERR_INPUT;
+    }
+    snprintf(x->publication, sizeof x->publication, "%s", s);
+    return GP_OK;
+}
+
 /* The row callback for every price list CSV: the preamble ("FormatVersion",
  * "Publication Date", ...), the header, then offer or plan rows. */
 static gp_status price_list_row(void *pctx, char **f, size_t n, long line,
@@ -578,8 +598,17 @@ static gp_status price_list_row(void *pctx, char **f, size_t n, long line,
     offer_ctx *x = pctx;
 
     if (x->kind == FILE_UNKNOWN) {
-        if (strcmp(f[0], "SKU") == 0)
+        if (strcmp(f[0], "SKU") == 0) {
+            /* the catalog's as_of comes from it, and a catalog without
+             * one does not load */
+            if (!x->publication[0]) {
+                gp_error_set(err, x->source, line, 0, NULL,
+                             "no \"Publication Date\" row before the "
+                             "header; the catalog's as_of is taken from it");
+                return GP_ERR_INPUT;
+            }
             return offer_header(x, f, n, line, err);
+        }
         if (++x->rows_before_header > MAX_PREAMBLE_ROWS) {
             gp_error_set(err, x->source, line, 0, NULL,
                          "no price list header row (SKU, ...) in the first "
@@ -588,7 +617,7 @@ static gp_status price_list_row(void *pctx, char **f, size_t n, long line,
             return GP_ERR_INPUT;
         }
         if (n >= 2 && strcmp(f[0], "Publication Date") == 0)
-            snprintf(x->publication, sizeof x->publication, "%s", f[1]);
+            return offer_publication(x, f[1], line, err);
         if (n >= 2 && strcmp(f[0], "OfferCode") == 0)
             snprintf(x->offer_code, sizeof x->offer_code, "%s", f[1]);
         return GP_OK;
@@ -603,8 +632,6 @@ static gp_status offer_read(offer_ctx *x, const char *text, size_t len,
                             FILE *file, const char *name, gp_error *err)
 {
     gp_status st;
-    double t;
-    const char *why;
 
     x->source = name;
     x->kind = FILE_UNKNOWN;
@@ -620,9 +647,7 @@ static gp_status offer_read(offer_ctx *x, const char *text, size_t len,
         return GP_ERR_INPUT;
     }
     /* the catalog is dated by its newest price list */
-    if (strlen(x->publication) >= 10 &&
-        gp_parse_time(x->publication, 10, &t, &why) &&
-        strncmp(x->publication, x->as_of, 10) > 0)
+    if (strncmp(x->publication, x->as_of, 10) > 0)
         snprintf(x->as_of, sizeof x->as_of, "%.10s", x->publication);
     if (x->n_sources < sizeof x->sources / sizeof x->sources[0])
         snprintf(x->sources[x->n_sources++], sizeof x->sources[0],
@@ -630,7 +655,7 @@ static gp_status offer_read(offer_ctx *x, const char *text, size_t len,
                  base_name(name), x->kind == FILE_OFFER ? "offer file"
                                                         : "savings-plan rates",
                  x->offer_code[0] ? x->offer_code : "no offer code",
-                 x->publication[0] ? x->publication : "undated",
+                 x->publication,
                  x->kind == FILE_OFFER
                      ? "on-demand and standard reserved list prices, Linux, "
                        "shared tenancy"

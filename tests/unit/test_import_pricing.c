@@ -321,7 +321,7 @@ static void test_offer_real_samples_have_no_gpu_linux_prices(void **state)
 /* The preamble and header the error cases share (columns renumbered: the
  * header is line 2). */
 #define OFFER_HEAD                                                             \
-    "\"OfferCode\",\"AmazonEC2\"\n"                                            \
+    "\"Publication Date\",\"2025-09-12T22:53:08Z\"\n"                          \
     "SKU,TermType,Unit,PricePerUnit,Currency,LeaseContractLength,"             \
     "PurchaseOption,OfferingClass,Product Family,Instance Type,Tenancy,"       \
     "Operating System,License Model,Pre Installed S/W,CapacityStatus,GPU,"     \
@@ -363,9 +363,18 @@ static void test_offer_bad_rows_give_file_line_column(void **state)
         {OFFER_HEAD "A,OnDemand,Hrs,1,USD,,,,Compute Instance,g5.xlarge,"
                     "Shared,Linux,No License required,NA,Used,one,us-east-1\n",
          "offer.csv:3:16: GPU: expected a whole number of GPUs, got \"one\""},
-        {"SKU,TermType\n",
-         "offer.csv:1: missing column Unit (is this an AWS EC2 price list "
+        {"Publication Date,2025-09-12\nSKU,TermType\n",
+         "offer.csv:2: missing column Unit (is this an AWS EC2 price list "
          "offer file?)"},
+        {"Publication Date,yesterday\nSKU,TermType\n",
+         "offer.csv:1:2: Publication Date: expected an ISO 8601 time "
+         "(2025-09-12T22:53:08Z), got \"yesterday\""},
+        {"Publication Date,2025-02-30\nSKU,TermType\n",
+         "offer.csv:1:2: Publication Date: impossible date: that month has no "
+         "such day, got \"2025-02-30\""},
+        {"OfferCode,AmazonEC2\nSKU,TermType\n",
+         "offer.csv:2: no \"Publication Date\" row before the header; the "
+         "catalog's as_of is taken from it"},
         {"a,b\n",
          "offer.csv:1: no price list header row (SKU, ...); is this an AWS "
          "Price List CSV?"},

@@ -205,6 +205,16 @@ gp_status gp_import_csv_read(const char *text, size_t len, FILE *file,
     return r.st;
 }
 
+gp_status gp_import_check_row_width(const char *source, long line, size_t n,
+                                    size_t n_header, gp_error *err)
+{
+    if (n == n_header)
+        return GP_OK;
+    gp_error_set(err, source, line, (long)(n < n_header ? n : n_header) + 1,
+                 NULL, "row has %zu fields, the header has %zu", n, n_header);
+    return GP_ERR_INPUT;
+}
+
 /* ---- small helpers ------------------------------------------------------ */
 
 /* Whether a billing field is empty: "", or the literal NULL FOCUS samples
@@ -846,6 +856,7 @@ static const bool focus_required[F_N] = {
 typedef struct focus_ctx {
     bill b;
     bool have_header;
+    size_t n_header;
     int cols[F_N];
 } focus_ctx;
 
@@ -927,9 +938,13 @@ static gp_status focus_row(void *pctx, char **f, size_t n, long line,
     if (!x->have_header) {
         map_columns(f, n, focus_names, F_N, x->cols);
         x->have_header = true;
+        x->n_header = n;
         return check_columns(src, line, focus_names, focus_required, F_N,
                              x->cols, "a FOCUS 1.0 export", err);
     }
+    if ((st = gp_import_check_row_width(src, line, n, x->n_header, err)) !=
+        GP_OK)
+        return st;
     b->rows++;
     commit_id = field(f, n, c[F_COMMIT_ID]);
     committed = !is_null(commit_id) &&
@@ -1125,6 +1140,7 @@ static const bool cur_required[C_N] = {true, true, true, true, true, true};
 typedef struct cur_ctx {
     bill b;
     bool have_header;
+    size_t n_header;
     int cols[C_N];
 } cur_ctx;
 
@@ -1327,9 +1343,13 @@ static gp_status cur_row(void *pctx, char **f, size_t n, long line,
     if (!x->have_header) {
         map_columns(f, n, cur_names, C_N, x->cols);
         x->have_header = true;
+        x->n_header = n;
         return check_columns(src, line, cur_names, cur_required, C_N, x->cols,
                              "an AWS Cost and Usage Report", err);
     }
+    if ((st = gp_import_check_row_width(src, line, n, x->n_header, err)) !=
+        GP_OK)
+        return st;
     b->rows++;
     kind = field(f, n, c[C_TYPE]);
     if (strcmp(kind, "RIFee") == 0)

@@ -190,6 +190,7 @@ typedef struct offer_ctx {
     const char *source;
     file_kind kind;
     long rows_before_header;
+    size_t n_header;
     char publication[48]; /* the preamble's "Publication Date" */
     char offer_code[64];
     int cols[(int)O_N > (int)S_N ? (int)O_N : (int)S_N];
@@ -596,6 +597,7 @@ static gp_status price_list_row(void *pctx, char **f, size_t n, long line,
                                 gp_error *err)
 {
     offer_ctx *x = pctx;
+    gp_status st;
 
     if (x->kind == FILE_UNKNOWN) {
         if (strcmp(f[0], "SKU") == 0) {
@@ -607,6 +609,7 @@ static gp_status price_list_row(void *pctx, char **f, size_t n, long line,
                              "header; the catalog's as_of is taken from it");
                 return GP_ERR_INPUT;
             }
+            x->n_header = n;
             return offer_header(x, f, n, line, err);
         }
         if (++x->rows_before_header > MAX_PREAMBLE_ROWS) {
@@ -622,6 +625,9 @@ static gp_status price_list_row(void *pctx, char **f, size_t n, long line,
             snprintf(x->offer_code, sizeof x->offer_code, "%s", f[1]);
         return GP_OK;
     }
+    if ((st = gp_import_check_row_width(x->source, line, n, x->n_header,
+                                        err)) != GP_OK)
+        return st;
     x->rows++;
     return x->kind == FILE_OFFER ? offer_row(x, f, n, line, err)
                                  : plan_row(x, f, n, line, err);

@@ -555,7 +555,13 @@ static void test_focus_bad_rows_give_file_line_column(void **state)
         {FOCUS_HEAD "Usage,x\"y\n",
          "bill.csv:2: malformed CSV: a double quote inside an unquoted "
          "field or after a closing quote"},
-        {FOCUS_HEAD "Tax,2024-09-10 05:00:00,2024-09-10 06:00:00\n",
+        /* 2 fields and 15 against the header's 14: the column named is
+         * the first one the two disagree on */
+        {FOCUS_HEAD "Usage,2024-09-10 05:00:00\n",
+         "bill.csv:2:3: row has 2 fields, the header has 14"},
+        {FOCUS_HEAD "Tax,,,,,,,,,,,,,,\n",
+         "bill.csv:2:15: row has 15 fields, the header has 14"},
+        {FOCUS_HEAD "Tax,2024-09-10 05:00:00,2024-09-10 06:00:00,,,,,,,,,,,\n",
          "bill.csv: no compute instance-hour rows among 1 rows (expected "
          "usage rows billed in hours whose ChargeDescription names an "
          "instance type, or an x_InstanceType column)"},

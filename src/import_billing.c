@@ -775,9 +775,11 @@ static gp_status read_period(const char *source, long line, int col_start,
 
 /* Reads a header row into column indices: names[i] -> cols[i], -1 when
  * absent.  The CUR 2.0 spelling of a CUR 1 name (line_item_usage_type for
- * lineItem/UsageType) is accepted too. */
-static void map_columns(char **f, size_t n, const char *const *names,
-                        size_t n_names, int *cols)
+ * lineItem/UsageType) is accepted too.  A column read twice is an error:
+ * which of the two a row's value came from would be a guess. */
+static gp_status map_columns(const char *source, long line, char **f, size_t n,
+                             const char *const *names, size_t n_names,
+                             int *cols, gp_error *err)
 {
     for (size_t k = 0; k < n_names; k++) {
         char snake[128];
@@ -794,10 +796,20 @@ static void map_columns(char **f, size_t n, const char *const *names,
         }
         snake[j] = '\0';
         cols[k] = -1;
-        for (size_t i = 0; i < n && cols[k] < 0; i++)
-            if (strcmp(f[i], names[k]) == 0 || strcmp(f[i], snake) == 0)
-                cols[k] = (int)i;
+        for (size_t i = 0; i < n; i++) {
+            if (strcmp(f[i], names[k]) != 0 && strcmp(f[i], snake) != 0)
+                continue;
+            if (cols[k] >= 0) {
+                gp_error_set(err, source, line, (long)i + 1, f[i],
+                             "the column is there twice (also column %d%s%s)",
+                             cols[k] + 1, strcmp(f[cols[k]], f[i]) ? ", " : "",
+                             strcmp(f[cols[k]], f[i]) ? f[cols[k]] : "");
+                return GP_ERR_INPUT;
+            }
+            cols[k] = (int)i;
+        }
     }
+    return GP_OK;
 }
 
 /* Reports the first required column (required[k]) that is missing. */
@@ -936,7 +948,9 @@ static gp_status focus_row(void *pctx, char **f, size_t n, long line,
     gp_status st;
 
     if (!x->have_header) {
-        map_columns(f, n, focus_names, F_N, x->cols);
+        if ((st = map_columns(src, line, f, n, focus_names, F_N, x->cols,
+                              err)) != GP_OK)
+            return st;
         x->have_header = true;
         x->n_header = n;
         return check_columns(src, line, focus_names, focus_required, F_N,
@@ -1341,7 +1355,9 @@ static gp_status cur_row(void *pctx, char **f, size_t n, long line,
     gp_status st;
 
     if (!x->have_header) {
-        map_columns(f, n, cur_names, C_N, x->cols);
+        if ((st = map_columns(src, line, f, n, cur_names, C_N, x->cols, err)) !=
+            GP_OK)
+            return st;
         x->have_header = true;
         x->n_header = n;
         return check_columns(src, line, cur_names, cur_required, C_N, x->cols,

@@ -69,6 +69,27 @@ static int column(char **f, size_t n, const char *name)
     return -1;
 }
 
+/* Puts the column named `name` in a header row in *col (-1 when there is
+ * none); the column there twice is an error, since which of the two a
+ * row's value came from would be a guess. */
+static gp_status column_once(const char *source, long line, char **f, size_t n,
+                             const char *name, int *col, gp_error *err)
+{
+    *col = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(f[i], name) != 0)
+            continue;
+        if (*col >= 0) {
+            gp_error_set(err, source, line, (long)i + 1, name,
+                         "the column is there twice (also column %d)",
+                         *col + 1);
+            return GP_ERR_INPUT;
+        }
+        *col = (int)i;
+    }
+    return GP_OK;
+}
+
 /* Rounds dollars to a millionth. */
 static double round6(double v)
 {
@@ -300,28 +321,37 @@ static gp_status check_currency(offer_ctx *x, long line, int col,
 static gp_status offer_header(offer_ctx *x, char **f, size_t n, long line,
                               gp_error *err)
 {
+    gp_status st;
+
     if (column(f, n, "DiscountedRate") >= 0) {
         x->kind = FILE_PLANS;
-        for (int k = 0; k < S_N; k++)
-            if ((x->cols[k] = column(f, n, plan_names[k])) < 0) {
+        for (int k = 0; k < S_N; k++) {
+            if ((st = column_once(x->source, line, f, n, plan_names[k],
+                                  &x->cols[k], err)) != GP_OK)
+                return st;
+            if (x->cols[k] < 0) {
                 gp_error_set(err, x->source, line, 0, NULL,
                              "missing column %s (is this an AWS savings-plan "
                              "price list CSV?)",
                              plan_names[k]);
                 return GP_ERR_INPUT;
             }
+        }
         return GP_OK;
     }
     x->kind = FILE_OFFER;
-    for (int k = 0; k < O_N; k++)
-        if ((x->cols[k] = column(f, n, offer_names[k])) < 0 &&
-            offer_required[k]) {
+    for (int k = 0; k < O_N; k++) {
+        if ((st = column_once(x->source, line, f, n, offer_names[k],
+                              &x->cols[k], err)) != GP_OK)
+            return st;
+        if (x->cols[k] < 0 && offer_required[k]) {
             gp_error_set(err, x->source, line, 0, NULL,
                          "missing column %s (is this an AWS EC2 price list "
                          "offer file?)",
                          offer_names[k]);
             return GP_ERR_INPUT;
         }
+    }
     return GP_OK;
 }
 

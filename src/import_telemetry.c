@@ -370,14 +370,17 @@ static gp_status tel_gpu_get(tel *T, const char *host, const char *key_id,
     return GP_OK;
 }
 
-/* The interned label set (team, project, pod); all "" gives 0. */
+/* The interned label set (team, project, pod); all "" gives 0.  Label
+ * values have no length limit of their own, so a key too long for the
+ * stack buffer is built on the heap rather than the labels dropped. */
 static gp_status tel_labels_get(tel *T, const char *team, const char *project,
                                 const char *pod, uint32_t *out)
 {
-    char key[1024];
+    char stack_key[1024], *key = stack_key;
     const char *parts[3] = {team, project, pod};
-    size_t len;
+    size_t len, need;
     uint32_t v;
+    gp_status st = GP_OK;
 
     if (T->n_labels == 0) {
         /* entry 0: no labels */
@@ -394,16 +397,19 @@ static gp_status tel_labels_get(tel *T, const char *team, const char *project,
     *out = 0;
     if (!team[0] && !project[0] && !pod[0])
         return GP_OK;
-    len = make_key(key, sizeof key, parts, 3);
-    if (len == 0)
-        return GP_OK; /* absurdly long labels: left out, not fatal */
+    need = strlen(team) + strlen(project) + strlen(pod) + 3;
+    if (need > sizeof stack_key && !(key = gp_malloc(need)))
+        return nomem(T);
+    len = make_key(key, need, parts, 3);
     if (gp_strmap_get(&T->label_map, key, len, &v)) {
         *out = v;
-        return GP_OK;
+        goto done;
     }
     if (gp_grow((void **)&T->labels, &T->cap_labels, T->n_labels + 1,
-                sizeof *T->labels) != GP_OK)
-        return nomem(T);
+                sizeof *T->labels) != GP_OK) {
+        st = nomem(T);
+        goto done;
+    }
     tel_labels *l = &T->labels[T->n_labels];
     l->team = gp_strdup(team);
     l->project = gp_strdup(project);
@@ -414,10 +420,14 @@ static gp_status tel_labels_get(tel *T, const char *team, const char *project,
         gp_free(l->team);
         gp_free(l->project);
         gp_free(l->pod);
-        return nomem(T);
+        st = nomem(T);
+        goto done;
     }
     *out = (uint32_t)T->n_labels++;
-    return GP_OK;
+done:
+    if (key != stack_key)
+        gp_free(key);
+    return st;
 }
 
 /* The sample of GPU `gpu` at time t (to the millisecond); *created says

@@ -519,6 +519,44 @@ static void test_dcgm_engine_activity_stands_in_for_missing_util(void **state)
     free(out);
 }
 
+/* Kubernetes labels with no room for them in a fixed key: a 600-byte
+ * namespace, 300-byte container and 300-byte pod (1,203 bytes as a key
+ * with its separators, over the 1,024 on the stack) reach the trace whole,
+ * on both samples. */
+static void test_dcgm_long_kubernetes_labels_are_kept_whole(void **state)
+{
+    gp_import_options o = options();
+    char team[601], project[301], pod[301], line[1400], text[2900], buf[700];
+    gp_status st;
+    gp_error err;
+    char *out;
+
+    (void)state;
+    memset(team, 'n', 600);
+    team[600] = '\0';
+    memset(project, 'c', 300);
+    project[300] = '\0';
+    memset(pod, 'p', 300);
+    pod[300] = '\0';
+    snprintf(line, sizeof line,
+             "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",modelName=\"NVIDIA L4\","
+             "Hostname=\"n1\",namespace=\"%s\",container=\"%s\",pod=\"%s\"}",
+             team, project, pod);
+    snprintf(text, sizeof text, "%s 40 1767607200000\n%s 60 1767607260000\n",
+             line, line);
+    o.instance_type = "g6.xlarge";
+    out = run(gp_import_dcgm_buffer, text, strlen(text), "long.prom", &o, &st,
+              &err);
+    assert_int_equal(st, GP_OK);
+    assert_int_equal(rows(out), 2);
+    for (int r = 1; r <= 2; r++) {
+        assert_string_equal(field(out, r, "team", buf, sizeof buf), team);
+        assert_string_equal(field(out, r, "project", buf, sizeof buf), project);
+        assert_string_equal(field(out, r, "pod", buf, sizeof buf), pod);
+    }
+    free(out);
+}
+
 static void test_dcgm_errors_point_at_the_line_and_column(void **state)
 {
     gp_import_options o = options();
@@ -694,6 +732,7 @@ int main(void)
         cmocka_unit_test(test_dcgm_scrape_without_timestamps_takes_time),
         cmocka_unit_test(test_dcgm_kubernetes_labels_become_team_and_project),
         cmocka_unit_test(test_dcgm_engine_activity_stands_in_for_missing_util),
+        cmocka_unit_test(test_dcgm_long_kubernetes_labels_are_kept_whole),
         cmocka_unit_test(test_dcgm_errors_point_at_the_line_and_column),
         cmocka_unit_test(test_prometheus_range_with_exported_labels),
         cmocka_unit_test(test_prometheus_errors),

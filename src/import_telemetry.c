@@ -1560,10 +1560,19 @@ static gp_status prom_labels(prom_line *pl, label_set *ls, char *scratch)
         if (ls->n == MAX_LABELS)
             return prom_error(pl, NULL, "more than %d labels", MAX_LABELS);
         ls->name[ls->n] = scratch + out;
+        size_t name_at = pl->i;
         while (pl->i < pl->len && is_name_char(pl->s[pl->i]) &&
                pl->s[pl->i] != ':')
             scratch[out++] = pl->s[pl->i++];
         scratch[out++] = '\0';
+        /* label() would take the first and ignore the other: which GPU or
+         * pod the sample is of would be a guess */
+        for (size_t k = 0; k < ls->n; k++)
+            if (strcmp(ls->name[k], ls->name[ls->n]) == 0) {
+                pl->i = name_at;
+                return prom_error(pl, ls->name[ls->n],
+                                  "the label is there twice in one sample");
+            }
         prom_space(pl);
         if (pl->i >= pl->len || pl->s[pl->i] != '=')
             return prom_error(pl, ls->name[ls->n], "expected =");

@@ -54,6 +54,12 @@ enum {
 /* A sample counts as lasting until the next one unless the gap is more
  * than this many median intervals. */
 #define GAP_FACTOR 3.0
+/* The largest memory (MiB) and power (W) readings taken as real, for
+ * every format alike: far above any GPU (an H200 has 141 GiB), and small
+ * enough that a garbled value such as 1e300 is an error, not a number that
+ * swamps every sum it enters. */
+#define MAX_MEMORY_MIB 1e12
+#define MAX_POWER_W 1e6
 /* A DCGM scrape's length when the GPU has one and --step is not given:
  * Prometheus' default scrape_interval. */
 #define DCGM_DEFAULT_STEP_S 60.0
@@ -1229,10 +1235,10 @@ static gp_status smi_row(void *ctx, char **fields, size_t n, long line,
                           "a utilization 0..100 (\"33 %\" or 33)", 0, 100,
                           &util)) != GP_OK ||
         (st = smi_measure(r, fields, SMI_MEM, line, units_mib,
-                          "memory in MiB (\"1129 MiB\" or 1129)", 0, 1e12,
-                          &mem)) != GP_OK ||
+                          "memory in MiB (\"1129 MiB\" or 1129)", 0,
+                          MAX_MEMORY_MIB, &mem)) != GP_OK ||
         (st = smi_measure(r, fields, SMI_POWER, line, units_watt,
-                          "power in W (\"74.01 W\" or 74.01)", 0, 1e6,
+                          "power in W (\"74.01 W\" or 74.01)", 0, MAX_POWER_W,
                           &power)) != GP_OK)
         return st;
 
@@ -1476,7 +1482,8 @@ static gp_status add_reading(tel *T, uint32_t source, long line, long series,
 }
 
 /* Checks a reading's range: utilization in percent, activity ratios in
- * [0, 1], the rest not negative.  Returns what was expected, or NULL. */
+ * [0, 1], memory and power within the bounds nvidia-smi logs are held to.
+ * Returns what was expected, or NULL. */
 static const char *reading_range(unsigned kind, double v)
 {
     if (isnan(v))
@@ -1488,8 +1495,10 @@ static const char *reading_range(unsigned kind, double v)
     case M_ENGINE:
         return v >= 0 && v <= 1 ? NULL : "a ratio 0..1";
     case M_MEM:
+        return v >= 0 && v <= MAX_MEMORY_MIB ? NULL
+                                             : "memory in MiB (0 to 1e12)";
     case M_POWER:
-        return v >= 0 && !isinf(v) ? NULL : "a number not below 0";
+        return v >= 0 && v <= MAX_POWER_W ? NULL : "power in W (0 to 1e6)";
     default:
         return NULL;
     }

@@ -106,18 +106,6 @@ gp_status gp_import_prometheus_buffer(const char *data, size_t len,
                                       const gp_import_options *opt, FILE *out,
                                       gp_error *err);
 
-/* Internal to the importers (import_billing.c): reads CSV text row by row
- * with libcsv, from memory (`file` NULL) or streamed from `file` (for
- * multi-gigabyte offer files), and calls `row` with the fields of each row
- * (NUL-terminated, borrowed until the call returns) and the 1-based line
- * the row starts on.  A UTF-8 byte order mark is skipped.  `row` returns
- * GP_OK to go on; anything else stops the read and is returned. */
-typedef gp_status (*gp_import_row_fn)(void *ctx, char **fields, size_t n,
-                                      long line, gp_error *err);
-gp_status gp_import_csv_read(const char *text, size_t len, FILE *file,
-                             const char *source, gp_import_row_fn row,
-                             void *ctx, gp_error *err);
-
 /* Internal: checks that a row past the header has as many fields as the
  * header (n_header); a short row would read its missing fields as empty, a
  * long one has a field the header does not name.  The message is the trace

@@ -32,6 +32,7 @@
  * and only takes the interruption rate; types the advisor does not list
  * keep whatever spot section they had.
  */
+#include "csv_rows.h"
 #include "import.h"
 #include "json_util.h"
 #include "util.h"
@@ -673,7 +674,7 @@ static gp_status offer_read(offer_ctx *x, const char *text, size_t len,
     x->kind = FILE_UNKNOWN;
     x->rows_before_header = 0;
     x->publication[0] = x->offer_code[0] = '\0';
-    st = gp_import_csv_read(text, len, file, name, price_list_row, x, err);
+    st = gp_csv_rows_read(text, len, file, name, price_list_row, x, err);
     if (st != GP_OK)
         return st;
     if (x->kind == FILE_UNKNOWN) {

@@ -23,11 +23,12 @@
  *     the host's; anything less certain is an error that names the
  *     candidates.
  *
- * Parsing: libcsv (through gp_import_csv_read, import.h) for nvidia-smi's
+ * Parsing: libcsv (through gp_csv_rows_read, csv_rows.h) for nvidia-smi's
  * CSV, jansson (through json_util.h) for
  * Prometheus' JSON, and a small reader of the Prometheus text exposition
  * format for DCGM exporter scrapes (no library the project uses reads it).
  */
+#include "csv_rows.h"
 #include "import.h"
 #include "json_util.h"
 #include "util.h"
@@ -1287,8 +1288,8 @@ static gp_status smi_read(tel *T, uint32_t source, const char *text, size_t len)
     r.T = T;
     r.source = source;
     file_stem(T->sources[source].name, r.host, sizeof r.host);
-    st = gp_import_csv_read(text, len, NULL, T->sources[source].name, smi_row,
-                            &r, T->err);
+    st = gp_csv_rows_read(text, len, NULL, T->sources[source].name, smi_row, &r,
+                          T->err);
     if (st == GP_ERR_NOMEM)
         nomem(T);
     if (st == GP_OK && !r.header) {

@@ -1,0 +1,27 @@
+/*
+ * csv_rows.h: CSV text read row by row with libcsv (csv_rows.c), shared by
+ * the importers and the catalog's spot price histories.  Not exported, and
+ * free of libcsv's types.
+ */
+#ifndef GP_CSV_ROWS_H
+#define GP_CSV_ROWS_H
+
+#include "gpuplan.h"
+
+#include <stdio.h>
+
+/* Called with the fields of each row (NUL-terminated, borrowed until the
+ * call returns) and the 1-based line the row starts on.  Returns GP_OK to
+ * go on; anything else stops the read and is returned. */
+typedef gp_status (*gp_csv_row_fn)(void *ctx, char **fields, size_t n,
+                                   long line, gp_error *err);
+
+/* Reads CSV text (RFC 4180, strict quoting) row by row, from memory
+ * (`file` NULL) or streamed from `file` (for multi-gigabyte offer files),
+ * and calls `row` for every row that has any field; blank lines are
+ * skipped.  A UTF-8 byte order mark is skipped.  Errors name `source`. */
+gp_status gp_csv_rows_read(const char *text, size_t len, FILE *file,
+                           const char *source, gp_csv_row_fn row, void *ctx,
+                           gp_error *err);
+
+#endif

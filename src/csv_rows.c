@@ -50,6 +50,14 @@ static void rows_field(void *s, size_t len, void *p)
         r->st = GP_ERR_INPUT;
         return;
     }
+    /* the caller gets NUL-terminated fields, so a NUL inside one would cut
+     * it short without a word; no text format here has one */
+    if (len > 0 && memchr(s, '\0', len)) {
+        gp_error_set(r->err, r->source, r->line, (long)r->n + 1, NULL,
+                     "a NUL byte in the field (is this a text file?)");
+        r->st = GP_ERR_INPUT;
+        return;
+    }
     if (gp_grow((void **)&r->bytes, &r->cap, r->len + len + 1, 1) != GP_OK ||
         gp_grow((void **)&r->starts, &r->cap_fields, r->n + 1,
                 sizeof *r->starts) != GP_OK) {
@@ -107,7 +115,8 @@ static gp_status rows_feed(csv_rows *r, struct csv_parser *p,
                 r->st = GP_ERR_NOMEM;
                 break;
             }
-            gp_error_set(r->err, r->source, r->line, 0, NULL,
+            /* the fields before the bad one are complete */
+            gp_error_set(r->err, r->source, r->line, (long)r->n + 1, NULL,
                          "malformed CSV: %s",
                          e == CSV_EPARSE ? "a double quote inside an unquoted "
                                            "field or after a closing quote"
@@ -164,7 +173,7 @@ gp_status gp_csv_rows_read(const char *text, size_t len, FILE *file,
     }
     if (r.st == GP_OK && csv_fini(&p, rows_field, rows_end, &r) != 0 &&
         r.st == GP_OK) {
-        gp_error_set(err, source, r.last_line, 0, NULL,
+        gp_error_set(err, source, r.last_line, (long)r.n + 1, NULL,
                      "malformed CSV: a quoted field is not closed");
         r.st = GP_ERR_INPUT;
     }

@@ -295,7 +295,7 @@ static void test_cur_bad_rows_give_file_line_column(void **state)
         {"", "cur.csv:1: empty file; expected an AWS Cost and Usage Report "
              "header row"},
         {CUR_HEAD "Usage,\"2026-01-05,x\n",
-         "cur.csv:2: malformed CSV: a quoted field is not closed"},
+         "cur.csv:2:2: malformed CSV: a quoted field is not closed"},
     };
     (void)state;
 
@@ -553,7 +553,7 @@ static void test_focus_bad_rows_give_file_line_column(void **state)
          "bill.csv:1: missing column ChargePeriodEnd (is this a FOCUS 1.0 "
          "export?)"},
         {FOCUS_HEAD "Usage,x\"y\n",
-         "bill.csv:2: malformed CSV: a double quote inside an unquoted "
+         "bill.csv:2:2: malformed CSV: a double quote inside an unquoted "
          "field or after a closing quote"},
         /* 2 fields and 15 against the header's 14: the column named is
          * the first one the two disagree on */

@@ -11,6 +11,7 @@
  * catalog loaded and the warnings loading produced (stale prices, spot
  * above on-demand).
  */
+#include "csv_rows.h"
 #include "json_util.h"
 #include "util.h"
 
@@ -122,168 +123,179 @@ static void format_money(double v, char *buf, size_t size)
 
 /* ---- spot price history (CSV) ------------------------------------------- */
 
-/* One field of a CSV line: its bytes, without surrounding quotes. */
-typedef struct csv_field {
-    const char *p;
-    size_t len;
-} csv_field;
+/* A spot price history being read (gp_catalog_parse_history): where the
+ * two columns it needs are, and the prices so far. */
+typedef struct history_read {
+    const char *source;
+    size_t n_columns; /* of the header; 0 until the header is read */
+    long header_line;
+    size_t col_time, col_price; /* 0-based */
+    gp_price_point *points;
+    size_t n_points, cap;
+} history_read;
 
-/*
- * Splits one line (no newline) into at most max fields at commas; a field
- * in double quotes may hold commas ("" inside stays doubled, which no
- * timestamp or price needs).  Returns the number of fields.
- */
-static size_t split_csv_line(const char *line, size_t len, csv_field *f,
-                             size_t max)
+/* The name of 0-based column col when it is one the history reads, else "". */
+static const char *history_column_name(const history_read *h, size_t col)
 {
-    size_t n = 0, i = 0;
-
-    for (;;) {
-        size_t start = i;
-        bool quoted = i < len && line[i] == '"';
-        if (quoted) {
-            start = ++i;
-            while (i < len &&
-                   !(line[i] == '"' && (i + 1 >= len || line[i + 1] != '"')))
-                i += line[i] == '"' ? 2 : 1;
-        } else {
-            while (i < len && line[i] != ',')
-                i++;
-        }
-        if (n < max) {
-            f[n].p = line + start;
-            f[n].len = (i < len ? i : len) - start;
-        }
-        n++;
-        if (quoted && i < len)
-            i++; /* the closing quote */
-        while (i < len && line[i] != ',')
-            i++; /* stray bytes after a closing quote */
-        if (i >= len)
-            break;
-        i++; /* the comma */
-    }
-    return n;
+    if (h->n_columns > 0 && col == h->col_time)
+        return "timestamp";
+    if (h->n_columns > 0 && col == h->col_price)
+        return "hourly";
+    return "";
 }
 
-/* Whether a field is exactly the word w. */
-static bool field_is(const csv_field *f, const char *w)
+/* The header row: finds the columns timestamp and hourly, each once. */
+static gp_status history_header(history_read *h, char **f, size_t n, long line,
+                                gp_error *err)
 {
-    return f->len == strlen(w) && memcmp(f->p, w, f->len) == 0;
-}
+    static const char *const names[2] = {"timestamp", "hourly"};
+    size_t found[2] = {0, 0}; /* 1-based column, 0 = not seen */
+    char shown[256], quoted[160];
+    size_t used = 0;
 
-/* A field's text as a quoted string for messages. */
-static const char *quote_field(const csv_field *f, char *buf, size_t size)
-{
-    char raw[128];
-
-    snprintf(raw, sizeof raw, "%.*s", (int)(f->len < 100 ? f->len : 100), f->p);
-    return gp_json_quote(raw, buf, size);
-}
-
-/*
- * Parses a price series "timestamp,hourly" (header row first; columns in
- * any order, others ignored; blank lines skipped; CRLF or LF; optional
- * UTF-8 byte order mark) into spot->history.  Times must increase.  Errors
- * name `source` with the line and the CSV column.
- */
-static gp_status parse_history(const char *text, size_t len, const char *source,
-                               gp_spot_offer *spot, gp_error *err)
-{
-    size_t pos = 0, cap = 0;
-    long line_no = 0;
-    int col_time = -1, col_price = -1;
-    csv_field f[32];
-    char quoted[160];
-
-    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
-        pos = 3;
-    while (pos < len) {
-        const char *line = text + pos;
-        const char *nl = memchr(line, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - line) : len - pos;
-        size_t nf;
-        double t, price;
-        const char *why;
-
-        pos += n + (nl ? 1 : 0);
-        line_no++;
-        if (n > 0 && line[n - 1] == '\r')
-            n--;
-        if (n == 0)
-            continue;
-        nf = split_csv_line(line, n, f, 32);
-        if (nf > 32)
-            nf = 32;
-        if (col_time < 0) { /* the header */
-            for (size_t i = 0; i < nf; i++) {
-                if (field_is(&f[i], "timestamp") && col_time < 0)
-                    col_time = (int)i;
-                else if (field_is(&f[i], "hourly") && col_price < 0)
-                    col_price = (int)i;
-            }
-            if (col_time < 0 || col_price < 0) {
-                gp_error_set(
-                    err, source, line_no, 0, "",
-                    "the header needs the columns timestamp and "
-                    "hourly, got %s",
-                    quote_field(&(csv_field){line, n}, quoted, sizeof quoted));
+    for (size_t i = 0; i < n; i++) {
+        for (int k = 0; k < 2; k++) {
+            if (strcmp(f[i], names[k]) != 0)
+                continue;
+            if (found[k]) {
+                gp_error_set(err, h->source, line, (long)i + 1, names[k],
+                             "the column appears twice (also column %zu)",
+                             found[k]);
                 return GP_ERR_INPUT;
             }
-            continue;
+            found[k] = i + 1;
         }
-        if ((size_t)col_time >= nf || (size_t)col_price >= nf) {
-            int missing = (size_t)col_time >= nf ? col_time : col_price;
-            gp_error_set(err, source, line_no, missing + 1,
-                         missing == col_time ? "timestamp" : "hourly",
-                         "missing value");
-            return GP_ERR_INPUT;
-        }
-        if (!gp_parse_time(f[col_time].p, f[col_time].len, &t, &why)) {
-            gp_error_set(err, source, line_no, col_time + 1, "timestamp",
-                         "%s, got %s", why,
-                         quote_field(&f[col_time], quoted, sizeof quoted));
-            return GP_ERR_INPUT;
-        }
-        if (!gp_parse_number(f[col_price].p, f[col_price].len, &price)) {
-            gp_error_set(err, source, line_no, col_price + 1, "hourly",
-                         "expected a number, got %s",
-                         quote_field(&f[col_price], quoted, sizeof quoted));
-            return GP_ERR_INPUT;
-        }
-        if (price < 0) {
-            char num[32];
-            gp_json_format_number(price, num, sizeof num);
-            gp_error_set(err, source, line_no, col_price + 1, "hourly",
-                         "must not be negative, got %s", num);
-            return GP_ERR_INPUT;
-        }
-        if (spot->n_history > 0 &&
-            (int64_t)floor(t) <= spot->history[spot->n_history - 1].t) {
-            char prev[32];
-            gp_format_time(spot->history[spot->n_history - 1].t, prev,
-                           sizeof prev);
-            gp_error_set(err, source, line_no, col_time + 1, "timestamp",
-                         "must be later than the row before (%s)", prev);
-            return GP_ERR_INPUT;
-        }
-        if (gp_grow((void **)&spot->history, &cap, spot->n_history + 1,
-                    sizeof *spot->history) != GP_OK) {
-            gp_error_set(err, source, 0, 0, "", "out of memory");
-            return GP_ERR_NOMEM;
-        }
-        spot->history[spot->n_history].t = (int64_t)floor(t);
-        spot->history[spot->n_history].hourly = price;
-        spot->n_history++;
     }
-    if (spot->n_history == 0) {
-        gp_error_set(err, source, line_no > 0 ? 1 : 0, 0, "",
-                     "no prices (expected a header timestamp,hourly and at "
-                     "least one row)");
+    if (!found[0] || !found[1]) {
+        /* the header as it reads, for the message */
+        shown[0] = '\0';
+        for (size_t i = 0; i < n && used + 1 < sizeof shown; i++) {
+            int k = snprintf(shown + used, sizeof shown - used, "%s%s",
+                             i ? "," : "", f[i]);
+            if (k < 0)
+                break;
+            used += (size_t)k;
+        }
+        gp_error_set(err, h->source, line, 0, "",
+                     "the header needs the columns timestamp and hourly, "
+                     "got %s",
+                     gp_json_quote(shown, quoted, sizeof quoted));
         return GP_ERR_INPUT;
     }
+    h->n_columns = n;
+    h->header_line = line;
+    h->col_time = found[0] - 1;
+    h->col_price = found[1] - 1;
+    return GP_OK;
+}
+
+/* gp_csv_rows_read's callback: the header, then one price per row. */
+static gp_status history_row(void *ctx, char **f, size_t n, long line,
+                             gp_error *err)
+{
+    history_read *h = ctx;
+    const char *when, *price_text, *why;
+    double t, price;
+    char quoted[160];
+
+    if (h->n_columns == 0)
+        return history_header(h, f, n, line, err);
+    if (n != h->n_columns) {
+        /* the first missing column, or the first extra one */
+        size_t col = n < h->n_columns ? n : h->n_columns;
+        gp_error_set(err, h->source, line, (long)col + 1,
+                     history_column_name(h, col),
+                     "row has %zu field%s, the header has %zu", n,
+                     n == 1 ? "" : "s", h->n_columns);
+        return GP_ERR_INPUT;
+    }
+    when = f[h->col_time];
+    price_text = f[h->col_price];
+    if (!when[0] || !price_text[0]) {
+        bool no_time = !when[0];
+        gp_error_set(err, h->source, line,
+                     (long)(no_time ? h->col_time : h->col_price) + 1,
+                     no_time ? "timestamp" : "hourly", "missing value");
+        return GP_ERR_INPUT;
+    }
+    if (!gp_parse_time(when, strlen(when), &t, &why)) {
+        gp_error_set(err, h->source, line, (long)h->col_time + 1, "timestamp",
+                     "%s, got %s", why,
+                     gp_json_quote(when, quoted, sizeof quoted));
+        return GP_ERR_INPUT;
+    }
+    if (!gp_parse_number(price_text, strlen(price_text), &price)) {
+        gp_error_set(err, h->source, line, (long)h->col_price + 1, "hourly",
+                     "expected a number, got %s",
+                     gp_json_quote(price_text, quoted, sizeof quoted));
+        return GP_ERR_INPUT;
+    }
+    if (price < 0) {
+        char num[32];
+        gp_json_format_number(price, num, sizeof num);
+        gp_error_set(err, h->source, line, (long)h->col_price + 1, "hourly",
+                     "must not be negative, got %s", num);
+        return GP_ERR_INPUT;
+    }
+    if (h->n_points > 0 && (int64_t)floor(t) <= h->points[h->n_points - 1].t) {
+        char prev[32];
+        gp_format_time(h->points[h->n_points - 1].t, prev, sizeof prev);
+        gp_error_set(err, h->source, line, (long)h->col_time + 1, "timestamp",
+                     "must be later than the row before (%s)", prev);
+        return GP_ERR_INPUT;
+    }
+    if (gp_grow((void **)&h->points, &h->cap, h->n_points + 1,
+                sizeof *h->points) != GP_OK)
+        return GP_ERR_NOMEM;
+    h->points[h->n_points].t = (int64_t)floor(t);
+    h->points[h->n_points].hourly = price;
+    h->n_points++;
+    return GP_OK;
+}
+
+/*
+ * Parses a price series "timestamp,hourly" with libcsv (RFC 4180, strict:
+ * see csv_rows.c): a header row first, with the columns timestamp and
+ * hourly once each, in any order, among any others; then rows of as many
+ * fields as the header.  Blank lines are skipped; CRLF or LF; an optional
+ * UTF-8 byte order mark.  Times must increase.  Errors name `source` with
+ * the line, the CSV column and the column's name.
+ */
+gp_status gp_catalog_parse_history(gp_spot_offer *spot, const char *text,
+                                   size_t len, const char *source,
+                                   gp_error *err)
+{
+    history_read h;
+    gp_status st;
+
+    memset(&h, 0, sizeof h);
+    h.source = source;
+    spot->history = NULL;
+    spot->n_history = 0;
+    st = gp_csv_rows_read(text, len, NULL, source, history_row, &h, err);
+    if (st == GP_ERR_INPUT && err && !err->field[0] && err->column > 0 &&
+        err->line > h.header_line) {
+        /* a quoting error or NUL byte in a row: the reader knows the
+         * column, the header knows its name */
+        snprintf(err->field, sizeof err->field, "%s",
+                 history_column_name(&h, (size_t)err->column - 1));
+    }
+    if (st == GP_OK && h.n_points == 0) {
+        gp_error_set(err, source, h.header_line, 0, "",
+                     "no prices (expected a header timestamp,hourly and at "
+                     "least one row)");
+        st = GP_ERR_INPUT;
+    }
+    if (st != GP_OK) {
+        if (st == GP_ERR_NOMEM)
+            gp_error_set(err, source, 0, 0, "", "out of memory");
+        gp_free(h.points);
+        return st;
+    }
+    spot->history = h.points;
+    spot->n_history = h.n_points;
     /* the latest price stands in where one number is wanted */
-    spot->hourly = spot->history[spot->n_history - 1].hourly;
+    spot->hourly = h.points[h.n_points - 1].hourly;
     return GP_OK;
 }
 
@@ -316,7 +328,7 @@ static gp_status load_history(gp_jdoc *d, const char *base_dir,
                       local.message);
         return st;
     }
-    st = parse_history(text, len, path, spot, d->err);
+    st = gp_catalog_parse_history(spot, text, len, path, d->err);
     gp_free(text);
     gp_free(path);
     return st;

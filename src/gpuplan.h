@@ -202,6 +202,16 @@ gp_status gp_catalog_parse(gp_catalog **out, const char *text, size_t len,
                            gp_error *err);
 void gp_catalog_free(gp_catalog *c);
 
+/* Parses a spot price history CSV (a catalog's "history" file, SPEC
+ * section 3) from memory into spot->history and spot->n_history, and sets
+ * spot->hourly to the latest price (the fuzz target's entry point).  The
+ * other members of spot are left alone.  On success spot->history is a
+ * new array for the caller to gp_free (gp_catalog_free does it for loaded
+ * catalogs); on failure it is NULL. */
+gp_status gp_catalog_parse_history(gp_spot_offer *spot, const char *text,
+                                   size_t len, const char *source,
+                                   gp_error *err);
+
 /* The instance type `name`, restricted to provider/region when they are not
  * NULL or "".  Returns NULL when none matches, and also when several
  * catalogs match and provider/region do not decide (then *ambiguous is set).

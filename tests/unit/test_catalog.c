@@ -646,6 +646,115 @@ static void test_spot_history_is_read_relative_to_the_catalog(void **state)
     gp_pricing_free(p);
 }
 
+static void test_spot_history_reads_any_columns_and_rfc4180_quotes(void **state)
+{
+    /* 40 columns c0..c39 with hourly at column 37 and timestamp at column
+     * 40 (1-based), past the 32 an older reader kept; a byte order mark,
+     * CRLF, a blank line, a quoted price and a quoted comma elsewhere */
+    char text[2048];
+    size_t n = 0;
+    gp_spot_offer spot = {.hourly = 9};
+    gp_error err;
+
+    (void)state;
+    n += (size_t)snprintf(text + n, sizeof text - n, "\xEF\xBB\xBF");
+    for (int i = 0; i < 40; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s%s", i ? "," : "",
+                              i == 36   ? "hourly"
+                              : i == 39 ? "timestamp"
+                                        : "c");
+    n += (size_t)snprintf(text + n, sizeof text - n, "\r\n\r\n");
+    for (int row = 0; row < 2; row++) {
+        for (int i = 0; i < 40; i++)
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s%s",
+                                  i ? "," : "",
+                                  i == 36   ? (row ? "\"0.40\"" : "0.35")
+                                  : i == 39 ? (row ? "2026-04-03T00:00:00Z"
+                                                   : "\"2026-04-02T00:00:00Z\"")
+                                            : "\"a,b\"");
+        n += (size_t)snprintf(text + n, sizeof text - n, "\r\n");
+    }
+    assert_true(n < sizeof text);
+    gp_error_clear(&err);
+    assert_int_equal(gp_catalog_parse_history(&spot, text, n, "h.csv", &err),
+                     GP_OK);
+    assert_int_equal(spot.n_history, 2);
+    /* date -u -d 2026-04-02 +%s, and a day later */
+    assert_int_equal(spot.history[0].t, 1775088000);
+    assert_close(spot.history[0].hourly, 0.35, 1e-12);
+    assert_int_equal(spot.history[1].t, 1775088000 + 86400);
+    assert_close(spot.history[1].hourly, 0.40, 1e-12);
+    /* the latest price replaces the 9 that was there */
+    assert_close(spot.hourly, 0.40, 1e-12);
+    gp_free(spot.history);
+}
+
+static void test_spot_history_rejects_bad_csv_and_keeps_no_prices(void **state)
+{
+    static const struct {
+        const char *text;
+        long line, column;
+        const char *field;
+    } cases[] = {
+        /* bytes after a closing quote: the price "0.3" must not be read */
+        {"timestamp,hourly\n2026-01-01T00:00:00Z,\"0.3\"9\n", 2, 2, "hourly"},
+        /* a quote that never closes */
+        {"timestamp,hourly\n2026-01-01T00:00:00Z,\"0.3\n", 2, 2, "hourly"},
+        /* a row shorter and one longer than the header */
+        {"timestamp,hourly\n2026-01-01T00:00:00Z,0.3\n2026-01-02T00:00:00Z\n",
+         3, 2, "hourly"},
+        {"hourly,timestamp\n0.3,2026-01-01T00:00:00Z,x\n", 2, 3, ""},
+        /* hourly twice: the second one is the mistake */
+        {"hourly,timestamp,hourly\n0.3,2026-01-01T00:00:00Z,0.4\n", 1, 3,
+         "hourly"},
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gp_spot_offer spot = {.hourly = 9};
+        gp_error err;
+        gp_error_clear(&err);
+        assert_int_equal(gp_catalog_parse_history(&spot, cases[i].text,
+                                                  strlen(cases[i].text),
+                                                  "h.csv", &err),
+                         GP_ERR_INPUT);
+        assert_null(spot.history);
+        assert_int_equal(spot.n_history, 0);
+        assert_close(spot.hourly, 9, 0);
+        assert_string_equal(err.source, "h.csv");
+        assert_int_equal(err.line, cases[i].line);
+        assert_int_equal(err.column, cases[i].column);
+        assert_string_equal(err.field, cases[i].field);
+    }
+}
+
+static void test_spot_history_fails_cleanly_at_every_allocation(void **state)
+{
+    const char *text = "timestamp,hourly\n2026-04-02T00:00:00Z,0.35\n"
+                       "2026-04-03T00:00:00Z,\"0.40\"\n";
+    long n;
+
+    (void)state;
+    for (n = 0;; n++) {
+        gp_spot_offer spot = {.hourly = 9};
+        gp_error err;
+        gp_status st;
+        gp_error_clear(&err);
+        gp_alloc_fail_after(n);
+        st = gp_catalog_parse_history(&spot, text, strlen(text), "h.csv", &err);
+        gp_alloc_fail_after(-1);
+        if (st == GP_OK) {
+            assert_int_equal(spot.n_history, 2);
+            gp_free(spot.history);
+            break;
+        }
+        assert_int_equal(st, GP_ERR_NOMEM);
+        assert_null(spot.history);
+        assert_string_equal(err.message, "out of memory");
+    }
+    assert_true(n > 2);
+}
+
 static void test_spot_price_at_steps_through_the_history(void **state)
 {
     gp_price_point h[] = {{1775088000, 0.35},  /* 2026-04-02 */
@@ -849,6 +958,10 @@ int main(void)
             test_pricing_load_failure_leaves_an_existing_set_as_it_was),
         cmocka_unit_test(test_pricing_load_reports_a_missing_file),
         cmocka_unit_test(test_spot_history_is_read_relative_to_the_catalog),
+        cmocka_unit_test(
+            test_spot_history_reads_any_columns_and_rfc4180_quotes),
+        cmocka_unit_test(test_spot_history_rejects_bad_csv_and_keeps_no_prices),
+        cmocka_unit_test(test_spot_history_fails_cleanly_at_every_allocation),
         cmocka_unit_test(test_spot_price_at_steps_through_the_history),
         cmocka_unit_test(
             test_reserved_effective_hourly_adds_the_amortized_upfront),

@@ -800,7 +800,17 @@ static bool row_text_is_utf8(struct shard *s, const struct file_ctx *ctx,
         COL_PROVIDER, COL_REGION,  COL_INSTANCE_TYPE, COL_WORKLOAD,
         COL_JOB_ID,   COL_TEAM,    COL_PROJECT,       COL_INTERRUPTIBLE};
     char shown[SHOWN_SIZE];
+    unsigned char any = 0;
 
+    /* nearly every row is ASCII: one pass over the fields' bytes, no call
+     * per field (calling gp_utf8_valid on each cost ingest 6%) */
+    for (size_t i = 0; i < sizeof text_columns / sizeof *text_columns; i++) {
+        const struct field *f = FIELD(row, ctx, text_columns[i]);
+        for (size_t j = 0; j < f->len; j++)
+            any |= (unsigned char)f->p[j];
+    }
+    if (any < 0x80)
+        return true;
     for (size_t i = 0; i < sizeof text_columns / sizeof *text_columns; i++) {
         const struct field *f = FIELD(row, ctx, text_columns[i]);
         size_t bad;

@@ -479,15 +479,10 @@ static void test_spot_without_jobs_uses_daly_per_hour(void **state)
     gp_trace_free(t);
 }
 
-static void test_fallback_after_max_interruptions(void **state)
+/* One job run in the jobs layout: 8 p4d.24xlarge training for 24 hours
+ * (2026-01-01), job_id j. */
+static gp_trace *one_day_job(void)
 {
-    (void)state;
-    /* With a monthly rate the fixture does not have, force interruptions
-     * with interruption_factor 2000 (lambda x 2000 = 0.366/h per p4d, so
-     * 8 instances see one about every 20 minutes): with
-     * max_interruptions 2 almost every replicate falls back to on demand
-     * after two interruptions, and the on-demand part shows in the
-     * on-demand cost. */
     gp_error err;
     gp_trace_options opt;
     gp_trace_builder *b;
@@ -503,6 +498,19 @@ static void test_fallback_after_max_interruptions(void **state)
         gp_trace_builder_add_buffer(b, csv, strlen(csv), "j.csv", &err),
         GP_OK);
     assert_int_equal(gp_trace_builder_finish(b, &t, &err), GP_OK);
+    return t;
+}
+
+static void test_fallback_after_max_interruptions(void **state)
+{
+    (void)state;
+    /* With a monthly rate the fixture does not have, force interruptions
+     * with interruption_factor 2000 (lambda x 2000 = 0.366/h per p4d, so
+     * 8 instances see one about every 20 minutes): with
+     * max_interruptions 2 almost every replicate falls back to on demand
+     * after two interruptions, and the on-demand part shows in the
+     * on-demand cost. */
+    gp_trace *t = one_day_job();
     gp_scenario *s = scenario_of(
         "{\"adjustments\": {\"interruption_factor\": 2000}, \"policy\": "
         "{\"training\": {\"launch\": \"spot\", \"max_interruptions\": 2}}, "
@@ -532,21 +540,7 @@ static void test_fallback_when_the_deadline_is_at_risk(void **state)
      * interrupted with probability 1 - exp(-0.0395107 x 25.2) = 0.6306.
      * That is both the share that falls back and the mean interruptions
      * (4,000 runs: standard error 0.0076; tolerance 4 of them). */
-    gp_error err;
-    gp_trace_options opt;
-    gp_trace_builder *b;
-    gp_trace *t;
-    const char *csv = "start,end,instance_type,instances,job_id,workload\n"
-                      "2026-01-01T00:00:00Z,2026-01-02T00:00:00Z,"
-                      "p4d.24xlarge,8,j,training\n";
-    gp_trace_options_init(&opt);
-    opt.layout = GP_LAYOUT_JOBS;
-    gp_error_clear(&err);
-    assert_int_equal(gp_trace_builder_new(&b, pricing, &opt, &err), GP_OK);
-    assert_int_equal(
-        gp_trace_builder_add_buffer(b, csv, strlen(csv), "j.csv", &err),
-        GP_OK);
-    assert_int_equal(gp_trace_builder_finish(b, &t, &err), GP_OK);
+    gp_trace *t = one_day_job();
     double rate = 8 * 27 * -log(1 - 0.125) / 730;
     double p = 1 - exp(-rate * 25.2);
     gp_scenario *s = scenario_of(

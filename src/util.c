@@ -215,14 +215,7 @@ size_t gp_utf8_char_len(const char *p, size_t len)
 bool gp_utf8_valid(const char *p, size_t len, size_t *bad)
 {
     size_t i = 0;
-    unsigned char any = 0;
 
-    /* the common case, all ASCII, in one branch-free pass the compiler
-     * vectorizes (the byte loop below cost the ingest benchmark 15%) */
-    for (size_t j = 0; j < len; j++)
-        any |= (unsigned char)p[j];
-    if (any < 0x80)
-        return true;
     while (i < len) {
         if ((unsigned char)p[i] < 0x80) { /* the common case: ASCII */
             i++;

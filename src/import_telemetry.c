@@ -106,6 +106,9 @@ typedef struct tel {
     const gp_import_options *opt;
     gp_error *err;
     const char *format; /* "nvidia-smi", ... for messages */
+    gp_strmap host_map; /* host -> index into host_gpus */
+    int *host_gpus;
+    size_t n_hosts, cap_hosts;
     tel_gpu *gpus;
     size_t n_gpus, cap_gpus;
     gp_strmap gpu_map;
@@ -274,6 +277,8 @@ static void tel_free(tel *T)
     gp_strmap_free(&T->label_map);
     gp_strmap_free(&T->count_map);
     gp_free(T->counts);
+    gp_strmap_free(&T->host_map);
+    gp_free(T->host_gpus);
 }
 
 /* Adds an input named `name`; takes ownership of text (may be NULL). */
@@ -597,14 +602,32 @@ static size_t model_match(const char *model, const char *gpu_model)
     return n_want;
 }
 
+/* Counts each host's GPUs once (T->host_gpus by T->host_map). */
+static gp_status count_hosts(tel *T)
+{
+    for (size_t i = 0; i < T->n_gpus; i++) {
+        const char *h = T->gpus[i].host;
+        uint32_t at;
+        if (gp_strmap_get(&T->host_map, h, strlen(h), &at)) {
+            T->host_gpus[at]++;
+            continue;
+        }
+        if (gp_grow((void **)&T->host_gpus, &T->cap_hosts, T->n_hosts + 1,
+                    sizeof *T->host_gpus) != GP_OK ||
+            gp_strmap_put(&T->host_map, h, strlen(h), (uint32_t)T->n_hosts) !=
+                GP_OK)
+            return nomem(T);
+        T->host_gpus[T->n_hosts++] = 1;
+    }
+    return GP_OK;
+}
+
 /* How many GPUs the host of GPU g has in the telemetry. */
 static int host_gpus(const tel *T, const tel_gpu *g)
 {
-    int n = 0;
-    for (size_t i = 0; i < T->n_gpus; i++)
-        if (strcmp(T->gpus[i].host, g->host) == 0)
-            n++;
-    return n;
+    uint32_t at = 0;
+    gp_strmap_get(&T->host_map, g->host, strlen(g->host), &at);
+    return T->host_gpus[at];
 }
 
 /* Appends ", name" (or "name" first) to buf, with "..." once it is full. */
@@ -901,17 +924,11 @@ static gp_status write_trace(tel *T, FILE *out)
 static void add_note(const tel *T)
 {
     char first[40], last[40];
-    size_t hosts = 0;
+    size_t hosts = T->n_hosts;
     double t0 = INFINITY, t1 = -INFINITY;
 
     if (!T->opt->notes)
         return;
-    for (size_t i = 0; i < T->n_gpus; i++) {
-        bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = strcmp(T->gpus[j].host, T->gpus[i].host) == 0;
-        hosts += !seen;
-    }
     for (size_t i = 0; i < T->n_samples; i++) {
         const tel_sample *s = &T->samples[i];
         if (s->t < t0)
@@ -944,7 +961,7 @@ static gp_status tel_finish(tel *T, FILE *out, double single_step)
     }
     /* label set 0 ("none") exists even when no sample had labels */
     if ((st = tel_labels_get(T, "", "", "", &none)) != GP_OK ||
-        (st = resolve_types(T)) != GP_OK)
+        (st = count_hosts(T)) != GP_OK || (st = resolve_types(T)) != GP_OK)
         return st;
     if ((st = infer_steps(T, single_step)) != GP_OK)
         return st;

@@ -1149,9 +1149,10 @@ double gp_opt_solve(gp_opt *o)
             break;
         /* the exchanges moved plan dollars by whole instances' worth: size
          * the plans again around the reservations they settled on */
-        averages(o, &w, rounds / 2, false, best_n, best_S);
+        double c = averages(o, &w, rounds / 2, false, best_n, best_S);
         restore(o, best_n, best_S);
-        cost = pass(o, NULL);
+        /* the best point's cost, as its own pass found it */
+        cost = isfinite(c) ? c : pass(o, NULL);
     }
     gp_free(moved);
     /* whole tenths of a cent an hour; a plan that saves nothing (or less

@@ -12,11 +12,9 @@
 #include "util.h"
 #include "writers.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define DEFAULT_HORIZON_HOURS (13 * 168)
 
@@ -186,51 +184,6 @@ static void print_table(const gp_inputs *in, const gp_forecast *fc)
         printf("note: %s\n", fc->notes.items[i]);
 }
 
-/* What the CSV writer needs. */
-struct csv_ctx {
-    const gp_forecast *fc;
-    const gp_trace *trace;
-};
-
-/* DIR/forecast.csv: one row per series and hour. */
-static gp_status write_points(FILE *f, void *arg)
-{
-    const struct csv_ctx *ctx = arg;
-    char ts[32];
-    fprintf(f, "provider,region,instance_type,workload,method,t,p10,p50,"
-               "p90\n");
-    for (size_t i = 0; i < ctx->fc->n_series; i++) {
-        const gp_forecast_series *s = &ctx->fc->series[i];
-        const gp_pool *p = &ctx->trace->pools[s->pool];
-        for (size_t k = 0; k < ctx->fc->n_hours; k++) {
-            gp_format_time(s->points[k].t, ts, sizeof ts);
-            fprintf(f, "%s,%s,%s,%s,%s,%s,%.6g,%.6g,%.6g\n",
-                    p->catalog->provider, p->catalog->region, p->type->name,
-                    gp_workload_name(s->workload),
-                    gp_forecast_method_name(s->method), ts, s->points[k].p10,
-                    s->points[k].p50, s->points[k].p90);
-        }
-    }
-    return ferror(f) ? GP_ERR_IO : GP_OK;
-}
-
-/* Writes DIR/forecast.csv (creating DIR). */
-static gp_status write_csv(const char *dir, const gp_forecast *fc,
-                           const gp_trace *t, gp_error *err)
-{
-    char path[4096];
-    struct csv_ctx ctx = {fc, t};
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        gp_error_set(err, dir, 0, 0, NULL, "cannot create folder: %s",
-                     strerror(errno));
-        return GP_ERR_IO;
-    }
-    snprintf(path, sizeof path, "%s/forecast.csv", dir);
-    return gp_write_atomic(path, write_points, &ctx, err);
-}
-
-/* Parses --horizon into whole hours; prints the usage error and returns
- * false when it is not a whole number of hours up to five years. */
 /* The command: load, forecast, write what was asked for. */
 static int forecast_exec(gp_cli *cli)
 {
@@ -276,7 +229,14 @@ static int forecast_exec(gp_cli *cli)
         gp_inputs_free(&in);
         return 1;
     }
-    if (cli->csv_dir && write_csv(cli->csv_dir, fc, in.trace, &err) != GP_OK) {
+    if (cli->csv_dir) {
+        gp_file_set set = {0};
+        st = gp_csv_write_forecast(&set, cli->csv_dir, fc, in.trace, &err);
+        if (st == GP_OK)
+            st = gp_file_set_commit(&set, &err);
+        gp_file_set_abort(&set);
+    }
+    if (st != GP_OK) {
         gp_cli_print_error(&err);
         gp_forecast_free(fc);
         gp_inputs_free(&in);

@@ -7,6 +7,7 @@
  * numbers are written with enough digits to read back to the cent.
  */
 #include "writers.h"
+#include "forecast.h"
 #include "idle.h"
 #include "recommend.h"
 #include "util.h"
@@ -496,4 +497,46 @@ gp_status gp_csv_write_idle(gp_file_set *set, const char *dir,
         return st;
     snprintf(path, sizeof path, "%s/idle.csv", dir);
     return gp_file_set_write(set, path, write_idle, &it, err);
+}
+
+/* forecast.csv's table: the forecast, and the trace that names its pools. */
+struct forecast_table {
+    const gp_forecast *fc;
+    const gp_trace *trace;
+};
+
+/* DIR/forecast.csv: one row per series and hour. */
+static gp_status write_points(FILE *f, void *arg)
+{
+    const struct forecast_table *ctx = arg;
+    char ts[32];
+    fprintf(f, "provider,region,instance_type,workload,method,t,p10,p50,"
+               "p90\n");
+    for (size_t i = 0; i < ctx->fc->n_series; i++) {
+        const gp_forecast_series *s = &ctx->fc->series[i];
+        const gp_pool *p = &ctx->trace->pools[s->pool];
+        for (size_t k = 0; k < ctx->fc->n_hours; k++) {
+            gp_format_time(s->points[k].t, ts, sizeof ts);
+            fprintf(f, "%s,%s,%s,%s,%s,%s,%.6g,%.6g,%.6g\n",
+                    p->catalog->provider, p->catalog->region, p->type->name,
+                    gp_workload_name(s->workload),
+                    gp_forecast_method_name(s->method), ts, s->points[k].p10,
+                    s->points[k].p50, s->points[k].p90);
+        }
+    }
+    return ferror(f) ? GP_ERR_IO : GP_OK;
+}
+
+gp_status gp_csv_write_forecast(gp_file_set *set, const char *dir,
+                                const gp_forecast *fc, const gp_trace *t,
+                                gp_error *err)
+{
+    struct forecast_table ft = {fc, t};
+    char path[4096];
+    gp_status st = gp_file_set_mkdir(set, dir, err);
+
+    if (st != GP_OK)
+        return st;
+    snprintf(path, sizeof path, "%s/forecast.csv", dir);
+    return gp_file_set_write(set, path, write_points, &ft, err);
 }

@@ -78,10 +78,18 @@ gp_status gp_csv_write_idle(gp_file_set *set, const char *dir,
                             const struct gp_idle_report *r, const gp_trace *t,
                             gp_error *err);
 
+struct gp_forecast;
+
+/* forecast --csv DIR: forecast.csv, one row per series and hour
+ * (provider, region, instance_type, workload, method, t, p10, p50, p90),
+ * added to `set` as gp_csv_write_ledgers does. */
+gp_status gp_csv_write_forecast(gp_file_set *set, const char *dir,
+                                const struct gp_forecast *fc,
+                                const gp_trace *t, gp_error *err);
+
 /* ---- the Excel workbook (writer_xlsx*.c, SPEC section 6) ---------------- */
 
 struct gp_recommendation;
-struct gp_forecast;
 struct gp_idle_report;
 
 /*

@@ -14,20 +14,13 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *action_type_name(gp_action_type t)
-{
-    return t == GP_ACTION_RESERVED ? "reserved"
-                                   : (t == GP_ACTION_SAVINGS_PLAN
-                                          ? "savings_plan"
-                                          : "routing");
-}
-
 static json_t *action_obj(const gp_action *a)
 {
     json_t *o = a->type == GP_ACTION_ROUTING ? json_object()
                                              : gp_json_commitment(&a->c);
     json_object_set_new(o, "rank", json_integer(a->rank));
-    json_object_set_new(o, "type", json_string(action_type_name(a->type)));
+    json_object_set_new(o, "type",
+                        json_string(gp_action_type_name(a->type)));
     if (a->type == GP_ACTION_ROUTING) {
         /* SPEC section 5's keys of every action: a routing action buys
          * nothing, so what describes a purchase is null and its upfront 0 */
@@ -165,27 +158,6 @@ static json_t *recommendation_json(const gp_recommendation *r,
     return doc;
 }
 
-static void describe(const gp_action *a, char *buf, size_t size)
-{
-    if (a->type == GP_ACTION_ROUTING)
-        snprintf(buf, size, "launch training on spot");
-    else if (a->type == GP_ACTION_RESERVED)
-        snprintf(buf, size, "%s%g x %s %s, %dy %s",
-                 a->renewal ? "renew " : "", a->c.count,
-                 a->c.instance_type, a->c.region, a->c.term_years,
-                 gp_payment_name(a->c.payment));
-    else
-        snprintf(buf, size, "%s%s plan %s%s $%.3f/h, %dy %s",
-                 a->renewal ? "renew " : "", gp_plan_kind_name(a->c.kind),
-                 a->c.provider, a->c.kind == GP_PLAN_FAMILY ? "" : "",
-                 a->c.hourly_commitment, a->c.term_years,
-                 gp_payment_name(a->c.payment));
-    if (a->type == GP_ACTION_SAVINGS_PLAN && a->c.kind == GP_PLAN_FAMILY) {
-        size_t n = strlen(buf);
-        snprintf(buf + n, size - n, " (%s %s)", a->c.family, a->c.region);
-    }
-}
-
 static void print_table(const gp_inputs *in, const gp_recommendation *r)
 {
     char a[32], z[32], m[6][32], what[160];
@@ -201,7 +173,7 @@ static void print_table(const gp_inputs *in, const gp_recommendation *r)
            "net savings", "break-even", "expected", "low demand", "upfront");
     for (size_t i = 0; i < r->n_actions; i++) {
         const gp_action *x = &r->actions[i];
-        describe(x, what, sizeof what);
+        gp_action_describe(x, what, sizeof what);
         gp_format_money(x->net_savings, m[0], sizeof m[0]);
         gp_format_money(x->downside_net_savings, m[1], sizeof m[1]);
         gp_format_money(x->upfront, m[2], sizeof m[2]);

@@ -1243,3 +1243,40 @@ fail:
     gp_recommendation_free(r);
     return st;
 }
+
+/* ---- in words ------------------------------------------------------------ */
+
+const char *gp_action_type_name(gp_action_type t)
+{
+    return t == GP_ACTION_RESERVED
+               ? "reserved"
+               : (t == GP_ACTION_SAVINGS_PLAN ? "savings_plan" : "routing");
+}
+
+void gp_commitment_describe(const gp_commitment *c, bool renewal, char *buf,
+                            size_t size)
+{
+    if (c->type == GP_COMMIT_RESERVED)
+        snprintf(buf, size, "%s%g x %s %s, %dy %s", renewal ? "renew " : "",
+                 c->count, c->instance_type, c->region, c->term_years,
+                 gp_payment_name(c->payment));
+    else if (c->kind == GP_PLAN_FAMILY)
+        snprintf(buf, size,
+                 "%sinstance_family plan %s $%.3f/h, %dy %s "
+                 "(%s %s)",
+                 renewal ? "renew " : "", c->provider, c->hourly_commitment,
+                 c->term_years, gp_payment_name(c->payment), c->family,
+                 c->region);
+    else
+        snprintf(buf, size, "%scompute plan %s $%.3f/h, %dy %s",
+                 renewal ? "renew " : "", c->provider, c->hourly_commitment,
+                 c->term_years, gp_payment_name(c->payment));
+}
+
+void gp_action_describe(const gp_action *a, char *buf, size_t size)
+{
+    if (a->type == GP_ACTION_ROUTING)
+        snprintf(buf, size, "launch training on spot");
+    else
+        gp_commitment_describe(&a->c, a->renewal, buf, size);
+}

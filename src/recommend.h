@@ -118,4 +118,18 @@ gp_status gp_recommend(const gp_trace *trace, const gp_pricing *pricing,
                        gp_recommendation **out, gp_error *err);
 void gp_recommendation_free(gp_recommendation *r);
 
+/* The action's type as the JSON and CSV name it: "reserved",
+ * "savings_plan", "routing". */
+const char *gp_action_type_name(gp_action_type t);
+
+/* A purchase in words, as the terminal table and the workbook say it:
+ * "4 x g5.xlarge us-east-1, 1y no_upfront", "compute plan aws $12.500/h,
+ * 1y no_upfront", an instance_family plan with "(family region)";
+ * "renew " in front when `renewal`. */
+void gp_commitment_describe(const gp_commitment *c, bool renewal, char *buf,
+                            size_t size);
+
+/* An action in words: "launch training on spot", or its purchase. */
+void gp_action_describe(const gp_action *a, char *buf, size_t size);
+
 #endif

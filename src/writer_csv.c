@@ -288,13 +288,6 @@ gp_status gp_csv_write_ledgers(gp_file_set *set, const char *dir,
 
 /* ---- recommend --csv DIR ------------------------------------------------- */
 
-static const char *csv_action_type(gp_action_type t)
-{
-    return t == GP_ACTION_RESERVED
-               ? "reserved"
-               : (t == GP_ACTION_SAVINGS_PLAN ? "savings_plan" : "routing");
-}
-
 /* recommendations.csv: the ranked actions, with the keys of --json. */
 static gp_status write_recommendations(FILE *f, void *ctx)
 {
@@ -307,7 +300,7 @@ static gp_status write_recommendations(FILE *f, void *ctx)
     for (size_t i = 0; i < r->n_actions; i++) {
         const gp_action *a = &r->actions[i];
         const gp_commitment *c = &a->c;
-        fprintf(f, "%d,%s", a->rank, csv_action_type(a->type));
+        fprintf(f, "%d,%s", a->rank, gp_action_type_name(a->type));
         if (a->type == GP_ACTION_ROUTING) {
             fputs(",,,,,,,,,,", f);
             num(f, 0);

@@ -290,43 +290,6 @@ static void window_of(const gp_report *r, int64_t *start, size_t *hours)
     }
 }
 
-static const char *action_type_name(gp_action_type t)
-{
-    return t == GP_ACTION_RESERVED
-               ? "reserved"
-               : (t == GP_ACTION_SAVINGS_PLAN ? "savings_plan" : "routing");
-}
-
-/* A purchase in words, as the terminal table says it. */
-static void describe_commitment(const gp_commitment *c, bool renewal, char *buf,
-                                size_t size)
-{
-    if (c->type == GP_COMMIT_RESERVED)
-        snprintf(buf, size, "%s%g x %s %s, %dy %s", renewal ? "renew " : "",
-                 c->count, c->instance_type, c->region, c->term_years,
-                 gp_payment_name(c->payment));
-    else if (c->kind == GP_PLAN_FAMILY)
-        snprintf(buf, size,
-                 "%sinstance_family plan %s $%.3f/h, %dy %s "
-                 "(%s %s)",
-                 renewal ? "renew " : "", c->provider, c->hourly_commitment,
-                 c->term_years, gp_payment_name(c->payment), c->family,
-                 c->region);
-    else
-        snprintf(buf, size, "%scompute plan %s $%.3f/h, %dy %s",
-                 renewal ? "renew " : "", c->provider, c->hourly_commitment,
-                 c->term_years, gp_payment_name(c->payment));
-}
-
-/* An action in words: the routing, or its purchase. */
-static void describe_action(const gp_action *a, char *buf, size_t size)
-{
-    if (a->type == GP_ACTION_ROUTING)
-        snprintf(buf, size, "launch training on spot");
-    else
-        describe_commitment(&a->c, a->renewal, buf, size);
-}
-
 /* The rate of one unit of a commitment in $/h after the scenario discount:
  * a reservation's effective hourly, or 1 per committed dollar. */
 static double unit_rate(const gp_report *r, const gp_commitment *c)
@@ -556,7 +519,7 @@ static size_t summary_actions(gp_xl *x, xl_sheet *s, size_t row)
             const gp_action *ac = &r->rec->actions[i];
             char line[220];
             row++;
-            describe_action(ac, what, sizeof what);
+            gp_action_describe(ac, what, sizeof what);
             snprintf(line, sizeof line, "%d. %s", ac->rank, what);
             xl_text(s, row, 0, line, x->f.text);
             xl_num(s, row, 1, ac->net_savings, x->f.money);
@@ -860,10 +823,10 @@ static void sheet_recommendations(gp_xl *x, const struct rec_rows *rr)
         double qty, rate, annual, replaced;
         action_figures(x->r, a, &qty, &rate, &annual, &replaced);
         row++;
-        describe_action(a, what, sizeof what);
+        gp_action_describe(a, what, sizeof what);
         xl_num(&s, row, 0, a->rank, x->f.count);
         xl_text(&s, row, 1, what, x->f.text);
-        xl_text(&s, row, 2, action_type_name(a->type), x->f.text);
+        xl_text(&s, row, 2, gp_action_type_name(a->type), x->f.text);
         if (a->type == GP_ACTION_ROUTING) {
             xl_text(&s, row, 5, "training on spot", x->f.text);
         } else {
@@ -1341,7 +1304,7 @@ static size_t inputs_scenario(gp_xl *x, xl_sheet *s, size_t row)
     kv_num(x, s, row++, "Commitments owned", (double)sc->n_commitments,
            x->f.count);
     for (size_t i = 0; i < sc->n_commitments; i++) {
-        describe_commitment(&sc->commitments[i], false, buf, sizeof buf);
+        gp_commitment_describe(&sc->commitments[i], false, buf, sizeof buf);
         kv_text(x, s, row++, "  owned", buf);
     }
     kv_num(x, s, row++, "Strategies", (double)sc->n_strategies, x->f.count);

@@ -11,6 +11,7 @@
  */
 #include "classify.h"
 #include "util.h"
+#include "writers.h"
 
 #include <csv.h>
 
@@ -545,12 +546,6 @@ void gp_classification_warn(const gp_classification *c, gp_warnings *w)
                                : "");
 }
 
-/* A feature for JSON: null when it could not be computed. */
-static json_t *num_or_null(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
 /* The "classified" JSON block: totals, then the decided series. */
 json_t *gp_classification_json(const gp_classification *c,
                                 const gp_trace *t)
@@ -561,14 +556,14 @@ json_t *gp_classification_json(const gp_classification *c,
     json_object_set_new(o, "series", json_integer((json_int_t)(
                                          c->n_decided[0] + c->n_decided[1])));
     json_object_set_new(o, "relabel", json_boolean(c->relabel));
-    json_object_set_new(
-        o, "training",
-        json_pack("{s:I, s:f}", "series", (json_int_t)c->n_decided[0],
-                  "instance_hours", c->decided_hours[0]));
-    json_object_set_new(
-        o, "inference",
-        json_pack("{s:I, s:f}", "series", (json_int_t)c->n_decided[1],
-                  "instance_hours", c->decided_hours[1]));
+    json_object_set_new(o, "training",
+                        json_pack("{s:I, s:o}", "series",
+                                  (json_int_t)c->n_decided[0], "instance_hours",
+                                  gp_json_number_or_null(c->decided_hours[0])));
+    json_object_set_new(o, "inference",
+                        json_pack("{s:I, s:o}", "series",
+                                  (json_int_t)c->n_decided[1], "instance_hours",
+                                  gp_json_number_or_null(c->decided_hours[1])));
     json_object_set_new(o, "changed", json_integer((json_int_t)c->n_changed));
     json_object_set_new(o, "short_series",
                         json_integer((json_int_t)c->n_short));
@@ -578,38 +573,46 @@ json_t *gp_classification_json(const gp_classification *c,
             continue;
         const gp_pool *p = &t->pools[v->pool];
         json_t *f = json_object();
-        json_object_set_new(f, "span_hours", json_real(v->f.span_hours));
-        json_object_set_new(f, "duty_cycle", num_or_null(v->f.duty_cycle));
-        json_object_set_new(f, "cv", num_or_null(v->f.cv));
-        json_object_set_new(f, "roughness", num_or_null(v->f.roughness));
-        json_object_set_new(f, "skewness", num_or_null(v->f.skewness));
-        json_object_set_new(f, "trough", num_or_null(v->f.trough));
-        json_object_set_new(f, "acf_daily", num_or_null(v->f.acf_daily));
+        json_object_set_new(f, "span_hours",
+                            gp_json_number_or_null(v->f.span_hours));
+        json_object_set_new(f, "duty_cycle",
+                            gp_json_number_or_null(v->f.duty_cycle));
+        json_object_set_new(f, "cv", gp_json_number_or_null(v->f.cv));
+        json_object_set_new(f, "roughness",
+                            gp_json_number_or_null(v->f.roughness));
+        json_object_set_new(f, "skewness",
+                            gp_json_number_or_null(v->f.skewness));
+        json_object_set_new(f, "trough", gp_json_number_or_null(v->f.trough));
+        json_object_set_new(f, "acf_daily",
+                            gp_json_number_or_null(v->f.acf_daily));
         json_object_set_new(f, "acf_half_day",
-                            num_or_null(v->f.acf_half_day));
-        json_object_set_new(f, "acf_weekly", num_or_null(v->f.acf_weekly));
+                            gp_json_number_or_null(v->f.acf_half_day));
+        json_object_set_new(f, "acf_weekly",
+                            gp_json_number_or_null(v->f.acf_weekly));
         json_object_set_new(f, "daily_strength",
-                            num_or_null(v->f.daily_strength));
+                            gp_json_number_or_null(v->f.daily_strength));
         json_object_set_new(f, "mean_on_run_hours",
-                            num_or_null(v->f.mean_on_run_h));
-        json_object_set_new(f, "mean_gpu_util", num_or_null(v->f.mean_util));
+                            gp_json_number_or_null(v->f.mean_on_run_h));
+        json_object_set_new(f, "mean_gpu_util",
+                            gp_json_number_or_null(v->f.mean_util));
         json_object_set_new(f, "job_runs", json_integer((json_int_t)v->f.n_runs));
         json_object_set_new(f, "median_job_run_hours",
-                            num_or_null(v->f.median_run_h));
+                            gp_json_number_or_null(v->f.median_run_h));
         json_array_append_new(
             arr,
-            json_pack("{s:s, s:s, s:s, s:s?, s:s?, s:s, s:s, s:f, s:b, s:o, "
-                      "s:f, s:o}",
+            json_pack("{s:s, s:s, s:s, s:s?, s:s?, s:s, s:s, s:o, s:b, s:o, "
+                      "s:o, s:o}",
                       "provider", p->catalog->provider, "region",
                       p->catalog->region, "instance_type", p->type->name,
                       "team", v->team >= 0 ? t->labels[v->team] : NULL,
-                      "project",
-                      v->project >= 0 ? t->labels[v->project] : NULL,
+                      "project", v->project >= 0 ? t->labels[v->project] : NULL,
                       "loaded", gp_workload_name(v->loaded), "workload",
                       gp_workload_name(v->label), "confidence",
-                      v->confidence, "short_series", v->short_series,
-                      "score", num_or_null(v->score), "instance_hours",
-                      v->f.instance_hours, "features", f));
+                      gp_json_number_or_null(v->confidence), "short_series",
+                      v->short_series, "score",
+                      gp_json_number_or_null(v->score), "instance_hours",
+                      gp_json_number_or_null(v->f.instance_hours), "features",
+                      f));
     }
     json_object_set_new(o, "decided", arr);
     return o;

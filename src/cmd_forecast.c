@@ -56,17 +56,20 @@ static json_t *series_obj(const gp_trace *t, const gp_forecast *fc,
                             json_integer(s->level_window));
     json_object_set_new(o, "history_hours",
                         json_integer((json_int_t)s->history_hours));
-    json_object_set_new(o, "history_mean", json_real(s->history_mean));
-    json_object_set_new(o, "bursts",
-                        json_pack("{s:b, s:f, s:f, s:f}", "bursty", s->bursty,
-                                  "duty", s->burst_duty, "size_when_active",
-                                  s->burst_size, "mean_run_hours",
-                                  s->burst_hours));
+    json_object_set_new(o, "history_mean",
+                        gp_json_number_or_null(s->history_mean));
+    json_object_set_new(
+        o, "bursts",
+        json_pack("{s:b, s:o, s:o, s:o}", "bursty", s->bursty, "duty",
+                  gp_json_number_or_null(s->burst_duty), "size_when_active",
+                  gp_json_number_or_null(s->burst_size), "mean_run_hours",
+                  gp_json_number_or_null(s->burst_hours)));
     json_t *bt = accuracy_obj(&s->backtest);
-    json_object_set_new(bt, "interval_scale", json_real(s->interval_scale));
+    json_object_set_new(bt, "interval_scale",
+                        gp_json_number_or_null(s->interval_scale));
     json_object_set_new(o, "backtest", bt);
     json_object_set_new(o, "drift_per_month",
-                        json_real(s->drift * GP_HOURS_PER_MONTH));
+                        gp_json_number_or_null(s->drift * GP_HOURS_PER_MONTH));
     for (int m = 0; m < GP_FC_N_METHODS; m++)
         json_object_set_new(methods,
                             gp_forecast_method_name((gp_forecast_method)m),
@@ -83,9 +86,11 @@ static json_t *series_obj(const gp_trace *t, const gp_forecast *fc,
     for (size_t k = 0; k < fc->n_hours; k++) {
         const gp_forecast_point *pt = &s->points[k];
         gp_format_time(pt->t, ts, sizeof ts);
-        json_array_append_new(pts, json_pack("{s:s, s:f, s:f, s:f}", "t", ts,
-                                             "p10", pt->p10, "p50", pt->p50,
-                                             "p90", pt->p90));
+        json_array_append_new(pts,
+                              json_pack("{s:s, s:o, s:o, s:o}", "t", ts, "p10",
+                                        gp_json_number_or_null(pt->p10), "p50",
+                                        gp_json_number_or_null(pt->p50), "p90",
+                                        gp_json_number_or_null(pt->p90)));
     }
     json_object_set_new(o, "points", pts);
     return o;

@@ -33,19 +33,21 @@ static json_t *action_obj(const gp_action *a)
         json_object_set_new(o, "workload", json_string("training"));
         json_object_set_new(o, "launch", json_string("spot"));
         json_object_set_new(o, "interruption_cost",
-                            json_real(a->interruption_cost));
+                            gp_json_number_or_null(a->interruption_cost));
     } else {
-        json_object_set_new(o, "upfront", json_real(a->upfront));
+        json_object_set_new(o, "upfront", gp_json_number_or_null(a->upfront));
         json_object_set_new(o, "breakeven_utilization",
-                            json_real(a->breakeven_utilization));
+                            gp_json_number_or_null(a->breakeven_utilization));
         json_object_set_new(o, "expected_utilization",
-                            json_real(a->expected_utilization));
+                            gp_json_number_or_null(a->expected_utilization));
         json_object_set_new(o, "renewal", json_boolean(a->renewal));
     }
-    json_object_set_new(o, "net_savings", json_real(a->net_savings));
-    json_object_set_new(o, "savings_pct", json_real(a->savings_pct));
+    json_object_set_new(o, "net_savings",
+                        gp_json_number_or_null(a->net_savings));
+    json_object_set_new(o, "savings_pct",
+                        gp_json_number_or_null(a->savings_pct));
     json_object_set_new(o, "downside_net_savings",
-                        json_real(a->downside_net_savings));
+                        gp_json_number_or_null(a->downside_net_savings));
     json_object_set_new(o, "reason", json_string(a->reason));
     return o;
 }
@@ -57,11 +59,12 @@ static json_t *plan_obj(const gp_plan_result *p)
     for (size_t i = 0; i < p->n_commitments; i++)
         json_array_append_new(c, gp_json_commitment(&p->commitments[i]));
     json_object_set_new(o, "name", json_string(p->name));
-    json_object_set_new(o, "total_cost", json_real(p->total_cost));
-    json_object_set_new(o, "net_savings", json_real(p->net_savings));
-    json_object_set_new(o, "upfront", json_real(p->upfront));
+    json_object_set_new(o, "total_cost", gp_json_number_or_null(p->total_cost));
+    json_object_set_new(o, "net_savings",
+                        gp_json_number_or_null(p->net_savings));
+    json_object_set_new(o, "upfront", gp_json_number_or_null(p->upfront));
     json_object_set_new(o, "downside_net_savings",
-                        json_real(p->downside_net_savings));
+                        gp_json_number_or_null(p->downside_net_savings));
     json_object_set_new(o, "max_term_years", json_integer(p->max_term));
     json_object_set_new(o, "training_on_spot",
                         json_boolean(p->route_training_to_spot));
@@ -82,27 +85,32 @@ static json_t *recommendation_json(const gp_recommendation *r,
     json_object_set_new(doc, "window",
                         gp_json_window(r->start_hour, r->n_hours));
     json_object_set_new(doc, "baseline",
-                        json_pack("{s:f, s:f}", "all_on_demand_cost",
-                                  r->all_on_demand_cost, "policy_cost",
-                                  r->policy_cost));
+                        json_pack("{s:o, s:o}", "all_on_demand_cost",
+                                  gp_json_number_or_null(r->all_on_demand_cost),
+                                  "policy_cost",
+                                  gp_json_number_or_null(r->policy_cost)));
     for (size_t i = 0; i < r->n_actions; i++)
         json_array_append_new(actions, action_obj(&r->actions[i]));
     json_object_set_new(doc, "actions", actions);
-    json_object_set_new(doc, "plan",
-                        json_pack("{s:s, s:f, s:f, s:f}", "name", rec->name,
-                                  "total_cost", rec->total_cost,
-                                  "net_savings", rec->net_savings, "upfront",
-                                  rec->upfront));
-    json_object_set_new(doc, "hindsight_optimal",
-                        json_pack("{s:f, s:f}", "total_cost",
-                                  r->hindsight_cost, "net_savings",
-                                  r->hindsight_net_savings));
-    json_object_set_new(doc, "hindsight_optimal_any_term",
-                        json_pack("{s:f, s:f}", "total_cost",
-                                  r->hindsight_any_term_cost, "net_savings",
-                                  r->hindsight_any_term_net_savings));
+    json_object_set_new(
+        doc, "plan",
+        json_pack("{s:s, s:o, s:o, s:o}", "name", rec->name, "total_cost",
+                  gp_json_number_or_null(rec->total_cost), "net_savings",
+                  gp_json_number_or_null(rec->net_savings), "upfront",
+                  gp_json_number_or_null(rec->upfront)));
+    json_object_set_new(
+        doc, "hindsight_optimal",
+        json_pack("{s:o, s:o}", "total_cost",
+                  gp_json_number_or_null(r->hindsight_cost), "net_savings",
+                  gp_json_number_or_null(r->hindsight_net_savings)));
+    json_object_set_new(
+        doc, "hindsight_optimal_any_term",
+        json_pack("{s:o, s:o}", "total_cost",
+                  gp_json_number_or_null(r->hindsight_any_term_cost),
+                  "net_savings",
+                  gp_json_number_or_null(r->hindsight_any_term_net_savings)));
     json_object_set_new(doc, "captured_fraction",
-                        json_real(r->captured_fraction));
+                        gp_json_number_or_null(r->captured_fraction));
     for (int i = 0; i < 3; i++)
         json_array_append_new(plans, plan_obj(&r->plans[i]));
     json_object_set_new(doc, "plans", plans);
@@ -110,13 +118,16 @@ static json_t *recommendation_json(const gp_recommendation *r,
         const gp_curve *cv = &r->curves[i];
         json_t *pts = json_array();
         for (size_t j = 0; j < cv->n; j++)
-            json_array_append_new(pts, json_pack("{s:f, s:f}", "level",
-                                                 cv->level[j], "net_savings",
-                                                 cv->net_savings[j]));
+            json_array_append_new(
+                pts,
+                json_pack("{s:o, s:o}", "level",
+                          gp_json_number_or_null(cv->level[j]), "net_savings",
+                          gp_json_number_or_null(cv->net_savings[j])));
         json_array_append_new(
-            curves, json_pack("{s:s, s:s, s:f, s:o}", "instrument",
-                              cv->instrument, "unit", cv->unit, "chosen",
-                              cv->chosen, "points", pts));
+            curves,
+            json_pack("{s:s, s:s, s:o, s:o}", "instrument", cv->instrument,
+                      "unit", cv->unit, "chosen",
+                      gp_json_number_or_null(cv->chosen), "points", pts));
     }
     json_object_set_new(doc, "curves", curves);
     if (r->backtest) {
@@ -124,32 +135,43 @@ static json_t *recommendation_json(const gp_recommendation *r,
         gp_format_time(r->train_until, cut, sizeof cut);
         json_object_set_new(
             doc, "backtest",
-            json_pack("{s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
-                      "train_until", cut, "test_hours",
-                      (json_int_t)r->test_hours, "policy_cost",
-                      r->test_policy_cost, "plan_cost", r->test_plan_cost,
-                      "plan_net_savings", r->test_plan_net_savings,
-                      "hindsight_net_savings", r->test_hindsight_net_savings,
-                      "captured_fraction", r->test_captured_fraction,
-                      "commitment_net_savings",
-                      r->test_commitment_net_savings,
-                      "hindsight_commitment_net_savings",
-                      r->test_hindsight_commitment_savings,
-                      "commitment_captured_fraction",
-                      r->test_commitment_captured_fraction));
+            json_pack(
+                "{s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+                "train_until", cut, "test_hours", (json_int_t)r->test_hours,
+                "policy_cost", gp_json_number_or_null(r->test_policy_cost),
+                "plan_cost", gp_json_number_or_null(r->test_plan_cost),
+                "plan_net_savings",
+                gp_json_number_or_null(r->test_plan_net_savings),
+                "hindsight_net_savings",
+                gp_json_number_or_null(r->test_hindsight_net_savings),
+                "captured_fraction",
+                gp_json_number_or_null(r->test_captured_fraction),
+                "commitment_net_savings",
+                gp_json_number_or_null(r->test_commitment_net_savings),
+                "hindsight_commitment_net_savings",
+                gp_json_number_or_null(r->test_hindsight_commitment_savings),
+                "commitment_captured_fraction",
+                gp_json_number_or_null(r->test_commitment_captured_fraction)));
     }
     if (r->forward)
         json_object_set_new(
             doc, "forward",
-            json_pack("{s:o, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "horizon",
+            json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "horizon",
                       gp_json_window(r->start_hour, r->n_hours),
-                      "p50_net_savings", r->forward_p50_net_savings,
-                      "downside_net_savings", r->forward_downside_net_savings,
-                      "upside_net_savings", r->forward_upside_net_savings,
-                      "upside_policy_cost", r->forward_upside_policy_cost,
-                      "p10_instance_hours", r->forward_instance_hours[0],
-                      "p50_instance_hours", r->forward_instance_hours[1],
-                      "p90_instance_hours", r->forward_instance_hours[2]));
+                      "p50_net_savings",
+                      gp_json_number_or_null(r->forward_p50_net_savings),
+                      "downside_net_savings",
+                      gp_json_number_or_null(r->forward_downside_net_savings),
+                      "upside_net_savings",
+                      gp_json_number_or_null(r->forward_upside_net_savings),
+                      "upside_policy_cost",
+                      gp_json_number_or_null(r->forward_upside_policy_cost),
+                      "p10_instance_hours",
+                      gp_json_number_or_null(r->forward_instance_hours[0]),
+                      "p50_instance_hours",
+                      gp_json_number_or_null(r->forward_instance_hours[1]),
+                      "p90_instance_hours",
+                      gp_json_number_or_null(r->forward_instance_hours[2])));
     json_t *notes = json_array();
     for (size_t i = 0; i < r->notes.count; i++)
         json_array_append_new(notes, json_string(r->notes.items[i]));

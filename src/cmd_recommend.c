@@ -349,7 +349,8 @@ static int recommend_exec(gp_cli *cli)
             wst = gp_file_set_commit(&set, &err);
         gp_file_set_abort(&set);
         if (wst == GP_OK && cli->out)
-            wst = gp_xlsx_write_run(cli->out, &info, pl, 2, r, &err);
+            wst = gp_xlsx_write_run(cli->out, &info, pl, 2, r, NULL,
+                                    &err);
         gp_ledger_free(pl[0]);
         gp_ledger_free(pl[1]);
         if (wst != GP_OK) {

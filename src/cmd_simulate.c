@@ -183,18 +183,10 @@ static int simulate_exec(gp_cli *cli)
             goto out;
         }
     }
-    if (gp_idle_detect(in.trace, in.scenario->discount, &idle, &err) !=
-        GP_OK) {
+    if (gp_idle_for_run(in.trace, in.scenario, &idle, &err) != GP_OK) {
         gp_cli_print_error(&err);
         rc = 1;
         goto out;
-    }
-    {
-        /* the idle report covers the hours the bills cover */
-        int64_t wh;
-        size_t wn;
-        gp_engine_window(in.trace, in.scenario, &wh, &wn);
-        gp_idle_clip(idle, in.trace, wh, wn);
     }
     gp_cli_run_info(&info, "simulate", &in);
     gp_run_info_warn(&info, ledgers, in.scenario->n_strategies);
@@ -221,7 +213,8 @@ static int simulate_exec(gp_cli *cli)
     }
     if (cli->out &&
         gp_xlsx_write_run(cli->out, &info, ledgers,
-                          in.scenario->n_strategies, NULL, &err) != GP_OK) {
+                          in.scenario->n_strategies, NULL, idle, &err) !=
+            GP_OK) {
         gp_cli_print_error(&err);
         rc = 1;
         goto out;

@@ -9,6 +9,7 @@
  * GPU-hours that came with a gpu_util averaged below the threshold.
  */
 #include "idle.h"
+#include "engine.h"
 #include "util.h"
 
 #include <math.h>
@@ -188,6 +189,20 @@ void gp_idle_clip(gp_idle_report *r, const gp_trace *t, int64_t start_hour,
             if (eh >= start_hour && eh < start_hour + (int64_t)n_hours)
                 r->gpu_hours_with_util += t->series[i].util_gpu_hours[h];
         }
+}
+
+gp_status gp_idle_for_run(const gp_trace *t, const gp_scenario *s,
+                          gp_idle_report **out, gp_error *err)
+{
+    int64_t wh;
+    size_t wn;
+    gp_status st = gp_idle_detect(t, s->discount, out, err);
+
+    if (st != GP_OK)
+        return st;
+    gp_engine_window(t, s, &wh, &wn);
+    gp_idle_clip(*out, t, wh, wn);
+    return GP_OK;
 }
 
 void gp_idle_span_label(const gp_trace *t, const gp_idle_span *s, char *buf,

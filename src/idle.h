@@ -77,6 +77,11 @@ void gp_idle_report_free(gp_idle_report *r);
 void gp_idle_clip(gp_idle_report *r, const gp_trace *t, int64_t start_hour,
                   size_t n_hours);
 
+/* A run's idle report: gp_idle_detect at the scenario's discount, clipped
+ * (gp_idle_clip) to the hours the run's bills cover (gp_engine_window). */
+gp_status gp_idle_for_run(const gp_trace *t, const gp_scenario *s,
+                          gp_idle_report **out, gp_error *err);
+
 /* A span's name for reports: its job_id, or for a series span
  * "instance_type/workload/team/project" (empty labels left out). */
 void gp_idle_span_label(const gp_trace *t, const gp_idle_span *s, char *buf,

@@ -1582,11 +1582,12 @@ gp_status gp_report_bill_plan(const gp_trace *trace, const gp_pricing *pricing,
 
 gp_status gp_xlsx_write_run(const char *path, const gp_run_info *info,
                             gp_ledger *const *ledgers, size_t n,
-                            const gp_recommendation *rec, gp_error *err)
+                            const gp_recommendation *rec,
+                            const gp_idle_report *idle, gp_error *err)
 {
     gp_report r;
     gp_error ignored;
-    gp_idle_report *idle = NULL;
+    gp_idle_report *own = NULL;
     gp_forecast *fc = NULL;
 
     memset(&r, 0, sizeof r);
@@ -1601,15 +1602,10 @@ gp_status gp_xlsx_write_run(const char *path, const gp_run_info *info,
     if (rec && n == 2)
         r.proposed = 1; /* the recommended plan, even if not cheaper */
     gp_error_clear(&ignored);
-    if (gp_idle_detect(info->trace, info->scenario->discount, &idle,
-                       &ignored) == GP_OK) {
-        /* the idle report covers the hours the bills cover */
-        int64_t wh;
-        size_t wn;
-        gp_engine_window(info->trace, info->scenario, &wh, &wn);
-        gp_idle_clip(idle, info->trace, wh, wn);
-        r.idle = idle;
-    }
+    r.idle = idle;
+    if (!idle &&
+        gp_idle_for_run(info->trace, info->scenario, &own, &ignored) == GP_OK)
+        r.idle = own;
     /* the Forecast sheet: the forecast a forward plan was bought for, or
      * the next quarter's */
     gp_error_clear(&ignored);
@@ -1619,7 +1615,7 @@ gp_status gp_xlsx_write_run(const char *path, const gp_run_info *info,
                              &ignored) == GP_OK)
         r.forecast = fc;
     gp_status st = gp_xlsx_write(path, &r, err);
-    gp_idle_report_free(idle);
+    gp_idle_report_free(own);
     gp_forecast_free(fc);
     return st;
 }

@@ -123,12 +123,14 @@ gp_status gp_xlsx_check_path(const char *path, gp_error *err);
 gp_status gp_xlsx_write(const char *path, const gp_report *r, gp_error *err);
 
 /* The workbook of a simulate or recommend run: gp_xlsx_write with the
- * run's idle GPUs and a 13-week demand forecast computed here (a sheet
- * whose computation fails says so instead of failing the report).  The
- * headline's plan is the cheapest ledger; its current one is ledger 0. */
+ * run's idle GPUs (`idle`, or, when NULL, gp_idle_for_run's computed here)
+ * and a 13-week demand forecast computed here (a sheet whose computation
+ * fails says so instead of failing the report).  The headline's plan is
+ * the cheapest ledger; its current one is ledger 0. */
 gp_status gp_xlsx_write_run(const char *path, const gp_run_info *info,
                             gp_ledger *const *ledgers, size_t n,
                             const struct gp_recommendation *rec,
+                            const struct gp_idle_report *idle,
                             gp_error *err);
 
 /* The forecast command's workbook (forecast --out R.xlsx): Summary with

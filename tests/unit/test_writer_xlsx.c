@@ -186,7 +186,8 @@ static void write_simulate(const char *path, gp_trace *t, gp_scenario *s,
     info.scenario = s;
     info.trace = t;
     gp_ledger *ls[1] = {l};
-    assert_int_equal(gp_xlsx_write_run(path, &info, ls, 1, NULL, &err), want);
+    assert_int_equal(gp_xlsx_write_run(path, &info, ls, 1, NULL, NULL, &err),
+                     want);
     gp_ledger_free(l);
 }
 

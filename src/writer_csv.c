@@ -261,6 +261,22 @@ static gp_status write_commitments(FILE *f, void *ctx)
     return ferror(f) ? GP_ERR_IO : GP_OK;
 }
 
+/* Adds DIR/name, written by `write`, to the set (creating DIR, which the
+ * set removes again if it made it and the set fails). */
+static gp_status add_table(gp_file_set *set, const char *dir,
+                           const char *name,
+                           gp_status (*write)(FILE *, void *), void *ctx,
+                           gp_error *err)
+{
+    char path[4096];
+    gp_status st = gp_file_set_mkdir(set, dir, err);
+
+    if (st != GP_OK)
+        return st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return gp_file_set_write(set, path, write, ctx, err);
+}
+
 gp_status gp_csv_write_ledgers(gp_file_set *set, const char *dir,
                                gp_ledger *const *ledgers, size_t n,
                                const gp_trace *t, gp_error *err)
@@ -275,14 +291,11 @@ gp_status gp_csv_write_ledgers(gp_file_set *set, const char *dir,
                  {"chargeback_summary.csv", write_chargeback_summary},
                  {"commitments.csv", write_commitments}};
     struct tables tb = {ledgers, n, t};
-    char path[4096];
-    gp_status st = gp_file_set_mkdir(set, dir, err);
+    gp_status st = GP_OK;
 
     for (size_t i = 0; st == GP_OK && i < sizeof files / sizeof files[0];
-         i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
-        st = gp_file_set_write(set, path, files[i].write, &tb, err);
-    }
+         i++)
+        st = add_table(set, dir, files[i].name, files[i].write, &tb, err);
     return st;
 }
 
@@ -382,15 +395,12 @@ gp_status gp_csv_write_recommendation(gp_file_set *set, const char *dir,
     } files[] = {{"recommendations.csv", write_recommendations},
                  {"plans.csv", write_plans},
                  {"curves.csv", write_curves}};
-    char path[4096];
-    gp_status st = gp_file_set_mkdir(set, dir, err);
+    gp_status st = GP_OK;
 
     for (size_t i = 0; st == GP_OK && i < sizeof files / sizeof files[0];
-         i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
-        st = gp_file_set_write(set, path, files[i].write,
-                               (void *)(uintptr_t)rec, err);
-    }
+         i++)
+        st = add_table(set, dir, files[i].name, files[i].write,
+                       (void *)(uintptr_t)rec, err);
     return st;
 }
 
@@ -483,13 +493,7 @@ gp_status gp_csv_write_idle(gp_file_set *set, const char *dir,
                             gp_error *err)
 {
     struct idle_table it = {r, t};
-    char path[4096];
-    gp_status st = gp_file_set_mkdir(set, dir, err);
-
-    if (st != GP_OK)
-        return st;
-    snprintf(path, sizeof path, "%s/idle.csv", dir);
-    return gp_file_set_write(set, path, write_idle, &it, err);
+    return add_table(set, dir, "idle.csv", write_idle, &it, err);
 }
 
 /* forecast.csv's table: the forecast, and the trace that names its pools. */
@@ -525,11 +529,5 @@ gp_status gp_csv_write_forecast(gp_file_set *set, const char *dir,
                                 gp_error *err)
 {
     struct forecast_table ft = {fc, t};
-    char path[4096];
-    gp_status st = gp_file_set_mkdir(set, dir, err);
-
-    if (st != GP_OK)
-        return st;
-    snprintf(path, sizeof path, "%s/forecast.csv", dir);
-    return gp_file_set_write(set, path, write_points, &ft, err);
+    return add_table(set, dir, "forecast.csv", write_points, &ft, err);
 }

@@ -336,6 +336,25 @@ static gp_status load_history(gp_jdoc *d, const char *base_dir,
 
 /* ---- one instance type -------------------------------------------------- */
 
+/* The keys each object of a catalog may have (SPEC section 3); anything else
+ * is a misspelling, and a misspelt "upfront" or "estimate" would otherwise
+ * change the numbers without a word. */
+static const char *const catalog_keys[] = {
+    "schema", "provider", "region",         "currency",
+    "as_of",  "sources",  "instance_types", NULL};
+static const char *const type_keys[] = {
+    "family",    "gpu_model",  "gpus",
+    "vcpus",     "memory_gib", "normalization_factor",
+    "on_demand", "reserved",   "savings_plans",
+    "spot",      NULL};
+static const char *const reserved_keys[] = {"term_years", "payment",  "hourly",
+                                            "upfront",    "estimate", NULL};
+static const char *const plan_keys[] = {"kind",   "term_years", "payment",
+                                        "hourly", "estimate",   NULL};
+static const char *const spot_keys[] = {
+    "hourly",   "history", "interruption_rate_monthly", "interruption_bucket",
+    "estimate", NULL};
+
 /* Reads reserved[] of a type (the current path is the type). */
 static gp_status parse_reserved(gp_jdoc *d, const json_t *jt,
                                 gp_instance_type *t)
@@ -358,6 +377,7 @@ static gp_status parse_reserved(gp_jdoc *d, const json_t *jt,
 
         gp_jdoc_push_index(d, i);
         if ((st = gp_jdoc_expect_object(d, jo)) != GP_OK ||
+            (st = gp_jdoc_known_keys(d, jo, reserved_keys)) != GP_OK ||
             (st = gp_jdoc_term_years(d, jo, "term_years", true, &o->term_years,
                                      NULL)) != GP_OK ||
             (st = gp_jdoc_enum(d, jo, "payment", true, "payment",
@@ -424,6 +444,7 @@ static gp_status parse_plans(gp_jdoc *d, const json_t *jt, gp_instance_type *t)
 
         gp_jdoc_push_index(d, i);
         if ((st = gp_jdoc_expect_object(d, jo)) != GP_OK ||
+            (st = gp_jdoc_known_keys(d, jo, plan_keys)) != GP_OK ||
             (st = gp_jdoc_enum(d, jo, "kind", true, "kind",
                                gp_json_plan_kind_names, 2, &kind, NULL)) !=
                 GP_OK ||
@@ -473,7 +494,8 @@ static gp_status parse_spot(gp_jdoc *d, const json_t *jt, const char *base_dir,
     if (st != GP_OK || !js)
         return st;
     gp_jdoc_push_key(d, "spot");
-    if ((st = gp_jdoc_number(d, js, "hourly", false, &s->hourly,
+    if ((st = gp_jdoc_known_keys(d, js, spot_keys)) != GP_OK ||
+        (st = gp_jdoc_number(d, js, "hourly", false, &s->hourly,
                              &have_hourly)) != GP_OK ||
         (have_hourly &&
          (st = gp_jdoc_check_nonnegative(d, "hourly", s->hourly)) != GP_OK) ||
@@ -524,6 +546,7 @@ static gp_status parse_type(gp_jdoc *d, const json_t *jt, const char *name,
                              "characters)",
                              MAX_TYPE_NAME);
     if ((st = gp_jdoc_expect_object(d, jt)) != GP_OK ||
+        (st = gp_jdoc_known_keys(d, jt, type_keys)) != GP_OK ||
         (st = gp_jdoc_string(d, jt, "family", false, &family, NULL)) != GP_OK ||
         (st = check_length(d, "family", family, MAX_FAMILY)) != GP_OK ||
         (st = gp_jdoc_string(d, jt, "gpu_model", false, &gpu_model, NULL)) !=
@@ -576,7 +599,8 @@ static gp_status parse_catalog(gp_jdoc *d, const json_t *root,
     gp_status st;
     static const char *const schema_names[1] = {CATALOG_SCHEMA};
 
-    if ((st = gp_jdoc_enum(d, root, "schema", true, "schema", schema_names, 1,
+    if ((st = gp_jdoc_known_keys(d, root, catalog_keys)) != GP_OK ||
+        (st = gp_jdoc_enum(d, root, "schema", true, "schema", schema_names, 1,
                            &schema, NULL)) != GP_OK ||
         (st = gp_jdoc_enum(d, root, "provider", true, "provider",
                            gp_json_provider_names, 3, &provider, NULL)) !=

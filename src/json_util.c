@@ -12,9 +12,11 @@
  * the buffer whatever the text holds.
  */
 #include "json_util.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -656,6 +658,56 @@ gp_status gp_jdoc_expect_object(gp_jdoc *d, const json_t *v)
         return GP_OK;
     return gp_jdoc_error(d, NULL, "expected an object, got %s",
                          gp_json_type_phrase(v));
+}
+
+gp_status gp_jdoc_known_keys(gp_jdoc *d, const json_t *obj,
+                             const char *const *known)
+{
+    const char *key, *near = NULL;
+    json_t *v;
+    char list[512];
+    size_t best = SIZE_MAX, used = 0;
+
+    json_object_foreach((json_t *)obj, key, v)
+    {
+        size_t i;
+
+        if (key[0] == '_')
+            continue;
+        for (i = 0; known[i] && strcmp(key, known[i]) != 0; i++)
+            ;
+        if (known[i])
+            continue;
+        /* the nearest known key, within a third of its length (and at
+         * least 2 edits) */
+        for (i = 0; known[i]; i++) {
+            size_t limit = strlen(known[i]) / 3 < 2 ? 2 : strlen(known[i]) / 3;
+            size_t e = gp_edit_distance(key, known[i], limit + 1);
+            if (e <= limit && e < best) {
+                best = e;
+                near = known[i];
+            }
+        }
+        /* else a known key that holds it whole, or that it holds ("types"
+         * for "instance_types") */
+        for (i = 0; !near && known[i]; i++)
+            if (strlen(key) >= 4 && strlen(known[i]) >= 4 &&
+                (strstr(known[i], key) || strstr(key, known[i])))
+                near = known[i];
+        if (near)
+            return gp_jdoc_error(d, key, "unknown key (did you mean \"%s\"?)",
+                                 near);
+        list[0] = '\0';
+        for (i = 0; known[i] && used < sizeof list; i++) {
+            int k = snprintf(list + used, sizeof list - used, "%s%s",
+                             i == 0 ? "" : ", ", known[i]);
+            if (k < 0)
+                break;
+            used += (size_t)k;
+        }
+        return gp_jdoc_error(d, key, "unknown key (expected %s)", list);
+    }
+    return GP_OK;
 }
 
 const char *const gp_json_payment_names[3] = {"no_upfront", "partial_upfront",

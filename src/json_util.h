@@ -120,6 +120,17 @@ gp_status gp_jdoc_array(gp_jdoc *d, const json_t *obj, const char *key,
 gp_status gp_jdoc_expect_object(gp_jdoc *d, const json_t *v);
 
 /*
+ * Checks that every member of object obj (the value at the current path)
+ * is one of the `known` keys (a NULL-terminated list), so that a misspelt
+ * key is an error rather than a default silently kept.  A member whose name
+ * starts with '_' is a comment and passes.  The message names the nearest
+ * known key, or else lists them all:
+ *   polcy: unknown key (did you mean "policy"?)
+ */
+gp_status gp_jdoc_known_keys(gp_jdoc *d, const json_t *obj,
+                             const char *const *known);
+
+/*
  * A string member that must be one of `names` (n of them); *out gets the
  * index.  `what` names the thing in the message:
  *   unknown payment "upfront" (expected no_upfront, partial_upfront or

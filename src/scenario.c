@@ -30,6 +30,42 @@ static const char *const workload_keys[2] = {"training", "inference"};
 static const char *const commitment_type_names[2] = {"reserved",
                                                      "savings_plan"};
 
+/* The keys each object of a scenario may have (SPEC section 3b); anything
+ * else is a misspelling, reported rather than left at its default. */
+static const char *const root_keys[] = {
+    "schema",      "name",       "window", "adjustments", "policy",
+    "commitments", "strategies", "growth", "monte_carlo", NULL};
+static const char *const window_keys[] = {"start", "end", NULL};
+static const char *const adjustment_keys[] = {"discount", "spot_price_factor",
+                                              "interruption_factor", NULL};
+static const char *const policy_keys[] = {"training", "inference", NULL};
+static const char *const workload_policy_keys[] = {"launch",
+                                                   "checkpoint_interval_h",
+                                                   "checkpoint_cost_h",
+                                                   "restart_overhead_h",
+                                                   "max_interruptions",
+                                                   "deadline_slack_h",
+                                                   "fallback",
+                                                   "terminate_idle_h",
+                                                   NULL};
+/* A commitment's own keys, then those that gpuplan's own outputs add to
+ * one and that are read past: an action of recommend --json (its figures,
+ * which the run works out again), so that it can be pasted in as
+ * add_commitments, and a commitment that `import` found in a bill (where
+ * it came from). */
+static const char *const commitment_keys[] = {
+    "type", "provider", "region", "instance_type", "family", "count", "kind",
+    "hourly_commitment", "term_years", "payment", "start",
+    /* recommend --json action figures */
+    "rank", "upfront", "breakeven_utilization", "expected_utilization",
+    "renewal", "net_savings", "savings_pct", "downside_net_savings", "reason",
+    /* import aws-cur / focus */
+    "id", "covered_instance_hours", "covered_on_demand_cost", "assumed", NULL};
+static const char *const strategy_keys[] = {"name", "add_commitments", "policy",
+                                            NULL};
+static const char *const growth_keys[] = {"training", "inference", NULL};
+static const char *const monte_carlo_keys[] = {"runs", "seed", NULL};
+
 /* ---- defaults ----------------------------------------------------------- */
 
 /* The policy both workloads get unless the scenario says otherwise. */
@@ -157,7 +193,8 @@ static gp_status parse_workload_policy(gp_jdoc *d, const json_t *jp,
     bool have = false, have_deadline = false;
     gp_status st;
 
-    if ((st = gp_jdoc_enum(d, jp, "launch", false, "launch model",
+    if ((st = gp_jdoc_known_keys(d, jp, workload_policy_keys)) != GP_OK ||
+        (st = gp_jdoc_enum(d, jp, "launch", false, "launch model",
                            gp_json_launch_names, 2, &launch, NULL)) != GP_OK ||
         (st = gp_jdoc_number(d, jp, "checkpoint_interval_h", false,
                              &p->checkpoint_interval_h, NULL)) != GP_OK ||
@@ -176,8 +213,7 @@ static gp_status parse_workload_policy(gp_jdoc *d, const json_t *jp,
         (have && (st = gp_jdoc_check_whole(d, "max_interruptions", max_int, 0,
                                            MAX_INTERRUPTIONS)) != GP_OK) ||
         (st = gp_jdoc_number(d, jp, "deadline_slack_h", false,
-                             &p->deadline_slack_h, &have_deadline)) !=
-            GP_OK ||
+                             &p->deadline_slack_h, &have_deadline)) != GP_OK ||
         (have_deadline &&
          (st = gp_jdoc_check_nonnegative(d, "deadline_slack_h",
                                          p->deadline_slack_h)) != GP_OK) ||
@@ -205,6 +241,8 @@ static gp_status parse_policy(gp_jdoc *d, const json_t *obj, gp_policy p[2])
     if (st != GP_OK || !jp)
         return st;
     gp_jdoc_push_key(d, "policy");
+    if ((st = gp_jdoc_known_keys(d, jp, policy_keys)) != GP_OK)
+        return st;
     for (int w = 0; w < 2; w++) {
         if ((st = gp_jdoc_object(d, jp, workload_keys[w], false, &jw)) != GP_OK)
             return st;
@@ -229,6 +267,7 @@ static gp_status parse_commitment(gp_jdoc *d, const json_t *jc,
     gp_status st;
 
     if ((st = gp_jdoc_expect_object(d, jc)) != GP_OK ||
+        (st = gp_jdoc_known_keys(d, jc, commitment_keys)) != GP_OK ||
         (st = gp_jdoc_enum(d, jc, "type", true, "commitment type",
                            commitment_type_names, 2, &type, NULL)) != GP_OK)
         return st;
@@ -347,6 +386,7 @@ static gp_status parse_strategies(gp_jdoc *d, const json_t *root,
 
         gp_jdoc_push_index(d, i);
         if ((st = gp_jdoc_expect_object(d, js)) != GP_OK ||
+            (st = gp_jdoc_known_keys(d, js, strategy_keys)) != GP_OK ||
             (st = gp_jdoc_string(d, js, "name", true, &name, NULL)) != GP_OK)
             return st;
         if (!name[0])
@@ -388,6 +428,8 @@ static gp_status parse_growth(gp_jdoc *d, const json_t *root, gp_scenario *s)
     if (st != GP_OK || !jg)
         return st;
     gp_jdoc_push_key(d, "growth");
+    if ((st = gp_jdoc_known_keys(d, jg, growth_keys)) != GP_OK)
+        return st;
     for (int w = 0; w < 2; w++) {
         double g = 0;
         bool have = false;
@@ -429,7 +471,8 @@ static gp_status parse_monte_carlo(gp_jdoc *d, const json_t *root,
     if (st != GP_OK || !jm)
         return st;
     gp_jdoc_push_key(d, "monte_carlo");
-    if ((st = gp_jdoc_number(d, jm, "runs", false, &runs, &have)) != GP_OK ||
+    if ((st = gp_jdoc_known_keys(d, jm, monte_carlo_keys)) != GP_OK ||
+        (st = gp_jdoc_number(d, jm, "runs", false, &runs, &have)) != GP_OK ||
         (have &&
          (st = gp_jdoc_check_whole(d, "runs", runs, 1, MAX_MC_RUNS)) != GP_OK))
         return st;
@@ -462,7 +505,8 @@ static gp_status parse_scenario(gp_jdoc *d, const json_t *root, gp_scenario *s)
     json_t *jw, *ja;
     gp_status st;
 
-    if ((st = gp_jdoc_enum(d, root, "schema", false, "schema", schema_names, 1,
+    if ((st = gp_jdoc_known_keys(d, root, root_keys)) != GP_OK ||
+        (st = gp_jdoc_enum(d, root, "schema", false, "schema", schema_names, 1,
                            &schema, NULL)) != GP_OK ||
         (st = gp_jdoc_string(d, root, "name", false, &name, &have)) != GP_OK)
         return st;
@@ -480,7 +524,8 @@ static gp_status parse_scenario(gp_jdoc *d, const json_t *root, gp_scenario *s)
         return st;
     if (jw) {
         gp_jdoc_push_key(d, "window");
-        if ((st = gp_jdoc_time(d, jw, "start", true, &s->window_start, NULL)) !=
+        if ((st = gp_jdoc_known_keys(d, jw, window_keys)) != GP_OK ||
+            (st = gp_jdoc_time(d, jw, "start", true, &s->window_start, NULL)) !=
                 GP_OK ||
             (st = gp_jdoc_time(d, jw, "end", true, &s->window_end, NULL)) !=
                 GP_OK)
@@ -498,7 +543,8 @@ static gp_status parse_scenario(gp_jdoc *d, const json_t *root, gp_scenario *s)
         return st;
     if (ja) {
         gp_jdoc_push_key(d, "adjustments");
-        if ((st = gp_jdoc_number(d, ja, "discount", false, &s->discount,
+        if ((st = gp_jdoc_known_keys(d, ja, adjustment_keys)) != GP_OK ||
+            (st = gp_jdoc_number(d, ja, "discount", false, &s->discount,
                                  NULL)) != GP_OK ||
             (st = gp_jdoc_check_fraction(d, "discount", s->discount,
                                          "a fraction off every price")) !=

@@ -57,6 +57,27 @@ assert [p["name"] for p in doc["plans"]] == \
 print("recommend_json: 1 passed, 0 failed")
 PY
 
+# The action, pasted as it is into a scenario's add_commitments (its
+# figures are read past), bills to the plan cost worked above: 47,135.00.
+scen=$(mktemp)
+trap 'rm -f "$out" "$scen"' EXIT
+python3 - "$out" "$scen" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))["actions"][0]
+json.dump({"schema": "gpuplan-scenario/1",
+           "strategies": [{"name": "bought", "add_commitments": [a]}]},
+          open(sys.argv[2], "w"))
+PY
+"$bin" simulate --quiet --json --scenario "$scen" \
+    --pricing "$src/tests/data/engine/aws-test.json" \
+    --trace "$src/tests/e2e/data/one-pool.csv" > "$out"
+python3 - "$out" <<'PY'
+import json, sys
+s = {g["name"]: g for g in json.load(open(sys.argv[1]))["strategies"]}
+assert abs(s["bought"]["total_cost"] - 47135.0) <= 0.005, s["bought"]
+print("recommend_json: action fed back, 1 passed, 0 failed")
+PY
+
 # Every action carries SPEC section 5's keys, the routing action too
 # (training on spot, first on the bundled sample): it buys nothing, so
 # its purchase keys are null and its upfront 0.

@@ -308,19 +308,54 @@ test_catalog_sorts_types_by_name_and_defaults_optional_keys(void **state)
     gp_catalog_free(c);
 }
 
-static void test_catalog_ignores_unknown_keys(void **state)
+/* A key the catalog format does not have is a misspelling (a misspelt
+ * "upfront" would make the reservation cheaper without a word); keys that
+ * start with '_' are comments. */
+static void test_catalog_rejects_unknown_keys_but_reads_comments(void **state)
 {
     gp_catalog *c = parse_ok(
-        HEAD " \"future\": {\"anything\": [1, 2]}, \"instance_types\": {\n"
-             "  \"g5.xlarge\": {\"gpus\": 1, \"on_demand\": 1.006, \"color\": "
+        HEAD " \"_note\": {\"anything\": [1, 2]}, \"instance_types\": {\n"
+             "  \"g5.xlarge\": {\"gpus\": 1, \"on_demand\": 1.006, \"_color\": "
              "\"blue\",\n"
              "   \"reserved\": [{\"term_years\": 1, \"payment\": "
-             "\"no_upfront\", \"hourly\": 0.63, \"note\": null}]}}}\n");
+             "\"no_upfront\", \"hourly\": 0.63, \"_\": null}]}}}\n");
+    gp_error err;
 
     (void)state;
     assert_int_equal(c->n_types, 1);
     assert_int_equal(c->types[0].n_reserved, 1);
     gp_catalog_free(c);
+
+    err = parse_fails(
+        HEAD " \"instance_types\": {\"g5.xlarge\": {\"gpus\": 1, "
+             "\"on_demand\": 1.006,\n"
+             "   \"reserved\": [{\"term_years\": 1, \"payment\": "
+             "\"partial_upfront\", \"hourly\": 0.3, \"upfrnt\": 2628}]}}}\n");
+    /* line 3 `   "reserved": [{"term_years": 1, "payment": "partial_upfront",
+     * "hourly": 0.3, "upfrnt": 2628`: 3 spaces, "reserved" 4-13, ':' 14,
+     * ' ' 15, '[' 16, '{' 17, "term_years" 18-29, ':' 30, ' ' 31, 1 at 32,
+     * ',' 33, ' ' 34, "payment" 35-43, ':' 44, ' ' 45, "partial_upfront"
+     * 46-62, ',' 63, ' ' 64, "hourly" 65-72, ':' 73, ' ' 74, 0.3 75-77,
+     * ',' 78, ' ' 79, "upfrnt" 80-87, ':' 88, ' ' 89, 2628 at 90.
+     * "upfrnt" is one edit from "upfront". */
+    assert_int_equal(err.line, 3);
+    assert_int_equal(err.column, 90);
+    assert_string_equal(err.field,
+                        "instance_types.g5.xlarge.reserved[0].upfrnt");
+    assert_string_equal(err.message, "unknown key (did you mean \"upfront\"?)");
+
+    /* "types" is 9 edits from "instance_types", but held in it whole */
+    err = parse_fails(HEAD " \"types\": {}}\n");
+    assert_string_equal(err.field, "types");
+    assert_string_equal(err.message,
+                        "unknown key (did you mean \"instance_types\"?)");
+
+    /* nothing near: the message lists the keys */
+    err = parse_fails(HEAD " \"instance_types\": {}, \"zz\": 1}\n");
+    assert_string_equal(err.field, "zz");
+    assert_string_equal(err.message,
+                        "unknown key (expected schema, provider, region, "
+                        "currency, as_of, sources, instance_types)");
 }
 
 static void test_catalog_rejects_percent_interruption_rate(void **state)
@@ -937,7 +972,7 @@ int main(void)
         cmocka_unit_test(test_catalog_reads_every_field),
         cmocka_unit_test(
             test_catalog_sorts_types_by_name_and_defaults_optional_keys),
-        cmocka_unit_test(test_catalog_ignores_unknown_keys),
+        cmocka_unit_test(test_catalog_rejects_unknown_keys_but_reads_comments),
         cmocka_unit_test(test_catalog_rejects_percent_interruption_rate),
         cmocka_unit_test(test_catalog_rejects_fractional_gpus),
         cmocka_unit_test(test_catalog_names_the_wrong_json_type),

@@ -682,16 +682,6 @@ struct key {
     int32_t team, project;
 };
 
-/* The name under which column `name` is read: --map canonical=column
- * turns the canonical name into the user's. */
-static const char *mapped(const gp_trace_options *opt, const char *canonical)
-{
-    for (size_t m = 0; m < opt->n_map; m++)
-        if (strcmp(opt->map[m][0], canonical) == 0)
-            return opt->map[m][1];
-    return canonical;
-}
-
 /* s[0, len) without the spaces and tabs around it. */
 static const char *trimmed(const char *s, size_t *len)
 {
@@ -783,7 +773,7 @@ static void read_header(struct out_ctx *o)
         size_t len = strlen(o->row[i].p);
         const char *name = trimmed(o->row[i].p, &len);
         for (size_t k = 0; k < N_KEYS; k++) {
-            const char *want = mapped(o->opt, key_names[k]);
+            const char *want = gp_trace_mapped_column(o->opt, key_names[k]);
             if (o->colmap[k] < 0 && strlen(want) == len &&
                 strncasecmp(name, want, len) == 0)
                 o->colmap[k] = (int)i;
@@ -1102,9 +1092,10 @@ gp_status gp_classify_write_labeled(FILE *f, const gp_trace *t,
     o.header_pass = true;
     for (size_t i = 0; i < n_texts && st == GP_OK; i++)
         st = parse_text(&o, sources[i], texts[i], lens[i]);
+    const char *workload = gp_trace_mapped_column(opt, "workload");
+    const char *interruptible = gp_trace_mapped_column(opt, "interruptible");
     if (st == GP_OK)
-        st = output_column(&o, mapped(opt, "workload"),
-                           strlen(mapped(opt, "workload")), &o.col_workload);
+        st = output_column(&o, workload, strlen(workload), &o.col_workload);
     if (st == GP_OK)
         st = output_column(&o, "workload_confidence",
                            strlen("workload_confidence"), &o.col_confidence);
@@ -1112,8 +1103,7 @@ gp_status gp_classify_write_labeled(FILE *f, const gp_trace *t,
      * so reading the file back cannot send a guessed "training" to spot
      * by the SPEC's default for training */
     if (st == GP_OK)
-        st = output_column(&o, mapped(opt, "interruptible"),
-                           strlen(mapped(opt, "interruptible")),
+        st = output_column(&o, interruptible, strlen(interruptible),
                            &o.col_interruptible);
     if (st == GP_ERR_NOMEM)
         gp_error_set(err, NULL, 0, 0, NULL, "out of memory");

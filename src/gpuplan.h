@@ -406,6 +406,12 @@ void gp_trace_options_init(gp_trace_options *o);
  * --map may map: "timestamp", "step_s", ...; NULL past the last. */
 const char *gp_trace_column_name(size_t i);
 
+/* The header name canonical column `canonical` is read from: the column
+ * --map names for it, else its own name.  Maps do not chain: with
+ * --map team=project --map project=t, team is read from "project". */
+const char *gp_trace_mapped_column(const gp_trace_options *opt,
+                                   const char *canonical);
+
 /* Incremental loading of several files into one trace. */
 typedef struct gp_trace_builder gp_trace_builder;
 

@@ -1473,11 +1473,8 @@ static gp_status read_header(const gp_trace_builder *b, struct file_ctx *ctx,
     *body = pos;
 
     for (int c = 0; c < N_COLUMNS; c++) {
-        const char *want = column_names[c];
+        const char *want = gp_trace_mapped_column(&b->opt, column_names[c]);
         ctx->colmap[c] = -1;
-        for (size_t m = 0; m < b->opt.n_map; m++)
-            if (strcmp(b->opt.map[m][0], want) == 0)
-                want = b->opt.map[m][1];
         for (size_t i = 0; i < h.n; i++) {
             size_t nl = strlen(ctx->header_names[i]);
             const char *name = trim(ctx->header_names[i], &nl);
@@ -1507,10 +1504,8 @@ static gp_status read_header(const gp_trace_builder *b, struct file_ctx *ctx,
     }
     for (size_t k = 0; k < n_req; k++) {
         if (ctx->colmap[req[k]] < 0) {
-            const char *name = column_names[req[k]];
-            for (size_t m = 0; m < b->opt.n_map; m++)
-                if (strcmp(b->opt.map[m][0], name) == 0)
-                    name = b->opt.map[m][1];
+            const char *name =
+                gp_trace_mapped_column(&b->opt, column_names[req[k]]);
             gp_error_set(err, ctx->source, ctx->header_line, 0, name,
                          "missing column (the header has: %s)%s", have,
                          b->opt.layout == GP_LAYOUT_SAMPLES &&
@@ -1687,6 +1682,15 @@ void gp_trace_options_init(gp_trace_options *o)
 const char *gp_trace_column_name(size_t i)
 {
     return i < N_COLUMNS ? column_names[i] : NULL;
+}
+
+const char *gp_trace_mapped_column(const gp_trace_options *opt,
+                                   const char *canonical)
+{
+    for (size_t m = 0; m < opt->n_map; m++)
+        if (strcmp(opt->map[m][0], canonical) == 0)
+            return opt->map[m][1];
+    return canonical;
 }
 
 gp_status gp_trace_builder_new(gp_trace_builder **out,

@@ -230,6 +230,33 @@ static void test_quotes_crlf_bom_and_map_are_read(void **state)
     gp_trace_free(t);
 }
 
+/* --map pairs do not chain: team=project reads team from the column
+ * "project" even though project is itself mapped to "t".  (They did
+ * chain, so team read "t", and classify --out, which did not chain,
+ * then failed to find the rows it had classified.) */
+static void test_map_pairs_do_not_chain(void **state)
+{
+    gp_error err;
+    gp_trace_options opt;
+    gp_trace_options_init(&opt);
+    opt.map[0][0] = "team";
+    opt.map[0][1] = "project";
+    opt.map[1][0] = "project";
+    opt.map[1][1] = "t";
+    opt.n_map = 2;
+    gp_trace *t = read_csv("timestamp,instance_type,instances,project,t\n"
+                           "2026-01-05T13:00:00Z,g5.xlarge,2,alpha,beta\n",
+                           &opt, &err);
+    (void)state;
+    assert_non_null(t);
+    assert_int_equal(t->n_series, 1);
+    assert_string_equal(t->labels[t->series[0].team], "alpha");
+    assert_string_equal(t->labels[t->series[0].project], "beta");
+    assert_string_equal(gp_trace_mapped_column(&opt, "team"), "project");
+    assert_string_equal(gp_trace_mapped_column(&opt, "job_id"), "job_id");
+    gp_trace_free(t);
+}
+
 /* A bad row: the error names the file, the line, the CSV column and the
  * column name. */
 static void expect_error(const char *csv, long line, long column,
@@ -686,16 +713,15 @@ int main(void)
         cmocka_unit_test(test_jobs_layout_spreads_start_to_end),
         cmocka_unit_test(test_consecutive_rows_of_a_job_form_one_run),
         cmocka_unit_test(test_quotes_crlf_bom_and_map_are_read),
+        cmocka_unit_test(test_map_pairs_do_not_chain),
         cmocka_unit_test(test_bad_rows_are_reported_with_line_and_column),
         cmocka_unit_test(test_shown_values_escape_control_characters),
         cmocka_unit_test(test_text_fields_must_be_utf8),
-        cmocka_unit_test(
-            test_too_long_names_show_the_field_that_is_too_long),
+        cmocka_unit_test(test_too_long_names_show_the_field_that_is_too_long),
         cmocka_unit_test(test_an_error_in_the_default_step_names_the_option),
         cmocka_unit_test(test_header_errors_name_the_header_line),
         cmocka_unit_test(test_a_trace_without_data_rows_is_an_error),
-        cmocka_unit_test(
-            test_a_trace_whose_rows_are_all_rejected_is_an_error),
+        cmocka_unit_test(test_a_trace_whose_rows_are_all_rejected_is_an_error),
         cmocka_unit_test(
             test_a_span_across_series_names_the_first_and_last_time),
         cmocka_unit_test(

@@ -123,7 +123,8 @@ gp_status gp_xlsx_check_path(const char *path, gp_error *err);
 gp_status gp_xlsx_write(const char *path, const gp_report *r, gp_error *err);
 
 /* The workbook of a simulate or recommend run: gp_xlsx_write with the
- * run's idle GPUs (`idle`, or, when NULL, gp_idle_for_run's computed here)
+ * run's idle GPUs (`idle`, or, when NULL, those over the hours the ledgers
+ * bill, computed here: rec's window, else gp_idle_for_run's)
  * and a 13-week demand forecast computed here (a sheet whose computation
  * fails says so instead of failing the report).  The headline's plan is
  * the cheapest ledger; its current one is ledger 0. */

@@ -62,4 +62,27 @@ near(idle["gpu_hours_with_util"], 9, "GPU-hours with util in the window")
 rows = list(csv.DictReader(open(d + "/csv/idle.csv")))
 near(sum(float(r["cost"]) for r in rows), 7.042, "idle.csv cost")
 PY
+
+# recommend --train-until bills the hours before the cut (00:00-03:00 of
+# the whole trace, 00:00-06:00), and its Idle sheet covers those hours too:
+#   j1 00:00-03:00, 3 h x 2 instances = 6 instance-hours, $6.036;
+#   web/b 00:00-03:00, 3 instance-hours, $3.018; together $9.054.
+# (It covered the whole trace: $14.084.)
+. "$src/tests/e2e/lib/openpyxl.sh"
+need_openpyxl idle_window
+"$bin" recommend --quiet --pricing "$src/tests/data/engine/aws-test.json" \
+    --trace "$out/trace.csv" --train-until 2026-01-05T03:00:00Z \
+    --out "$out/backtest.xlsx" > /dev/null
+"$PY" - "$out/backtest.xlsx" <<'PY'
+import sys
+import openpyxl
+ws = openpyxl.load_workbook(sys.argv[1], data_only=True)["Idle"]
+rows = [r for r in ws.iter_rows(values_only=True) if r[0] is not None]
+at = {r[0]: r for r in rows}
+assert at["Idle spans"][1] == 2, at["Idle spans"]
+assert abs(at["Cost of idle time"][1] - 9.054) < 1e-6, at["Cost of idle time"]
+assert abs(at["j1"][9] - 6.036) < 1e-6, at["j1"]
+assert at["j1"][4].hour == 3, at["j1"]
+assert abs(at["g5.xlarge/inference/web/b"][9] - 3.018) < 1e-6
+PY
 echo "idle_window: ok"

@@ -388,8 +388,16 @@ static void headline_formula(gp_xl *x, xl_sheet *s, size_t row,
         worksheet_write_string(s->ws, (lxw_row_t)row, 2, note, x->f.note);
 }
 
-/* The headline block; returns the next free row. */
-static size_t summary_headline(gp_xl *x, xl_sheet *s, size_t row, size_t hours)
+/* Where the headline put its two costs, for the what-if block's
+ * formulas, and the values they hold. */
+struct headline_cells {
+    size_t current_row, plan_row; /* column B */
+    double current, plan;
+};
+
+/* The headline block; returns the next free row and fills *hc. */
+static size_t summary_headline(gp_xl *x, xl_sheet *s, size_t row, size_t hours,
+                               struct headline_cells *hc)
 {
     const gp_report *r = x->r;
     char label[160], f1[192], a[XL_CELL_SIZE], b[XL_CELL_SIZE], c[XL_CELL_SIZE];
@@ -429,6 +437,10 @@ static size_t summary_headline(gp_xl *x, xl_sheet *s, size_t row, size_t hours)
                  r->ledgers[0]->strategy);
     }
     size_t r0 = row;
+    hc->current_row = r0;
+    hc->plan_row = r0 + 1;
+    hc->current = current;
+    hc->plan = plan;
     xl_cell(a, r0, 1, true);
     xl_cell(b, r0 + 1, 1, true);
     xl_cell(c, r0 + 2, 1, true);
@@ -559,7 +571,8 @@ static size_t summary_actions(gp_xl *x, xl_sheet *s, size_t row)
 
 /* The what-if block: yellow input cells and formulas over them. */
 static size_t summary_what_if(gp_xl *x, xl_sheet *s, size_t row,
-                              const struct rec_rows *rr)
+                              const struct rec_rows *rr,
+                              const struct headline_cells *hc)
 {
     char in1[XL_CELL_SIZE], in2[XL_CELL_SIZE], f[200], m0[XL_CELL_SIZE],
         m1[XL_CELL_SIZE], n0[XL_CELL_SIZE], n1[XL_CELL_SIZE], cc[XL_CELL_SIZE],
@@ -603,22 +616,15 @@ static size_t summary_what_if(gp_xl *x, xl_sheet *s, size_t row,
     }
     /* simulate, or nothing to buy: scale the headline linearly */
     char cur[XL_CELL_SIZE], plan[XL_CELL_SIZE];
-    xl_cell(cur, 5, 1, true);
-    xl_cell(plan, 6, 1, true);
+    xl_cell(cur, hc->current_row, 1, true);
+    xl_cell(plan, hc->plan_row, 1, true);
     worksheet_write_string(s->ws, (lxw_row_t)row, 0, "Discount on every price",
                            x->f.label);
     worksheet_write_number(s->ws, (lxw_row_t)row++, 1, 0, x->f.in_pct);
     worksheet_write_string(s->ws, (lxw_row_t)row, 0, "Change in demand",
                            x->f.label);
     worksheet_write_number(s->ws, (lxw_row_t)row++, 1, 0, x->f.in_pct);
-    double c0 = 0, p0 = 0;
-    if (r->n_ledgers > 1) {
-        c0 = r->ledgers[r->current]->total_cost;
-        p0 = r->ledgers[r->proposed]->total_cost;
-    } else if (r->n_ledgers == 1) {
-        c0 = r->ledgers[0]->all_on_demand_cost;
-        p0 = r->ledgers[0]->total_cost;
-    }
+    double c0 = hc->current, p0 = hc->plan;
     snprintf(f, sizeof f, "=%s*(1-%s)*(1+%s)", cur, in1, in2);
     headline_formula(x, s, row++, "Current cost", f, c0, x->f.money,
                      "scales linearly: commitments are not resized");
@@ -753,9 +759,10 @@ static void sheet_summary(gp_xl *x, const struct rec_rows *rr)
     worksheet_write_string(s.ws, 2, 0, line, x->f.subtitle);
     row = 4;
     if (r->n_ledgers || r->rec) {
-        row = summary_headline(x, &s, row, hours);
+        struct headline_cells hc;
+        row = summary_headline(x, &s, row, hours, &hc);
         row = summary_actions(x, &s, row);
-        row = summary_what_if(x, &s, row, rr);
+        row = summary_what_if(x, &s, row, rr, &hc);
     }
     if (r->forecast)
         row = summary_forecast(x, &s, row);

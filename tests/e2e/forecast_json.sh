@@ -90,3 +90,35 @@ assert rows["Instance-hours demanded, P50"][1] == 1680, rows
 assert not any("over four times the history" in str(k) for k in rows), rows
 print("forecast_json: forward workbook passed")
 PY
+
+# A forward plan that buys nothing: three weeks of 4 p4d.24xlarge for one
+# hour a day (03:00).  Any seasonal method repeats it, so the next week's
+# P50 is 7 x 4 = 28 instance-hours, 28 x 32.77 = 917.56 on demand, and a
+# reservation used 1/24 of the time (below the 62.56% break-even) does not
+# pay.  The Summary's what-if block starts from that headline: its cached
+# current cost is 917.56 (it was 0: it read the bills, and a forward plan
+# bills nothing).
+python3 - "$dir/sparse.csv" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("timestamp,instance_type,workload,instances\n")
+    for d in range(21):
+        f.write("%d,p4d.24xlarge,inference,4\n" % (1767225600 + 86400 * d
+                                                   + 3 * 3600))
+PY
+"$bin" recommend --quiet --forward 168h --out "$dir/nothing.xlsx" \
+    --pricing "$src/tests/data/engine/aws-test.json" \
+    --trace "$dir/sparse.csv" > /dev/null
+"$PY" - "$dir/nothing.xlsx" <<'PY'
+import sys, openpyxl
+ws = openpyxl.load_workbook(sys.argv[1], data_only=True)["Summary"]
+rows = [r for r in ws.iter_rows(values_only=True) if r and r[0]]
+labels = [r[0] for r in rows]
+assert "nothing to buy: no commitment would pay for itself" in labels, labels
+what_if = {r[0]: r for r in rows[labels.index(
+    "What if (change the yellow cells)"):]}
+assert abs(what_if["Current cost"][1] - 917.56) < 0.005, what_if
+assert abs(what_if["Plan cost"][1] - 917.56) < 0.005, what_if
+assert abs(what_if["Net savings"][1]) < 0.005, what_if
+print("forecast_json: forward plan buying nothing passed")
+PY

@@ -230,11 +230,13 @@ static gp_status history_row(void *ctx, char **f, size_t n, long line,
                      gp_json_quote(price_text, quoted, sizeof quoted));
         return GP_ERR_INPUT;
     }
-    if (price < 0) {
+    if (price < 0 || price > 1e12) {
         char num[32];
         gp_json_format_number(price, num, sizeof num);
         gp_error_set(err, h->source, line, (long)h->col_price + 1, "hourly",
-                     "must not be negative, got %s", num);
+                     price < 0 ? "must not be negative, got %s"
+                               : "must be at most 1e12, got %s",
+                     num);
         return GP_ERR_INPUT;
     }
     if (h->n_points > 0 && (int64_t)floor(t) <= h->points[h->n_points - 1].t) {

@@ -825,13 +825,29 @@ gp_status gp_jdoc_check_whole(gp_jdoc *d, const char *key, double v, double min,
     return GP_OK;
 }
 
+/* No price, size, duration or factor in a catalog or scenario comes near
+ * this (a p5 reserved for 3 years all upfront is about 3e10 in dong); a
+ * number above it is a typo, and would make the totals infinite. */
+#define NUMBER_MAX 1e12
+
+/* The upper bound both checks below share. */
+static gp_status check_at_most_max(gp_jdoc *d, const char *key, double v)
+{
+    char num[32];
+
+    if (v <= NUMBER_MAX)
+        return GP_OK;
+    gp_json_format_number(v, num, sizeof num);
+    return gp_jdoc_error(d, key, "must be at most 1e12, got %s", num);
+}
+
 /* Prices, sizes and durations that may be zero but not below. */
 gp_status gp_jdoc_check_nonnegative(gp_jdoc *d, const char *key, double v)
 {
     char num[32];
 
     if (v >= 0)
-        return GP_OK;
+        return check_at_most_max(d, key, v);
     gp_json_format_number(v, num, sizeof num);
     return gp_jdoc_error(d, key, "must not be negative, got %s", num);
 }
@@ -842,7 +858,7 @@ gp_status gp_jdoc_check_positive(gp_jdoc *d, const char *key, double v)
     char num[32];
 
     if (v > 0)
-        return GP_OK;
+        return check_at_most_max(d, key, v);
     gp_json_format_number(v, num, sizeof num);
     return gp_jdoc_error(d, key, "must be greater than 0, got %s", num);
 }

@@ -163,9 +163,9 @@ gp_status gp_jdoc_time(gp_jdoc *d, const json_t *obj, const char *key,
 /* v is a whole number in [min, max]. */
 gp_status gp_jdoc_check_whole(gp_jdoc *d, const char *key, double v, double min,
                               double max);
-/* v >= 0 */
+/* 0 <= v <= 1e12 (above that, a typo that would make totals infinite) */
 gp_status gp_jdoc_check_nonnegative(gp_jdoc *d, const char *key, double v);
-/* v > 0 */
+/* 0 < v <= 1e12 */
 gp_status gp_jdoc_check_positive(gp_jdoc *d, const char *key, double v);
 /* v in [0, 1), with a hint when v looks like a percent:
  *   expected <what> in [0, 1), got 12.5 (a percent? write 0.125) */

@@ -1828,9 +1828,19 @@ static gp_status dcgm_line(tel *T, uint32_t source, long line, const char *s,
              * pods has one line per pod in one scrape, not one per scrape
              * (dcgm-exporter --kubernetes-virtual-gpus) */
             k = families - 1;
-        } else if (klen && gp_strmap_get(&T->count_map, key, klen, &slot)) {
+        } else if (!klen) {
+            /* without the key, scrapes could not be told apart */
+            const char *brace = memchr(s, '{', len);
+            pl.i = brace ? (size_t)(brace - s) : 0;
+            return prom_error(&pl, metric,
+                              "the scrape has no timestamps, and its "
+                              "Hostname, gpu and UUID labels with the "
+                              "metric name are too long (over %zu bytes) "
+                              "to tell its scrapes apart; add timestamps",
+                              sizeof key);
+        } else if (gp_strmap_get(&T->count_map, key, klen, &slot)) {
             k = T->counts[slot]++;
-        } else if (klen) {
+        } else {
             if (gp_grow((void **)&T->counts, &T->cap_counts, T->n_counts + 1,
                         sizeof *T->counts) != GP_OK ||
                 gp_strmap_put(&T->count_map, key, klen,

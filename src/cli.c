@@ -280,7 +280,7 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
                                    "--train-until takes an ISO 8601 time, "
                                    "got \"%s\"",
                                    value);
-            cli->train_until = value;
+            cli->train_until = (int64_t)t;
         } else if (strcmp(name, "relabel") == 0) {
             cli->relabel = true;
         } else if (strcmp(name, "seed") == 0) {

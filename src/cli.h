@@ -45,7 +45,7 @@ typedef struct gp_cli {
     const char *rejects;
     const char *horizon;
     const char *forward;
-    const char *train_until;
+    int64_t train_until; /* --train-until, epoch seconds; 0: not given */
     /* import: --provider, --instance-type, --time; --step given */
     const char *provider, *instance_type, *time;
     const char *commitments_out; /* import focus/aws-cur: owned commitments */

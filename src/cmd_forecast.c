@@ -213,12 +213,7 @@ static int forecast_exec(gp_cli *cli)
     gp_error_clear(&err);
     gp_forecast_options_init(&opt);
     opt.threads = cli->threads;
-    if (cli->train_until) {
-        double t;
-        const char *why;
-        gp_parse_time(cli->train_until, strlen(cli->train_until), &t, &why);
-        opt.train_until = (int64_t)t;
-    }
+    opt.train_until = cli->train_until;
     gp_status st =
         gp_forecast_run(in.trace, in.scenario, horizon, &opt, &fc, &err);
     if (st != GP_OK) {

@@ -294,12 +294,7 @@ static int recommend_exec(gp_cli *cli)
     opt.threads = cli->threads;
     opt.mc_runs = (int)cli->runs;
     opt.mc_seed = cli->seed;
-    if (cli->train_until) {
-        double t;
-        const char *why;
-        gp_parse_time(cli->train_until, strlen(cli->train_until), &t, &why);
-        opt.train_until = (int64_t)t;
-    }
+    opt.train_until = cli->train_until;
     gp_status st = gp_recommend(in.trace, in.pricing, in.scenario, &opt, &r,
                                 &err);
     if (st != GP_OK) {

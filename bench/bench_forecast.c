@@ -17,7 +17,8 @@
  *   separated by idle gaps of 4..300 hours.
  *
  * Printed: wall time of gp_forecast_run (best of --repeat, CLOCK_MONOTONIC)
- * with the default threads and with one thread; and, as a sanity check,
+ * with the default threads and with one thread, the peak resident memory
+ * after them; and, as a sanity check,
  * the forecast scored on held-out data: the series' last --horizon hours
  * are removed, forecast, and compared (median relative MAE against the
  * last week repeated, mean P10-P90 coverage), which costs one more run.
@@ -32,6 +33,8 @@
  * Exit status 0 when the runs succeeded (a missed target is reported, not
  * an error), 1 otherwise.
  */
+#define BENCH_NAME "bench_forecast"
+#include "bench_util.h"
 #include "forecast.h"
 #include "gpuplan.h"
 
@@ -43,14 +46,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* Seconds on the monotonic clock. */
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Fills an inference series from clock hour first_hour: level x daily
  * shape peaking at hour `peak` x weekday factor x growth, plus noise of
@@ -112,8 +107,8 @@ static void trace_free(gp_trace *t)
 }
 
 /* Times `repeat` runs and keeps the best; returns the forecast of the last. */
-static int timed_run(const gp_trace *t, size_t horizon, int threads, int repeat,
-                     double *best, gp_forecast **keep)
+static void timed_run(const gp_trace *t, size_t horizon, int threads,
+                      int repeat, double *best, gp_forecast **keep)
 {
     gp_forecast_options opt;
     gp_forecast_options_init(&opt);
@@ -123,12 +118,10 @@ static int timed_run(const gp_trace *t, size_t horizon, int threads, int repeat,
         gp_forecast *fc = NULL;
         gp_error err;
         gp_error_clear(&err);
-        double t0 = now();
-        if (gp_forecast_run(t, NULL, horizon, &opt, &fc, &err) != GP_OK) {
-            fprintf(stderr, "bench_forecast: %s\n", err.message);
-            return 1;
-        }
-        double dt = now() - t0;
+        double t0 = now_s();
+        if (gp_forecast_run(t, NULL, horizon, &opt, &fc, &err) != GP_OK)
+            die_err("forecast", &err);
+        double dt = now_s() - t0;
         if (dt < *best)
             *best = dt;
         if (keep && r == repeat - 1)
@@ -136,7 +129,6 @@ static int timed_run(const gp_trace *t, size_t horizon, int threads, int repeat,
         else
             gp_forecast_free(fc);
     }
-    return 0;
 }
 
 /* Compares doubles for qsort. */
@@ -157,7 +149,7 @@ static int growth_table(int64_t first_hour, size_t horizon,
     double *y = malloc(most * sizeof *y);
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     if (!y || !rng)
-        return 1;
+        die("out of memory");
     printf("growth, %zu hours ahead (5 series each): relative MAE vs the "
            "last week repeated / P10-P90 coverage\n"
            "  growth a month   4 weeks of history   8 weeks   12 weeks\n",
@@ -178,10 +170,8 @@ static int growth_table(int64_t first_hour, size_t horizon,
                 gp_error err;
                 gp_error_clear(&err);
                 if (gp_forecast_series_run(y, n, 0, horizon, 0, &opt, &s,
-                                           &err) != GP_OK) {
-                    fprintf(stderr, "bench_forecast: %s\n", err.message);
-                    return 1;
-                }
+                                           &err) != GP_OK)
+                    die_err("forecast", &err);
                 gp_forecast_series_score(&s, y, n, y + n, horizon);
                 rel += s.holdout.relative_mae;
                 cover += s.holdout.coverage;
@@ -218,10 +208,8 @@ int main(int argc, char **argv)
             seed = (unsigned long)v;
         else if (strcmp(argv[i], "--repeat") == 0 && v > 0)
             repeat = (int)v;
-        else {
-            fprintf(stderr, "bench_forecast: unknown option %s\n", argv[i]);
-            return 1;
-        }
+        else
+            die("unknown option %s", argv[i]);
     }
 
     /* the trace: 2026-01-01 on, one pool and series per forecast series */
@@ -235,7 +223,7 @@ int main(int argc, char **argv)
     t.series = calloc(n_series, sizeof *t.series);
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     if (!t.pools || !t.series || !rng)
-        return 1;
+        die("out of memory");
     gsl_rng_set(rng, seed);
     size_t n_training = 0;
     for (size_t i = 0; i < n_series; i++) {
@@ -246,7 +234,7 @@ int main(int argc, char **argv)
         s->useful_gpu_hours = calloc(n_hours, sizeof(double));
         s->util_gpu_hours = calloc(n_hours, sizeof(double));
         if (!s->instance_hours || !s->useful_gpu_hours || !s->util_gpu_hours)
-            return 1;
+            die("out of memory");
         if (gsl_rng_uniform(rng) < 0.3) {
             s->workload = GP_TRAINING;
             make_training(rng, s->instance_hours, n_hours);
@@ -263,16 +251,16 @@ int main(int argc, char **argv)
            n_series, n_training, n_hours, horizon, seed);
     double t_all, t_one;
     gp_forecast *fc = NULL;
-    if (timed_run(&t, horizon, threads, repeat, &t_all, &fc))
-        return 1;
+    timed_run(&t, horizon, threads, repeat, &t_all, &fc);
     printf("gp_forecast_run, all cores:  %.3f s (best of %d)  %s 10 s "
            "target\n",
            t_all, repeat, t_all < 10 ? "meets the" : "MISSES the");
-    if (timed_run(&t, horizon, 1, repeat, &t_one, NULL))
-        return 1;
+    timed_run(&t, horizon, 1, repeat, &t_one, NULL);
     printf("gp_forecast_run, 1 thread:   %.3f s (best of %d), %.2f ms per "
            "series\n",
            t_one, repeat, 1000 * t_one / (double)n_series);
+    printf("peak resident memory so far: %.0f MB\n",
+           (double)peak_rss_kb() / 1024);
     size_t by_method[GP_FC_N_METHODS] = {0};
     for (size_t i = 0; i < fc->n_series; i++)
         by_method[fc->series[i].method]++;
@@ -291,12 +279,12 @@ int main(int argc, char **argv)
         opt.train_until = (t.start_hour + (int64_t)(n_hours - horizon)) * 3600;
         gp_error err;
         gp_error_clear(&err);
-        if (gp_forecast_run(&t, NULL, horizon, &opt, &fc, &err) != GP_OK) {
-            fprintf(stderr, "bench_forecast: %s\n", err.message);
-            return 1;
-        }
+        if (gp_forecast_run(&t, NULL, horizon, &opt, &fc, &err) != GP_OK)
+            die_err("forecast", &err);
         double *rel = calloc(fc->n_series, sizeof *rel), cover = 0;
         size_t n_rel = 0;
+        if (!rel)
+            die("out of memory");
         for (size_t i = 0; i < fc->n_series; i++) {
             const gp_forecast_series *s = &fc->series[i];
             if (!isnan(s->holdout.relative_mae))

@@ -1,8 +1,8 @@
 /*
  * bench_util.h: what the benchmark programs share: dying with a message,
  * the clock, peak memory, and buffered output files that fail loudly.
- * Header-only; define BENCH_NAME (the program's name, for messages)
- * before including it.
+ * Header-only (static inline, so a program need not use them all); define
+ * BENCH_NAME (the program's name, for messages) before including it.
  */
 #ifndef GP_BENCH_UTIL_H
 #define GP_BENCH_UTIL_H
@@ -18,7 +18,8 @@
 #if defined(__GNUC__)
 __attribute__((format(printf, 1, 2), noreturn))
 #endif
-static void die(const char *fmt, ...)
+static inline void
+die(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -29,28 +30,28 @@ static void die(const char *fmt, ...)
     exit(1);
 }
 
-static void die_err(const char *what, const gp_error *err)
+static inline void die_err(const char *what, const gp_error *err)
 {
     char buf[2048];
     gp_error_format(err, buf, sizeof buf);
     die("%s: %s", what, buf);
 }
 
-static double now_s(void)
+static inline double now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static long peak_rss_kb(void)
+static inline long peak_rss_kb(void)
 {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     return ru.ru_maxrss; /* kilobytes on Linux */
 }
 
-static FILE *open_out(const char *path)
+static inline FILE *open_out(const char *path)
 {
     FILE *f = fopen(path, "w");
     if (!f)
@@ -59,7 +60,7 @@ static FILE *open_out(const char *path)
     return f;
 }
 
-static void close_out(FILE *f, const char *path)
+static inline void close_out(FILE *f, const char *path)
 {
     if (ferror(f) || fclose(f) != 0)
         die("error writing %s", path);

@@ -779,6 +779,31 @@ static gp_status long_lead_drift(size_t best, const size_t pair[2],
     return GP_OK;
 }
 
+/* The MAE of one forecast's backtest residuals r (actual - forecast; n_orig
+ * origins of hb hours, of which the first lens[o] are real) over their
+ * n_points, and the sum and count of absolute percentage errors over the
+ * hours whose actual is above zero. */
+static double tally_residuals(const double *r, const double *y,
+                              const size_t *origins, const size_t *lens,
+                              size_t n_orig, size_t hb, size_t n_points,
+                              double *ape_sum, size_t *ape_n)
+{
+    double abs_sum = 0;
+
+    *ape_sum = 0;
+    *ape_n = 0;
+    for (size_t o = 0; o < n_orig; o++)
+        for (size_t k = 0; k < lens[o]; k++) {
+            double a = y[origins[o] + k], e = fabs(r[o * hb + k]);
+            abs_sum += e;
+            if (a > 0) {
+                *ape_sum += e / a;
+                (*ape_n)++;
+            }
+        }
+    return abs_sum / (double)n_points;
+}
+
 /* The backtest's shape for a history of n hours and a horizon of h: the
  * window hb (a week at most), and the origins (latest first) with their
  * window lengths.  Each origin has at least a week of history before it
@@ -932,31 +957,18 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
         for (size_t o = 0; o < n_orig; o++)
             n_points += lens[o];
         for (size_t c = 0; c < N_CANDIDATES; c++) {
-            double abs_sum = 0;
-            ape_sum[c] = 0;
-            ape_n[c] = 0;
             for (size_t o = 0; o < n_orig; o++) {
                 double *r = res + (c * n_orig + o) * hb;
                 st = forecast_candidate(&candidates[c], y, origins[o],
                                         first_hour, lens[o], f);
                 if (st != GP_OK)
                     goto done;
-                for (size_t k = 0; k < hb; k++) {
-                    if (k >= lens[o]) {
-                        r[k] = NAN;
-                        continue;
-                    }
-                    double a = y[origins[o] + k];
-                    double e = a - f[k];
-                    r[k] = e;
-                    abs_sum += fabs(e);
-                    if (a > 0) {
-                        ape_sum[c] += fabs(e) / a;
-                        ape_n[c]++;
-                    }
-                }
+                for (size_t k = 0; k < hb; k++)
+                    r[k] = k < lens[o] ? y[origins[o] + k] - f[k] : NAN;
             }
-            mae[c] = abs_sum / (double)n_points;
+            mae[c] =
+                tally_residuals(res + c * n_orig * hb, y, origins, lens, n_orig,
+                                hb, n_points, &ape_sum[c], &ape_n[c]);
         }
         /* the combination: the mean of the two best candidates of
          * different methods, so its residual is the mean of theirs */
@@ -970,26 +982,14 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
                  mae[c] < mae[pair[1]]))
                 pair[1] = c;
         {
-            double abs_sum = 0;
             double *rc = res + N_CANDIDATES * n_orig * hb;
             const double *r1 = res + pair[0] * n_orig * hb;
             const double *r2 = res + pair[1] * n_orig * hb;
-            ape_sum[N_CANDIDATES] = 0;
-            ape_n[N_CANDIDATES] = 0;
-            for (size_t o = 0; o < n_orig; o++)
-                for (size_t k = 0; k < hb; k++) {
-                    size_t i = o * hb + k;
-                    rc[i] = (r1[i] + r2[i]) / 2;
-                    if (k >= lens[o])
-                        continue;
-                    double a = y[origins[o] + k];
-                    abs_sum += fabs(rc[i]);
-                    if (a > 0) {
-                        ape_sum[N_CANDIDATES] += fabs(rc[i]) / a;
-                        ape_n[N_CANDIDATES]++;
-                    }
-                }
-            mae[N_CANDIDATES] = abs_sum / (double)n_points;
+            for (size_t i = 0; i < n_orig * hb; i++)
+                rc[i] = (r1[i] + r2[i]) / 2;
+            mae[N_CANDIDATES] =
+                tally_residuals(rc, y, origins, lens, n_orig, hb, n_points,
+                                &ape_sum[N_CANDIDATES], &ape_n[N_CANDIDATES]);
         }
         /* the winner: the lowest MAE (the simpler on a tie), among the
          * forced method's variants when a method is forced */

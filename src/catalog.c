@@ -5,8 +5,9 @@
  * One catalog holds one provider and region.  Loading checks everything a
  * later stage would otherwise trip over (types, ranges, names, offers that
  * cannot exist) and stops at the first mistake with file:line:column, the
- * JSON path of the value and what is wrong with it.  Keys the format does
- * not know are ignored, so the format can grow.  Instance types are kept
+ * JSON path of the value and what is wrong with it.  A key the format does
+ * not have is an error (a misspelling would otherwise pass unseen); keys
+ * starting with '_' are comments.  Instance types are kept
  * sorted by name, so lookups are binary searches; gp_pricing holds every
  * catalog loaded and the warnings loading produced (stale prices, spot
  * above on-demand).
@@ -230,12 +231,12 @@ static gp_status history_row(void *ctx, char **f, size_t n, long line,
                      gp_json_quote(price_text, quoted, sizeof quoted));
         return GP_ERR_INPUT;
     }
-    if (price < 0 || price > 1e12) {
+    if (price < 0 || price > GP_NUMBER_MAX) {
         char num[32];
         gp_json_format_number(price, num, sizeof num);
         gp_error_set(err, h->source, line, (long)h->col_price + 1, "hourly",
                      price < 0 ? "must not be negative, got %s"
-                               : "must be at most 1e12, got %s",
+                               : "must be at most 1e15, got %s",
                      num);
         return GP_ERR_INPUT;
     }
@@ -379,7 +380,7 @@ static gp_status parse_reserved(gp_jdoc *d, const json_t *jt,
 
         gp_jdoc_push_index(d, i);
         if ((st = gp_jdoc_expect_object(d, jo)) != GP_OK ||
-            (st = gp_jdoc_known_keys(d, jo, reserved_keys)) != GP_OK ||
+            (st = gp_jdoc_known_keys(d, jo, reserved_keys, NULL)) != GP_OK ||
             (st = gp_jdoc_term_years(d, jo, "term_years", true, &o->term_years,
                                      NULL)) != GP_OK ||
             (st = gp_jdoc_enum(d, jo, "payment", true, "payment",
@@ -446,7 +447,7 @@ static gp_status parse_plans(gp_jdoc *d, const json_t *jt, gp_instance_type *t)
 
         gp_jdoc_push_index(d, i);
         if ((st = gp_jdoc_expect_object(d, jo)) != GP_OK ||
-            (st = gp_jdoc_known_keys(d, jo, plan_keys)) != GP_OK ||
+            (st = gp_jdoc_known_keys(d, jo, plan_keys, NULL)) != GP_OK ||
             (st = gp_jdoc_enum(d, jo, "kind", true, "kind",
                                gp_json_plan_kind_names, 2, &kind, NULL)) !=
                 GP_OK ||
@@ -496,7 +497,7 @@ static gp_status parse_spot(gp_jdoc *d, const json_t *jt, const char *base_dir,
     if (st != GP_OK || !js)
         return st;
     gp_jdoc_push_key(d, "spot");
-    if ((st = gp_jdoc_known_keys(d, js, spot_keys)) != GP_OK ||
+    if ((st = gp_jdoc_known_keys(d, js, spot_keys, NULL)) != GP_OK ||
         (st = gp_jdoc_number(d, js, "hourly", false, &s->hourly,
                              &have_hourly)) != GP_OK ||
         (have_hourly &&
@@ -548,7 +549,7 @@ static gp_status parse_type(gp_jdoc *d, const json_t *jt, const char *name,
                              "characters)",
                              MAX_TYPE_NAME);
     if ((st = gp_jdoc_expect_object(d, jt)) != GP_OK ||
-        (st = gp_jdoc_known_keys(d, jt, type_keys)) != GP_OK ||
+        (st = gp_jdoc_known_keys(d, jt, type_keys, NULL)) != GP_OK ||
         (st = gp_jdoc_string(d, jt, "family", false, &family, NULL)) != GP_OK ||
         (st = check_length(d, "family", family, MAX_FAMILY)) != GP_OK ||
         (st = gp_jdoc_string(d, jt, "gpu_model", false, &gpu_model, NULL)) !=
@@ -601,9 +602,10 @@ static gp_status parse_catalog(gp_jdoc *d, const json_t *root,
     gp_status st;
     static const char *const schema_names[1] = {CATALOG_SCHEMA};
 
-    if ((st = gp_jdoc_known_keys(d, root, catalog_keys)) != GP_OK ||
-        (st = gp_jdoc_enum(d, root, "schema", true, "schema", schema_names, 1,
+    /* the schema first: a scenario given as a catalog should say so */
+    if ((st = gp_jdoc_enum(d, root, "schema", true, "schema", schema_names, 1,
                            &schema, NULL)) != GP_OK ||
+        (st = gp_jdoc_known_keys(d, root, catalog_keys, NULL)) != GP_OK ||
         (st = gp_jdoc_enum(d, root, "provider", true, "provider",
                            gp_json_provider_names, 3, &provider, NULL)) !=
             GP_OK ||

@@ -333,11 +333,29 @@ void gp_json_path_format(const gp_jstep *path, size_t depth, char *buf,
     buf[0] = '\0';
     if (depth > GP_JPATH_MAX)
         depth = GP_JPATH_MAX;
-    for (size_t i = 0; i < depth && n < size; i++) {
+    for (size_t i = 0; i < depth && n + 1 < size; i++) {
         int k;
+        if (path[i].key && path[i].key[0]) {
+            /* a key's control bytes as \xNN, so the message stays one
+             * line and sends nothing to the terminal */
+            if (n > 0)
+                buf[n++] = '.';
+            for (const unsigned char *c = (const unsigned char *)path[i].key;
+                 *c && n + 1 < size; c++) {
+                if (*c < 0x20 || *c == 0x7f) {
+                    if (n + 5 > size)
+                        break;
+                    snprintf(buf + n, size - n, "\\x%02X", *c);
+                    n += 4;
+                } else {
+                    buf[n++] = (char)*c;
+                }
+            }
+            buf[n] = '\0';
+            continue;
+        }
         if (path[i].key) /* an empty key shows as "" */
-            k = snprintf(buf + n, size - n, "%s%s", n > 0 ? "." : "",
-                         path[i].key[0] ? path[i].key : "\"\"");
+            k = snprintf(buf + n, size - n, "%s\"\"", n > 0 ? "." : "");
         else
             k = snprintf(buf + n, size - n, "[%zu]", path[i].index);
         if (k < 0)
@@ -660,28 +678,32 @@ gp_status gp_jdoc_expect_object(gp_jdoc *d, const json_t *v)
                          gp_json_type_phrase(v));
 }
 
+/* Whether key is one of the NULL-terminated list (which may be NULL). */
+static bool in_list(const char *key, const char *const *list)
+{
+    for (size_t i = 0; list && list[i]; i++)
+        if (strcmp(key, list[i]) == 0)
+            return true;
+    return false;
+}
+
 gp_status gp_jdoc_known_keys(gp_jdoc *d, const json_t *obj,
-                             const char *const *known)
+                             const char *const *known,
+                             const char *const *read_past)
 {
     const char *key, *near = NULL;
     json_t *v;
     char list[512];
-    size_t best = SIZE_MAX, used = 0;
+    size_t best = SIZE_MAX, used = 0, i;
 
     json_object_foreach((json_t *)obj, key, v)
     {
-        size_t i;
-
-        if (key[0] == '_')
-            continue;
-        for (i = 0; known[i] && strcmp(key, known[i]) != 0; i++)
-            ;
-        if (known[i])
+        if (key[0] == '_' || in_list(key, known) || in_list(key, read_past))
             continue;
         /* the nearest known key, within a third of its length (and at
-         * least 2 edits) */
+         * least one edit) */
         for (i = 0; known[i]; i++) {
-            size_t limit = strlen(known[i]) / 3 < 2 ? 2 : strlen(known[i]) / 3;
+            size_t limit = strlen(known[i]) / 3 < 1 ? 1 : strlen(known[i]) / 3;
             size_t e = gp_edit_distance(key, known[i], limit + 1);
             if (e <= limit && e < best) {
                 best = e;
@@ -825,20 +847,19 @@ gp_status gp_jdoc_check_whole(gp_jdoc *d, const char *key, double v, double min,
     return GP_OK;
 }
 
-/* No price, size, duration or factor in a catalog or scenario comes near
- * this (a p5 reserved for 3 years all upfront is about 3e10 in dong); a
- * number above it is a typo, and would make the totals infinite. */
-#define NUMBER_MAX 1e12
-
-/* The upper bound both checks below share. */
+/* The upper bound both checks below share, GP_NUMBER_MAX.  No price, size,
+ * duration or factor in a catalog or scenario comes near it, in any
+ * currency (a p5 reserved for 3 years all upfront is about 1e12 in rials):
+ * a number above it is a typo, and one near 1e308 would make the totals
+ * infinite. */
 static gp_status check_at_most_max(gp_jdoc *d, const char *key, double v)
 {
     char num[32];
 
-    if (v <= NUMBER_MAX)
+    if (v <= GP_NUMBER_MAX)
         return GP_OK;
     gp_json_format_number(v, num, sizeof num);
-    return gp_jdoc_error(d, key, "must be at most 1e12, got %s", num);
+    return gp_jdoc_error(d, key, "must be at most 1e15, got %s", num);
 }
 
 /* Prices, sizes and durations that may be zero but not below. */

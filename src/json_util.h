@@ -42,7 +42,8 @@ bool gp_json_locate(const char *text, size_t len, const gp_jstep *path,
                     size_t depth, long *line, long *column);
 
 /* Writes a path the way messages show it: keys joined by '.', indices in
- * brackets, e.g. "instance_types.p4d.24xlarge.reserved[0].hourly". */
+ * brackets, e.g. "instance_types.p4d.24xlarge.reserved[0].hourly"; a
+ * key's control bytes are written as \xNN. */
 void gp_json_path_format(const gp_jstep *path, size_t depth, char *buf,
                          size_t size);
 
@@ -121,14 +122,17 @@ gp_status gp_jdoc_expect_object(gp_jdoc *d, const json_t *v);
 
 /*
  * Checks that every member of object obj (the value at the current path)
- * is one of the `known` keys (a NULL-terminated list), so that a misspelt
- * key is an error rather than a default silently kept.  A member whose name
- * starts with '_' is a comment and passes.  The message names the nearest
- * known key, or else lists them all:
+ * is one of the `known` keys or of the `read_past` ones (NULL-terminated
+ * lists; read_past may be NULL), so that a misspelt key is an error rather
+ * than a default silently kept.  A member whose name starts with '_' is a
+ * comment and passes.  The message names the nearest known key, or else
+ * lists them all (read_past keys are neither suggested nor listed: they
+ * are there for files gpuplan writes, not for people to write):
  *   polcy: unknown key (did you mean "policy"?)
  */
 gp_status gp_jdoc_known_keys(gp_jdoc *d, const json_t *obj,
-                             const char *const *known);
+                             const char *const *known,
+                             const char *const *read_past);
 
 /*
  * A string member that must be one of `names` (n of them); *out gets the
@@ -163,9 +167,11 @@ gp_status gp_jdoc_time(gp_jdoc *d, const json_t *obj, const char *key,
 /* v is a whole number in [min, max]. */
 gp_status gp_jdoc_check_whole(gp_jdoc *d, const char *key, double v, double min,
                               double max);
-/* 0 <= v <= 1e12 (above that, a typo that would make totals infinite) */
+/* The most any price, size, duration or factor may be (see json_util.c). */
+#define GP_NUMBER_MAX 1e15
+/* 0 <= v <= GP_NUMBER_MAX */
 gp_status gp_jdoc_check_nonnegative(gp_jdoc *d, const char *key, double v);
-/* 0 < v <= 1e12 */
+/* 0 < v <= GP_NUMBER_MAX */
 gp_status gp_jdoc_check_positive(gp_jdoc *d, const char *key, double v);
 /* v in [0, 1), with a hint when v looks like a percent:
  *   expected <what> in [0, 1), got 12.5 (a percent? write 0.125) */

@@ -48,18 +48,22 @@ static const char *const workload_policy_keys[] = {"launch",
                                                    "fallback",
                                                    "terminate_idle_h",
                                                    NULL};
-/* A commitment's own keys, then those that gpuplan's own outputs add to
- * one and that are read past: an action of recommend --json (its figures,
- * which the run works out again), so that it can be pasted in as
- * add_commitments, and a commitment that `import` found in a bill (where
- * it came from). */
 static const char *const commitment_keys[] = {
-    "type", "provider", "region", "instance_type", "family", "count", "kind",
-    "hourly_commitment", "term_years", "payment", "start",
-    /* recommend --json action figures */
+    "type",       "provider", "region", "instance_type",
+    "family",     "count",    "kind",   "hourly_commitment",
+    "term_years", "payment",  "start",  NULL};
+/* What gpuplan's own outputs add to a commitment, read past so that any of
+ * them can be pasted in as it is: an action of recommend --json and a
+ * commitment of simulate --json (their figures, which the run works out
+ * again), and a commitment that `import` found in a bill (where it came
+ * from).  Prices always come from the catalogs. */
+static const char *const commitment_figures[] = {
+    /* recommend --json actions */
     "rank", "upfront", "breakeven_utilization", "expected_utilization",
     "renewal", "net_savings", "savings_pct", "downside_net_savings", "reason",
-    /* import aws-cur / focus */
+    /* simulate --json strategies[].commitments */
+    "cost", "utilization",
+    /* import aws-cur / focus --commitments-out */
     "id", "covered_instance_hours", "covered_on_demand_cost", "assumed", NULL};
 static const char *const strategy_keys[] = {"name", "add_commitments", "policy",
                                             NULL};
@@ -193,7 +197,7 @@ static gp_status parse_workload_policy(gp_jdoc *d, const json_t *jp,
     bool have = false, have_deadline = false;
     gp_status st;
 
-    if ((st = gp_jdoc_known_keys(d, jp, workload_policy_keys)) != GP_OK ||
+    if ((st = gp_jdoc_known_keys(d, jp, workload_policy_keys, NULL)) != GP_OK ||
         (st = gp_jdoc_enum(d, jp, "launch", false, "launch model",
                            gp_json_launch_names, 2, &launch, NULL)) != GP_OK ||
         (st = gp_jdoc_number(d, jp, "checkpoint_interval_h", false,
@@ -241,7 +245,7 @@ static gp_status parse_policy(gp_jdoc *d, const json_t *obj, gp_policy p[2])
     if (st != GP_OK || !jp)
         return st;
     gp_jdoc_push_key(d, "policy");
-    if ((st = gp_jdoc_known_keys(d, jp, policy_keys)) != GP_OK)
+    if ((st = gp_jdoc_known_keys(d, jp, policy_keys, NULL)) != GP_OK)
         return st;
     for (int w = 0; w < 2; w++) {
         if ((st = gp_jdoc_object(d, jp, workload_keys[w], false, &jw)) != GP_OK)
@@ -267,7 +271,8 @@ static gp_status parse_commitment(gp_jdoc *d, const json_t *jc,
     gp_status st;
 
     if ((st = gp_jdoc_expect_object(d, jc)) != GP_OK ||
-        (st = gp_jdoc_known_keys(d, jc, commitment_keys)) != GP_OK ||
+        (st = gp_jdoc_known_keys(d, jc, commitment_keys, commitment_figures)) !=
+            GP_OK ||
         (st = gp_jdoc_enum(d, jc, "type", true, "commitment type",
                            commitment_type_names, 2, &type, NULL)) != GP_OK)
         return st;
@@ -386,7 +391,7 @@ static gp_status parse_strategies(gp_jdoc *d, const json_t *root,
 
         gp_jdoc_push_index(d, i);
         if ((st = gp_jdoc_expect_object(d, js)) != GP_OK ||
-            (st = gp_jdoc_known_keys(d, js, strategy_keys)) != GP_OK ||
+            (st = gp_jdoc_known_keys(d, js, strategy_keys, NULL)) != GP_OK ||
             (st = gp_jdoc_string(d, js, "name", true, &name, NULL)) != GP_OK)
             return st;
         if (!name[0])
@@ -428,7 +433,7 @@ static gp_status parse_growth(gp_jdoc *d, const json_t *root, gp_scenario *s)
     if (st != GP_OK || !jg)
         return st;
     gp_jdoc_push_key(d, "growth");
-    if ((st = gp_jdoc_known_keys(d, jg, growth_keys)) != GP_OK)
+    if ((st = gp_jdoc_known_keys(d, jg, growth_keys, NULL)) != GP_OK)
         return st;
     for (int w = 0; w < 2; w++) {
         double g = 0;
@@ -471,7 +476,7 @@ static gp_status parse_monte_carlo(gp_jdoc *d, const json_t *root,
     if (st != GP_OK || !jm)
         return st;
     gp_jdoc_push_key(d, "monte_carlo");
-    if ((st = gp_jdoc_known_keys(d, jm, monte_carlo_keys)) != GP_OK ||
+    if ((st = gp_jdoc_known_keys(d, jm, monte_carlo_keys, NULL)) != GP_OK ||
         (st = gp_jdoc_number(d, jm, "runs", false, &runs, &have)) != GP_OK ||
         (have &&
          (st = gp_jdoc_check_whole(d, "runs", runs, 1, MAX_MC_RUNS)) != GP_OK))
@@ -505,9 +510,10 @@ static gp_status parse_scenario(gp_jdoc *d, const json_t *root, gp_scenario *s)
     json_t *jw, *ja;
     gp_status st;
 
-    if ((st = gp_jdoc_known_keys(d, root, root_keys)) != GP_OK ||
-        (st = gp_jdoc_enum(d, root, "schema", false, "schema", schema_names, 1,
+    /* the schema first: a catalog given as a scenario should say so */
+    if ((st = gp_jdoc_enum(d, root, "schema", false, "schema", schema_names, 1,
                            &schema, NULL)) != GP_OK ||
+        (st = gp_jdoc_known_keys(d, root, root_keys, NULL)) != GP_OK ||
         (st = gp_jdoc_string(d, root, "name", false, &name, &have)) != GP_OK)
         return st;
     if (have) {
@@ -524,7 +530,7 @@ static gp_status parse_scenario(gp_jdoc *d, const json_t *root, gp_scenario *s)
         return st;
     if (jw) {
         gp_jdoc_push_key(d, "window");
-        if ((st = gp_jdoc_known_keys(d, jw, window_keys)) != GP_OK ||
+        if ((st = gp_jdoc_known_keys(d, jw, window_keys, NULL)) != GP_OK ||
             (st = gp_jdoc_time(d, jw, "start", true, &s->window_start, NULL)) !=
                 GP_OK ||
             (st = gp_jdoc_time(d, jw, "end", true, &s->window_end, NULL)) !=
@@ -543,7 +549,7 @@ static gp_status parse_scenario(gp_jdoc *d, const json_t *root, gp_scenario *s)
         return st;
     if (ja) {
         gp_jdoc_push_key(d, "adjustments");
-        if ((st = gp_jdoc_known_keys(d, ja, adjustment_keys)) != GP_OK ||
+        if ((st = gp_jdoc_known_keys(d, ja, adjustment_keys, NULL)) != GP_OK ||
             (st = gp_jdoc_number(d, ja, "discount", false, &s->discount,
                                  NULL)) != GP_OK ||
             (st = gp_jdoc_check_fraction(d, "discount", s->discount,

@@ -420,6 +420,36 @@ static void test_scenario_rejects_unknown_names(void **state)
                                      "(expected reserved or savings_plan)");
 }
 
+/* A key the format does not have is an error.  The figures gpuplan's own
+ * outputs put on a commitment (rank, id, ...) are read past, but never
+ * offered as what was meant: "x" is two edits from "id", yet the message
+ * lists the commitment's own keys. */
+static void test_scenario_rejects_unknown_keys(void **state)
+{
+    gp_error err = parse_fails(
+        edited("\"type\": \"reserved\"", "\"type\": \"reserved\", \"x\": 1"));
+
+    (void)state;
+    assert_string_equal(err.field, "commitments[0].x");
+    assert_string_equal(err.message,
+                        "unknown key (expected type, provider, region, "
+                        "instance_type, family, count, kind, "
+                        "hourly_commitment, term_years, payment, start)");
+    gp_scenario *s = parse_ok(edited(
+        "\"type\": \"reserved\"",
+        "\"type\": \"reserved\", \"rank\": 1, \"id\": \"ri-1\", \"_why\": 2"));
+    gp_scenario_free(s);
+    /* "launhc" is two edits (a swap) from "launch", a third of its length */
+    err = parse_fails(edited("\"launch\": \"spot\"", "\"launhc\": \"spot\""));
+    assert_string_equal(err.field, "policy.training.launhc");
+    assert_string_equal(err.message, "unknown key (did you mean \"launch\"?)");
+    /* a control byte in a key is shown escaped, so the message stays on
+     * one line */
+    err =
+        parse_fails(edited("\"launch\": \"spot\"", "\"a\\u001bb\": \"spot\""));
+    assert_string_equal(err.field, "policy.training.a\\x1Bb");
+}
+
 static void test_scenario_limits_monte_carlo_runs(void **state)
 {
     gp_error err = parse_fails(edited("\"runs\": 500", "\"runs\": 10000001"));
@@ -691,6 +721,7 @@ int main(void)
             test_scenario_rejects_a_window_that_ends_before_it_starts),
         cmocka_unit_test(test_scenario_rejects_percent_growth_and_discount),
         cmocka_unit_test(test_scenario_rejects_unknown_names),
+        cmocka_unit_test(test_scenario_rejects_unknown_keys),
         cmocka_unit_test(test_scenario_limits_monte_carlo_runs),
         cmocka_unit_test(test_instance_family_plans_need_a_family_and_region),
         cmocka_unit_test(

@@ -191,18 +191,26 @@ void gp_idle_clip(gp_idle_report *r, const gp_trace *t, int64_t start_hour,
         }
 }
 
+gp_status gp_idle_for_hours(const gp_trace *t, const gp_scenario *s,
+                            int64_t start_hour, size_t n_hours,
+                            gp_idle_report **out, gp_error *err)
+{
+    gp_status st = gp_idle_detect(t, s->discount, out, err);
+
+    if (st != GP_OK)
+        return st;
+    gp_idle_clip(*out, t, start_hour, n_hours);
+    return GP_OK;
+}
+
 gp_status gp_idle_for_run(const gp_trace *t, const gp_scenario *s,
                           gp_idle_report **out, gp_error *err)
 {
     int64_t wh;
     size_t wn;
-    gp_status st = gp_idle_detect(t, s->discount, out, err);
 
-    if (st != GP_OK)
-        return st;
     gp_engine_window(t, s, &wh, &wn);
-    gp_idle_clip(*out, t, wh, wn);
-    return GP_OK;
+    return gp_idle_for_hours(t, s, wh, wn, out, err);
 }
 
 void gp_idle_span_label(const gp_trace *t, const gp_idle_span *s, char *buf,

@@ -77,8 +77,15 @@ void gp_idle_report_free(gp_idle_report *r);
 void gp_idle_clip(gp_idle_report *r, const gp_trace *t, int64_t start_hour,
                   size_t n_hours);
 
-/* A run's idle report: gp_idle_detect at the scenario's discount, clipped
- * (gp_idle_clip) to the hours the run's bills cover (gp_engine_window). */
+/* Idle GPUs as a report shows them beside bills of n_hours clock hours
+ * from epoch hour start_hour: gp_idle_detect at the scenario's discount,
+ * clipped (gp_idle_clip) to those hours. */
+gp_status gp_idle_for_hours(const gp_trace *t, const gp_scenario *s,
+                            int64_t start_hour, size_t n_hours,
+                            gp_idle_report **out, gp_error *err);
+
+/* A run's idle report: gp_idle_for_hours over the hours the run's bills
+ * cover (gp_engine_window). */
 gp_status gp_idle_for_run(const gp_trace *t, const gp_scenario *s,
                           gp_idle_report **out, gp_error *err);
 

@@ -1613,16 +1613,13 @@ gp_status gp_xlsx_write_run(const char *path, const gp_run_info *info,
     /* idle GPUs over the hours the ledgers bill: a recommendation's own
      * window (with --train-until, the hours before the cut), else the
      * run's */
-    if (!idle && rec && !rec->forward) {
-        if (gp_idle_detect(info->trace, info->scenario->discount, &own,
-                           &ignored) == GP_OK) {
-            gp_idle_clip(own, info->trace, rec->start_hour, rec->n_hours);
-            r.idle = own;
-        }
-    } else if (!idle && gp_idle_for_run(info->trace, info->scenario, &own,
-                                        &ignored) == GP_OK) {
+    if (!idle &&
+        (rec && !rec->forward
+             ? gp_idle_for_hours(info->trace, info->scenario, rec->start_hour,
+                                 rec->n_hours, &own, &ignored)
+             : gp_idle_for_run(info->trace, info->scenario, &own, &ignored)) ==
+            GP_OK)
         r.idle = own;
-    }
     /* the Forecast sheet: the forecast a forward plan was bought for, or
      * the next quarter's */
     gp_error_clear(&ignored);

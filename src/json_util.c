@@ -336,22 +336,14 @@ void gp_json_path_format(const gp_jstep *path, size_t depth, char *buf,
     for (size_t i = 0; i < depth && n + 1 < size; i++) {
         int k;
         if (path[i].key && path[i].key[0]) {
-            /* a key's control bytes as \xNN, so the message stays one
+            /* a key's control bytes escaped, so the message stays one
              * line and sends nothing to the terminal */
-            if (n > 0)
+            if (n > 0) {
                 buf[n++] = '.';
-            for (const unsigned char *c = (const unsigned char *)path[i].key;
-                 *c && n + 1 < size; c++) {
-                if (*c < 0x20 || *c == 0x7f) {
-                    if (n + 5 > size)
-                        break;
-                    snprintf(buf + n, size - n, "\\x%02X", *c);
-                    n += 4;
-                } else {
-                    buf[n++] = (char)*c;
-                }
+                buf[n] = '\0';
             }
-            buf[n] = '\0';
+            gp_append_escaped(buf, size, path[i].key, strlen(path[i].key));
+            n = strlen(buf);
             continue;
         }
         if (path[i].key) /* an empty key shows as "" */
@@ -678,6 +670,26 @@ gp_status gp_jdoc_expect_object(gp_jdoc *d, const json_t *v)
                          gp_json_type_phrase(v));
 }
 
+/* Writes names[0..n) into buf as "a, b<last>c" (last is " or " for a
+ * choice, ", " for a list), cut short at size. */
+static void join_names(char *buf, size_t size, const char *const *names,
+                       size_t n, const char *last)
+{
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < size; i++) {
+        int k = snprintf(buf + used, size - used, "%s%s",
+                         i == 0       ? ""
+                         : i == n - 1 ? last
+                                      : ", ",
+                         names[i]);
+        if (k < 0)
+            break;
+        used += (size_t)k;
+    }
+}
+
 /* Whether key is one of the NULL-terminated list (which may be NULL). */
 static bool in_list(const char *key, const char *const *list)
 {
@@ -694,7 +706,7 @@ gp_status gp_jdoc_known_keys(gp_jdoc *d, const json_t *obj,
     const char *key, *near = NULL;
     json_t *v;
     char list[512];
-    size_t best = SIZE_MAX, used = 0, i;
+    size_t best = SIZE_MAX, i;
 
     json_object_foreach((json_t *)obj, key, v)
     {
@@ -719,14 +731,9 @@ gp_status gp_jdoc_known_keys(gp_jdoc *d, const json_t *obj,
         if (near)
             return gp_jdoc_error(d, key, "unknown key (did you mean \"%s\"?)",
                                  near);
-        list[0] = '\0';
-        for (i = 0; known[i] && used < sizeof list; i++) {
-            int k = snprintf(list + used, sizeof list - used, "%s%s",
-                             i == 0 ? "" : ", ", known[i]);
-            if (k < 0)
-                break;
-            used += (size_t)k;
-        }
+        for (i = 0; known[i]; i++)
+            ;
+        join_names(list, sizeof list, known, i, ", ");
         return gp_jdoc_error(d, key, "unknown key (expected %s)", list);
     }
     return GP_OK;
@@ -747,7 +754,6 @@ gp_status gp_jdoc_enum(gp_jdoc *d, const json_t *obj, const char *key,
     const char *s;
     bool have = false;
     char list[256], quoted[128];
-    size_t used = 0;
     gp_status st = gp_jdoc_string(d, obj, key, required, &s, &have);
 
     if (present)
@@ -762,18 +768,7 @@ gp_status gp_jdoc_enum(gp_jdoc *d, const json_t *obj, const char *key,
             return GP_OK;
         }
     }
-    /* "a, b or c" */
-    list[0] = '\0';
-    for (int i = 0; i < n && used < sizeof list; i++) {
-        int k = snprintf(list + used, sizeof list - used, "%s%s",
-                         i == 0       ? ""
-                         : i == n - 1 ? " or "
-                                      : ", ",
-                         names[i]);
-        if (k < 0)
-            break;
-        used += (size_t)k;
-    }
+    join_names(list, sizeof list, names, (size_t)n, " or ");
     return gp_jdoc_error(d, key, "unknown %s %s (expected %s)", what,
                          gp_json_quote(s, quoted, sizeof quoted), list);
 }

@@ -43,7 +43,7 @@ bool gp_json_locate(const char *text, size_t len, const gp_jstep *path,
 
 /* Writes a path the way messages show it: keys joined by '.', indices in
  * brackets, e.g. "instance_types.p4d.24xlarge.reserved[0].hourly"; a
- * key's control bytes are written as \xNN. */
+ * key's control bytes are escaped as gp_append_escaped does ("\x1b"). */
 void gp_json_path_format(const gp_jstep *path, size_t depth, char *buf,
                          size_t size);
 

@@ -348,9 +348,6 @@ static void row_error(struct shard *s, const struct file_ctx *ctx,
 #endif
     ;
 
-static void append_escaped(char *buf, size_t size, const char *p,
-                           size_t len);
-
 /* What an error names for column `col` when the header does not have it:
  * the option the value came from (a missing step_s column means --step),
  * else the canonical column name. */
@@ -377,7 +374,7 @@ static void row_error(struct shard *s, const struct file_ctx *ctx,
     /* a --map name is the user's own, escaped like any echoed text */
     if (in_header) {
         const char *name = ctx->header_names[ctx->colmap[col]];
-        append_escaped(field, sizeof field, name, strlen(name));
+        gp_append_escaped(field, sizeof field, name, strlen(name));
     }
     gp_error_clear(&s->err);
     gp_error_set(&s->err, ctx->source, row->line,
@@ -389,43 +386,6 @@ static void row_error(struct shard *s, const struct file_ctx *ctx,
 /* Room for a shown value: 64 bytes that may each become "\xNN", the
  * quotes, "..." and the NUL. */
 #define SHOWN_SIZE (64 * 4 + 8)
-
-/*
- * Appends p[0, len) to the string in buf (of `size` bytes) with control
- * bytes escaped (\n, \r, \t, \xNN), so that a value with a newline in a
- * quoted field cannot split a message line, and so are bytes that are not
- * UTF-8 (\xNN), so that messages stay text.  Stops before a character
- * whose escape would not fit.
- */
-static void append_escaped(char *buf, size_t size, const char *p, size_t len)
-{
-    size_t n = strlen(buf);
-
-    for (size_t i = 0; i < len;) {
-        unsigned char c = (unsigned char)p[i];
-        size_t k = gp_utf8_char_len(p + i, len - i);
-        char esc[8];
-        const char *out = p + i; /* the character as it is */
-        size_t out_len = k;
-        if (c == '\n' || c == '\r' || c == '\t' || c < 0x20 || c == 0x7f ||
-            k == 0) {
-            if (c == '\n' || c == '\r' || c == '\t')
-                snprintf(esc, sizeof esc, "\\%c",
-                         c == '\n' ? 'n' : (c == '\r' ? 'r' : 't'));
-            else
-                snprintf(esc, sizeof esc, "\\x%02x", c);
-            out = esc;
-            out_len = strlen(esc);
-            k = 1;
-        }
-        if (n + out_len >= size)
-            break;
-        memcpy(buf + n, out, out_len);
-        n += out_len;
-        buf[n] = '\0';
-        i += k;
-    }
-}
 
 /* Quotes p[0, len) for a message, escaped, cut after `max` bytes (at most
  * 64).  buf holds SHOWN_SIZE. */
@@ -444,7 +404,7 @@ static void show_bytes(char *buf, const char *p, size_t len, size_t max)
         cut += k;
     }
     snprintf(buf, SHOWN_SIZE, "\"");
-    append_escaped(buf, SHOWN_SIZE, p, cut);
+    gp_append_escaped(buf, SHOWN_SIZE, p, cut);
     strncat(buf, cut < len ? "...\"" : "\"", SHOWN_SIZE - strlen(buf) - 1);
 }
 
@@ -1499,8 +1459,8 @@ static gp_status read_header(const gp_trace_builder *b, struct file_ctx *ctx,
     char have[512] = "";
     for (size_t i = 0; i < h.n && strlen(have) < 400; i++) {
         strncat(have, i ? ", " : "", sizeof have - strlen(have) - 1);
-        append_escaped(have, sizeof have, ctx->header_names[i],
-                       strlen(ctx->header_names[i]));
+        gp_append_escaped(have, sizeof have, ctx->header_names[i],
+                          strlen(ctx->header_names[i]));
     }
     for (size_t k = 0; k < n_req; k++) {
         if (ctx->colmap[req[k]] < 0) {

@@ -212,6 +212,38 @@ size_t gp_utf8_char_len(const char *p, size_t len)
     return n;
 }
 
+/* A value with a newline in a quoted field, or a JSON key with one, must
+ * not split a message line. */
+void gp_append_escaped(char *buf, size_t size, const char *p, size_t len)
+{
+    size_t n = strlen(buf);
+
+    for (size_t i = 0; i < len;) {
+        unsigned char c = (unsigned char)p[i];
+        size_t k = gp_utf8_char_len(p + i, len - i);
+        char esc[8];
+        const char *out = p + i; /* the character as it is */
+        size_t out_len = k;
+        if (c == '\n' || c == '\r' || c == '\t' || c < 0x20 || c == 0x7f ||
+            k == 0) {
+            if (c == '\n' || c == '\r' || c == '\t')
+                snprintf(esc, sizeof esc, "\\%c",
+                         c == '\n' ? 'n' : (c == '\r' ? 'r' : 't'));
+            else
+                snprintf(esc, sizeof esc, "\\x%02x", c);
+            out = esc;
+            out_len = strlen(esc);
+            k = 1;
+        }
+        if (n + out_len >= size)
+            break;
+        memcpy(buf + n, out, out_len);
+        n += out_len;
+        buf[n] = '\0';
+        i += k;
+    }
+}
+
 bool gp_utf8_valid(const char *p, size_t len, size_t *bad)
 {
     size_t i = 0;

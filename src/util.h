@@ -47,6 +47,12 @@ static inline bool gp_same_bytes(const void *a, const void *b, size_t n)
  * a cut sequence, an overlong form, a surrogate, past U+10FFFF). */
 size_t gp_utf8_char_len(const char *p, size_t len);
 
+/* Appends p[0, len) to the string in buf (of `size` bytes) with control
+ * bytes and bytes that are not UTF-8 escaped (\n, \r, \t, \xNN), so that a
+ * message stays one line of text; stops before an escape that would not
+ * fit. */
+void gp_append_escaped(char *buf, size_t size, const char *p, size_t len);
+
 /* Whether p[0, len) is all well-formed UTF-8.  When not and `bad` is not
  * NULL, *bad is the offset of the first byte that is not. */
 bool gp_utf8_valid(const char *p, size_t len, size_t *bad);

@@ -447,7 +447,7 @@ static void test_scenario_rejects_unknown_keys(void **state)
      * one line */
     err =
         parse_fails(edited("\"launch\": \"spot\"", "\"a\\u001bb\": \"spot\""));
-    assert_string_equal(err.field, "policy.training.a\\x1Bb");
+    assert_string_equal(err.field, "policy.training.a\\x1bb");
 }
 
 static void test_scenario_limits_monte_carlo_runs(void **state)

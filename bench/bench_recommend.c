@@ -393,7 +393,7 @@ int main(int argc, char **argv)
     gp_scenario *scn = NULL;
     if (gp_scenario_default(&scn, &err) != GP_OK)
         die_err("scenario", &err);
-    if (gp_scenario_check(scn, pricing, &err) != GP_OK)
+    if (gp_scenario_check(scn, pricing, NULL, &err) != GP_OK)
         die_err("scenario check", &err);
 
     printf("== bench_recommend: gpuplan %s, seed %lu, threads %d%s\n",

@@ -295,7 +295,7 @@ static gp_scenario *scenario_of(const char *json, const gp_pricing *pricing)
     if (gp_scenario_parse(&s, json, strlen(json), "bench.json", &err) !=
         GP_OK)
         die_err("scenario", &err);
-    if (gp_scenario_check(s, pricing, &err) != GP_OK)
+    if (gp_scenario_check(s, pricing, NULL, &err) != GP_OK)
         die_err("scenario check", &err);
     return s;
 }

@@ -498,7 +498,8 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
     } else if (gp_scenario_default(&in->scenario, &err) != GP_OK) {
         goto fail;
     }
-    if (gp_scenario_check(in->scenario, in->pricing, &err) != GP_OK)
+    if (gp_scenario_check(in->scenario, in->pricing, &in->pricing->warnings,
+                          &err) != GP_OK)
         goto fail;
 
     /* traces */

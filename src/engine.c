@@ -80,8 +80,8 @@ void gp_ledger_free(gp_ledger *l)
 }
 
 /* What a commitment pays in cash: per active hour, and once at its start. */
-static void commitment_cash(const gp_commitment *c, const gp_pricing *p,
-                            double *per_hour, double *upfront)
+void gp_commitment_cash(const gp_commitment *c, const gp_pricing *p,
+                        double *per_hour, double *upfront)
 {
     *per_hour = 0;
     *upfront = 0;
@@ -150,7 +150,7 @@ static void build_months(gp_ledger *l, const gp_model_input *in)
         const gp_commitment *c = in->commitments[i];
         double per_hour, upfront;
         size_t first, last;
-        commitment_cash(c, in->pricing, &per_hour, &upfront);
+        gp_commitment_cash(c, in->pricing, &per_hour, &upfront);
         gp_commitment_active_hours(c, l->start_hour, l->n_hours, &first,
                                    &last);
         for (size_t h = first; h < last; h++) {

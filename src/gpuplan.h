@@ -184,7 +184,9 @@ typedef struct gp_catalog {
 typedef struct gp_pricing {
     gp_catalog **catalogs;
     size_t n_catalogs;
-    gp_warnings warnings; /* stale as_of, spot above on-demand */
+    /* stale as_of, spot above on-demand; and (gp_scenario_check) a
+     * scenario commitment stating an upfront the catalogs do not charge */
+    gp_warnings warnings;
 } gp_pricing;
 
 /* Loads one catalog file, or every *.json below a folder (recursively, in
@@ -267,6 +269,10 @@ typedef struct gp_commitment {
     gp_payment payment;
     int64_t start;
     int64_t end; /* start + term_years * 365 days */
+    /* the `upfront` a commitment pasted from recommend --json states: not
+     * a price (prices come from the catalogs), only checked against them */
+    bool has_stated_upfront;
+    double stated_upfront;
 } gp_commitment;
 
 typedef struct gp_strategy {
@@ -305,9 +311,15 @@ gp_status gp_scenario_load(gp_scenario **out, const char *path,
 gp_status gp_scenario_parse(gp_scenario **out, const char *text, size_t len,
                             const char *source, gp_error *err);
 /* Checks the scenario's commitments against the catalogs: known types,
- * offers that exist for the term and payment. */
+ * offers that exist for the term and payment.  A commitment whose stated
+ * upfront is not what the catalogs charge gets a warning in w (which may be
+ * NULL), since the run bills the catalogs' price. */
 gp_status gp_scenario_check(const gp_scenario *s, const gp_pricing *p,
-                            gp_error *err);
+                            gp_warnings *w, gp_error *err);
+/* What commitment c pays in cash by the catalogs, before the scenario's
+ * discount: per hour of its term, and once at its start (engine.c). */
+void gp_commitment_cash(const gp_commitment *c, const gp_pricing *p,
+                        double *per_hour, double *upfront);
 void gp_scenario_free(gp_scenario *s);
 
 /* ---- traces (trace.c) --------------------------------------------------- */

@@ -509,17 +509,19 @@ void gp_jdoc_pop(gp_jdoc *d)
         d->depth--;
 }
 
-/* Locates the value the error is about, formats its path as the field and
- * records the message (unless an earlier error is already there). */
-gp_status gp_jdoc_error(gp_jdoc *d, const char *key, const char *fmt, ...)
+/* Fills e with the location of the value at the current path (or of its
+ * member `key`), that path as the field, and the message. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 0)))
+#endif
+static void
+jdoc_record(gp_jdoc *d, gp_error *e, const char *key, const char *fmt,
+            va_list ap)
 {
-    char field[sizeof d->err->field];
-    char message[sizeof d->err->message];
+    char field[sizeof e->field];
+    char message[sizeof e->message];
     long line = 0, column = 0;
-    va_list ap;
 
-    if (!d->err || d->err->message[0])
-        return GP_ERR_INPUT; /* the first error wins: skip the work */
     if (key)
         gp_jdoc_push_key(d, key);
     if (d->text) /* no text (a scenario built in memory): no position */
@@ -527,11 +529,38 @@ gp_status gp_jdoc_error(gp_jdoc *d, const char *key, const char *fmt, ...)
     gp_json_path_format(d->path, d->depth, field, sizeof field);
     if (key)
         gp_jdoc_pop(d);
-    va_start(ap, fmt);
     vsnprintf(message, sizeof message, fmt, ap);
+    gp_error_set(e, d->source, line, column, field, "%s", message);
+}
+
+/* Records the error (unless an earlier error is already there). */
+gp_status gp_jdoc_error(gp_jdoc *d, const char *key, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!d->err || d->err->message[0])
+        return GP_ERR_INPUT; /* the first error wins: skip the work */
+    va_start(ap, fmt);
+    jdoc_record(d, d->err, key, fmt, ap);
     va_end(ap);
-    gp_error_set(d->err, d->source, line, column, field, "%s", message);
     return GP_ERR_INPUT;
+}
+
+void gp_jdoc_warning(gp_jdoc *d, gp_warnings *w, const char *key,
+                     const char *fmt, ...)
+{
+    gp_error e;
+    char line[sizeof e.source + sizeof e.field + sizeof e.message + 64];
+    va_list ap;
+
+    if (!w)
+        return;
+    gp_error_clear(&e);
+    va_start(ap, fmt);
+    jdoc_record(d, &e, key, fmt, ap);
+    va_end(ap);
+    gp_error_format(&e, line, sizeof line);
+    gp_warnings_add(w, "%s", line);
 }
 
 /* Out of memory: no position, since none of the input is at fault. */

@@ -95,6 +95,14 @@ __attribute__((format(printf, 3, 4)))
 gp_status
 gp_jdoc_error(gp_jdoc *d, const char *key, const char *fmt, ...);
 
+/* The same as a warning: "source:line:column: path: message" is added to w
+ * (nothing when w is NULL), and reading goes on. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+void gp_jdoc_warning(gp_jdoc *d, gp_warnings *w, const char *key,
+                     const char *fmt, ...);
+
 /* Records "out of memory" at the document and returns GP_ERR_NOMEM. */
 gp_status gp_jdoc_nomem(gp_jdoc *d);
 

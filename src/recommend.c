@@ -238,19 +238,9 @@ static int supported_term(const struct ctx *c)
 
 static double upfront_of(const gp_commitment *c, const gp_pricing *p)
 {
-    if (c->type == GP_COMMIT_RESERVED) {
-        const gp_instance_type *it = gp_pricing_find(
-            p, c->provider, c->region, c->instance_type, NULL, NULL);
-        for (size_t k = 0; it && k < it->n_reserved; k++)
-            if (it->reserved[k].term_years == c->term_years &&
-                it->reserved[k].payment == c->payment)
-                return it->reserved[k].upfront * c->count;
-        return 0;
-    }
-    double term = c->hourly_commitment * c->term_years * 8760.0;
-    return c->payment == GP_ALL_UPFRONT
-               ? term
-               : (c->payment == GP_PARTIAL_UPFRONT ? term / 2 : 0);
+    double per_hour, upfront;
+    gp_commitment_cash(c, p, &per_hour, &upfront);
+    return upfront;
 }
 
 /* A year of a commitment's amortized cost. */

@@ -334,7 +334,9 @@ static gp_status parse_commitment(gp_jdoc *d, const json_t *jc,
         (st = gp_jdoc_enum(d, jc, "payment", true, "payment",
                            gp_json_payment_names, 3, &payment, NULL)) !=
             GP_OK ||
-        (st = gp_jdoc_time(d, jc, "start", true, &c->start, NULL)) != GP_OK)
+        (st = gp_jdoc_time(d, jc, "start", true, &c->start, NULL)) != GP_OK ||
+        (st = gp_jdoc_number(d, jc, "upfront", false, &c->stated_upfront,
+                             &c->has_stated_upfront)) != GP_OK)
         return st;
     c->payment = (gp_payment)payment;
     c->end = c->start + c->term_years * YEAR_SECONDS;
@@ -804,19 +806,38 @@ static gp_status check_plan(gp_jdoc *d, const gp_pricing *p,
         c->term_years, gp_payment_name(c->payment), gp_plan_kind_name(c->kind));
 }
 
-/* Checks one commitment (the current path is its object). */
+/* Checks one commitment (the current path is its object).  An upfront it
+ * states (pasted from recommend --json, or written in by hand as a
+ * negotiated price) that is not the catalogs' is a warning: the run bills
+ * the catalogs' price, and a user who meant the other would not know. */
 static gp_status check_commitment(gp_jdoc *d, const gp_pricing *p,
-                                  const gp_commitment *c)
+                                  const gp_commitment *c, gp_warnings *w)
 {
-    if (c->type == GP_COMMIT_RESERVED)
-        return check_reserved(d, p, c);
-    return check_plan(d, p, c);
+    gp_status st = c->type == GP_COMMIT_RESERVED ? check_reserved(d, p, c)
+                                                 : check_plan(d, p, c);
+    double per_hour, upfront;
+    char stated[32];
+
+    if (st != GP_OK || !c->has_stated_upfront)
+        return st;
+    gp_commitment_cash(c, p, &per_hour, &upfront);
+    /* recommend --json writes the catalogs' figure at full precision;
+     * half a cent allows for one rounded to cents by hand */
+    if (fabs(c->stated_upfront - upfront) > 0.005 + 1e-9 * fabs(upfront)) {
+        gp_json_format_number(c->stated_upfront, stated, sizeof stated);
+        gp_jdoc_warning(d, w, "upfront",
+                        "%s is not what the catalogs charge upfront for this "
+                        "commitment (%.2f); the run bills the catalogs' "
+                        "prices, so put a negotiated price in a catalog",
+                        stated, upfront);
+    }
+    return GP_OK;
 }
 
 /* Checks every commitment, owned and added by strategies, against the
  * catalogs; errors point into the scenario file. */
 gp_status gp_scenario_check(const gp_scenario *s, const gp_pricing *p,
-                            gp_error *err)
+                            gp_warnings *w, gp_error *err)
 {
     gp_jdoc d;
     gp_status st;
@@ -825,7 +846,7 @@ gp_status gp_scenario_check(const gp_scenario *s, const gp_pricing *p,
     gp_jdoc_push_key(&d, "commitments");
     for (size_t i = 0; i < s->n_commitments; i++) {
         gp_jdoc_push_index(&d, i);
-        if ((st = check_commitment(&d, p, &s->commitments[i])) != GP_OK)
+        if ((st = check_commitment(&d, p, &s->commitments[i], w)) != GP_OK)
             return st;
         gp_jdoc_pop(&d);
     }
@@ -838,7 +859,8 @@ gp_status gp_scenario_check(const gp_scenario *s, const gp_pricing *p,
         gp_jdoc_push_key(&d, "add_commitments");
         for (size_t i = 0; i < g->n_add; i++) {
             gp_jdoc_push_index(&d, i);
-            if ((st = check_commitment(&d, p, &g->add_commitments[i])) != GP_OK)
+            if ((st = check_commitment(&d, p, &g->add_commitments[i], w)) !=
+                GP_OK)
                 return st;
             gp_jdoc_pop(&d);
         }

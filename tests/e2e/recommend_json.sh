@@ -73,8 +73,12 @@ PY
     --trace "$src/tests/e2e/data/one-pool.csv" > "$out"
 python3 - "$out" <<'PY'
 import json, sys
-s = {g["name"]: g for g in json.load(open(sys.argv[1]))["strategies"]}
+doc = json.load(open(sys.argv[1]))
+s = {g["name"]: g for g in doc["strategies"]}
 assert abs(s["bought"]["total_cost"] - 47135.0) <= 0.005, s["bought"]
+# its upfront is the catalog's (0 for no upfront): no warning about it
+assert not [w for w in doc["inputs"]["warnings"] if "upfront" in w], \
+    doc["inputs"]["warnings"]
 print("recommend_json: action fed back, 1 passed, 0 failed")
 PY
 

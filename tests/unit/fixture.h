@@ -77,7 +77,7 @@ static inline gp_scenario *scenario_of(const char *json)
     gp_error_clear(&err);
     if (gp_scenario_parse(&s, json, strlen(json), "s.json", &err) != GP_OK)
         fail_msg("scenario: %s: %s", err.field, err.message);
-    if (gp_scenario_check(s, pricing, &err) != GP_OK)
+    if (gp_scenario_check(s, pricing, NULL, &err) != GP_OK)
         fail_msg("scenario check: %s: %s", err.field, err.message);
     return s;
 }

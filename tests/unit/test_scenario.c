@@ -130,7 +130,7 @@ static gp_error check_fails(const char *text)
     gp_error err;
 
     gp_error_clear(&err);
-    assert_int_equal(gp_scenario_check(s, p, &err), GP_ERR_INPUT);
+    assert_int_equal(gp_scenario_check(s, p, NULL, &err), GP_ERR_INPUT);
     gp_scenario_free(s);
     gp_pricing_free(p);
     return err;
@@ -503,7 +503,7 @@ static void test_spec_example_checks_against_the_small_catalogs(void **state)
 
     (void)state;
     gp_error_clear(&err);
-    assert_int_equal(gp_scenario_check(s, p, &err), GP_OK);
+    assert_int_equal(gp_scenario_check(s, p, NULL, &err), GP_OK);
     gp_scenario_free(s);
     gp_pricing_free(p);
 }
@@ -522,7 +522,7 @@ test_sample_scenario_checks_against_the_bundled_catalogs(void **state)
     assert_int_equal(
         gp_scenario_load(&s, src_path("scenarios/sample/scenario.json"), &err),
         GP_OK);
-    if (gp_scenario_check(s, p, &err) != GP_OK)
+    if (gp_scenario_check(s, p, NULL, &err) != GP_OK)
         fail_msg("%s:%ld:%ld: %s: %s", err.source, err.line, err.column,
                  err.field, err.message);
     assert_string_equal(s->name, "sample");
@@ -597,7 +597,7 @@ static void test_check_finds_instance_family_plans(void **state)
     (void)state;
     gp_error_clear(&err);
     /* p4d.24xlarge has a 1-year no_upfront instance_family plan rate */
-    assert_int_equal(gp_scenario_check(s, p, &err), GP_OK);
+    assert_int_equal(gp_scenario_check(s, p, NULL, &err), GP_OK);
     gp_scenario_free(s);
     gp_pricing_free(p);
     err = check_fails(edited("\"kind\": \"compute\"",
@@ -624,7 +624,7 @@ test_check_of_a_scenario_without_text_gives_no_position(void **state)
     snprintf(s->commitments[0].instance_type,
              sizeof s->commitments[0].instance_type, "g5.xlargee");
     s->commitments[0].term_years = 1;
-    assert_int_equal(gp_scenario_check(s, p, &err), GP_ERR_INPUT);
+    assert_int_equal(gp_scenario_check(s, p, NULL, &err), GP_ERR_INPUT);
     assert_int_equal(err.line, 0);
     assert_int_equal(err.column, 0);
     assert_string_equal(err.field, "commitments[0].instance_type");

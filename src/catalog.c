@@ -236,7 +236,8 @@ static gp_status history_row(void *ctx, char **f, size_t n, long line,
         gp_json_format_number(price, num, sizeof num);
         gp_error_set(err, h->source, line, (long)h->col_price + 1, "hourly",
                      price < 0 ? "must not be negative, got %s"
-                               : "must be at most 1e15, got %s",
+                               : "must be at most " GP_NUMBER_MAX_TEXT
+                                 ", got %s",
                      num);
         return GP_ERR_INPUT;
     }

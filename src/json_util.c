@@ -883,7 +883,8 @@ static gp_status check_at_most_max(gp_jdoc *d, const char *key, double v)
     if (v <= GP_NUMBER_MAX)
         return GP_OK;
     gp_json_format_number(v, num, sizeof num);
-    return gp_jdoc_error(d, key, "must be at most 1e15, got %s", num);
+    return gp_jdoc_error(d, key,
+                         "must be at most " GP_NUMBER_MAX_TEXT ", got %s", num);
 }
 
 /* Prices, sizes and durations that may be zero but not below. */

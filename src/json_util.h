@@ -175,8 +175,10 @@ gp_status gp_jdoc_time(gp_jdoc *d, const json_t *obj, const char *key,
 /* v is a whole number in [min, max]. */
 gp_status gp_jdoc_check_whole(gp_jdoc *d, const char *key, double v, double min,
                               double max);
-/* The most any price, size, duration or factor may be (see json_util.c). */
+/* The most any price, size, duration or factor may be (see json_util.c),
+ * and how messages write it. */
 #define GP_NUMBER_MAX 1e15
+#define GP_NUMBER_MAX_TEXT "1e15"
 /* 0 <= v <= GP_NUMBER_MAX */
 gp_status gp_jdoc_check_nonnegative(gp_jdoc *d, const char *key, double v);
 /* 0 < v <= GP_NUMBER_MAX */

@@ -24,7 +24,9 @@
  *      out), widened for leads beyond hb at the rate the residuals grew
  *      with lead (or, for a horizon of two weeks or more past a history of
  *      six weeks or more, at the rate the chosen forecast's error, drift
- *      added, grows over longer windows, when that is faster).  When the
+ *      added, grows over longer windows, when that is faster), and beyond
+ *      hb also by the level's motion over the history's last weeks
+ *      (weekly_level_motion, from three weeks of history).  When the
  *      history is too short for whole windows (under a week plus hb plus
  *      two days), the backtest's windows end early and hold short leads
  *      only; the interval is then the wider of theirs and one calibrated
@@ -517,17 +519,22 @@ typedef struct interval_model {
     double lo[2], hi[2];
     double growth_exp; /* spread ~ lead^growth_exp beyond the backtest */
     size_t hb;
+    /* the level's motion over weeks: |change| ~ level_move x weeks^level_exp
+     * (level_at_hb: its square at lead hb) */
+    double level_move, level_exp, level_at_hb;
 } interval_model;
 
 /* The exponent b of spread ~ lead^b between two lead bands, from their
  * mean absolute errors s0, s1 and mean leads l0 < l1: 0 when the error
- * does not grow, at most 0.5 (a random walk's spread grows as sqrt). */
-static double growth_exponent(double s0, double l0, double s1, double l1)
+ * does not grow, at most `cap` (0.5 for an error's spread, as a random
+ * walk's grows as sqrt; 1 for a level's motion, as a trend's). */
+static double growth_exponent(double s0, double l0, double s1, double l1,
+                              double cap)
 {
     if (!(s0 > 0 && s1 > s0 && l1 > l0))
         return 0;
     double b = log(s1 / s0) / log(l1 / l0);
-    return b > 0.5 ? 0.5 : b;
+    return b > cap ? cap : b;
 }
 
 /* Builds the interval model from residuals res[origin][lead] (n_origins x
@@ -568,7 +575,7 @@ static void interval_from_residuals(const double *res, size_t n_origins,
         mean_lead[b] = cnt ? lead_sum / (double)cnt : 1;
     }
     im->growth_exp =
-        growth_exponent(spread[0], mean_lead[0], spread[1], mean_lead[1]);
+        growth_exponent(spread[0], mean_lead[0], spread[1], mean_lead[1], 0.5);
 }
 
 /* Puts the interval around the point forecast f at lead k (0-based). */
@@ -579,7 +586,21 @@ static void interval_apply(const interval_model *im, size_t k, double f,
     double widen = 1;
     if (k >= im->hb && im->hb > 0)
         widen = pow((double)(k + 1) / (double)im->hb, im->growth_exp);
-    double lo = f + im->lo[b] * widen, hi = f + im->hi[b] * widen;
+    double lo = im->lo[b] * widen, hi = im->hi[b] * widen;
+    if (k >= im->hb && im->level_move > 0) {
+        /* the level's motion past what the backtest's window held, added
+         * in quadrature: (level_move x weeks^level_exp)^2 at lead k less
+         * the same at hb */
+        double extra = im->level_move * im->level_move *
+                           pow((double)(k + 1) / WEEK, 2 * im->level_exp) -
+                       im->level_at_hb;
+        if (extra > 0) {
+            lo -= sqrt(lo * lo + extra) - fabs(lo);
+            hi += sqrt(hi * hi + extra) - fabs(hi);
+        }
+    }
+    lo += f;
+    hi += f;
     pt->p50 = (f > 0 ? f : 0) * scale;
     pt->p10 = (lo > 0 ? lo : 0) * scale;
     pt->p90 = (hi > 0 ? hi : 0) * scale;
@@ -636,6 +657,31 @@ static double calibrate_interval(const double *rb, size_t n_cal, size_t hb,
     return scale;
 }
 
+/* How the level moves from week to week: the means of the history's last
+ * whole weeks (up to 12), less the drift's line (slope per hour), give the
+ * mean absolute change over one week (*move) and the exponent b of
+ * |m[i + lag] - m[i]| ~ lag^b between lags of one and two weeks (*exp, at
+ * most 1: a trend).  Noise leaves the change flat with lag (b near 0); a
+ * level that trends or wanders makes it grow. */
+static void weekly_level_motion(const double *y, size_t n, double slope,
+                                double *move, double *exp)
+{
+    size_t w = n / WEEK < 12 ? n / WEEK : 12;
+    double m[12], d1 = 0, d2 = 0;
+    *move = *exp = 0;
+    if (w < 3)
+        return;
+    for (size_t i = 0; i < w; i++)
+        m[i] = gsl_stats_mean(y + n - (w - i) * WEEK, 1, WEEK) -
+               slope * (double)(i * WEEK);
+    for (size_t i = 0; i + 1 < w; i++)
+        d1 += fabs(m[i + 1] - m[i]);
+    for (size_t i = 0; i + 2 < w; i++)
+        d2 += fabs(m[i + 2] - m[i]);
+    *move = d1 / (double)(w - 1);
+    *exp = growth_exponent(*move, 1, d2 / (double)(w - 2), 2, 1.0);
+}
+
 /*
  * How fast the chosen forecast's error grows with lead beyond the
  * backtest's window hb, for a horizon longer than it: the chosen forecast
@@ -685,7 +731,7 @@ static gp_status long_lead_growth(size_t best, const size_t pair[2],
     if (n_near && n_far)
         *exponent =
             growth_exponent(near / (double)n_near, near_lead / (double)n_near,
-                            far / (double)n_far, far_lead / (double)n_far);
+                            far / (double)n_far, far_lead / (double)n_far, 0.5);
     return GP_OK;
 }
 
@@ -905,6 +951,7 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
     gp_status st = GP_OK;
     double drift = 0;
 
+    memset(&im, 0, sizeof im);
     if (!opt) {
         gp_forecast_options_init(&defaults);
         opt = &defaults;
@@ -1079,6 +1126,14 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
             goto done;
         if (b > im.growth_exp)
             im.growth_exp = b;
+        /* and the level's own motion from week to week in the history
+         * (about the drift's line), carried on past the backtest's window:
+         * long_lead_growth needs six weeks of history, this three */
+        double slope =
+            drift != 0 ? drift * gsl_stats_mean(y + n - WEEK, 1, WEEK) : 0;
+        weekly_level_motion(y, n, slope, &im.level_move, &im.level_exp);
+        im.level_at_hb = im.level_move * im.level_move *
+                         pow((double)hb / WEEK, 2 * im.level_exp);
     } else {
         /* too short to backtest: the level, with the interval from the
          * empirical distribution of demand around it */

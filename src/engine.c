@@ -198,6 +198,21 @@ static void apply_discount(gp_ledger *l, double f)
         r->sp_used *= f;
         r->sp_committed *= f;
     }
+    for (size_t i = 0; i < l->n_months; i++) {
+        gp_ledger_month *m = &l->months[i];
+        m->on_demand_cost *= f;
+        m->reserved_cost *= f;
+        m->savings_plan_cost *= f;
+        m->spot_cost *= f;
+        m->total_cost *= f;
+        m->reserved_cash *= f;
+        m->savings_plan_cash *= f;
+        m->total_cash *= f;
+        m->sp_used *= f;
+        m->sp_committed *= f;
+        m->od_equiv_launched *= f;
+        m->od_equiv_covered *= f;
+    }
     for (size_t i = 0; i < l->n_series; i++)
         l->series[i].cost *= f;
     for (size_t i = 0; i < l->n_jobs; i++) {

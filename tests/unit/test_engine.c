@@ -339,6 +339,35 @@ static void test_discount_takes_a_fraction_off_every_cost(void **state)
     gp_trace_free(t);
 }
 
+static void test_discount_comes_off_the_months_and_their_cash(void **state)
+{
+    (void)state;
+    /* 10% off, one hour of 2 g5.xlarge, one of them under a partial-upfront
+     * reservation bought that hour (0.31/h plus 2715.6 upfront, amortized
+     * 0.31 + 2715.6 / 8760 = 0.62/h).  Cost: (0.62 + 1.006) x 0.9 = 1.4634,
+     * in the month as in the total.  Cash: (0.31 + 2715.6 + 1.006) x 0.9 =
+     * 2445.2244.  The months were built before the discount: 1.626 and
+     * 2716.916. */
+    gp_trace *t = trace_of("timestamp,instance_type,instances\n"
+                           "2026-01-05T00:00:00Z,g5.xlarge,2\n");
+    gp_scenario *s = scenario_of(
+        "{\"adjustments\": {\"discount\": 0.1}, \"commitments\": [{\"type\": "
+        "\"reserved\", \"instance_type\": \"g5.xlarge\", \"count\": 1, "
+        "\"term_years\": 1, \"payment\": \"partial_upfront\", \"start\": "
+        "\"2026-01-05T00:00:00Z\"}]}");
+    gp_ledger *l = run(t, s, 0);
+    assert_float_equal(l->total_cost, 1.4634, 1e-9);
+    assert_int_equal(l->n_months, 1);
+    assert_float_equal(l->months[0].total_cost, 1.4634, 1e-9);
+    assert_float_equal(l->months[0].reserved_cost, 0.558, 1e-9);
+    assert_float_equal(l->months[0].on_demand_cost, 0.9054, 1e-9);
+    assert_float_equal(l->months[0].reserved_cash, 2444.319, 1e-9);
+    assert_float_equal(l->months[0].total_cash, 2445.2244, 1e-9);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
 static void test_chargeback_allocates_commitments_by_covered_value(
     void **state)
 {
@@ -583,6 +612,7 @@ int main(void)
         cmocka_unit_test(test_expiring_reservation_stops_covering),
         cmocka_unit_test(test_unused_reservation_is_paid_and_months_split),
         cmocka_unit_test(test_discount_takes_a_fraction_off_every_cost),
+        cmocka_unit_test(test_discount_comes_off_the_months_and_their_cash),
         cmocka_unit_test(
             test_chargeback_allocates_commitments_by_covered_value),
         cmocka_unit_test(test_spot_hazard_and_daly_formula),

@@ -546,6 +546,7 @@ gp_status gp_jdoc_error(gp_jdoc *d, const char *key, const char *fmt, ...)
     return GP_ERR_INPUT;
 }
 
+/* The same located message, added to w as a warning (see json_util.h). */
 void gp_jdoc_warning(gp_jdoc *d, gp_warnings *w, const char *key,
                      const char *fmt, ...)
 {

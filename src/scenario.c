@@ -56,7 +56,8 @@ static const char *const commitment_keys[] = {
  * them can be pasted in as it is: an action of recommend --json and a
  * commitment of simulate --json (their figures, which the run works out
  * again), and a commitment that `import` found in a bill (where it came
- * from).  Prices always come from the catalogs. */
+ * from).  Prices always come from the catalogs; an upfront that is a
+ * number is only checked against them (check_commitment). */
 static const char *const commitment_figures[] = {
     /* recommend --json actions */
     "rank", "upfront", "breakeven_utilization", "expected_utilization",
@@ -334,10 +335,15 @@ static gp_status parse_commitment(gp_jdoc *d, const json_t *jc,
         (st = gp_jdoc_enum(d, jc, "payment", true, "payment",
                            gp_json_payment_names, 3, &payment, NULL)) !=
             GP_OK ||
-        (st = gp_jdoc_time(d, jc, "start", true, &c->start, NULL)) != GP_OK ||
-        (st = gp_jdoc_number(d, jc, "upfront", false, &c->stated_upfront,
-                             &c->has_stated_upfront)) != GP_OK)
+        (st = gp_jdoc_time(d, jc, "start", true, &c->start, NULL)) != GP_OK)
         return st;
+    /* an upfront is a figure read past; a number is checked against the
+     * catalogs (gp_scenario_check) */
+    const json_t *ju = json_object_get(jc, "upfront");
+    if (json_is_number(ju)) {
+        c->has_stated_upfront = true;
+        c->stated_upfront = json_number_value(ju);
+    }
     c->payment = (gp_payment)payment;
     c->end = c->start + c->term_years * YEAR_SECONDS;
     return GP_OK;
@@ -806,31 +812,50 @@ static gp_status check_plan(gp_jdoc *d, const gp_pricing *p,
         c->term_years, gp_payment_name(c->payment), gp_plan_kind_name(c->kind));
 }
 
+/* Whether an upfront stated on a commitment is `upfront` (what the
+ * catalogs charge) or, with the scenario's discount, what the run bills:
+ * recommend --json writes the former at full precision; half a cent
+ * allows for one rounded to cents by hand. */
+static bool same_upfront(double stated, double upfront)
+{
+    return fabs(stated - upfront) <= 0.005 + 1e-9 * fabs(upfront);
+}
+
 /* Checks one commitment (the current path is its object).  An upfront it
  * states (pasted from recommend --json, or written in by hand as a
- * negotiated price) that is not the catalogs' is a warning: the run bills
- * the catalogs' price, and a user who meant the other would not know. */
+ * negotiated price) that is not the one the run bills is a warning: prices
+ * come from the catalogs, and a user who meant another would not know. */
 static gp_status check_commitment(gp_jdoc *d, const gp_pricing *p,
-                                  const gp_commitment *c, gp_warnings *w)
+                                  const gp_commitment *c, double discount,
+                                  gp_warnings *w)
 {
     gp_status st = c->type == GP_COMMIT_RESERVED ? check_reserved(d, p, c)
                                                  : check_plan(d, p, c);
     double per_hour, upfront;
-    char stated[32];
+    char stated[32], after[96] = "";
 
     if (st != GP_OK || !c->has_stated_upfront)
         return st;
     gp_commitment_cash(c, p, &per_hour, &upfront);
-    /* recommend --json writes the catalogs' figure at full precision;
-     * half a cent allows for one rounded to cents by hand */
-    if (fabs(c->stated_upfront - upfront) > 0.005 + 1e-9 * fabs(upfront)) {
-        gp_json_format_number(c->stated_upfront, stated, sizeof stated);
+    if (same_upfront(c->stated_upfront, upfront) ||
+        same_upfront(c->stated_upfront, upfront * (1 - discount)))
+        return GP_OK;
+    gp_json_format_number(c->stated_upfront, stated, sizeof stated);
+    if (discount > 0 && upfront > 0)
+        snprintf(after, sizeof after, "; %.2f after the scenario's discount",
+                 upfront * (1 - discount));
+    if (c->type == GP_COMMIT_RESERVED)
         gp_jdoc_warning(d, w, "upfront",
                         "%s is not what the catalogs charge upfront for this "
-                        "commitment (%.2f); the run bills the catalogs' "
-                        "prices, so put a negotiated price in a catalog",
-                        stated, upfront);
-    }
+                        "reservation (%.2f%s); the run bills the catalogs' "
+                        "price, so put a negotiated one in a catalog",
+                        stated, upfront, after);
+    else
+        gp_jdoc_warning(d, w, "upfront",
+                        "%s is not this savings plan's upfront, which "
+                        "follows from its hourly_commitment and %s payment "
+                        "(%.2f%s); the run bills that",
+                        stated, gp_payment_name(c->payment), upfront, after);
     return GP_OK;
 }
 
@@ -846,7 +871,8 @@ gp_status gp_scenario_check(const gp_scenario *s, const gp_pricing *p,
     gp_jdoc_push_key(&d, "commitments");
     for (size_t i = 0; i < s->n_commitments; i++) {
         gp_jdoc_push_index(&d, i);
-        if ((st = check_commitment(&d, p, &s->commitments[i], w)) != GP_OK)
+        if ((st = check_commitment(&d, p, &s->commitments[i], s->discount,
+                                   w)) != GP_OK)
             return st;
         gp_jdoc_pop(&d);
     }
@@ -859,8 +885,8 @@ gp_status gp_scenario_check(const gp_scenario *s, const gp_pricing *p,
         gp_jdoc_push_key(&d, "add_commitments");
         for (size_t i = 0; i < g->n_add; i++) {
             gp_jdoc_push_index(&d, i);
-            if ((st = check_commitment(&d, p, &g->add_commitments[i], w)) !=
-                GP_OK)
+            if ((st = check_commitment(&d, p, &g->add_commitments[i],
+                                       s->discount, w)) != GP_OK)
                 return st;
             gp_jdoc_pop(&d);
         }

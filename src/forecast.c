@@ -26,7 +26,7 @@
  *      six weeks or more, at the rate the chosen forecast's error, drift
  *      added, grows over longer windows, when that is faster), and beyond
  *      hb also by the level's motion over the history's last weeks
- *      (weekly_level_motion, from three weeks of history).  When the
+ *      (weekly_level_motion, from four weeks of history).  When the
  *      history is too short for whole windows (under a week plus hb plus
  *      two days), the backtest's windows end early and hold short leads
  *      only; the interval is then the wider of theirs and one calibrated
@@ -658,18 +658,21 @@ static double calibrate_interval(const double *rb, size_t n_cal, size_t hb,
 }
 
 /* How the level moves from week to week: the means of the history's last
- * whole weeks (up to 12), less the drift's line (slope per hour), give the
- * mean absolute change over one week (*move) and the exponent b of
- * |m[i + lag] - m[i]| ~ lag^b between lags of one and two weeks (*exp, at
- * most 1: a trend).  Noise leaves the change flat with lag (b near 0); a
- * level that trends or wanders makes it grow. */
+ * whole weeks (up to LEVEL_WEEKS), less the drift's line (slope per hour),
+ * give the mean absolute change over one week (*move) and the exponent b
+ * of |m[i + lag] - m[i]| ~ lag^b between lags of one and two weeks
+ * (*exponent, at most 1: a trend).  Noise goes no further over two weeks
+ * than over one on average (b near 0, though three or four weekly means
+ * that happen to line up give more: hence four weeks at least); a level
+ * that trends or wanders goes further. */
+#define LEVEL_WEEKS 12
 static void weekly_level_motion(const double *y, size_t n, double slope,
-                                double *move, double *exp)
+                                double *move, double *exponent)
 {
-    size_t w = n / WEEK < 12 ? n / WEEK : 12;
-    double m[12], d1 = 0, d2 = 0;
-    *move = *exp = 0;
-    if (w < 3)
+    size_t w = n / WEEK < LEVEL_WEEKS ? n / WEEK : LEVEL_WEEKS;
+    double m[LEVEL_WEEKS], d1 = 0, d2 = 0;
+    *move = *exponent = 0;
+    if (w < 4)
         return;
     for (size_t i = 0; i < w; i++)
         m[i] = gsl_stats_mean(y + n - (w - i) * WEEK, 1, WEEK) -
@@ -679,7 +682,7 @@ static void weekly_level_motion(const double *y, size_t n, double slope,
     for (size_t i = 0; i + 2 < w; i++)
         d2 += fabs(m[i + 2] - m[i]);
     *move = d1 / (double)(w - 1);
-    *exp = growth_exponent(*move, 1, d2 / (double)(w - 2), 2, 1.0);
+    *exponent = growth_exponent(*move, 1, d2 / (double)(w - 2), 2, 1.0);
 }
 
 /*
@@ -949,7 +952,7 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
     size_t best = NAIVE_WEEK_CANDIDATE;
     interval_model im;
     gp_status st = GP_OK;
-    double drift = 0;
+    double drift = 0, slope = 0; /* the drift, and per hour at today's level */
 
     memset(&im, 0, sizeof im);
     if (!opt) {
@@ -1128,9 +1131,9 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
             im.growth_exp = b;
         /* and the level's own motion from week to week in the history
          * (about the drift's line), carried on past the backtest's window:
-         * long_lead_growth needs six weeks of history, this three */
-        double slope =
-            drift != 0 ? drift * gsl_stats_mean(y + n - WEEK, 1, WEEK) : 0;
+         * long_lead_growth needs six weeks of history, this four */
+        if (drift != 0)
+            slope = drift * gsl_stats_mean(y + n - WEEK, 1, WEEK);
         weekly_level_motion(y, n, slope, &im.level_move, &im.level_exp);
         im.level_at_hb = im.level_move * im.level_move *
                          pow((double)hb / WEEK, 2 * im.level_exp);
@@ -1172,11 +1175,8 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
             im.hi[b] -= f[0];
         }
     out->drift = drift;
-    if (drift != 0) {
-        double slope = drift * gsl_stats_mean(y + n - WEEK, 1, WEEK);
-        for (size_t k = 0; k < horizon_hours; k++)
-            f[k] += slope * (double)(k + 1);
-    }
+    for (size_t k = 0; slope != 0 && k < horizon_hours; k++)
+        f[k] += slope * (double)(k + 1);
     for (size_t k = 0; k < horizon_hours; k++) {
         double scale = pow(1 + growth, (double)(k + 1) / GP_HOURS_PER_MONTH);
         out->points[k].t = (first_hour + (int64_t)(n + k)) * 3600;

@@ -346,6 +346,7 @@ static gp_status spot_prepare(const gp_model_input *in, void **state,
             mc_worker_run(&w[0]);
             for (int k = 1; k < started; k++)
                 pthread_join(tid[k], NULL);
+            gp_progress_clear(); /* the stage is over */
             for (int k = 1; k < threads; k++)
                 for (int r = 0; r < s->replicates; r++)
                     s->totals[r] += w[k].totals[r];

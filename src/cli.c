@@ -137,9 +137,8 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
             for (;;) {
                 if (trace) {
                     /* standard input can be read once */
-                    for (size_t k = 0; strcmp(value, "-") == 0 &&
-                                       k < cli->n_traces;
-                         k++)
+                    bool stdin_trace = strcmp(value, "-") == 0;
+                    for (size_t k = 0; stdin_trace && k < cli->n_traces; k++)
                         if (strcmp(cli->traces[k], "-") == 0)
                             return usage_error(cmd, "%s",
                                                "--trace - (standard input) "
@@ -196,11 +195,9 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
                                    "(%s)",
                                    (int)name_len, value, names);
             }
-            for (size_t j = 0; j < k; j++)
-                if (strcmp(cli->trace_opt.map[j][0],
-                           gp_trace_column_name(c)) == 0)
-                    return usage_error(cmd, "--map maps %s twice",
-                                       gp_trace_column_name(c));
+            const char *column = gp_trace_column_name(c);
+            if (gp_trace_mapped_column(&cli->trace_opt, column) != column)
+                return usage_error(cmd, "--map maps %s twice", column);
             /* so at most one per trace column, fewer than map_storage
              * holds; kept as a guard */
             if (k == sizeof cli->map_storage / sizeof *cli->map_storage)

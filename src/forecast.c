@@ -1465,6 +1465,7 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
         forecast_worker(&job);
     for (long i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
+    gp_progress_clear(); /* the stage is over: what follows starts clean */
     gp_free(tid);
     pthread_mutex_destroy(&job.lock);
     if (job.status != GP_OK) {

@@ -474,14 +474,12 @@ static size_t summary_headline(gp_xl *x, xl_sheet *s, size_t row, size_t hours,
         headline(x, s, row++, "Cost if everything ran on demand",
                  r->rec->all_on_demand_cost, x->f.money,
                  "every instance-hour at the on-demand rate");
-        if (forward)
-            headline(x, s, row++, "Share of the P50's best purchase captured",
-                     r->rec->captured_fraction, x->f.pct,
-                     "plan net savings / the best purchase for the P50");
-        else
-            headline(x, s, row++, "Share of the hindsight optimum captured",
-                     r->rec->captured_fraction, x->f.pct,
-                     "plan net savings / the best purchase in hindsight");
+        headline(x, s, row++,
+                 forward ? "Share of the P50's best purchase captured"
+                         : "Share of the hindsight optimum captured",
+                 r->rec->captured_fraction, x->f.pct,
+                 forward ? "plan net savings / the best purchase for the P50"
+                         : "plan net savings / the best purchase in hindsight");
         if (r->rec->backtest) {
             char cut[32], note[96];
             gp_format_time(r->rec->train_until, cut, sizeof cut);

@@ -128,8 +128,9 @@ static size_t month_index(gp_ledger *l, int64_t t)
     return l->n_months++;
 }
 
-/* Monthly totals from the hours, and the cash view. */
-static void build_months(gp_ledger *l, const gp_model_input *in)
+/* Monthly totals from the hours (already discounted), and the cash view,
+ * whose commitment fees take the same discount factor f. */
+static void build_months(gp_ledger *l, const gp_model_input *in, double f)
 {
     for (size_t h = 0; h < l->n_hours; h++) {
         const gp_ledger_hour *r = &l->hours[h];
@@ -151,6 +152,8 @@ static void build_months(gp_ledger *l, const gp_model_input *in)
         double per_hour, upfront;
         size_t first, last;
         gp_commitment_cash(c, in->pricing, &per_hour, &upfront);
+        per_hour *= f; /* the discount, as on the hours */
+        upfront *= f;
         gp_commitment_active_hours(c, l->start_hour, l->n_hours, &first,
                                    &last);
         for (size_t h = first; h < last; h++) {
@@ -197,21 +200,6 @@ static void apply_discount(gp_ledger *l, double f)
         r->od_equiv_covered *= f;
         r->sp_used *= f;
         r->sp_committed *= f;
-    }
-    for (size_t i = 0; i < l->n_months; i++) {
-        gp_ledger_month *m = &l->months[i];
-        m->on_demand_cost *= f;
-        m->reserved_cost *= f;
-        m->savings_plan_cost *= f;
-        m->spot_cost *= f;
-        m->total_cost *= f;
-        m->reserved_cash *= f;
-        m->savings_plan_cash *= f;
-        m->total_cash *= f;
-        m->sp_used *= f;
-        m->sp_committed *= f;
-        m->od_equiv_launched *= f;
-        m->od_equiv_covered *= f;
     }
     for (size_t i = 0; i < l->n_series; i++)
         l->series[i].cost *= f;
@@ -703,8 +691,9 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
         if (st != GP_OK)
             goto fail;
     }
-    build_months(l, &in);
+    /* the months are built from the discounted hours */
     apply_discount(l, 1.0 - s->discount);
+    build_months(l, &in, 1.0 - s->discount);
     totals(l, trace);
     /* rounding noise in the allocation is not a cost of its own */
     if (fabs(l->unallocated_cost) < 1e-6 * (1 + l->total_cost))

@@ -201,15 +201,9 @@ static gp_status history_row(void *ctx, char **f, size_t n, long line,
 
     if (h->n_columns == 0)
         return history_header(h, f, n, line, err);
-    if (n != h->n_columns) {
-        /* the first missing column, or the first extra one */
-        size_t col = n < h->n_columns ? n : h->n_columns;
-        gp_error_set(err, h->source, line, (long)col + 1,
-                     history_column_name(h, col),
-                     "row has %zu field%s, the header has %zu", n,
-                     n == 1 ? "" : "s", h->n_columns);
+    /* (gp_catalog_parse_history names the column it points at) */
+    if (gp_csv_check_row_width(h->source, line, n, h->n_columns, err) != GP_OK)
         return GP_ERR_INPUT;
-    }
     when = f[h->col_time];
     price_text = f[h->col_price];
     if (!when[0] || !price_text[0]) {
@@ -279,8 +273,8 @@ gp_status gp_catalog_parse_history(gp_spot_offer *spot, const char *text,
     st = gp_csv_rows_read(text, len, NULL, source, history_row, &h, err);
     if (st == GP_ERR_INPUT && err && !err->field[0] && err->column > 0 &&
         err->line > h.header_line) {
-        /* a quoting error or NUL byte in a row: the reader knows the
-         * column, the header knows its name */
+        /* a quoting error, a NUL byte or a missing or extra field in a
+         * row: the reader knows the column, the header knows its name */
         snprintf(err->field, sizeof err->field, "%s",
                  history_column_name(&h, (size_t)err->column - 1));
     }

@@ -184,3 +184,14 @@ gp_status gp_csv_rows_read(const char *text, size_t len, FILE *file,
     gp_free(r.fields);
     return r.st;
 }
+
+gp_status gp_csv_check_row_width(const char *source, long line, size_t n,
+                                 size_t n_header, gp_error *err)
+{
+    if (n == n_header)
+        return GP_OK;
+    gp_error_set(err, source, line, (long)(n < n_header ? n : n_header) + 1,
+                 NULL, "row has %zu field%s, the header has %zu", n,
+                 n == 1 ? "" : "s", n_header);
+    return GP_ERR_INPUT;
+}

@@ -25,4 +25,11 @@ gp_status gp_csv_rows_read(const char *text, size_t len, FILE *file,
                            const char *source, gp_csv_row_fn row, void *ctx,
                            gp_error *err);
 
+/* Checks that a row past the header has as many fields (n) as the header
+ * (n_header): a short row would read its missing fields as empty, a long
+ * one has a field the header does not name.  Otherwise "row has 2 fields,
+ * the header has 3" at the first column the two disagree on. */
+gp_status gp_csv_check_row_width(const char *source, long line, size_t n,
+                                 size_t n_header, gp_error *err);
+
 #endif

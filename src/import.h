@@ -106,11 +106,4 @@ gp_status gp_import_prometheus_buffer(const char *data, size_t len,
                                       const gp_import_options *opt, FILE *out,
                                       gp_error *err);
 
-/* Internal: checks that a row past the header has as many fields as the
- * header (n_header); a short row would read its missing fields as empty, a
- * long one has a field the header does not name.  The message is the trace
- * loader's, at the first field the two disagree on. */
-gp_status gp_import_check_row_width(const char *source, long line, size_t n,
-                                    size_t n_header, gp_error *err);
-
 #endif

@@ -41,16 +41,6 @@
 #include <string.h>
 #include <strings.h>
 
-gp_status gp_import_check_row_width(const char *source, long line, size_t n,
-                                    size_t n_header, gp_error *err)
-{
-    if (n == n_header)
-        return GP_OK;
-    gp_error_set(err, source, line, (long)(n < n_header ? n : n_header) + 1,
-                 NULL, "row has %zu fields, the header has %zu", n, n_header);
-    return GP_ERR_INPUT;
-}
-
 /* ---- small helpers ------------------------------------------------------ */
 
 /* Whether a billing field is empty: "", or the literal NULL FOCUS samples
@@ -792,8 +782,7 @@ static gp_status focus_row(void *pctx, char **f, size_t n, long line,
         return check_columns(src, line, focus_names, focus_required, F_N,
                              x->cols, "a FOCUS 1.0 export", err);
     }
-    if ((st = gp_import_check_row_width(src, line, n, x->n_header, err)) !=
-        GP_OK)
+    if ((st = gp_csv_check_row_width(src, line, n, x->n_header, err)) != GP_OK)
         return st;
     b->rows++;
     commit_id = field(f, n, c[F_COMMIT_ID]);
@@ -1199,8 +1188,7 @@ static gp_status cur_row(void *pctx, char **f, size_t n, long line,
         return check_columns(src, line, cur_names, cur_required, C_N, x->cols,
                              "an AWS Cost and Usage Report", err);
     }
-    if ((st = gp_import_check_row_width(src, line, n, x->n_header, err)) !=
-        GP_OK)
+    if ((st = gp_csv_check_row_width(src, line, n, x->n_header, err)) != GP_OK)
         return st;
     b->rows++;
     kind = field(f, n, c[C_TYPE]);

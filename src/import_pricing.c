@@ -656,8 +656,8 @@ static gp_status price_list_row(void *pctx, char **f, size_t n, long line,
             snprintf(x->offer_code, sizeof x->offer_code, "%s", f[1]);
         return GP_OK;
     }
-    if ((st = gp_import_check_row_width(x->source, line, n, x->n_header,
-                                        err)) != GP_OK)
+    if ((st = gp_csv_check_row_width(x->source, line, n, x->n_header, err)) !=
+        GP_OK)
         return st;
     x->rows++;
     return x->kind == FILE_OFFER ? offer_row(x, f, n, line, err)

@@ -22,6 +22,7 @@
  * if the thread before it ended its range outside any row; otherwise the
  * later shard is thrown away and its range read again in sequence.
  */
+#include "csv_rows.h"
 #include "progress.h"
 #include "util.h"
 
@@ -794,12 +795,8 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
 
     if (row->n != ctx->n_header) {
         gp_error_clear(&s->err);
-        gp_error_set(&s->err, ctx->source, row->line,
-                     (long)(row->n < ctx->n_header ? row->n : ctx->n_header) +
-                         1,
-                     NULL, "row has %zu fields, the header has %zu", row->n,
-                     ctx->n_header);
-        s->status = GP_ERR_INPUT;
+        s->status = gp_csv_check_row_width(ctx->source, row->line, row->n,
+                                           ctx->n_header, &s->err);
         return false;
     }
     if (!row_text_is_utf8(s, ctx, row))

@@ -484,14 +484,23 @@ static bool same_reading(double a, double b)
     return (isnan(a) && isnan(b)) || a == b;
 }
 
-/* The value of reading `kind` a sample holds. */
-static double kind_value(const tel_sample *s, unsigned kind)
+/* Where a sample holds reading `kind` (NULL for M_OTHER: no value). */
+static double *kind_slot(tel_sample *s, unsigned kind)
 {
-    return kind == M_UTIL     ? s->util
-           : kind == M_MEM    ? s->mem
-           : kind == M_TENSOR ? s->tensor
-           : kind == M_POWER  ? s->power
-                              : s->engine;
+    switch (kind) {
+    case M_UTIL:
+        return &s->util;
+    case M_MEM:
+        return &s->mem;
+    case M_TENSOR:
+        return &s->tensor;
+    case M_POWER:
+        return &s->power;
+    case M_ENGINE:
+        return &s->engine;
+    default:
+        return NULL;
+    }
 }
 
 /* ---- values with units ----------------------------------------------------
@@ -1267,13 +1276,14 @@ static gp_status smi_row(void *ctx, char **fields, size_t n, long line,
         GP_OK)
         return st;
     sample = &T->samples[at];
-    /* adjacent or overlapping logs repeat their shared samples: one from
-     * another file with the same readings is the same sample, kept once */
-    if (!created && sample->source != r->source &&
-        same_reading(sample->util, util) && same_reading(sample->mem, mem) &&
-        same_reading(sample->power, power))
-        return GP_OK;
     if (!created) {
+        /* adjacent or overlapping logs repeat their shared samples: one
+         * from another file with the same readings is the same sample,
+         * kept once */
+        if (sample->source != r->source && same_reading(sample->util, util) &&
+            same_reading(sample->mem, mem) &&
+            same_reading(sample->power, power))
+            return GP_OK;
         char when[40], job[600];
         gpu_job_id(&T->gpus[gpu], job, sizeof job);
         format_time_ms(sample->t, when, sizeof when);
@@ -1437,10 +1447,10 @@ static gp_status add_reading(tel *T, uint32_t source, long line, long series,
     s = &T->samples[at];
     if (created || !s->labels)
         s->labels = labels;
-    if (mv->kind != M_OTHER && (s->set & mv->kind) && s->source != source &&
-        same_reading(kind_value(s, mv->kind), mv->value))
-        return GP_OK; /* the shared sample of adjacent exports */
-    if (mv->kind != M_OTHER && (s->set & mv->kind)) {
+    double *slot = kind_slot(s, mv->kind);
+    if (slot && (s->set & mv->kind)) {
+        if (s->source != source && same_reading(*slot, mv->value))
+            return GP_OK; /* the shared sample of adjacent exports */
         char when[40], job[600];
         gpu_job_id(&T->gpus[gpu], job, sizeof job);
         format_time_ms(s->t, when, sizeof when);
@@ -1477,25 +1487,8 @@ static gp_status add_reading(tel *T, uint32_t source, long line, long series,
         return GP_ERR_INPUT;
     }
     s->set |= mv->kind;
-    switch (mv->kind) {
-    case M_UTIL:
-        s->util = mv->value;
-        break;
-    case M_MEM:
-        s->mem = mv->value;
-        break;
-    case M_TENSOR:
-        s->tensor = mv->value;
-        break;
-    case M_POWER:
-        s->power = mv->value;
-        break;
-    case M_ENGINE:
-        s->engine = mv->value;
-        break;
-    default:
-        break;
-    }
+    if (slot)
+        *slot = mv->value;
     return GP_OK;
 }
 

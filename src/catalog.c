@@ -235,7 +235,8 @@ static gp_status history_row(void *ctx, char **f, size_t n, long line,
                      num);
         return GP_ERR_INPUT;
     }
-    if (h->n_points > 0 && (int64_t)floor(t) <= h->points[h->n_points - 1].t) {
+    int64_t at = (int64_t)floor(t);
+    if (h->n_points > 0 && at <= h->points[h->n_points - 1].t) {
         char prev[32];
         gp_format_time(h->points[h->n_points - 1].t, prev, sizeof prev);
         gp_error_set(err, h->source, line, (long)h->col_time + 1, "timestamp",
@@ -245,7 +246,7 @@ static gp_status history_row(void *ctx, char **f, size_t n, long line,
     if (gp_grow((void **)&h->points, &h->cap, h->n_points + 1,
                 sizeof *h->points) != GP_OK)
         return GP_ERR_NOMEM;
-    h->points[h->n_points].t = (int64_t)floor(t);
+    h->points[h->n_points].t = at;
     h->points[h->n_points].hourly = price;
     h->n_points++;
     return GP_OK;

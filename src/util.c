@@ -224,8 +224,7 @@ void gp_append_escaped(char *buf, size_t size, const char *p, size_t len)
         char esc[8];
         const char *out = p + i; /* the character as it is */
         size_t out_len = k;
-        if (c == '\n' || c == '\r' || c == '\t' || c < 0x20 || c == 0x7f ||
-            k == 0) {
+        if (c < 0x20 || c == 0x7f || k == 0) { /* \n, \r and \t too */
             if (c == '\n' || c == '\r' || c == '\t')
                 snprintf(esc, sizeof esc, "\\%c",
                          c == '\n' ? 'n' : (c == '\r' ? 'r' : 't'));

@@ -208,6 +208,78 @@ static void downside_free(gp_trace *d)
     gp_free(d);
 }
 
+/*
+ * The low-demand case, built and billed on a second thread while the
+ * balanced plan is solved: the solve needs neither, only the plan's bill
+ * does (downside_wait).  `policy` is its cost under the scenario's own
+ * policy; `base` as launched (training on spot when routing was taken).
+ */
+struct downside_job {
+    const struct ctx *c;
+    bool routed;
+    gp_trace *down; /* NULL: the window is too short for the case */
+    double policy, base;
+    gp_status st;
+    gp_error err;
+    pthread_t thread;
+    bool threaded, waited;
+};
+
+static void *downside_run(void *arg)
+{
+    struct downside_job *j = arg;
+    const struct ctx *c = j->c;
+
+    gp_error_clear(&j->err);
+    j->st = GP_OK;
+    j->policy = j->base = NAN;
+    j->down = downside_trace(c);
+    if (!j->down)
+        return NULL;
+    struct ctx plain = *c;
+    plain.scn.strategies = &plain.strat;
+    plain.strat.policy[0].launch = c->scn.policy[0].launch;
+    gp_ledger *l = NULL;
+    j->st = bill(&plain, j->down, NULL, 0, &l, &j->err);
+    if (j->st == GP_OK)
+        j->policy = j->base = l->total_cost;
+    gp_ledger_free(l);
+    l = NULL;
+    if (j->st == GP_OK && j->routed) {
+        /* and the routing action in the low-demand case */
+        j->st = bill(c, j->down, NULL, 0, &l, &j->err);
+        if (j->st == GP_OK)
+            j->base = l->total_cost;
+        gp_ledger_free(l);
+    }
+    return NULL;
+}
+
+/* Starts the low-demand case on a second thread, or runs it here when no
+ * thread can be started. */
+static void downside_start(struct downside_job *j, const struct ctx *c,
+                           bool routed)
+{
+    memset(j, 0, sizeof *j);
+    j->c = c;
+    j->routed = routed;
+    j->threaded = pthread_create(&j->thread, NULL, downside_run, j) == 0;
+    if (!j->threaded)
+        downside_run(j);
+}
+
+/* Waits for the low-demand case (once; later calls return at once). */
+static gp_status downside_wait(struct downside_job *j, gp_error *err)
+{
+    if (j->threaded && !j->waited) {
+        pthread_join(j->thread, NULL);
+        j->waited = true; /* before the other plans' threads start */
+    }
+    if (j->st != GP_OK && err)
+        *err = j->err;
+    return j->st;
+}
+
 /* ---- what the history supports ----------------------------------------- */
 
 /* 3 when the window has 26 weeks or more and its last 13 weeks average at
@@ -258,14 +330,14 @@ static double annual_of(const gp_commitment *c, const gp_pricing *p)
     return 0;
 }
 
-/* Sizes one plan with the optimizer on `demand_trace` and bills it on the
- * window (and on the low-demand case). */
+/* Sizes one plan with the optimizer on `size_on` and bills it on the
+ * window and, once `low` is ready, on the low-demand case. */
 static gp_status make_plan(const struct ctx *c, const gp_trace *size_on,
-                           const gp_trace *downside, double downside_policy,
-                           const char *name, int max_term, unsigned payments,
-                           double policy_cost, const gp_opt *warm,
-                           gp_plan_result *out, gp_opt **opt_out,
-                           gp_ledger **ledger_out, gp_error *err)
+                           struct downside_job *low, const char *name,
+                           int max_term, unsigned payments, double policy_cost,
+                           const gp_opt *warm, gp_plan_result *out,
+                           gp_opt **opt_out, gp_ledger **ledger_out,
+                           gp_error *err)
 {
     gp_opt *o = NULL;
     gp_status st;
@@ -289,6 +361,9 @@ static gp_status make_plan(const struct ctx *c, const gp_trace *size_on,
     if (st != GP_OK)
         goto out;
     /* the plan's bill and, beside it, its bill in the low-demand case */
+    if ((st = downside_wait(low, err)) != GP_OK)
+        goto out;
+    const gp_trace *downside = low->down;
     struct bill_job pj, dj;
     memset(&pj, 0, sizeof pj);
     pj.c = c;
@@ -302,7 +377,7 @@ static gp_status make_plan(const struct ctx *c, const gp_trace *size_on,
     if (st == GP_OK) {
         out->total_cost = pj.out->total_cost;
         if (downside)
-            out->downside_net_savings = downside_policy - dj.out->total_cost;
+            out->downside_net_savings = low->policy - dj.out->total_cost;
     }
     gp_ledger_free(dj.out);
     if (st == GP_OK && ledger_out)
@@ -802,8 +877,8 @@ static gp_status renewals(const struct ctx *c, gp_recommendation *r,
  * levels, for a second thread. */
 struct other_plan {
     const struct ctx *c;
-    const gp_trace *down;
-    double down_policy, policy_cost;
+    struct downside_job *down; /* waited for already */
+    double policy_cost;
     const gp_opt *warm; /* a copy of the balanced levels (NULL: start cold) */
     bool conservative;
     gp_plan_result *out;
@@ -818,14 +893,12 @@ static void *other_plan_run(void *arg)
 
     gp_error_clear(&j->err);
     if (j->conservative)
-        j->st = make_plan(c, j->down ? j->down : c->trace, j->down,
-                          j->down_policy, "conservative", 1, NO_UPFRONT_ONLY,
-                          j->policy_cost, j->warm, j->out, NULL, NULL,
-                          &j->err);
+        j->st = make_plan(c, j->down->down ? j->down->down : c->trace, j->down,
+                          "conservative", 1, NO_UPFRONT_ONLY, j->policy_cost,
+                          j->warm, j->out, NULL, NULL, &j->err);
     else
-        j->st = make_plan(c, c->trace, j->down, j->down_policy, "aggressive",
-                          3, ALL_PAYMENTS, j->policy_cost, j->warm, j->out,
-                          NULL, NULL, &j->err);
+        j->st = make_plan(c, c->trace, j->down, "aggressive", 3, ALL_PAYMENTS,
+                          j->policy_cost, j->warm, j->out, NULL, NULL, &j->err);
     return NULL;
 }
 
@@ -833,11 +906,9 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
                                   bool details, gp_error *err)
 {
     gp_ledger *policy = NULL;
-    gp_trace *down = NULL;
     gp_opt *balanced_opt = NULL;
     gp_ledger *balanced_bill = NULL;
-    double down_base = NAN; /* the low-demand case, as launched, no new
-                               commitments */
+    struct downside_job low;
     gp_status st;
 
     r->start_hour = c->start_hour;
@@ -896,43 +967,17 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
     }
 
     r->supported_term = supported_term(c);
-    down = downside_trace(c);
-    double down_policy = NAN;
-    if (down) {
-        /* the low-demand case under the scenario's own policy */
-        struct ctx plain = *c;
-        plain.scn.strategies = &plain.strat;
-        plain.strat.policy[0].launch = c->scn.policy[0].launch;
-        bool routed = r->n_actions &&
-                      r->actions[0].type == GP_ACTION_ROUTING;
-        struct bill_job dj, rj;
-        memset(&dj, 0, sizeof dj);
-        dj.c = &plain;
-        dj.t = down;
-        rj = dj;
-        rj.c = c;
-        /* and, beside it, the routing action in the low-demand case */
-        st = routed ? bill_two(&dj, &rj, err)
-                    : bill(&plain, down, NULL, 0, &dj.out, err);
-        if (st == GP_OK) {
-            down_policy = dj.out->total_cost;
-            down_base = routed ? rj.out->total_cost : down_policy;
-            if (routed)
-                r->actions[0].downside_net_savings = down_policy - down_base;
-        }
-        gp_ledger_free(dj.out);
-        gp_ledger_free(rj.out);
-        if (st != GP_OK) {
-            downside_free(down);
-            return st;
-        }
-    }
+    /* the low-demand case, beside the balanced plan's solve */
+    downside_start(&low, c,
+                   r->n_actions && r->actions[0].type == GP_ACTION_ROUTING);
     /* the balanced plan first: the others start from its levels */
-    st = make_plan(c, c->trace, down, down_policy, "balanced",
-                   r->supported_term, ALL_PAYMENTS, r->policy_cost, NULL,
-                   &r->plans[1], &balanced_opt, &balanced_bill, err);
+    st = make_plan(c, c->trace, &low, "balanced", r->supported_term,
+                   ALL_PAYMENTS, r->policy_cost, NULL, &r->plans[1],
+                   &balanced_opt, &balanced_bill, err);
     if (st != GP_OK)
         goto out;
+    if (low.routed && low.down)
+        r->actions[0].downside_net_savings = low.policy - low.base;
     /* the aggressive plan on a second thread, from a copy of the balanced
      * levels, while this one ranks the balanced plan's actions, draws its
      * curves (which move the balanced levels about) and then makes the
@@ -940,8 +985,7 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
     struct other_plan jobs[2];
     memset(jobs, 0, sizeof jobs);
     jobs[0].c = c;
-    jobs[0].down = down;
-    jobs[0].down_policy = down_policy;
+    jobs[0].down = &low;
     jobs[0].policy_cost = r->policy_cost;
     jobs[0].warm = gp_opt_clone(balanced_opt);
     jobs[1] = jobs[0];
@@ -955,7 +999,7 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
         other_plan_run(&jobs[0]);
     if (details) {
         st = rank_actions(c, r, &r->plans[1], balanced_bill, balanced_opt,
-                          down, down_base, err);
+                          low.down, low.base, err);
         if (st == GP_OK)
             st = renewals(c, r, err);
         for (size_t i = 0; i < r->n_actions; i++)
@@ -1015,7 +1059,8 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
 out:
     gp_ledger_free(balanced_bill);
     gp_opt_free(balanced_opt);
-    downside_free(down);
+    downside_wait(&low, NULL);
+    downside_free(low.down);
     return st;
 }
 

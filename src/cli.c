@@ -68,6 +68,27 @@ static int usage_error(const struct gp_command *cmd, const char *fmt, ...)
     return 2;
 }
 
+/* A duration option in whole hours, 1 h to 5 years (as 13w, 7d, 168h;
+ * `like` gives examples for the message): stores it in *out, or prints
+ * the usage error and returns false. */
+static bool whole_hours(const struct gp_command *cmd, const char *option,
+                        const char *like, const char *text, size_t *out)
+{
+    double h;
+    if (!gp_parse_duration_hours(text, &h)) {
+        usage_error(cmd, "%s takes a duration like %s, got \"%s\"", option,
+                    like, text);
+        return false;
+    }
+    if (h < 1 || h > 5 * 8784 || fabs(h - round(h)) > 1e-9) {
+        usage_error(cmd, "%s takes whole hours from 1h to 5 years, got \"%s\"",
+                    option, text);
+        return false;
+    }
+    *out = (size_t)round(h);
+    return true;
+}
+
 static bool parse_long(const char *s, long lo, long hi, long *out)
 {
     char *end;
@@ -254,21 +275,13 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
         } else if (strcmp(name, "rejects") == 0) {
             cli->rejects = value;
         } else if (strcmp(name, "horizon") == 0) {
-            double h;
-            if (!gp_parse_duration_hours(value, &h))
-                return usage_error(cmd,
-                                   "--horizon takes a duration like 13w, "
-                                   "7d or 168h, got \"%s\"",
-                                   value);
-            cli->horizon = value;
+            if (!whole_hours(cmd, "--horizon", "13w, 7d or 168h", value,
+                             &cli->horizon_hours))
+                return 2;
         } else if (strcmp(name, "forward") == 0) {
-            double h;
-            if (!gp_parse_duration_hours(value, &h))
-                return usage_error(cmd,
-                                   "--forward takes a duration like 13w, "
-                                   "got \"%s\"",
-                                   value);
-            cli->forward = value;
+            if (!whole_hours(cmd, "--forward", "13w", value,
+                             &cli->forward_hours))
+                return 2;
         } else if (strcmp(name, "train-until") == 0) {
             double t;
             const char *why;
@@ -337,23 +350,6 @@ void gp_cli_free(gp_cli *cli)
     for (size_t i = 0; i < cli->trace_opt.n_map; i++)
         gp_free(cli->map_storage[i]);
     gp_free(cli->args);
-}
-
-bool gp_cli_whole_hours(const char *command, const char *option,
-                        const char *text, double default_hours, size_t *out)
-{
-    double h = default_hours;
-    if (text)
-        gp_parse_duration_hours(text, &h);
-    if (h < 1 || h > 5 * 8784 || fabs(h - round(h)) > 1e-9) {
-        fprintf(stderr,
-                "gpuplan %s: %s takes whole hours from 1h to 5 years, got "
-                "\"%s\"\ntry 'gpuplan %s --help'\n",
-                command, option, text ? text : "", command);
-        return false;
-    }
-    *out = (size_t)round(h);
-    return true;
 }
 
 void gp_cli_print_error(const gp_error *err)

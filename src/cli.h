@@ -43,8 +43,8 @@ typedef struct gp_cli {
     const char *out;
     const char *csv_dir;
     const char *rejects;
-    const char *horizon;
-    const char *forward;
+    size_t horizon_hours; /* --horizon, whole hours; 0: not given */
+    size_t forward_hours; /* --forward, whole hours; 0: not given */
     int64_t train_until; /* --train-until, epoch seconds; 0: not given */
     /* import: --provider, --instance-type, --time; --step given */
     const char *provider, *instance_type, *time;
@@ -102,12 +102,6 @@ void gp_inputs_free(gp_inputs *in);
 struct gp_run_info;
 void gp_cli_run_info(struct gp_run_info *info, const char *command,
                      const gp_inputs *in);
-
-/* A duration option in whole hours, 1 h to 5 years (`text` as 13w, 7d,
- * 168h; NULL: default_hours): stores it in *out, or prints the usage error
- * "gpuplan COMMAND: OPTION takes whole hours ..." and returns false. */
-bool gp_cli_whole_hours(const char *command, const char *option,
-                        const char *text, double default_hours, size_t *out);
 
 /* Prints err the way users see errors: "file:line:column: field: msg". */
 void gp_cli_print_error(const gp_error *err);

@@ -197,11 +197,9 @@ static int forecast_exec(gp_cli *cli)
     gp_forecast_options opt;
     gp_run_info info;
     gp_error err;
-    size_t horizon;
+    size_t horizon =
+        cli->horizon_hours ? cli->horizon_hours : DEFAULT_HORIZON_HOURS;
 
-    if (!gp_cli_whole_hours("forecast", "--horizon", cli->horizon,
-                            DEFAULT_HORIZON_HOURS, &horizon))
-        return 2;
     gp_error_clear(&err);
     if (cli->out && gp_xlsx_check_path(cli->out, &err) != GP_OK) {
         gp_cli_print_error(&err);

@@ -263,15 +263,12 @@ static int recommend_exec(gp_cli *cli)
     gp_recommend_options opt;
     gp_run_info info;
     gp_error err;
-    size_t forward_hours = 0;
-    if (cli->forward && cli->train_until) {
+    size_t forward_hours = cli->forward_hours;
+    if (forward_hours && cli->train_until) {
         fprintf(stderr, "gpuplan recommend: --forward and --train-until do "
                         "not go together\ntry 'gpuplan recommend --help'\n");
         return 2;
     }
-    if (cli->forward && !gp_cli_whole_hours("recommend", "--forward",
-                                            cli->forward, 0, &forward_hours))
-        return 2;
     gp_error_clear(&err);
     if (cli->out && gp_xlsx_check_path(cli->out, &err) != GP_OK) {
         gp_cli_print_error(&err);

@@ -53,6 +53,9 @@ static const struct opt_def opt_defs[] = {
     {"quiet", 0, false},
 };
 
+/* The longest --step the options take, in seconds: 366 days. */
+#define MAX_STEP_S 31622400.0
+
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
@@ -238,11 +241,11 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
              * row, one by one, for the option's fault) */
             double step;
             if (!gp_parse_number(value, strlen(value), &step) || step <= 0 ||
-                step > GP_CLI_MAX_STEP_S)
+                step > MAX_STEP_S)
                 return usage_error(cmd,
                                    "--step takes seconds above 0 up to %.0f "
                                    "(366 days), got \"%s\"",
-                                   GP_CLI_MAX_STEP_S, value);
+                                   MAX_STEP_S, value);
             cli->trace_opt.default_step_s = step;
             cli->step_given = true;
         } else if (strcmp(name, "region") == 0) {

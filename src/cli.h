@@ -31,9 +31,6 @@ enum {
     OPT_IMPORT = 1 << 13
 };
 
-/* The longest --step the options take, in seconds: 366 days (cli.c). */
-#define GP_CLI_MAX_STEP_S 31622400.0
-
 typedef struct gp_cli {
     const char *traces[64];
     size_t n_traces;

@@ -334,25 +334,20 @@ void gp_json_path_format(const gp_jstep *path, size_t depth, char *buf,
     if (depth > GP_JPATH_MAX)
         depth = GP_JPATH_MAX;
     for (size_t i = 0; i < depth && n + 1 < size; i++) {
-        int k;
-        if (path[i].key && path[i].key[0]) {
+        const char *key = path[i].key;
+        if (!key) {
+            snprintf(buf + n, size - n, "[%zu]", path[i].index);
+        } else {
+            if (n > 0)
+                gp_append_escaped(buf, size, ".", 1);
             /* a key's control bytes escaped, so the message stays one
-             * line and sends nothing to the terminal */
-            if (n > 0) {
-                buf[n++] = '.';
-                buf[n] = '\0';
-            }
-            gp_append_escaped(buf, size, path[i].key, strlen(path[i].key));
-            n = strlen(buf);
-            continue;
+             * line and sends nothing to the terminal; an empty key shows
+             * as "" */
+            if (!key[0])
+                key = "\"\"";
+            gp_append_escaped(buf, size, key, strlen(key));
         }
-        if (path[i].key) /* an empty key shows as "" */
-            k = snprintf(buf + n, size - n, "%s\"\"", n > 0 ? "." : "");
-        else
-            k = snprintf(buf + n, size - n, "[%zu]", path[i].index);
-        if (k < 0)
-            break;
-        n += (size_t)k;
+        n = strlen(buf);
     }
 }
 

@@ -190,6 +190,13 @@ static void test_path_format_joins_keys_and_indices(void **state)
     assert_string_equal(buf, "commitments[1]");
     gp_json_path_format(NULL, 0, buf, sizeof buf);
     assert_string_equal(buf, "");
+    /* cut at the buffer: 9 characters and the terminator */
+    gp_json_path_format((gp_jstep[]){{"commitments", 0}, {NULL, 1}}, 2, buf,
+                        10);
+    assert_string_equal(buf, "commitmen");
+    gp_json_path_format((gp_jstep[]){{"ab", 0}, {NULL, 12}, {"c", 0}}, 3, buf,
+                        8);
+    assert_string_equal(buf, "ab[12].");
 }
 
 static void test_numbers_in_messages_are_short_and_exact(void **state)

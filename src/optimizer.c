@@ -1077,6 +1077,39 @@ static bool exchanges(gp_opt *o, const struct work *w, size_t p,
     return false;
 }
 
+/*
+ * Each reservation one up or down, alone or in exchange for the plan
+ * dollars its instances take or free, and plan dollars between plans, if
+ * that is cheaper: a few passes per pool, so only for small problems (for
+ * large ones the rounded average is left as it is).  After the first sweep
+ * only the pools that moved are tried again: sweeping all three times cost
+ * the 64-pool benchmark 2.4 times the passes for 0.0004% of its savings.
+ */
+static void polish(gp_opt *o, struct work *w, int rounds, double *best_n,
+                   double *best_S)
+{
+    double cost = pass(o, NULL);
+    bool *moved = gp_calloc(o->n_pools + 1, sizeof *moved);
+    for (int sweep = 0; moved && sweep < 3; sweep++) {
+        bool better = false;
+        for (size_t p = 0; p < o->n_pools; p++) {
+            if (sweep > 0 && !moved[p])
+                continue;
+            moved[p] = exchanges(o, w, p, &cost);
+            better |= moved[p];
+        }
+        if (!better)
+            break;
+        /* the exchanges moved plan dollars by whole instances' worth: size
+         * the plans again around the reservations they settled on */
+        double c = averages(o, w, rounds / 2, false, best_n, best_S);
+        restore(o, best_n, best_S);
+        /* the best point's cost, as its own pass found it */
+        cost = isfinite(c) ? c : pass(o, NULL);
+    }
+    gp_free(moved);
+}
+
 double gp_opt_solve(gp_opt *o)
 {
     struct work w;
@@ -1128,33 +1161,8 @@ double gp_opt_solve(gp_opt *o)
                                                  : floor(o->pools[p].n + 0.5);
     averages(o, &w, rounds / 2, false, best_n, best_S);
     restore(o, best_n, best_S);
-    /* each reservation one up or down, alone or in exchange for the plan
-     * dollars its instances take or free, and plan dollars between plans,
-     * if that is cheaper: a few passes per pool, so only for small
-     * problems (for large ones the rounded average is left as it is).
-     * After the first sweep only the pools that moved are tried again:
-     * sweeping all three times cost the 64-pool benchmark 2.4 times the
-     * passes for 0.0004% of its savings. */
-    cost = pass(o, NULL);
-    bool *moved = gp_calloc(o->n_pools + 1, sizeof *moved);
-    for (int sweep = 0; moved && sweep < 3 && o->n_pools <= 64; sweep++) {
-        bool better = false;
-        for (size_t p = 0; p < o->n_pools; p++) {
-            if (sweep > 0 && !moved[p])
-                continue;
-            moved[p] = exchanges(o, &w, p, &cost);
-            better |= moved[p];
-        }
-        if (!better)
-            break;
-        /* the exchanges moved plan dollars by whole instances' worth: size
-         * the plans again around the reservations they settled on */
-        double c = averages(o, &w, rounds / 2, false, best_n, best_S);
-        restore(o, best_n, best_S);
-        /* the best point's cost, as its own pass found it */
-        cost = isfinite(c) ? c : pass(o, NULL);
-    }
-    gp_free(moved);
+    if (o->n_pools <= 64)
+        polish(o, &w, rounds, best_n, best_S);
     /* whole tenths of a cent an hour; a plan that saves nothing (or less
      * than a dollar over the window) is not worth a purchase order */
     for (size_t k = 0; k < o->n_plans; k++)

@@ -523,10 +523,11 @@ typedef struct unit {
 static const unit units_percent[] = {{"%", 1}, {NULL, 0}};
 static const unit units_mib[] = {
     {"MiB", 1}, {"GiB", 1024}, {"KiB", 1.0 / 1024}, {NULL, 0}};
-static const unit units_watt[] = {{"W", 1}, {"mW", 0.001}, {NULL, 0}};
+/* "mW" before "W", or "5000 mW" would lose its W and leave "5000 m" */
+static const unit units_watt[] = {{"mW", 0.001}, {"W", 1}, {NULL, 0}};
 
 /* Parses a number that may end in one of `units` ("33 %", "1129 MiB",
- * "74.01 W", "33"). */
+ * "74.01 W", "33"), the first that matches. */
 static bool parse_measure(const char *s, size_t len, const unit *units,
                           double *out)
 {

@@ -243,6 +243,33 @@ static void test_nvidia_smi_strips_units_from_values_and_headers(void **state)
     free(out);
 }
 
+static void test_nvidia_smi_scales_gib_kib_and_milliwatts(void **state)
+{
+    gp_import_options o = options();
+    gp_status st;
+    gp_error err;
+    /* the README's other units: 2 GiB = 2048 MiB, 512 KiB = 0.5 MiB,
+     * 75000 mW = 75 W (and "mW" is not "W" with an "m" left over) */
+    const char *text =
+        "timestamp, name, utilization.gpu [%], memory.used [MiB], "
+        "power.draw [W]\n"
+        "2023/05/12 10:00:00.000, NVIDIA H100 80GB HBM3, 40 %, 2 GiB, "
+        "75000 mW\n"
+        "2023/05/12 10:00:05.000, NVIDIA H100 80GB HBM3, 41 %, 512 KiB, "
+        "75500mW\n";
+
+    (void)state;
+    char *out = run(gp_import_nvidia_smi_buffer, text, strlen(text),
+                    "scaled.csv", &o, &st, &err);
+    assert_int_equal(st, GP_OK);
+    assert_int_equal(rows(out), 2);
+    assert_close(number(out, 1, "memory_used_mib"), 2048, 1e-9);
+    assert_close(number(out, 1, "power_w"), 75, 1e-9);
+    assert_close(number(out, 2, "memory_used_mib"), 0.5, 1e-9);
+    assert_close(number(out, 2, "power_w"), 75.5, 1e-9);
+    free(out);
+}
+
 static void
 test_nvidia_smi_skips_the_header_repeated_before_each_sample(void **state)
 {
@@ -720,6 +747,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nvidia_smi_strips_units_from_values_and_headers),
+        cmocka_unit_test(test_nvidia_smi_scales_gib_kib_and_milliwatts),
         cmocka_unit_test(
             test_nvidia_smi_skips_the_header_repeated_before_each_sample),
         cmocka_unit_test(test_nvidia_smi_real_log_of_eight_gpus),

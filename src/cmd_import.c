@@ -15,6 +15,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* The formats, each as (name, name padded for the usage text, one-line
  * summary, importer, whether it is telemetry).  One list makes both the
@@ -119,6 +120,17 @@ static int usage(const char *what, const char *arg)
     return 2;
 }
 
+/* Whether paths a and b name one file: the same text, or the same file
+ * on disk when both exist. */
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (strcmp(a, b) == 0)
+        return true;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
 /* An option given to a format that does not read it. */
 static int option_not_for(const char *option, const char *format,
                           const char *which)
@@ -172,6 +184,15 @@ static int exec_import(gp_cli *cli)
         strcmp(fmt->importer.name, "aws-cur") != 0)
         return option_not_for("--commitments-out", fmt->importer.name,
                               "focus and aws-cur");
+    if (cli->commitments_out && cli->out &&
+        same_file(cli->out, cli->commitments_out)) {
+        /* one would overwrite the other */
+        fprintf(stderr,
+                "gpuplan import: --out and --commitments-out name the same "
+                "file, %s\ntry 'gpuplan import --help'\n",
+                cli->commitments_out);
+        return 2;
+    }
 
     gp_error_clear(&err);
     memset(&opt, 0, sizeof opt);

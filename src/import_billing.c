@@ -23,7 +23,8 @@
  * export does not carry (FOCUS 1.0 has no term, payment option or start
  * date) takes a stated default, term 1 year, no upfront, start at the first
  * hour the bill shows, and the commitment lists it under "assumed" so that
- * the user can correct it.  Each commitment also carries what it covered:
+ * the user can correct it; a term or payment the CUR states but that
+ * cannot be read is an error.  Each commitment also carries what it covered:
  * "covered_instance_hours" and "covered_on_demand_cost" (extra keys the
  * scenario loader ignores).
  *
@@ -1084,13 +1085,33 @@ static gp_status cur_terms(cur_ctx *x, char **f, size_t n, long line,
     int v;
     gp_status st;
 
+    char quoted[96];
+
+    /* a term or payment the bill states but gpuplan cannot read is an
+     * error, not the assumed default: it sets what the commitment costs */
     s = field(f, n, col_term);
-    if (s[0] && (v = term_from_text(s)) > 0) {
+    if (!is_null(s)) {
+        if ((v = term_from_text(s)) == 0) {
+            gp_error_set(err, x->b.source, line, col_term + 1,
+                         cur_names[term_key],
+                         "expected a term of one or three years (\"1yr\" or "
+                         "\"3yr\"), got %s",
+                         gp_json_quote(s, quoted, sizeof quoted));
+            return GP_ERR_INPUT;
+        }
         o->term_years = v;
         o->term_known = true;
     }
     s = field(f, n, col_payment);
-    if (s[0] && (v = payment_from_text(s)) >= 0) {
+    if (!is_null(s)) {
+        if ((v = payment_from_text(s)) < 0) {
+            gp_error_set(err, x->b.source, line, col_payment + 1,
+                         cur_names[payment_key],
+                         "expected \"No Upfront\", \"Partial Upfront\" or "
+                         "\"All Upfront\", got %s",
+                         gp_json_quote(s, quoted, sizeof quoted));
+            return GP_ERR_INPUT;
+        }
         o->payment = (gp_payment)v;
         o->payment_known = true;
     }

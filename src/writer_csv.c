@@ -514,11 +514,14 @@ static gp_status write_points(FILE *f, void *arg)
         const gp_pool *p = &ctx->trace->pools[s->pool];
         for (size_t k = 0; k < ctx->fc->n_hours; k++) {
             gp_format_time(s->points[k].t, ts, sizeof ts);
-            fprintf(f, "%s,%s,%s,%s,%s,%s,%.6g,%.6g,%.6g\n",
-                    p->catalog->provider, p->catalog->region, p->type->name,
+            fprintf(f, "%s,%s,%s,%s,%s,%s", p->catalog->provider,
+                    p->catalog->region, p->type->name,
                     gp_workload_name(s->workload),
-                    gp_forecast_method_name(s->method), ts, s->points[k].p10,
-                    s->points[k].p50, s->points[k].p90);
+                    gp_forecast_method_name(s->method), ts);
+            num(f, s->points[k].p10);
+            num(f, s->points[k].p50);
+            num(f, s->points[k].p90);
+            fputc('\n', f);
         }
     }
     return ferror(f) ? GP_ERR_IO : GP_OK;

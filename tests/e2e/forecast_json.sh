@@ -122,3 +122,19 @@ assert abs(what_if["Plan cost"][1] - 917.56) < 0.005, what_if
 assert abs(what_if["Net savings"][1]) < 0.005, what_if
 print("forecast_json: forward plan buying nothing passed")
 PY
+
+# The CSV holds the JSON's points to 12 significant figures, as the other
+# CSVs do (six before).
+"$bin" forecast --quiet --json --csv "$dir/sample-csv" > "$dir/sample.json"
+"$PY" - "$dir/sample.json" "$dir/sample-csv/forecast.csv" <<'PY'
+import csv, json, sys
+doc = json.load(open(sys.argv[1]))
+rows = list(csv.DictReader(open(sys.argv[2])))
+points = [p for s in doc["series"] for p in s["points"]]
+assert len(rows) == len(points), (len(rows), len(points))
+for r, p in zip(rows, points):
+    assert r["t"] == p["t"], (r, p)
+    for q in ("p10", "p50", "p90"):
+        assert abs(float(r[q]) - p[q]) <= 1e-11 * max(1.0, abs(p[q])), (r, p)
+print("forecast_json: CSV points match the JSON passed")
+PY

@@ -53,6 +53,14 @@ static void ctx_init(struct ctx *c, const gp_trace *t, const gp_pricing *p,
     c->low = NULL;
 }
 
+/* *dst = a copy of c whose scenario points at the copy's own strategy,
+ * so that its policy can change without changing c's. */
+static void ctx_copy(struct ctx *dst, const struct ctx *c)
+{
+    *dst = *c;
+    dst->scn.strategies = &dst->strat;
+}
+
 /* Bills the window with `extra` commitments on top of the owned ones. */
 static gp_status bill(const struct ctx *c, const gp_trace *t,
                       const gp_commitment *extra, size_t n_extra,
@@ -236,8 +244,8 @@ static void *downside_run(void *arg)
     j->down = downside_trace(c);
     if (!j->down)
         return NULL;
-    struct ctx plain = *c;
-    plain.scn.strategies = &plain.strat;
+    struct ctx plain;
+    ctx_copy(&plain, c);
     plain.strat.policy[0].launch = c->scn.policy[0].launch;
     gp_ledger *l = NULL;
     j->st = bill(&plain, j->down, NULL, 0, &l, &j->err);
@@ -831,7 +839,8 @@ static gp_status renewals(const struct ctx *c, gp_recommendation *r,
         if (cm->end > close + 13 * WEEK * 3600L || cm->end < c->start_hour * 3600)
             continue;
         /* the window without it, and with it renewed for the whole window */
-        struct ctx without = *c;
+        struct ctx without;
+        ctx_copy(&without, c);
         gp_commitment *rest = gp_calloc(s->n_commitments + 1, sizeof *rest);
         if (!rest)
             return GP_ERR_NOMEM;
@@ -841,7 +850,6 @@ static gp_status renewals(const struct ctx *c, gp_recommendation *r,
                 rest[n++] = s->commitments[j];
         without.scn.commitments = rest;
         without.scn.n_commitments = n;
-        without.scn.strategies = &without.strat;
         gp_commitment renewed = *cm;
         renewed.start = c->start_hour * 3600;
         renewed.end = renewed.start + (int64_t)cm->term_years * 365 * 86400;
@@ -915,8 +923,8 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
     r->n_hours = c->n_hours;
     /* the policy's bill and, beside it, training on spot */
     bool may_route = c->strat.policy[0].launch == GP_LAUNCH_ON_DEMAND;
-    struct ctx spot = *c;
-    spot.scn.strategies = &spot.strat;
+    struct ctx spot;
+    ctx_copy(&spot, c);
     spot.strat.policy[0].launch = GP_LAUNCH_SPOT;
     struct bill_job pj, sj;
     memset(&pj, 0, sizeof pj);
@@ -1118,9 +1126,8 @@ static gp_status recommend_forward(const gp_trace *trace,
     /* the recommended plan (routing included) on P90 demand, against the
      * scenario's policy on the same demand */
     const gp_plan_result *plan = &r->plans[r->recommended];
-    high = c;
+    ctx_copy(&high, &c);
     high.trace = q[GP_FC_P90];
-    high.scn.strategies = &high.strat;
     ctx_init(&high_policy, q[GP_FC_P90], pricing, s, fc->start_hour,
              fc->n_hours, opt);
     double policy_cost = bill_cost(&high_policy, NULL, NULL, 0, err);

@@ -373,16 +373,20 @@ static void spot_bill_hour(void *state, const gp_model_input *in,
     const gp_trace *t = in->trace;
     double h0 = (double)hour->t, h1 = h0 + 3600.0;
 
-    /* job runs active in this hour: their share of the Monte Carlo mean */
+    /* job runs active in this hour: their share of the Monte Carlo mean,
+     * in proportion to their instance-hours in it (a run's instance count
+     * may change from hour to hour) */
+    int64_t clock_h = hour->t / 3600;
     for (size_t i = 0; i < s->n_runs; i++) {
         const struct spot_run *r = &s->runs[i];
         if (r->end <= h0 || r->start >= h1)
             continue;
-        double a = r->start > h0 ? r->start : h0;
-        double z = r->end < h1 ? r->end : h1;
-        double share = (z - a) / (r->end - r->start);
         const gp_job_run *jr = &t->runs[r->run];
-        s->job_ih[r->pool] += jr->instance_hours * share;
+        int64_t k = clock_h - jr->hour0;
+        if (k < 0 || k >= (int64_t)jr->n_hours || jr->hour_ih[k] <= 0)
+            continue;
+        double share = jr->hour_ih[k] / jr->instance_hours;
+        s->job_ih[r->pool] += jr->hour_ih[k];
         /* the fallback is billed on demand, but charged back to the
          * spot usage that needed it */
         hour->spot_cost[r->pool] +=

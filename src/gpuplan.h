@@ -355,6 +355,11 @@ typedef struct gp_job_run {
     int64_t start, end;    /* seconds */
     double instances;      /* peak instances */
     double instance_hours; /* as billed */
+    /* its instance-hours in each clock hour from hour0 (epoch hours), so
+     * that a run whose instance count changes is billed where it ran */
+    int64_t hour0;
+    size_t n_hours;
+    const double *hour_ih; /* points into the trace's run_hours */
 } gp_job_run;
 
 /* A run of consecutive samples of one job_id whose gpu_util was below the
@@ -378,6 +383,7 @@ typedef struct gp_trace {
     size_t n_labels;
     gp_job_run *runs;
     size_t n_runs;
+    double *run_hours; /* every run's hour_ih, one after another */
     /* idle detection (idle.h): the options the trace was read with and
      * the runs of low-utilization samples of each job */
     double idle_threshold_pct, idle_min_hours;

@@ -175,6 +175,7 @@ static gp_trace *downside_trace(const struct ctx *c)
     d->n_hours = c->n_hours;
     d->runs = NULL;
     d->n_runs = 0;
+    d->run_hours = NULL;
     d->low_util = NULL; /* job idle spans are in the trace's own hours */
     d->n_low_util = 0;
     d->series = gp_calloc(t->n_series + 1, sizeof *d->series);

@@ -108,6 +108,10 @@ struct shard_run {
     uint32_t series;
     double start, end; /* seconds */
     double instances, instance_hours;
+    /* instance-hours in each clock hour from h0 */
+    double *ih;
+    int64_t h0;
+    size_t n, cap;
 };
 
 /* A run of consecutive low-utilization samples of one job (idle.h). */
@@ -220,6 +224,8 @@ static void shard_free(struct shard *s)
         gp_free(s->labels[i]);
     gp_free(s->labels);
     gp_free(s->open_run);
+    for (size_t i = 0; i < s->n_runs; i++)
+        gp_free(s->runs[i].ih);
     gp_free(s->runs);
     gp_free(s->job_idle);
     gp_free(s->lows);
@@ -627,11 +633,57 @@ nomem:
     return false;
 }
 
+/* Adds x instance-hours to run r's clock hour h, growing its hours to
+ * reach it (either way: a run cut by a thread boundary may join one that
+ * began in a later hour's shard only forward, but keep it general). */
+static bool run_hour_add(struct shard_run *r, int64_t h, double x)
+{
+    if (r->n == 0)
+        r->h0 = h;
+    if (h < r->h0) {
+        size_t shift = (size_t)(r->h0 - h);
+        if (gp_grow((void **)&r->ih, &r->cap, r->n + shift, sizeof *r->ih) !=
+            GP_OK)
+            return false;
+        memmove(r->ih + shift, r->ih, r->n * sizeof *r->ih);
+        memset(r->ih, 0, shift * sizeof *r->ih);
+        r->n += shift;
+        r->h0 = h;
+    }
+    size_t k = (size_t)(h - r->h0);
+    if (k >= r->n) {
+        if (gp_grow((void **)&r->ih, &r->cap, k + 1, sizeof *r->ih) != GP_OK)
+            return false;
+        memset(r->ih + r->n, 0, (k + 1 - r->n) * sizeof *r->ih);
+        r->n = k + 1;
+    }
+    r->ih[k] += x;
+    return true;
+}
+
+/* Spreads a row's instance-hours over the clock hours of [t0, t1), as the
+ * series' cells do. */
+static bool run_spread(struct shard_run *r, double t0, double t1,
+                       double instance_hours)
+{
+    int64_t h = (int64_t)floor(t0 / 3600.0);
+    if (!(t1 > t0))
+        return run_hour_add(r, h, instance_hours);
+    for (; h * 3600.0 < t1; h++) {
+        double a = t0 > h * 3600.0 ? t0 : h * 3600.0;
+        double z = t1 < (h + 1) * 3600.0 ? t1 : (h + 1) * 3600.0;
+        if (z > a && !run_hour_add(r, h, instance_hours * (z - a) / (t1 - t0)))
+            return false;
+    }
+    return true;
+}
+
 /* Adds a job run, or extends the job's current one when this row carries
- * on from where it ended (consecutive rows of one job_id). */
-static bool add_run(struct shard *s, int32_t job, uint32_t series,
-                    double start, double end, double instances,
-                    double instance_hours, bool extend)
+ * on from where it ended (consecutive rows of one job_id).  Returns the
+ * run, whose hours the caller fills, or NULL when out of memory. */
+static struct shard_run *add_run(struct shard *s, int32_t job, uint32_t series,
+                                 double start, double end, double instances,
+                                 double instance_hours, bool extend)
 {
     int64_t open = s->open_run[job];
 
@@ -644,16 +696,16 @@ static bool add_run(struct shard *s, int32_t job, uint32_t series,
             if (instances > r->instances)
                 r->instances = instances;
             r->instance_hours += instance_hours;
-            return true;
+            return r;
         }
     }
     if (gp_grow((void **)&s->runs, &s->cap_runs, s->n_runs + 1,
                 sizeof *s->runs) != GP_OK)
-        return false;
-    s->runs[s->n_runs] = (struct shard_run){job, series, start, end,
-                                            instances, instance_hours};
-    s->open_run[job] = (int64_t)s->n_runs++;
-    return true;
+        return NULL;
+    s->runs[s->n_runs] = (struct shard_run){
+        job, series, start, end, instances, instance_hours, NULL, 0, 0, 0};
+    s->open_run[job] = (int64_t)s->n_runs;
+    return &s->runs[s->n_runs++];
 }
 
 /* Times closer than this many seconds are the same time. */
@@ -989,9 +1041,13 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
         s->useful_gpu_hours += gpus * util / 100.0 * hours;
     else
         s->gpu_hours_without_util += gpus * hours;
-    if (job >= 0 && !add_run(s, job, (uint32_t)sid, t0, t1, n, inst_h,
-                             b->opt.layout != GP_LAYOUT_JOBS))
-        goto nomem;
+    if (job >= 0) {
+        struct shard_run *run =
+            add_run(s, job, (uint32_t)sid, t0, t1, n, inst_h,
+                    b->opt.layout != GP_LAYOUT_JOBS);
+        if (!run || !run_spread(run, t0, t1, inst_h))
+            goto nomem;
+    }
     if (job >= 0) {
         if (util >= 0)
             ser->job_util = true;
@@ -1606,9 +1662,14 @@ static gp_status shard_merge(struct shard *into, struct shard *from)
         const struct shard_run *r = &from->runs[i];
         int32_t job = (int32_t)label_map[r->job];
         /* a run cut by the thread boundary joins its first half */
-        if (!add_run(into, job, (uint32_t)series_map[r->series], r->start,
-                     r->end, r->instances, r->instance_hours, true))
+        struct shard_run *to =
+            add_run(into, job, (uint32_t)series_map[r->series], r->start,
+                    r->end, r->instances, r->instance_hours, true);
+        if (!to)
             goto out;
+        for (size_t k = 0; k < r->n; k++)
+            if (!run_hour_add(to, r->h0 + (int64_t)k, r->ih[k]))
+                goto out;
     }
     if (!merge_lows(into, from, label_map, series_map))
         goto out;
@@ -2228,20 +2289,32 @@ gp_status gp_trace_builder_finish(gp_trace_builder *b, gp_trace **out,
         }
         gp_free(t->series);
         t->series = sorted;
+        size_t run_hours = 0;
+        for (size_t i = 0; i < s->n_runs; i++)
+            run_hours += s->runs[i].n;
         t->runs = gp_calloc(s->n_runs, sizeof *t->runs);
-        if (!t->runs) {
+        t->run_hours = gp_calloc(run_hours + 1, sizeof *t->run_hours);
+        if (!t->runs || !t->run_hours) {
             gp_free(order);
             gp_free(where);
             goto nomem;
         }
+        run_hours = 0;
         for (size_t i = 0; i < s->n_runs; i++) {
             const struct shard_run *r = &s->runs[i];
+            double *ih = t->run_hours + run_hours;
+            if (r->n)
+                memcpy(ih, r->ih, r->n * sizeof *ih);
+            run_hours += r->n;
             t->runs[i] = (gp_job_run){r->job,
                                       where[r->series],
                                       (int64_t)floor(r->start),
                                       (int64_t)ceil(r->end),
                                       r->instances,
-                                      r->instance_hours};
+                                      r->instance_hours,
+                                      r->h0,
+                                      r->n,
+                                      ih};
         }
         t->n_runs = s->n_runs;
         /* the low runs that last long enough to be idle spans */
@@ -2304,6 +2377,7 @@ void gp_trace_free(gp_trace *t)
         gp_free(t->labels[i]);
     gp_free(t->labels);
     gp_free(t->runs);
+    gp_free(t->run_hours);
     gp_free(t->low_util);
     for (size_t i = 0; i < t->n_sources; i++)
         gp_free(t->sources[i]);

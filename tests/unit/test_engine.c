@@ -508,6 +508,45 @@ static void test_spot_without_jobs_uses_daly_per_hour(void **state)
     gp_trace_free(t);
 }
 
+/* A job run whose instance count changes: job j1 runs 10 g5.xlarge in
+ * its first hour and 2 in each of the next three, 16 instance-hours in
+ * all, on spot at $0.40 with interruptions made negligible
+ * (interruption_factor 1e-9) and checkpoints free.  By hand: $6.40 of
+ * spot, $4.00 in the first hour and $0.80 in each other, all of it charged
+ * to the series.  The run's cost used to be spread evenly over its four
+ * hours (1.60 each, as if 4 instances ran throughout), and the 6
+ * instance-hours of the first hour above that were billed again as
+ * spot usage without a job: $8.80. */
+static void test_spot_job_with_changing_instances_bills_each_hour(void **state)
+{
+    (void)state;
+    gp_trace *t =
+        trace_of("timestamp,step_s,instance_type,instances,"
+                 "job_id,workload\n"
+                 "2026-01-05T00:00:00Z,3600,g5.xlarge,10,j1,training\n"
+                 "2026-01-05T01:00:00Z,3600,g5.xlarge,2,j1,training\n"
+                 "2026-01-05T02:00:00Z,3600,g5.xlarge,2,j1,training\n"
+                 "2026-01-05T03:00:00Z,3600,g5.xlarge,2,j1,training\n");
+    gp_scenario *s = scenario_of(
+        "{\"adjustments\": {\"interruption_factor\": 1e-9}, \"policy\": "
+        "{\"training\": {\"launch\": \"spot\", \"checkpoint_cost_h\": 0}}}");
+    assert_int_equal(t->n_runs, 1);
+    assert_int_equal(t->runs[0].n_hours, 4);
+    assert_float_equal(t->runs[0].hour_ih[0], 10, 1e-12);
+    assert_float_equal(t->runs[0].hour_ih[3], 2, 1e-12);
+    gp_ledger *l = run(t, s, 0);
+    assert_int_equal(l->n_jobs, 1);
+    assert_float_equal(l->spot_cost, 16 * 0.40, 1e-6);
+    assert_float_equal(l->hours[0].spot_cost, 10 * 0.40, 1e-6);
+    for (int h = 1; h < 4; h++)
+        assert_float_equal(l->hours[h].spot_cost, 2 * 0.40, 1e-6);
+    assert_float_equal(l->unallocated_cost, 0, 1e-9);
+    assert_float_equal(l->series[0].cost, 16 * 0.40, 1e-6);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
 /* One job run in the jobs layout: 8 p4d.24xlarge training for 24 hours
  * (2026-01-01), job_id j. */
 static gp_trace *one_day_job(void)
@@ -618,6 +657,7 @@ int main(void)
         cmocka_unit_test(test_spot_hazard_and_daly_formula),
         cmocka_unit_test(test_monte_carlo_mean_agrees_with_daly),
         cmocka_unit_test(test_spot_without_jobs_uses_daly_per_hour),
+        cmocka_unit_test(test_spot_job_with_changing_instances_bills_each_hour),
         cmocka_unit_test(test_fallback_after_max_interruptions),
         cmocka_unit_test(test_fallback_when_the_deadline_is_at_risk),
     };

@@ -180,6 +180,16 @@ static json_t *recommendation_json(const gp_recommendation *r,
     return doc;
 }
 
+/* A captured fraction as "87.5%", or "n/a" when it is undefined (the
+ * best purchase saved nothing and this one lost money). */
+static void share(char *buf, size_t size, double fraction)
+{
+    if (isnan(fraction))
+        snprintf(buf, size, "n/a (nothing was worth buying)");
+    else
+        snprintf(buf, size, "%.1f%%", 100 * fraction);
+}
+
 static void print_table(const gp_inputs *in, const gp_recommendation *r)
 {
     char a[32], z[32], m[6][32], what[160];
@@ -222,11 +232,11 @@ static void print_table(const gp_inputs *in, const gp_recommendation *r)
                m[3], (size_t)i == r->recommended ? "  <- recommended" : "");
     }
     gp_format_money(r->hindsight_net_savings, m[0], sizeof m[0]);
-    printf("\n%s: %s net savings; the recommended plan captures %.1f%% of "
-           "it\n",
+    share(m[1], sizeof m[1], r->captured_fraction);
+    printf("\n%s: %s net savings; the recommended plan captures %s of it\n",
            r->forward ? "best purchase for the P50 forecast"
                       : "hindsight optimum",
-           m[0], 100 * r->captured_fraction);
+           m[0], m[1]);
     if (r->forward) {
         gp_format_money(r->forward_downside_net_savings, m[0], sizeof m[0]);
         gp_format_money(r->forward_p50_net_savings, m[1], sizeof m[1]);
@@ -240,17 +250,18 @@ static void print_table(const gp_inputs *in, const gp_recommendation *r)
         gp_format_time(r->train_until, cut, sizeof cut);
         gp_format_money(r->test_plan_net_savings, m[0], sizeof m[0]);
         gp_format_money(r->test_hindsight_net_savings, m[1], sizeof m[1]);
+        share(m[2], sizeof m[2], r->test_captured_fraction);
         printf("backtest: bought at %s from the data before it, the plan "
                "saved %s over the next %zu hours; hindsight could have "
-               "saved %s: %.1f%% captured out of sample\n",
-               cut, m[0], r->test_hours, m[1],
-               100 * r->test_captured_fraction);
+               "saved %s: %s captured out of sample\n",
+               cut, m[0], r->test_hours, m[1], m[2]);
         gp_format_money(r->test_commitment_net_savings, m[0], sizeof m[0]);
         gp_format_money(r->test_hindsight_commitment_savings, m[1],
                         sizeof m[1]);
-        printf("          commitments alone: %s of a possible %s, %.1f%% "
+        share(m[2], sizeof m[2], r->test_commitment_captured_fraction);
+        printf("          commitments alone: %s of a possible %s, %s "
                "captured\n",
-               m[0], m[1], 100 * r->test_commitment_captured_fraction);
+               m[0], m[1], m[2]);
     }
     for (size_t i = 0; i < r->notes.count; i++)
         printf("note: %s\n", r->notes.items[i]);

@@ -911,6 +911,17 @@ static void *other_plan_run(void *arg)
     return NULL;
 }
 
+/* The share of the best purchase's net savings that `got` captured.
+ * When nothing was worth buying (best <= 0) it is 1 if `got` did as well
+ * and undefined (NAN: null, "n/a") if it lost money: a loss is not all of
+ * nothing. */
+static double captured(double got, double best)
+{
+    if (best > 0)
+        return got / best;
+    return got >= best - 0.005 ? 1.0 : NAN;
+}
+
 static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
                                   bool details, gp_error *err)
 {
@@ -1061,10 +1072,8 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
         r->hindsight_cost = r->plans[2].total_cost;
         r->hindsight_net_savings = r->plans[2].net_savings;
     }
-    r->captured_fraction = r->hindsight_net_savings > 0
-                               ? r->plans[r->recommended].net_savings /
-                                     r->hindsight_net_savings
-                               : 1.0;
+    r->captured_fraction = captured(r->plans[r->recommended].net_savings,
+                                    r->hindsight_net_savings);
 out:
     gp_ledger_free(balanced_bill);
     gp_opt_free(balanced_opt);
@@ -1252,15 +1261,11 @@ gp_status gp_recommend(const gp_trace *trace, const gp_pricing *pricing,
             r->test_hindsight_commitment_savings =
                 hind->hindsight_net_savings - route;
             r->test_commitment_captured_fraction =
-                r->test_hindsight_commitment_savings > 0
-                    ? r->test_commitment_net_savings /
-                          r->test_hindsight_commitment_savings
-                    : 1.0;
+                captured(r->test_commitment_net_savings,
+                         r->test_hindsight_commitment_savings);
             r->test_hindsight_net_savings = hind->hindsight_net_savings;
             r->test_captured_fraction =
-                hind->hindsight_net_savings > 0
-                    ? r->test_plan_net_savings / hind->hindsight_net_savings
-                    : 1.0;
+                captured(r->test_plan_net_savings, hind->hindsight_net_savings);
         }
         gp_recommendation_free(hind);
         if (st != GP_OK || isnan(r->test_policy_cost) ||

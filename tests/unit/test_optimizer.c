@@ -376,6 +376,66 @@ static void test_reservations_replace_plan_dollars_on_flat_demand(void **state)
     gp_trace_free(t);
 }
 
+/* One pool that both a family plan and a compute plan cover, reservations
+ * ruled out.  The family plan is billed first and is cheaper per
+ * instance-hour (0.80 against 0.85 for g5.2xlarge, on demand 1.212), so
+ * whatever usage compute dollars would cover, family dollars cover for
+ * less: the best purchase has no compute plan.  The family plan's best
+ * level L, in instances, is worked from the sorted demand: a dollar more
+ * pays while demand exceeds L in at least 0.80 / 1.212 of the hours.  The
+ * averaging alone used to stop with a compute plan still shrinking toward
+ * nothing behind the family plan (the bundled sample's forward plan kept
+ * one that lost $127). */
+static void test_family_plan_leaves_no_compute_plan_on_one_pool(void **state)
+{
+    static const char *const types[] = {"g5.2xlarge"};
+    static const double base[] = {20};
+    gp_error err;
+    gp_scenario *s;
+    (void)state;
+    gp_error_clear(&err);
+    assert_int_equal(gp_scenario_default(&s, &err), GP_OK);
+    for (unsigned long seed = 1; seed <= 8; seed++) {
+        gp_opt *o;
+        gp_trace *t = random_trace(types, base, 1, seed);
+        assert_int_equal(gp_opt_build(&o, t, pricing, s, 0, t->start_hour,
+                                      t->n_hours, 1, 7u, &err),
+                         GP_OK);
+        o->pools[0].n_fixed = 0;
+        double cost = gp_opt_solve(o);
+        size_t H = t->n_hours;
+        double *d = malloc(H * sizeof *d);
+        memcpy(d, o->pools[0].demand, H * sizeof *d);
+        gsl_sort(d, 1, H);
+        /* the largest L with demand above it in 0.80 / 1.212 of hours */
+        size_t above = (size_t)ceil(0.80 / 1.212 * (double)H);
+        double L = d[H - above];
+        double want = 0.80 * L * (double)H;
+        for (size_t h = 0; h < H; h++)
+            if (d[h] > L)
+                want += (d[h] - L) * 1.212;
+        for (size_t k = 0; k < o->n_plans; k++) {
+            print_message("seed %lu: %s plan $%.3f/h\n", seed,
+                          o->plans[k].kind == GP_PLAN_COMPUTE ? "compute"
+                                                              : "family",
+                          o->plans[k].S);
+            if (o->plans[k].kind == GP_PLAN_COMPUTE)
+                assert_float_equal(o->plans[k].S, 0, 0);
+        }
+        /* plans come in tenths of a cent an hour: 0.0005 $/h off the
+         * level costs at most 0.0005 x H x (1.212 / 0.80) */
+        print_message(
+            "seed %lu: optimizer %.4f, by hand %.4f (family $%.4f/h)\n", seed,
+            cost, want, 0.80 * L);
+        assert_true(cost <= want + 0.0005 * (double)H * 1.212 / 0.80);
+        assert_true(cost >= want - 1e-6 * want);
+        free(d);
+        gp_opt_free(o);
+        gp_trace_free(t);
+    }
+    gp_scenario_free(s);
+}
+
 /* Out of memory at every allocation of gp_opt_build and gp_opt_solve in
  * turn: each fails cleanly (GP_ERR_NOMEM, or NAN from the solve) and frees
  * what it had; the ASan build's leak check sees the rest.  It used to
@@ -417,14 +477,12 @@ static void test_allocation_failures_leak_nothing(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(
-            test_one_family_with_reservations_and_both_plan_kinds),
-        cmocka_unit_test(
-            test_pools_in_different_families_share_a_compute_plan),
-        cmocka_unit_test(
-            test_types_without_size_flexibility_bill_as_optimized),
+        cmocka_unit_test(test_one_family_with_reservations_and_both_plan_kinds),
+        cmocka_unit_test(test_pools_in_different_families_share_a_compute_plan),
+        cmocka_unit_test(test_types_without_size_flexibility_bill_as_optimized),
         cmocka_unit_test(test_single_pool_reservation_is_the_demand_quantile),
         cmocka_unit_test(test_reservations_replace_plan_dollars_on_flat_demand),
+        cmocka_unit_test(test_family_plan_leaves_no_compute_plan_on_one_pool),
         cmocka_unit_test(test_allocation_failures_leak_nothing),
     };
     gsl_set_error_handler_off();

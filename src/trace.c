@@ -902,7 +902,25 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
         return false;
     }
 
-    /* instances, or gpus turned into whole instances */
+    /* instances, or gpus turned into whole instances; with both, gpus
+     * are the GPUs in use on those instances (useful GPU-hours) */
+    f = FIELD(row, ctx, COL_GPUS);
+    if (f->len) {
+        if (!field_number(s, ctx, row, COL_GPUS, &gpus, "a number of GPUs"))
+            return false;
+        if (gpus < 0) {
+            show(shown, f);
+            row_error(s, ctx, row, COL_GPUS, "must not be negative, got %s",
+                      shown);
+            return false;
+        }
+        if (gpus > MAX_ROW_GPUS) {
+            show(shown, f);
+            row_error(s, ctx, row, COL_GPUS,
+                      "must be at most %.0f GPUs, got %s", MAX_ROW_GPUS, shown);
+            return false;
+        }
+    }
     f = FIELD(row, ctx, COL_INSTANCES);
     if (f->len) {
         if (!field_number(s, ctx, row, COL_INSTANCES, &n,
@@ -921,29 +939,19 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
                       MAX_ROW_INSTANCES, shown);
             return false;
         }
+        if (gpus > n * it->gpus * (1 + 1e-9)) {
+            show(shown, FIELD(row, ctx, COL_GPUS));
+            row_error(s, ctx, row, COL_GPUS,
+                      "must be at most the %g GPUs of %g %s, got %s",
+                      n * it->gpus, n, it->name, shown);
+            return false;
+        }
+    } else if (gpus < 0) {
+        row_error(s, ctx, row,
+                  ctx->colmap[COL_INSTANCES] >= 0 ? COL_INSTANCES : COL_GPUS,
+                  "empty; give instances or gpus");
+        return false;
     } else {
-        f = FIELD(row, ctx, COL_GPUS);
-        if (!f->len) {
-            row_error(s, ctx, row,
-                      ctx->colmap[COL_INSTANCES] >= 0 ? COL_INSTANCES
-                                                      : COL_GPUS,
-                      "empty; give instances or gpus");
-            return false;
-        }
-        if (!field_number(s, ctx, row, COL_GPUS, &gpus, "a number of GPUs"))
-            return false;
-        if (gpus < 0) {
-            show(shown, f);
-            row_error(s, ctx, row, COL_GPUS, "must not be negative, got %s",
-                      shown);
-            return false;
-        }
-        if (gpus > MAX_ROW_GPUS) {
-            show(shown, f);
-            row_error(s, ctx, row, COL_GPUS, "must be at most %.0f GPUs, got %s",
-                      MAX_ROW_GPUS, shown);
-            return false;
-        }
         n = ceil(gpus / it->gpus - 1e-9);
     }
     if (gpus < 0)

@@ -138,7 +138,7 @@ static void test_gpus_become_whole_instances_and_useful_hours(void **state)
     gp_trace_free(t);
 }
 
-static void test_instances_column_wins_over_gpus_per_row(void **state)
+static void test_instances_bill_and_gpus_say_what_is_in_use(void **state)
 {
     gp_error err;
     /* Row 1 gives instances (3); row 2 only gpus (17 on p4d -> 3). */
@@ -151,6 +151,23 @@ static void test_instances_column_wins_over_gpus_per_row(void **state)
     assert_float_equal(hour_total(t, H13), 3.0, 1e-12);
     assert_float_equal(hour_total(t, H13 + 1), 3.0, 1e-12);
     gp_trace_free(t);
+
+    /* Both on one row: the instances are billed, and gpus are the GPUs in
+     * use on them.  2 p4d.24xlarge (16 GPUs) with 12 in use at 50%: 2
+     * instance-hours and 12 x 0.5 = 6 useful GPU-hours (it was 16 x 0.5 =
+     * 8, the gpus column unread).  13 GPUs on one p4d is an error. */
+    t = read_csv("timestamp,instance_type,gpus,instances,gpu_util\n"
+                 "2026-01-05T13:00:00Z,p4d.24xlarge,12,2,50\n",
+                 NULL, &err);
+    assert_non_null(t);
+    assert_float_equal(hour_total(t, H13), 2.0, 1e-12);
+    assert_float_equal(t->useful_gpu_hours, 6.0, 1e-12);
+    gp_trace_free(t);
+    t = read_csv("timestamp,instance_type,gpus,instances\n"
+                 "2026-01-05T13:00:00Z,p4d.24xlarge,13,1\n",
+                 NULL, &err);
+    assert_null(t);
+    assert_string_equal(err.field, "gpus");
 }
 
 static void test_jobs_layout_spreads_start_to_end(void **state)
@@ -708,7 +725,7 @@ int main(void)
         cmocka_unit_test(test_row_is_spread_over_the_clock_hours_it_overlaps),
         cmocka_unit_test(test_step_column_and_epoch_times_agree_with_iso),
         cmocka_unit_test(test_gpus_become_whole_instances_and_useful_hours),
-        cmocka_unit_test(test_instances_column_wins_over_gpus_per_row),
+        cmocka_unit_test(test_instances_bill_and_gpus_say_what_is_in_use),
         cmocka_unit_test(test_a_row_holds_at_most_1e7_instances_and_1e8_gpus),
         cmocka_unit_test(test_jobs_layout_spreads_start_to_end),
         cmocka_unit_test(test_consecutive_rows_of_a_job_form_one_run),

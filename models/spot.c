@@ -68,8 +68,7 @@ struct spot_run {
     long pool;
     double n;        /* instances */
     double work;     /* hours of work at n instances */
-    double start, end; /* seconds, for spreading over hours */
-    double price, od;  /* $/instance-hour */
+    double price, od; /* $/instance-hour */
     double lambda;
     const gp_policy *policy;
     /* results */
@@ -307,8 +306,6 @@ static gp_status spot_prepare(const gp_model_input *in, void **state,
         r->pool = pool;
         r->n = jr->instances;
         r->work = jr->instance_hours / jr->instances;
-        r->start = (double)jr->start;
-        r->end = (double)jr->end;
         r->price = spot_price(in, pool, jr->start);
         r->od = in->od_rate[pool];
         r->lambda = pool_lambda(in, pool);
@@ -371,16 +368,12 @@ static void spot_bill_hour(void *state, const gp_model_input *in,
 {
     struct state *s = state;
     const gp_trace *t = in->trace;
-    double h0 = (double)hour->t, h1 = h0 + 3600.0;
-
     /* job runs active in this hour: their share of the Monte Carlo mean,
      * in proportion to their instance-hours in it (a run's instance count
      * may change from hour to hour) */
     int64_t clock_h = hour->t / 3600;
     for (size_t i = 0; i < s->n_runs; i++) {
         const struct spot_run *r = &s->runs[i];
-        if (r->end <= h0 || r->start >= h1)
-            continue;
         const gp_job_run *jr = &t->runs[r->run];
         int64_t k = clock_h - jr->hour0;
         if (k < 0 || k >= (int64_t)jr->n_hours || jr->hour_ih[k] <= 0)

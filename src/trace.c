@@ -633,23 +633,21 @@ nomem:
     return false;
 }
 
-/* Adds x instance-hours to run r's clock hour h, growing its hours to
- * reach it (either way: a run cut by a thread boundary may join one that
- * began in a later hour's shard only forward, but keep it general). */
+/* The hours of clock hour h that [t0, t1) seconds cover. */
+static double hour_overlap(double t0, double t1, int64_t h)
+{
+    double a = t0 > h * 3600.0 ? t0 : h * 3600.0;
+    double z = t1 < (h + 1) * 3600.0 ? t1 : (h + 1) * 3600.0;
+    return (z - a) / 3600.0;
+}
+
+/* Adds x instance-hours to run r's clock hour h.  Hours only grow forward:
+ * a run begins at its first row, and add_run extends it only with rows
+ * (and shard_merge only with runs) that start no earlier. */
 static bool run_hour_add(struct shard_run *r, int64_t h, double x)
 {
     if (r->n == 0)
         r->h0 = h;
-    if (h < r->h0) {
-        size_t shift = (size_t)(r->h0 - h);
-        if (gp_grow((void **)&r->ih, &r->cap, r->n + shift, sizeof *r->ih) !=
-            GP_OK)
-            return false;
-        memmove(r->ih + shift, r->ih, r->n * sizeof *r->ih);
-        memset(r->ih, 0, shift * sizeof *r->ih);
-        r->n += shift;
-        r->h0 = h;
-    }
     size_t k = (size_t)(h - r->h0);
     if (k >= r->n) {
         if (gp_grow((void **)&r->ih, &r->cap, k + 1, sizeof *r->ih) != GP_OK)
@@ -658,23 +656,6 @@ static bool run_hour_add(struct shard_run *r, int64_t h, double x)
         r->n = k + 1;
     }
     r->ih[k] += x;
-    return true;
-}
-
-/* Spreads a row's instance-hours over the clock hours of [t0, t1), as the
- * series' cells do. */
-static bool run_spread(struct shard_run *r, double t0, double t1,
-                       double instance_hours)
-{
-    int64_t h = (int64_t)floor(t0 / 3600.0);
-    if (!(t1 > t0))
-        return run_hour_add(r, h, instance_hours);
-    for (; h * 3600.0 < t1; h++) {
-        double a = t0 > h * 3600.0 ? t0 : h * 3600.0;
-        double z = t1 < (h + 1) * 3600.0 ? t1 : (h + 1) * 3600.0;
-        if (z > a && !run_hour_add(r, h, instance_hours * (z - a) / (t1 - t0)))
-            return false;
-    }
     return true;
 }
 
@@ -1020,10 +1001,9 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
                   "covers more than %ld hours (30 years)", MAX_SPAN_HOURS);
         return false;
     }
+    int64_t h_first = h;
     for (; h <= h_last; h++) {
-        double a = t0 > h * 3600.0 ? t0 : h * 3600.0;
-        double z = t1 < (h + 1) * 3600.0 ? t1 : (h + 1) * 3600.0;
-        double frac = (z - a) / 3600.0;
+        double frac = hour_overlap(t0, t1, h);
         struct cell *c = series_cell(ser, h);
         if (!c) {
             if (ser->n + 1 > MAX_SPAN_HOURS ||
@@ -1050,11 +1030,15 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
     else
         s->gpu_hours_without_util += gpus * hours;
     if (job >= 0) {
+        /* the run's hours as the cells above got them */
         struct shard_run *run =
             add_run(s, job, (uint32_t)sid, t0, t1, n, inst_h,
                     b->opt.layout != GP_LAYOUT_JOBS);
-        if (!run || !run_spread(run, t0, t1, inst_h))
+        if (!run)
             goto nomem;
+        for (h = h_first; h <= h_last; h++)
+            if (!run_hour_add(run, h, n * hour_overlap(t0, t1, h)))
+                goto nomem;
     }
     if (job >= 0) {
         if (util >= 0)

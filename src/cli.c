@@ -7,6 +7,7 @@
  * option that would be ignored is a usage error (exit 2), never silence.
  */
 #include "cli.h"
+#include "json_util.h"
 #include "progress.h"
 #include "writers.h"
 
@@ -251,6 +252,15 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
         } else if (strcmp(name, "region") == 0) {
             cli->trace_opt.region = value;
         } else if (strcmp(name, "provider") == 0) {
+            /* the catalogs' own names (catalog.c checks the same list) */
+            size_t k = 0;
+            while (k < 3 && strcmp(value, gp_json_provider_names[k]) != 0)
+                k++;
+            if (k == 3)
+                return usage_error(cmd,
+                                   "--provider takes aws, gcp or azure, "
+                                   "got \"%s\"",
+                                   value);
             cli->provider = value;
         } else if (strcmp(name, "instance-type") == 0) {
             cli->instance_type = value;

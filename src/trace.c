@@ -1507,6 +1507,21 @@ static gp_status read_header(const gp_trace_builder *b, struct file_ctx *ctx,
         gp_append_escaped(have, sizeof have, ctx->header_names[i],
                           strlen(ctx->header_names[i]));
     }
+    /* a --map names a column the user expects: one the file lacks is an
+     * error here, not on every row that then lacks the field */
+    for (size_t k = 0; k < b->opt.n_map; k++)
+        for (int c = 0; c < N_COLUMNS; c++)
+            if (strcmp(b->opt.map[k][0], column_names[c]) == 0 &&
+                ctx->colmap[c] < 0) {
+                char want[128] = "";
+                gp_append_escaped(want, sizeof want, b->opt.map[k][1],
+                                  strlen(b->opt.map[k][1]));
+                gp_error_set(err, ctx->source, ctx->header_line, 0, want,
+                             "missing column, named by --map %s=%s (the "
+                             "header has: %s)",
+                             b->opt.map[k][0], want, have);
+                return GP_ERR_INPUT;
+            }
     for (size_t k = 0; k < n_req; k++) {
         if (ctx->colmap[req[k]] < 0) {
             const char *name =

@@ -1781,6 +1781,19 @@ static gp_status dcgm_line(tel *T, uint32_t source, long line, const char *s,
                               "1970, got %s",
                               q);
         }
+        if (ms < 946684800000.0) {
+            /* before 2000: no GPU telemetry is that old, but a timestamp
+             * in seconds read as milliseconds is (1767607200 -> 1970-01-21) */
+            char when[32];
+            gp_format_time((int64_t)ms, when, sizeof when);
+            shown(s + start, pl.i - start, q, sizeof q);
+            pl.i = start;
+            return prom_error(&pl, metric,
+                              "expected a timestamp in milliseconds since "
+                              "1970, got %s, before 2000; in seconds it "
+                              "would be %s: multiply by 1000",
+                              q, when);
+        }
         t = ms / 1000.0;
         prom_space(&pl);
         if (pl.i < len)
@@ -1904,7 +1917,11 @@ static gp_status prom_point(gp_jdoc *d, const json_t *pt, double *t, double *v)
     *t = json_number_value(jt);
     if (!(*t >= 0 && *t <= 253402300799.0)) {
         gp_jdoc_push_index(d, 0);
-        gp_jdoc_error(d, NULL, "the time is out of range (1970 to 9999)");
+        gp_jdoc_error(d, NULL, "the time is out of range (1970 to 9999)%s",
+                      *t > 253402300799.0 && *t <= 253402300799000.0
+                          ? "; query_range gives seconds, and this looks "
+                            "like milliseconds: divide by 1000"
+                          : "");
         gp_jdoc_pop(d);
         return GP_ERR_INPUT;
     }

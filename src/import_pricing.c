@@ -293,6 +293,37 @@ static gp_status read_price(offer_ctx *x, long line, int col,
     return GP_OK;
 }
 
+/* Reads an optional size attribute of an instance type (vCPU, Memory,
+ * Normalization Size Factor): empty or "NA" leaves *out as it is; otherwise
+ * a number above 0, followed by `unit` when that is not NULL ("768 GiB";
+ * thousands may be grouped with commas).  Anything else is an error: a
+ * normalization factor dropped without a word would take the reservations'
+ * size flexibility with it. */
+static gp_status read_size(offer_ctx *x, long line, int col, const char *name,
+                           const char *s, const char *unit, double *out,
+                           gp_error *err)
+{
+    char num[64] = "", quoted[160];
+    size_t len = strlen(s), k = 0, ul = unit ? strlen(unit) : 0;
+    double v;
+
+    if (len == 0 || strcmp(s, "NA") == 0)
+        return GP_OK;
+    bool ok = !unit || (len > ul && strcmp(s + len - ul, unit) == 0);
+    for (size_t i = 0; ok && i < len - ul; i++)
+        if (s[i] != ',' && k + 1 < sizeof num)
+            num[k++] = s[i];
+    if (!ok || !gp_parse_number(num, k, &v) || !(v > 0)) {
+        gp_error_set(err, x->source, line, col + 1, name,
+                     "expected a number above 0%s%s%s, or NA, got %s",
+                     unit ? " followed by \"" : "", unit ? unit : "",
+                     unit ? "\"" : "", gp_json_quote(s, quoted, sizeof quoted));
+        return GP_ERR_INPUT;
+    }
+    *out = v;
+    return GP_OK;
+}
+
 /* Checks the currency of a row against the catalog's. */
 static gp_status check_currency(offer_ctx *x, long line, int col,
                                 const char *name, const char *s,
@@ -366,7 +397,7 @@ static gp_status offer_row(offer_ctx *x, char **f, size_t n, long line,
     const char *gpu_text = field(f, n, c[O_GPU]);
     const char *type_name = field(f, n, c[O_TYPE]);
     char quoted[160];
-    double price, gpus = 0, v;
+    double price, gpus = 0;
     offer_type *t;
     gp_status st;
 
@@ -427,22 +458,17 @@ static gp_status offer_row(offer_ctx *x, char **f, size_t n, long line,
     if (!(t = offer_type_get(x, type_name)))
         return GP_ERR_NOMEM;
     t->gpus = (int)gpus;
-    if (gp_parse_number(field(f, n, c[O_VCPU]), strlen(field(f, n, c[O_VCPU])),
-                        &v) &&
-        v >= 0)
-        t->vcpus = v;
-    {
-        /* "768 GiB" */
-        const char *mem = field(f, n, c[O_MEMORY]);
-        const char *sp = strchr(mem, ' ');
-        if (sp && strcmp(sp, " GiB") == 0 &&
-            gp_parse_number(mem, (size_t)(sp - mem), &v) && v >= 0)
-            t->memory_gib = v;
-    }
-    if (gp_parse_number(field(f, n, c[O_NORMALIZATION]),
-                        strlen(field(f, n, c[O_NORMALIZATION])), &v) &&
-        v > 0)
-        t->normalization = v;
+    if ((st = read_size(x, line, c[O_VCPU], offer_names[O_VCPU],
+                        field(f, n, c[O_VCPU]), NULL, &t->vcpus, err)) !=
+            GP_OK ||
+        (st = read_size(x, line, c[O_MEMORY], offer_names[O_MEMORY],
+                        field(f, n, c[O_MEMORY]), " GiB", &t->memory_gib,
+                        err)) != GP_OK ||
+        (st = read_size(x, line, c[O_NORMALIZATION],
+                        offer_names[O_NORMALIZATION],
+                        field(f, n, c[O_NORMALIZATION]), NULL,
+                        &t->normalization, err)) != GP_OK)
+        return st;
 
     if (strcmp(term_type, "OnDemand") == 0) {
         if (strcmp(unit, "Hrs") != 0) {
@@ -1253,10 +1279,21 @@ gp_status gp_import_spot_advisor(const gp_import_options *opt, FILE *out,
     if (st == GP_OK) {
         advisor = looks_like_advisor(text[0], len[0]) ? 0 : 1;
         if (!looks_like_advisor(text[advisor], len[advisor])) {
-            gp_error_set(err, opt->inputs[0], 0, 0, NULL,
-                         "neither input is a Spot Instance Advisor feed (a "
-                         "JSON object with \"spot_advisor\")");
-            st = GP_ERR_INPUT;
+            /* a feed cut short before its "spot_advisor" key is not JSON
+             * at all: say where it breaks, not that it is something else */
+            for (int i = 0; i < 2 && st == GP_OK; i++) {
+                gp_jdoc d;
+                json_t *root;
+                gp_jdoc_init(&d, text[i], len[i], opt->inputs[i], err);
+                st = gp_jdoc_parse(&d, &root);
+                json_decref(root);
+            }
+            if (st == GP_OK) {
+                gp_error_set(err, opt->inputs[0], 0, 0, NULL,
+                             "neither input is a Spot Instance Advisor feed "
+                             "(a JSON object with \"spot_advisor\")");
+                st = GP_ERR_INPUT;
+            }
         } else {
             st = spot_run(text[advisor], len[advisor], opt->inputs[advisor],
                           text[1 - advisor], len[1 - advisor],

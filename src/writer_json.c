@@ -294,6 +294,42 @@ void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
                 }
             }
         }
+        /* a spot launch covers interruptible usage of types with a spot
+         * offer only (engine.c); say when it left usage on demand */
+        const gp_strategy *sg = &info->scenario->strategies[k];
+        for (int w = 0; w < 2; w++) {
+            double fixed = 0, no_offer = 0;
+            if (sg->policy[w].launch != GP_LAUNCH_SPOT)
+                continue;
+            for (size_t i = 0; i < t->n_series; i++) {
+                const gp_series *ser = &t->series[i];
+                if ((int)ser->workload != w)
+                    continue;
+                double ih = 0;
+                for (size_t h = 0; h < t->n_hours; h++)
+                    ih += ser->instance_hours[h];
+                if (!ser->interruptible)
+                    fixed += ih;
+                else if (!t->pools[ser->pool].type->spot.present)
+                    no_offer += ih;
+            }
+            if (fixed > 0)
+                gp_warnings_add(&info->warnings,
+                                "strategy \"%s\" launches %s on spot, but "
+                                "%.0f of its instance-hours in the trace are "
+                                "not interruptible (interruptible=false, the "
+                                "default for inference) and stay on demand",
+                                sg->name, gp_workload_name((gp_workload)w),
+                                fixed);
+            if (no_offer > 0)
+                gp_warnings_add(&info->warnings,
+                                "strategy \"%s\" launches %s on spot, but "
+                                "%.0f of its instance-hours in the trace are "
+                                "on types with no spot price in the catalogs "
+                                "and stay on demand",
+                                sg->name, gp_workload_name((gp_workload)w),
+                                no_offer);
+        }
         if (l->spot_cost > 0) {
             for (size_t p = 0; p < t->n_pools; p++)
                 if (t->pools[p].type->spot.estimate)

@@ -209,8 +209,11 @@ static int exec_import(gp_cli *cli)
         opt.time = t;
     }
 
-    /* the telemetry importers need catalogs: a type's GPU count */
-    if (fmt->telemetry || cli->n_pricing) {
+    /* the telemetry importers need catalogs: a type's GPU count; the bill
+     * importers leave out usage of types they do not price */
+    bool bill = strcmp(fmt->importer.name, "focus") == 0 ||
+                strcmp(fmt->importer.name, "aws-cur") == 0;
+    if (fmt->telemetry || bill || cli->n_pricing) {
         int64_t today = gp_cli_today();
         if (cli->n_pricing == 0) {
             snprintf(path, sizeof path, "%s/pricing", gp_cli_data_dir());
@@ -232,7 +235,7 @@ static int exec_import(gp_cli *cli)
     if (st != GP_OK)
         goto fail;
     /* the catalogs' warnings (stale prices) are left out: import reads
-     * only GPU counts from them */
+     * only which types they price and their GPU counts */
     if (!cli->quiet)
         for (size_t i = 0; i < notes.count; i++)
             fprintf(stderr, "gpuplan import: %s\n", notes.items[i]);

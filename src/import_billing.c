@@ -107,6 +107,7 @@ typedef struct owned {
     char instance_type[64];
     char family[32];
     bool kind_known, term_known, payment_known, start_known;
+    bool unpriced; /* covered usage of a type the catalogs do not price */
     gp_plan_kind kind;
     int term_years;
     gp_payment payment;
@@ -136,9 +137,15 @@ typedef struct bill {
     owned_hour *hours;
     size_t n_hours, cap_hours;
     gp_strmap hour_index;
+    /* the catalogs: usage of a type they do not price in its region (a
+     * CPU instance, or a region with no catalog) is left out, since
+     * simulate could not bill it; NULL keeps every type */
+    const gp_pricing *pricing;
+    char unpriced_names[4][100]; /* the first few, "t3.medium in us-east-1" */
+    size_t n_unpriced_names;
     /* counts for the summary */
-    unsigned long rows, imported, not_usage, not_instance_hours,
-        other_provider, spot;
+    unsigned long rows, imported, not_usage, not_instance_hours, other_provider,
+        spot, unpriced;
 } bill;
 
 /* Frees what a bill holds. */
@@ -186,6 +193,27 @@ static gp_status bill_add_usage(bill *b, const char *provider,
     c->step = step;
     c->hours = hours;
     return GP_OK;
+}
+
+/* Whether the catalogs price this type in this region (always, without
+ * catalogs); counts and remembers the usage left out when they do not. */
+static bool bill_priced(bill *b, const char *provider, const char *region,
+                        const char *type)
+{
+    bool ambiguous;
+    char name[100];
+
+    if (!b->pricing ||
+        gp_pricing_find(b->pricing, provider, region, type, NULL, &ambiguous))
+        return true;
+    b->unpriced++;
+    snprintf(name, sizeof name, "%s in %s", type, region);
+    for (size_t i = 0; i < b->n_unpriced_names; i++)
+        if (strcmp(b->unpriced_names[i], name) == 0)
+            return false;
+    if (b->n_unpriced_names < 4)
+        memcpy(b->unpriced_names[b->n_unpriced_names++], name, sizeof name);
+    return false;
 }
 
 /* The commitment with this id, created (of type t) when new; NULL when out
@@ -419,12 +447,13 @@ static json_t *bill_scenario(bill *b, const gp_import_options *opt)
              (!o->family[0] || !o->region[0]))) {
             if (opt->notes)
                 gp_warnings_add(
-                    opt->notes,
-                    "%s: commitment %s left out: the bill shows %s",
+                    opt->notes, "%s: commitment %s left out: the bill shows %s",
                     base_name(b->source), o->id,
-                    !(size > 0) ? "nothing charged to it, so its size is "
-                                  "unknown"
-                                : "no instance usage it covered");
+                    o->unpriced && o->covered_hours == 0
+                        ? "it covering only types the catalogs do not price"
+                    : !(size > 0) ? "nothing charged to it, so its size is "
+                                    "unknown"
+                                  : "no instance usage it covered");
             json_decref(c);
             json_decref(assumed);
             continue;
@@ -479,15 +508,28 @@ static gp_status bill_finish(bill *b, const char *expected,
         return GP_ERR_INPUT;
     }
     bill_peaks(b);
-    if (opt->notes)
+    if (opt->notes) {
+        char names[500] = "";
+        for (size_t i = 0; i < b->n_unpriced_names; i++) {
+            size_t used = strlen(names);
+            snprintf(names + used, sizeof names - used, "%s%s",
+                     i ? ", " : " (such as ", b->unpriced_names[i]);
+        }
+        if (names[0])
+            strncat(names,
+                    ": not GPU types, or add their catalog with "
+                    "--pricing)",
+                    sizeof names - strlen(names) - 1);
         gp_warnings_add(opt->notes,
                         "%s: %lu rows: %lu compute instance-hour rows imported "
                         "(%lu of them spot); skipped %lu not usage, %lu not "
                         "instance-hours, %lu from providers gpuplan does not "
-                        "price",
+                        "price, %lu of types the catalogs do not price in "
+                        "their region%s",
                         base_name(b->source), b->rows, b->imported, b->spot,
-                        b->not_usage, b->not_instance_hours,
-                        b->other_provider);
+                        b->not_usage, b->not_instance_hours, b->other_provider,
+                        b->unpriced, names);
+    }
     if (opt->commitments_out) {
         json_t *scenario = bill_scenario(b, opt);
         if (!scenario)
@@ -863,6 +905,15 @@ static gp_status focus_row(void *pctx, char **f, size_t n, long line,
                      field(f, n, c[F_QUANTITY]));
         return GP_ERR_INPUT;
     }
+    if (!bill_priced(b, provider, region, type)) {
+        if (committed) {
+            owned *o = bill_owned(b, commit_id, ctype);
+            if (!o)
+                return GP_ERR_NOMEM;
+            o->unpriced = true;
+        }
+        return GP_OK;
+    }
     if ((st = bill_add_usage(b, provider, region, type, start, step,
                              quantity)) != GP_OK)
         return st;
@@ -900,6 +951,7 @@ static gp_status focus_run(const char *text, size_t len, FILE *file,
 
     memset(&x, 0, sizeof x);
     x.b.source = name;
+    x.b.pricing = opt->pricing;
     st = gp_csv_rows_read(text, len, file, name, focus_row, &x, err);
     if (st == GP_OK && !x.have_header) {
         gp_error_set(err, name, 1, 0, NULL,
@@ -1262,13 +1314,23 @@ static gp_status cur_row(void *pctx, char **f, size_t n, long line,
                      "must not be negative, got %s", field(f, n, c[C_AMOUNT]));
         return GP_ERR_INPUT;
     }
+    id = field(f, n, c[ri ? C_RI_ARN : C_SP_ARN]);
+    if (!bill_priced(b, "aws", region, type)) {
+        if ((ri || sp) && !is_null(id)) {
+            owned *o = bill_owned(
+                b, id, ri ? GP_COMMIT_RESERVED : GP_COMMIT_SAVINGS_PLAN);
+            if (!o)
+                return GP_ERR_NOMEM;
+            o->unpriced = true;
+        }
+        return GP_OK;
+    }
     if ((st = bill_add_usage(b, "aws", region, type, start, step, amount)) !=
         GP_OK)
         return st;
     b->imported++;
     if (spot)
         b->spot++;
-    id = field(f, n, c[ri ? C_RI_ARN : C_SP_ARN]);
     if ((ri || sp) && !is_null(id)) {
         owned *o;
         int col_effective = c[ri ? C_RI_EFFECTIVE : C_SP_EFFECTIVE];
@@ -1307,6 +1369,7 @@ static gp_status cur_run(const char *text, size_t len, FILE *file,
 
     memset(&x, 0, sizeof x);
     x.b.source = name;
+    x.b.pricing = opt->pricing;
     st = gp_csv_rows_read(text, len, file, name, cur_row, &x, err);
     if (st == GP_OK && !x.have_header) {
         gp_error_set(err, name, 1, 0, NULL,

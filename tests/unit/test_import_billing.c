@@ -69,6 +69,10 @@ static char *slurp(FILE *f)
     return s;
 }
 
+/* The catalogs run_file passes to the importer (NULL: none, every type
+ * is kept). */
+static const gp_pricing *run_pricing;
+
 /* Runs importer `fn` ("focus" or "aws-cur") on one file, with the owned
  * commitments written to commitments_out (may be NULL). */
 static run_result run_file(const char *format, const char *path,
@@ -86,6 +90,7 @@ static run_result run_file(const char *format, const char *path,
     o.n_inputs = 1;
     o.notes = &r.notes;
     o.commitments_out = commitments_out;
+    o.pricing = run_pricing;
     gp_error_clear(&r.err);
     r.st = strcmp(format, "focus") == 0 ? gp_import_focus(&o, out, &r.err)
                                         : gp_import_aws_cur(&o, out, &r.err);
@@ -402,6 +407,54 @@ static void test_focus_real_rows_become_a_trace(void **state)
                                    "imported (0 of them spot); skipped 0 not "
                                    "usage, 8 not instance-hours"));
     result_free(&r);
+}
+
+/* With the bundled catalogs (as `gpuplan import` runs it), the rows of
+ * types they do not price in the row's region are left out, so that the
+ * trace simulates: of the rows above, the t2.medium (us-west-2), t3.micro
+ * (ap-south-1), c5.2xlarge and c5.large (us-east-1) ones; the eight
+ * g5.4xlarge rows stay.  The sample's savings plans covered only such
+ * rows, so the note gives that reason for leaving them out. */
+static void
+test_focus_types_the_catalogs_do_not_price_are_left_out(void **state)
+{
+    run_result r;
+    gp_pricing *p = NULL;
+    gp_error err;
+    (void)state;
+
+    gp_error_clear(&err);
+    assert_int_equal(
+        gp_pricing_load(&p, src_path("pricing/aws/us-east-1.json"), 0, &err),
+        GP_OK);
+    run_pricing = p;
+    r = run_file("focus",
+                 src_path("tests/data/import/focus-sample-excerpt.csv"),
+                 temp_name());
+    run_pricing = NULL;
+    assert_int_equal(r.st, GP_OK);
+    assert_string_equal(
+        r.out, "timestamp,step_s,provider,region,instance_type,instances\n"
+               "2024-09-12T01:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n"
+               "2024-09-13T20:00:00Z,3600,aws,us-east-1,g5.4xlarge,0.683889\n"
+               "2024-09-20T16:00:00Z,3600,aws,us-east-1,g5.4xlarge,0.303056\n"
+               "2024-09-21T01:00:00Z,3600,aws,us-east-1,g5.4xlarge,0.296111\n"
+               "2024-09-22T17:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n"
+               "2024-09-24T21:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n"
+               "2024-09-27T15:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n"
+               "2024-09-29T21:00:00Z,3600,aws,us-east-1,g5.4xlarge,1\n");
+    assert_true(has_note(&r.notes, "8 compute instance-hour rows imported"));
+    assert_true(has_note(&r.notes, "4 of types the catalogs do not price in "
+                                   "their region (such as c5.2xlarge in "
+                                   "us-east-1, t2.medium in us-west-2, "
+                                   "t3.micro in ap-south-1, c5.large in "
+                                   "us-east-1: not GPU types"));
+    assert_true(has_note(&r.notes, "e524c80342a2 left out: the bill shows it "
+                                   "covering only "
+                                   "types the catalogs do not price"));
+    unlink(temp_name());
+    result_free(&r);
+    gp_pricing_free(p);
 }
 
 /* The sample's savings plans show BilledCost and EffectiveCost 0 (it is
@@ -772,6 +825,8 @@ int main(void)
         cmocka_unit_test(test_cur_local_zone_usage_types),
         cmocka_unit_test(test_focus_real_rows_become_a_trace),
         cmocka_unit_test(test_focus_unsized_commitments_are_left_out),
+        cmocka_unit_test(
+            test_focus_types_the_catalogs_do_not_price_are_left_out),
         cmocka_unit_test(test_focus_commitments_are_sized_from_the_bill),
         cmocka_unit_test(test_focus_whole_real_sample),
         cmocka_unit_test(test_focus_bad_rows_give_file_line_column),

@@ -59,3 +59,20 @@ near(g5["spot"]["hourly"], 0.41246, "g5 spot")
 assert g5["spot"]["estimate"] is True
 assert g5["reserved"][0]["estimate"] is False
 PY
+# A FOCUS bill straight into simulate, with the bundled catalogs: the real
+# sample excerpt's t2.medium, t3.micro and c5 rows are left out at import
+# (no catalog prices them), so the trace bills; its eight g5.4xlarge rows
+# hold 1 + 0.683889 + 0.303056 + 0.296111 + 4 x 1 = 6.283056
+# instance-hours, at the bundled list price $1.624 (the rows' own
+# description: "$1.624 per On Demand Linux g5.4xlarge Instance Hour").
+"$bin" import focus --quiet "$data/focus-sample-excerpt.csv" \
+    --out "$out/focus.csv"
+"$bin" simulate --quiet --json --trace "$out/focus.csv" \
+    > "$out/focus.json" 2> /dev/null
+python3 - "$out/focus.json" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+base = [s for s in run["strategies"] if s["name"] == "baseline"][0]
+want = 6.283056 * 1.624
+assert abs(base["all_on_demand_cost"] - want) < 1e-6, base["all_on_demand_cost"]
+PY

@@ -567,6 +567,71 @@ static void model_marginals(const struct ctx *c, gp_opt *o,
     gp_free(saved_S);
 }
 
+/* Whether optimizer plan p is the one to buy that commitment c names. */
+static bool plan_is(const gp_opt_plan *p, const gp_commitment *c)
+{
+    return !p->fixed && c->type == GP_COMMIT_SAVINGS_PLAN &&
+           p->kind == c->kind && strcmp(p->provider, c->provider) == 0 &&
+           strcmp(p->family, c->family) == 0 &&
+           strcmp(p->region, c->region) == 0;
+}
+
+/* Counts in *hit the hours in which the usage that plan o->plans[pl] may
+ * cover, at its rates, came to `commitment` or more: demand after the
+ * reservations, less what the plans billed before it cover (each in its
+ * covering order, up to its dollars: an owned plan's S, a bought one's
+ * level among bought[0, n_bought), none when it is not bought).  Without
+ * that, a compute plan bought under family plans looked fully used in
+ * hours the family plans had covered. */
+static gp_status plan_hours_reached(const gp_opt *o,
+                                    const gp_commitment *bought,
+                                    size_t n_bought, size_t pl,
+                                    double commitment, size_t *hit)
+{
+    double *level = gp_calloc(pl + 1, sizeof *level);
+    double *rest = gp_calloc(o->n_pools, sizeof *rest);
+
+    *hit = 0;
+    if (!level || !rest) {
+        gp_free(level);
+        gp_free(rest);
+        return GP_ERR_NOMEM;
+    }
+    for (size_t j = 0; j < pl; j++) {
+        level[j] = o->plans[j].fixed ? o->plans[j].S : 0;
+        for (size_t b = 0; b < n_bought && !o->plans[j].fixed; b++)
+            if (plan_is(&o->plans[j], &bought[b]))
+                level[j] = bought[b].hourly_commitment;
+    }
+    const gp_opt_plan *p = &o->plans[pl];
+    for (size_t h = 0; h < o->n_hours; h++) {
+        for (size_t e = 0; e < p->n_el; e++) {
+            const gp_opt_pool *pp = &o->pools[p->el[e].pool];
+            rest[p->el[e].pool] =
+                pp->demand[h] > pp->n ? pp->demand[h] - pp->n : 0;
+        }
+        for (size_t j = 0; j < pl; j++) {
+            const gp_opt_plan *q = &o->plans[j];
+            double left = level[j];
+            if (h < q->first || h >= q->last)
+                continue;
+            for (size_t e = 0; e < q->n_el && left > 0; e++) {
+                double *r = &rest[q->el[e].pool], x = left / q->el[e].rate;
+                x = x < *r ? x : *r;
+                *r -= x;
+                left -= x * q->el[e].rate;
+            }
+        }
+        double need = 0;
+        for (size_t e = 0; e < p->n_el; e++)
+            need += rest[p->el[e].pool] * p->el[e].rate;
+        *hit += need >= commitment - 1e-9;
+    }
+    gp_free(level);
+    gp_free(rest);
+    return GP_OK;
+}
+
 /*
  * The recommended plan's purchases in order: routing first, then
  * reservations by their standalone savings, then instance_family plans,
@@ -710,33 +775,28 @@ static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
             double equiv = lc->od_equiv_covered;
             a->savings_pct = equiv > 0 ? a->net_savings / equiv : 0;
             /* hours in which eligible usage, at plan rates, reached the
-             * commitment (after the reservations in the plan) */
-            const gp_opt_plan *pl = NULL;
+             * commitment (after the reservations and the plans billed
+             * before it) */
+            size_t pl = o->n_plans, hit = 0;
             for (size_t j = 0; j < o->n_plans; j++)
-                if (!o->plans[j].fixed && o->plans[j].kind == cm->kind &&
-                    strcmp(o->plans[j].provider, cm->provider) == 0 &&
-                    strcmp(o->plans[j].family, cm->family) == 0 &&
-                    strcmp(o->plans[j].region, cm->region) == 0)
-                    pl = &o->plans[j];
-            size_t hit = 0;
-            for (size_t h = 0; pl && h < o->n_hours; h++) {
-                double need = 0;
-                for (size_t e = 0; e < pl->n_el; e++) {
-                    const gp_opt_pool *pp = &o->pools[pl->el[e].pool];
-                    double rest = pp->demand[h] - pp->n;
-                    if (rest > 0)
-                        need += rest * pl->el[e].rate;
-                }
-                hit += need >= cm->hourly_commitment - 1e-9;
-            }
+                if (plan_is(&o->plans[j], cm))
+                    pl = j;
+            if (pl < o->n_plans &&
+                (st = plan_hours_reached(o, ordered, k, pl,
+                                         cm->hourly_commitment, &hit)) != GP_OK)
+                goto out;
+            char family_usage[64];
+            snprintf(family_usage, sizeof family_usage, "%s usage not reserved",
+                     cm->family);
             snprintf(a->reason, sizeof a->reason,
-                     "%s usage not reserved came to $%.2f/h or more at plan "
-                     "rates in %.0f%% of hours; break-even is %.0f%%",
-                     cm->kind == GP_PLAN_FAMILY ? cm->family
-                                                : "eligible on-demand",
+                     "%s came to $%.2f/h or more at plan rates in %.0f%% of "
+                     "hours; break-even is %.0f%%",
+                     cm->kind == GP_PLAN_FAMILY
+                         ? family_usage
+                         : "on-demand usage the reservations and family "
+                           "plans left",
                      cm->hourly_commitment,
-                     o->n_hours ? 100.0 * (double)hit / (double)o->n_hours
-                                : 0,
+                     o->n_hours ? 100.0 * (double)hit / (double)o->n_hours : 0,
                      100 * a->breakeven_utilization);
         }
         if (cm->term_years == 3)

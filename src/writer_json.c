@@ -313,22 +313,19 @@ void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
                 else if (!t->pools[ser->pool].type->spot.present)
                     no_offer += ih;
             }
-            if (fixed > 0)
-                gp_warnings_add(&info->warnings,
-                                "strategy \"%s\" launches %s on spot, but "
-                                "%.0f of its instance-hours in the trace are "
-                                "not interruptible (interruptible=false, the "
-                                "default for inference) and stay on demand",
-                                sg->name, gp_workload_name((gp_workload)w),
-                                fixed);
-            if (no_offer > 0)
-                gp_warnings_add(&info->warnings,
-                                "strategy \"%s\" launches %s on spot, but "
-                                "%.0f of its instance-hours in the trace are "
-                                "on types with no spot price in the catalogs "
-                                "and stay on demand",
-                                sg->name, gp_workload_name((gp_workload)w),
-                                no_offer);
+            const double left[2] = {fixed, no_offer};
+            static const char *const why[2] = {
+                "not interruptible (interruptible=false, the default for "
+                "inference)",
+                "on types with no spot price in the catalogs"};
+            for (int r = 0; r < 2; r++)
+                if (left[r] > 0)
+                    gp_warnings_add(&info->warnings,
+                                    "strategy \"%s\" launches %s on spot, "
+                                    "but %.0f of its instance-hours in the "
+                                    "trace are %s and stay on demand",
+                                    sg->name, gp_workload_name((gp_workload)w),
+                                    left[r], why[r]);
         }
         if (l->spot_cost > 0) {
             for (size_t p = 0; p < t->n_pools; p++)

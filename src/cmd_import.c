@@ -18,39 +18,43 @@
 #include <sys/stat.h>
 
 /* The formats, each as (name, name padded for the usage text, one-line
- * summary, importer, whether it is telemetry).  One list makes both the
- * table and `import --help`. */
+ * summary, importer, kind).  One list makes both the table and `import
+ * --help`. */
 #define IMPORT_FORMATS(X)                                                      \
     X("nvidia-smi", "nvidia-smi  ",                                            \
       "nvidia-smi --query-gpu=... --format=csv logs -> trace",                 \
-      gp_import_nvidia_smi, true)                                              \
+      gp_import_nvidia_smi, TELEMETRY)                                         \
     X("dcgm", "dcgm        ",                                                  \
       "DCGM exporter scrapes (Prometheus text) -> trace", gp_import_dcgm,      \
-      true)                                                                    \
+      TELEMETRY)                                                               \
     X("prometheus", "prometheus  ",                                            \
       "Prometheus query_range JSON of DCGM metrics -> trace",                  \
-      gp_import_prometheus, true)                                              \
+      gp_import_prometheus, TELEMETRY)                                         \
     X("aws-offer", "aws-offer   ",                                             \
       "AWS Price List offer / savings-plan CSV -> catalog",                    \
-      gp_import_aws_offer, false)                                              \
+      gp_import_aws_offer, PRICES)                                             \
     X("spot-advisor", "spot-advisor",                                          \
       "AWS Spot Instance Advisor feed -> catalog spot prices",                 \
-      gp_import_spot_advisor, false)                                           \
+      gp_import_spot_advisor, PRICES)                                          \
     X("focus", "focus       ", "FOCUS billing export -> trace",                \
-      gp_import_focus, false)                                                  \
+      gp_import_focus, BILL)                                                   \
     X("aws-cur", "aws-cur     ", "AWS Cost and Usage Report -> trace",         \
-      gp_import_aws_cur, false)
+      gp_import_aws_cur, BILL)
+
+/* What a format is: which options it takes and whether it needs the
+ * catalogs (telemetry: a type's GPU count; bills: which types they price). */
+typedef enum import_kind { TELEMETRY, PRICES, BILL } import_kind;
 
 typedef struct import_format {
     gp_importer importer;
-    bool telemetry;
+    import_kind kind;
 } import_format;
 
-#define AS_ENTRY(name, padded, summary, fn, tel) {{name, summary, fn}, tel},
+#define AS_ENTRY(name, padded, summary, fn, kind) {{name, summary, fn}, kind},
 static const import_format formats[] = {IMPORT_FORMATS(AS_ENTRY)};
 #define N_FORMATS (sizeof formats / sizeof formats[0])
 
-#define AS_USAGE(name, padded, summary, fn, tel) "  " padded "  " summary "\n"
+#define AS_USAGE(name, padded, summary, fn, kind) "  " padded "  " summary "\n"
 
 /* What an atomic write of the output needs. */
 typedef struct import_run {
@@ -171,7 +175,7 @@ static int exec_import(gp_cli *cli)
                 fmt->importer.name);
         return 2;
     }
-    if (!fmt->telemetry) {
+    if (fmt->kind != TELEMETRY) {
         if (cli->step_given)
             return option_not_for("--step", fmt->importer.name,
                                   "nvidia-smi, dcgm and prometheus");
@@ -180,8 +184,7 @@ static int exec_import(gp_cli *cli)
     } else if (cli->time && strcmp(fmt->importer.name, "dcgm") != 0) {
         return option_not_for("--time", fmt->importer.name, "dcgm");
     }
-    if (cli->commitments_out && strcmp(fmt->importer.name, "focus") != 0 &&
-        strcmp(fmt->importer.name, "aws-cur") != 0)
+    if (cli->commitments_out && fmt->kind != BILL)
         return option_not_for("--commitments-out", fmt->importer.name,
                               "focus and aws-cur");
     if (cli->commitments_out && cli->out &&
@@ -211,9 +214,7 @@ static int exec_import(gp_cli *cli)
 
     /* the telemetry importers need catalogs: a type's GPU count; the bill
      * importers leave out usage of types they do not price */
-    bool bill = strcmp(fmt->importer.name, "focus") == 0 ||
-                strcmp(fmt->importer.name, "aws-cur") == 0;
-    if (fmt->telemetry || bill || cli->n_pricing) {
+    if (fmt->kind != PRICES || cli->n_pricing) {
         int64_t today = gp_cli_today();
         if (cli->n_pricing == 0) {
             snprintf(path, sizeof path, "%s/pricing", gp_cli_data_dir());

@@ -200,11 +200,10 @@ static gp_status bill_add_usage(bill *b, const char *provider,
 static bool bill_priced(bill *b, const char *provider, const char *region,
                         const char *type)
 {
-    bool ambiguous;
     char name[100];
 
     if (!b->pricing ||
-        gp_pricing_find(b->pricing, provider, region, type, NULL, &ambiguous))
+        gp_pricing_find(b->pricing, provider, region, type, NULL, NULL))
         return true;
     b->unpriced++;
     snprintf(name, sizeof name, "%s in %s", type, region);

@@ -610,6 +610,8 @@ static gp_status plan_hours_reached(const gp_opt *o,
             rest[p->el[e].pool] =
                 pp->demand[h] > pp->n ? pp->demand[h] - pp->n : 0;
         }
+        /* a pool p cannot cover stays at 0 from the calloc, so a plan
+         * before p over other pools takes nothing here */
         for (size_t j = 0; j < pl; j++) {
             const gp_opt_plan *q = &o->plans[j];
             double left = level[j];

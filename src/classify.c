@@ -773,8 +773,8 @@ static void read_header(struct out_ctx *o)
         size_t len = strlen(o->row[i].p);
         const char *name = trimmed(o->row[i].p, &len);
         for (size_t k = 0; k < N_KEYS; k++) {
-            const char *want = gp_trace_mapped_column(o->opt, key_names[k]);
-            if (o->colmap[k] < 0 && strlen(want) == len &&
+            const char *want = gp_trace_read_column(o->opt, key_names[k], NULL);
+            if (want && o->colmap[k] < 0 && strlen(want) == len &&
                 strncasecmp(name, want, len) == 0)
                 o->colmap[k] = (int)i;
         }

@@ -430,6 +430,16 @@ const char *gp_trace_column_name(size_t i);
 const char *gp_trace_mapped_column(const gp_trace_options *opt,
                                    const char *canonical);
 
+/* The header name canonical column `canonical` is read from when a trace
+ * is loaded: as gp_trace_mapped_column, but NULL when `canonical` has no
+ * --map of its own and another --map names its column (--map
+ * instances=gpus reads the "gpus" column as instances only; --map
+ * gpus=... gives gpus a column again).  *claimed_by, when not NULL, is
+ * set to the canonical name that took the column, or NULL. */
+const char *gp_trace_read_column(const gp_trace_options *opt,
+                                 const char *canonical,
+                                 const char **claimed_by);
+
 /* Incremental loading of several files into one trace. */
 typedef struct gp_trace_builder gp_trace_builder;
 

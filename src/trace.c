@@ -1478,9 +1478,9 @@ static gp_status read_header(const gp_trace_builder *b, struct file_ctx *ctx,
     *body = pos;
 
     for (int c = 0; c < N_COLUMNS; c++) {
-        const char *want = gp_trace_mapped_column(&b->opt, column_names[c]);
+        const char *want = gp_trace_read_column(&b->opt, column_names[c], NULL);
         ctx->colmap[c] = -1;
-        for (size_t i = 0; i < h.n; i++) {
+        for (size_t i = 0; want && i < h.n; i++) {
             size_t nl = strlen(ctx->header_names[i]);
             const char *name = trim(ctx->header_names[i], &nl);
             if (nl == strlen(want) && strncasecmp(name, want, nl) == 0) {
@@ -1526,6 +1526,15 @@ static gp_status read_header(const gp_trace_builder *b, struct file_ctx *ctx,
         if (ctx->colmap[req[k]] < 0) {
             const char *name =
                 gp_trace_mapped_column(&b->opt, column_names[req[k]]);
+            const char *by;
+            if (!gp_trace_read_column(&b->opt, column_names[req[k]], &by)) {
+                gp_error_set(err, ctx->source, ctx->header_line, 0, name,
+                             "missing column: --map %s=%s reads that column "
+                             "as %s; name the column that holds %s with "
+                             "--map %s=...",
+                             by, name, by, name, name);
+                return GP_ERR_INPUT;
+            }
             gp_error_set(err, ctx->source, ctx->header_line, 0, name,
                          "missing column (the header has: %s)%s", have,
                          b->opt.layout == GP_LAYOUT_SAMPLES &&
@@ -1715,6 +1724,24 @@ const char *gp_trace_mapped_column(const gp_trace_options *opt,
     for (size_t m = 0; m < opt->n_map; m++)
         if (strcmp(opt->map[m][0], canonical) == 0)
             return opt->map[m][1];
+    return canonical;
+}
+
+const char *gp_trace_read_column(const gp_trace_options *opt,
+                                 const char *canonical, const char **claimed_by)
+{
+    const char *want = gp_trace_mapped_column(opt, canonical);
+
+    if (claimed_by)
+        *claimed_by = NULL;
+    if (want != canonical)
+        return want;
+    for (size_t m = 0; m < opt->n_map; m++)
+        if (strcasecmp(opt->map[m][1], canonical) == 0) {
+            if (claimed_by)
+                *claimed_by = opt->map[m][0];
+            return NULL;
+        }
     return canonical;
 }
 

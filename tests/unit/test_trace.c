@@ -274,6 +274,55 @@ static void test_map_pairs_do_not_chain(void **state)
     gp_trace_free(t);
 }
 
+/* A column another --map names is read as that only: --map instances=gpus
+ * on a file whose "gpus" column counts instances reads no GPU count, so
+ * 2 p4d.24xlarge (8 GPUs each) at 50% are 2 x 8 x 0.5 = 8 useful
+ * GPU-hours.  (The "gpus" column was read as both, 2 GPUs in use on 2
+ * instances, 1 useful GPU-hour, silently.)  --map gpus=instances then
+ * --map instances=gpus swaps the two columns. */
+static void
+test_a_column_mapped_to_another_name_is_read_as_that_only(void **state)
+{
+    gp_error err;
+    gp_trace_options opt;
+    gp_trace_options_init(&opt);
+    opt.map[0][0] = "instances";
+    opt.map[0][1] = "GPUS";
+    opt.n_map = 1;
+    gp_trace *t = read_csv("timestamp,instance_type,gpus,gpu_util\n"
+                           "2026-01-05T13:00:00Z,p4d.24xlarge,2,50\n",
+                           &opt, &err);
+    (void)state;
+    assert_non_null(t);
+    assert_float_equal(hour_total(t, H13), 2.0, 1e-12);
+    assert_float_equal(t->useful_gpu_hours, 8.0, 1e-12);
+    assert_null(gp_trace_read_column(&opt, "gpus", NULL));
+    gp_trace_free(t);
+
+    /* swapped: 12 GPUs in use on 2 instances = 12 x 0.5 = 6 */
+    opt.map[1][0] = "gpus";
+    opt.map[1][1] = "instances";
+    opt.n_map = 2;
+    t = read_csv("timestamp,instance_type,gpus,instances,gpu_util\n"
+                 "2026-01-05T13:00:00Z,p4d.24xlarge,2,12,50\n",
+                 &opt, &err);
+    assert_non_null(t);
+    assert_float_equal(hour_total(t, H13), 2.0, 1e-12);
+    assert_float_equal(t->useful_gpu_hours, 6.0, 1e-12);
+    gp_trace_free(t);
+
+    /* a required column taken by another map says which map took it */
+    opt.map[0][0] = "start";
+    opt.map[0][1] = "timestamp";
+    opt.n_map = 1;
+    t = read_csv("timestamp,instance_type,instances\n"
+                 "2026-01-05T13:00:00Z,p4d.24xlarge,1\n",
+                 &opt, &err);
+    assert_null(t);
+    assert_string_equal(err.field, "timestamp");
+    assert_non_null(strstr(err.message, "--map start=timestamp"));
+}
+
 /* A bad row: the error names the file, the line, the CSV column and the
  * column name. */
 static void expect_error(const char *csv, long line, long column,
@@ -731,6 +780,8 @@ int main(void)
         cmocka_unit_test(test_consecutive_rows_of_a_job_form_one_run),
         cmocka_unit_test(test_quotes_crlf_bom_and_map_are_read),
         cmocka_unit_test(test_map_pairs_do_not_chain),
+        cmocka_unit_test(
+            test_a_column_mapped_to_another_name_is_read_as_that_only),
         cmocka_unit_test(test_bad_rows_are_reported_with_line_and_column),
         cmocka_unit_test(test_shown_values_escape_control_characters),
         cmocka_unit_test(test_text_fields_must_be_utf8),

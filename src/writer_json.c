@@ -306,8 +306,11 @@ void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
                 if ((int)ser->workload != w)
                     continue;
                 double ih = 0;
-                for (size_t h = 0; h < t->n_hours; h++)
-                    ih += ser->instance_hours[h];
+                for (size_t h = 0; h < l->n_hours; h++) {
+                    int64_t th = l->start_hour + (int64_t)h - t->start_hour;
+                    if (th >= 0 && th < (int64_t)t->n_hours)
+                        ih += ser->instance_hours[th];
+                }
                 if (!ser->interruptible)
                     fixed += ih;
                 else if (!t->pools[ser->pool].type->spot.present)
@@ -323,7 +326,7 @@ void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
                     gp_warnings_add(&info->warnings,
                                     "strategy \"%s\" launches %s on spot, "
                                     "but %.0f of its instance-hours in the "
-                                    "trace are %s and stay on demand",
+                                    "window are %s and stay on demand",
                                     sg->name, gp_workload_name((gp_workload)w),
                                     left[r], why[r]);
         }

@@ -89,13 +89,6 @@ struct state {
     double nonjob_cost, nonjob_interruptions, nonjob_failed;
 };
 
-/* The policy that launches a series' usage. */
-static const gp_policy *policy_of(const gp_model_input *in,
-                                  const gp_series *s)
-{
-    return &in->strategy->policy[s->workload == GP_TRAINING ? 0 : 1];
-}
-
 /* The spot price of a pool at time t, with the scenario's factor. */
 static double spot_price(const gp_model_input *in, long pool, int64_t t)
 {
@@ -283,7 +276,8 @@ static gp_status spot_prepare(const gp_model_input *in, void **state,
         goto nomem;
     for (size_t k = t->n_series; k-- > 0;)
         if (t->series[k].interruptible)
-            s->pool_pol[t->series[k].pool] = policy_of(in, &t->series[k]);
+            s->pool_pol[t->series[k].pool] =
+                gp_policy_of(in->strategy, &t->series[k]);
     for (size_t p = 0; p < t->n_pools; p++)
         if (!s->pool_pol[p])
             s->pool_pol[p] = &in->strategy->policy[0];
@@ -293,10 +287,9 @@ static gp_status spot_prepare(const gp_model_input *in, void **state,
     for (size_t i = 0; i < t->n_runs; i++) {
         const gp_job_run *jr = &t->runs[i];
         const gp_series *ser = &t->series[jr->series];
-        const gp_policy *pol = policy_of(in, ser);
+        const gp_policy *pol = gp_policy_of(in->strategy, ser);
         long pool = (long)ser->pool;
-        if (pol->launch != GP_LAUNCH_SPOT || !ser->interruptible ||
-            !t->pools[pool].type->spot.present)
+        if (gp_route_of(t, in->strategy, ser) != GP_ROUTE_SPOT)
             continue;
         if ((double)jr->start < ws || (double)jr->start >= we ||
             jr->instances <= 0 || jr->instance_hours <= 0)

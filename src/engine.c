@@ -398,10 +398,8 @@ static bool span_replayed_on_spot(const gp_trace *t, const gp_strategy *strat,
                                   const gp_idle_span *sp, double ws, double we)
 {
     const gp_series *ser = &t->series[sp->series];
-    const gp_policy *pol = &strat->policy[ser->workload == GP_TRAINING ? 0 : 1];
 
-    if (sp->job < 0 || pol->launch != GP_LAUNCH_SPOT || !ser->interruptible ||
-        !t->pools[ser->pool].type->spot.present)
+    if (sp->job < 0 || gp_route_of(t, strat, ser) != GP_ROUTE_SPOT)
         return false;
     for (size_t i = 0; i < t->n_runs; i++) {
         const gp_job_run *jr = &t->runs[i];
@@ -628,10 +626,7 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
                 double d = d_inst[i];
                 if (d == 0)
                     continue;
-                const gp_policy *pol =
-                    &strat->policy[ser->workload == GP_TRAINING ? 0 : 1];
-                if (pol->launch == GP_LAUNCH_SPOT && ser->interruptible &&
-                    trace->pools[ser->pool].type->spot.present)
+                if (gp_route_of(trace, strat, ser) == GP_ROUTE_SPOT)
                     hour.spot[ser->pool] += d;
                 else
                     hour.remaining[ser->pool] += d;
@@ -665,11 +660,8 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
                 if (d == 0)
                     continue;
                 size_t p = ser->pool;
-                const gp_policy *pol =
-                    &strat->policy[ser->workload == GP_TRAINING ? 0 : 1];
                 double c;
-                if (pol->launch == GP_LAUNCH_SPOT && ser->interruptible &&
-                    trace->pools[p].type->spot.present) {
+                if (gp_route_of(trace, strat, ser) == GP_ROUTE_SPOT) {
                     c = hour.spot_cost[p] * d / hour.spot[p];
                 } else {
                     double share = d / od_launched[p];

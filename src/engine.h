@@ -176,6 +176,37 @@ void gp_engine_window(const gp_trace *trace, const gp_scenario *s,
 double gp_daly_expected_time(double work, double tau, double delta,
                              double restart, double mtbf);
 
+/* The policy series `s` follows under `strat`: its workload's, and the
+ * inference policy for unlabelled usage. */
+static inline const gp_policy *gp_policy_of(const gp_strategy *strat,
+                                            const gp_series *s)
+{
+    return &strat->policy[s->workload == GP_TRAINING ? 0 : 1];
+}
+
+/* Where the usage of series `s` is launched under `strat`: on spot when
+ * its policy launches spot, it is interruptible and its type has a spot
+ * price; otherwise on demand, and the route says why.  The engine, the
+ * spot model, the optimizer and simulate's warning all ask this. */
+typedef enum gp_launch_route {
+    GP_ROUTE_SPOT,
+    GP_ROUTE_ON_DEMAND,         /* the policy launches on demand */
+    GP_ROUTE_NOT_INTERRUPTIBLE, /* a spot launch, interruptible=false */
+    GP_ROUTE_NO_SPOT_PRICE      /* a spot launch, the type has no spot price */
+} gp_launch_route;
+
+static inline gp_launch_route
+gp_route_of(const gp_trace *t, const gp_strategy *strat, const gp_series *s)
+{
+    if (gp_policy_of(strat, s)->launch != GP_LAUNCH_SPOT)
+        return GP_ROUTE_ON_DEMAND;
+    if (!s->interruptible)
+        return GP_ROUTE_NOT_INTERRUPTIBLE;
+    if (!t->pools[s->pool].type->spot.present)
+        return GP_ROUTE_NO_SPOT_PRICE;
+    return GP_ROUTE_SPOT;
+}
+
 /* The hourly interruption hazard from a monthly rate p:
  * lambda = -ln(1 - p) / 730. */
 double gp_spot_hazard(double monthly_rate);

@@ -260,11 +260,7 @@ gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
     /* demand launched on demand, as the engine sums it */
     for (size_t i = 0; i < trace->n_series; i++) {
         const gp_series *ser = &trace->series[i];
-        const gp_policy *pol = &strat->policy[ser->workload == GP_TRAINING
-                                                  ? 0
-                                                  : 1];
-        if (pol->launch == GP_LAUNCH_SPOT && ser->interruptible &&
-            trace->pools[ser->pool].type->spot.present)
+        if (gp_route_of(trace, strat, ser) == GP_ROUTE_SPOT)
             continue;
         for (size_t h = 0; h < n_hours; h++) {
             int64_t th = start_hour + (int64_t)h - trace->start_hour;

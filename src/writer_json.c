@@ -295,41 +295,37 @@ void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
             }
         }
         /* a spot launch covers interruptible usage of types with a spot
-         * offer only (engine.c); say when it left usage on demand */
+         * offer only (gp_route_of); say when it left usage on demand,
+         * by policy (unlabelled usage follows inference's) and reason */
         const gp_strategy *sg = &info->scenario->strategies[k];
-        for (int w = 0; w < 2; w++) {
-            double fixed = 0, no_offer = 0;
-            if (sg->policy[w].launch != GP_LAUNCH_SPOT)
+        double left[2][2] = {{0, 0}, {0, 0}};
+        for (size_t i = 0; i < t->n_series; i++) {
+            const gp_series *ser = &t->series[i];
+            gp_launch_route r = gp_route_of(t, sg, ser);
+            if (r != GP_ROUTE_NOT_INTERRUPTIBLE && r != GP_ROUTE_NO_SPOT_PRICE)
                 continue;
-            for (size_t i = 0; i < t->n_series; i++) {
-                const gp_series *ser = &t->series[i];
-                if ((int)ser->workload != w)
-                    continue;
-                double ih = 0;
-                for (size_t h = 0; h < l->n_hours; h++) {
-                    int64_t th = l->start_hour + (int64_t)h - t->start_hour;
-                    if (th >= 0 && th < (int64_t)t->n_hours)
-                        ih += ser->instance_hours[th];
-                }
-                if (!ser->interruptible)
-                    fixed += ih;
-                else if (!t->pools[ser->pool].type->spot.present)
-                    no_offer += ih;
+            double ih = 0;
+            for (size_t h = 0; h < l->n_hours; h++) {
+                int64_t th = l->start_hour + (int64_t)h - t->start_hour;
+                if (th >= 0 && th < (int64_t)t->n_hours)
+                    ih += ser->instance_hours[th];
             }
-            const double left[2] = {fixed, no_offer};
-            static const char *const why[2] = {
-                "not interruptible (interruptible=false, the default for "
-                "inference)",
-                "on types with no spot price in the catalogs"};
+            left[ser->workload == GP_TRAINING ? 0 : 1]
+                [r == GP_ROUTE_NO_SPOT_PRICE] += ih;
+        }
+        static const char *const why[2] = {
+            "not interruptible (interruptible=false, the default for "
+            "inference and unlabelled rows)",
+            "on types with no spot price in the catalogs"};
+        for (int w = 0; w < 2; w++)
             for (int r = 0; r < 2; r++)
-                if (left[r] > 0)
+                if (left[w][r] > 0)
                     gp_warnings_add(&info->warnings,
                                     "strategy \"%s\" launches %s on spot, "
                                     "but %.0f of its instance-hours in the "
                                     "window are %s and stay on demand",
                                     sg->name, gp_workload_name((gp_workload)w),
-                                    left[r], why[r]);
-        }
+                                    left[w][r], why[r]);
         if (l->spot_cost > 0) {
             for (size_t p = 0; p < t->n_pools; p++)
                 if (t->pools[p].type->spot.estimate)

@@ -888,44 +888,73 @@ static gp_status make_curves(gp_recommendation *r, const gp_opt *full,
 
 /* ---- renewals ------------------------------------------------------------- */
 
-/* Owned commitments that end before the window closes or within 13 weeks
- * after: renew at today's rates (what the same commitment would have saved
- * over the window). */
+/* Owned commitments that end in the window or within 13 weeks after it,
+ * each renewed at today's rates for its term, after the plan's actions
+ * and the renewals before it (SPEC section 5: an action's savings are on
+ * top of the actions ranked above it).
+ *
+ * One that ends in the window is renewed when it ends: its savings are
+ * over the hours left, so the hours it still covers are not counted
+ * twice.  One that ends after the window holds none of it; its savings
+ * are what it would save over a window like this one in place of the
+ * owned one, with the plan as bought (the plan was sized with the owned
+ * one in place, so it leaves that usage to it). */
 static gp_status renewals(const struct ctx *c, gp_recommendation *r,
+                          const gp_plan_result *plan, const gp_trace *downside,
                           gp_error *err)
 {
     const gp_scenario *s = &c->scn;
+    int64_t open = c->start_hour * 3600;
     int64_t close = (c->start_hour + (int64_t)c->n_hours) * 3600;
+    size_t n_plan = plan->n_commitments, n = n_plan;
+    gp_commitment *extra =
+        gp_calloc(n_plan + s->n_commitments + 1, sizeof *extra);
+    gp_commitment *rest = gp_calloc(s->n_commitments + 1, sizeof *rest);
+    gp_ledger *l = NULL;
+    gp_status st = GP_ERR_NOMEM;
 
+    if (!extra || !rest)
+        goto out;
+    for (size_t i = 0; i < n_plan; i++)
+        extra[i] = plan->commitments[i];
     for (size_t i = 0; i < s->n_commitments; i++) {
         const gp_commitment *cm = &s->commitments[i];
-        if (cm->end > close + 13 * WEEK * 3600L || cm->end < c->start_hour * 3600)
+        if (cm->end > close + 13 * WEEK * 3600L || cm->end < open)
             continue;
-        /* the window without it, and with it renewed for the whole window */
+        bool inside = cm->end < close;
+        gp_commitment renewed = *cm;
+        renewed.start = inside ? cm->end : open;
+        renewed.end = renewed.start + (int64_t)cm->term_years * 365 * 86400;
+        /* after the window: bill it without the owned one */
         struct ctx without;
         ctx_copy(&without, c);
-        gp_commitment *rest = gp_calloc(s->n_commitments + 1, sizeof *rest);
-        if (!rest)
-            return GP_ERR_NOMEM;
-        size_t n = 0;
-        for (size_t j = 0; j < s->n_commitments; j++)
-            if (j != i)
-                rest[n++] = s->commitments[j];
-        without.scn.commitments = rest;
-        without.scn.n_commitments = n;
-        gp_commitment renewed = *cm;
-        renewed.start = c->start_hour * 3600;
-        renewed.end = renewed.start + (int64_t)cm->term_years * 365 * 86400;
-        double cost0 = bill_cost(&without, NULL, NULL, 0, err);
-        double cost1 = bill_cost(&without, NULL, &renewed, 1, err);
-        gp_free(rest);
-        if (isnan(cost0) || isnan(cost1))
-            return GP_ERR_INPUT;
+        if (!inside) {
+            size_t m = 0;
+            for (size_t j = 0; j < s->n_commitments; j++)
+                if (j != i)
+                    rest[m++] = s->commitments[j];
+            without.scn.commitments = rest;
+            without.scn.n_commitments = m;
+        }
+        double cost0 = bill_cost(&without, NULL, extra, n, err);
+        double down0 =
+            downside ? bill_cost(&without, downside, extra, n, err) : 0;
+        extra[n] = renewed;
+        st = bill(&without, NULL, extra, n + 1, &l, err);
+        if (st != GP_OK)
+            goto out;
+        double cost1 = l->total_cost;
+        double down1 =
+            downside ? bill_cost(&without, downside, extra, n + 1, err) : 0;
+        st = GP_ERR_INPUT;
+        if (isnan(cost0) || isnan(down0) || isnan(down1))
+            goto out;
         int ai = action_grow(r);
+        st = GP_ERR_NOMEM;
         if (ai < 0)
-            return GP_ERR_NOMEM;
+            goto out;
         gp_action *a = &r->actions[ai];
-        char when[32];
+        const gp_ledger_commitment *lc = &l->commitments[l->n_commitments - 1];
         a->type = cm->type == GP_COMMIT_RESERVED ? GP_ACTION_RESERVED
                                                  : GP_ACTION_SAVINGS_PLAN;
         a->c = *cm;
@@ -934,14 +963,56 @@ static gp_status renewals(const struct ctx *c, gp_recommendation *r,
         a->renewal = true;
         a->upfront = upfront_of(cm, c->pricing);
         a->net_savings = cost0 - cost1;
+        a->downside_net_savings = downside ? down0 - down1 : 0;
+        a->expected_utilization =
+            lc->purchased > 0 ? lc->used / lc->purchased : 0;
+        double equiv = lc->od_equiv_covered;
+        if (cm->type == GP_COMMIT_RESERVED) {
+            /* today's effective rate over today's on-demand price */
+            const gp_instance_type *it =
+                gp_pricing_find(c->pricing, cm->provider, cm->region,
+                                cm->instance_type, NULL, NULL);
+            for (size_t k = 0; it && k < it->n_reserved; k++)
+                if (it->reserved[k].term_years == cm->term_years &&
+                    it->reserved[k].payment == cm->payment && it->on_demand > 0)
+                    a->breakeven_utilization =
+                        gp_reserved_effective_hourly(&it->reserved[k]) /
+                        it->on_demand;
+            double hours = (double)(close - renewed.start) / 3600.0;
+            equiv = it ? cm->count * it->on_demand * hours : 0;
+        } else if (lc->od_equiv_covered > 0) {
+            a->breakeven_utilization = lc->used / lc->od_equiv_covered;
+        }
+        a->savings_pct = equiv > 0 ? a->net_savings / equiv : 0;
+        char when[32];
         gp_format_time(cm->end, when, sizeof when);
-        snprintf(a->reason, sizeof a->reason,
-                 "expires %s; renewed at today's rates it would have saved "
-                 "$%.2f over this window%s",
-                 when, a->net_savings,
-                 a->net_savings < 0 ? ": let it lapse" : "");
+        if (inside)
+            snprintf(a->reason, sizeof a->reason,
+                     "expires %s; renewed then at today's rates, on top of "
+                     "the plan, it %s $%.2f over the %.0f hours of the "
+                     "window left%s",
+                     when, a->net_savings < 0 ? "costs" : "saves",
+                     fabs(a->net_savings), (double)(close - cm->end) / 3600.0,
+                     a->net_savings < 0 ? ": let it lapse" : "");
+        else
+            snprintf(a->reason, sizeof a->reason,
+                     "expires %s, after the window; at today's rates, on "
+                     "top of the plan, it would %s $%.2f over a window "
+                     "like this one%s",
+                     when, a->net_savings < 0 ? "cost" : "save",
+                     fabs(a->net_savings),
+                     a->net_savings < 0 ? ": let it lapse" : "");
+        gp_ledger_free(l);
+        l = NULL;
+        if (inside)
+            n++; /* the next renewal is on top of this one */
     }
-    return GP_OK;
+    st = GP_OK;
+out:
+    gp_ledger_free(l);
+    gp_free(extra);
+    gp_free(rest);
+    return st;
 }
 
 /* The conservative or aggressive plan, from a copy of the balanced
@@ -1083,7 +1154,7 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
         st = rank_actions(c, r, &r->plans[1], balanced_bill, balanced_opt,
                           low.down, low.base, err);
         if (st == GP_OK)
-            st = renewals(c, r, err);
+            st = renewals(c, r, &r->plans[1], low.down, err);
         for (size_t i = 0; i < r->n_actions; i++)
             r->actions[i].rank = (int)i + 1;
         if (st == GP_OK)

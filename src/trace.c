@@ -188,6 +188,7 @@ struct file_ctx {
     size_t n_header;       /* fields in the header row */
     long header_line;      /* line the header starts on (after blank ones) */
     char *header_names[MAX_FIELDS];
+    bool has_nul; /* a NUL byte somewhere: text fields are checked for one */
 };
 
 struct gp_trace_builder {
@@ -798,11 +799,20 @@ static bool row_text_is_utf8(struct shard *s, const struct file_ctx *ctx,
 
     /* nearly every row is ASCII, which the fast path has seen for free
      * (row->ascii); checking each field here cost ingest 5 to 10% */
-    if (row->ascii)
+    if (row->ascii && !ctx->has_nul)
         return true;
     for (size_t i = 0; i < sizeof text_columns / sizeof *text_columns; i++) {
         const struct field *f = FIELD(row, ctx, text_columns[i]);
         size_t bad;
+        const char *nul = ctx->has_nul ? memchr(f->p, 0, f->len) : NULL;
+        if (nul) {
+            /* the name would end there, and the rest be lost */
+            show(shown, f);
+            row_error(s, ctx, row, text_columns[i],
+                      "a NUL byte (byte %zu), got %s", (size_t)(nul - f->p) + 1,
+                      shown);
+            return false;
+        }
         if (gp_utf8_valid(f->p, f->len, &bad))
             continue;
         show(shown, f);
@@ -1443,6 +1453,23 @@ static gp_status read_header(const gp_trace_builder *b, struct file_ctx *ctx,
             break;
         }
     }
+    /* a bare CR ends the header row for libcsv, and the rest of its line
+     * would be lost: the first data row, or every row of a file saved
+     * with CR line ends */
+    bool quoted = false;
+    for (size_t k = pos; k < len && text[k] != '\n'; k++) {
+        if (text[k] == '"')
+            quoted = !quoted;
+        else if (text[k] == '\r' && !quoted && k + 1 < len &&
+                 text[k + 1] != '\n') {
+            gp_error_set(err, ctx->source, ctx->header_line, 0, NULL,
+                         "a carriage return inside the header row (only "
+                         "CRLF or LF end a line; a file saved with CR line "
+                         "ends, as \"CSV (Macintosh)\" is, must be saved "
+                         "again with LF or CRLF)");
+            return GP_ERR_INPUT;
+        }
+    }
     if (csv_init(&p, CSV_STRICT | CSV_APPEND_NULL) != 0)
         return GP_ERR_NOMEM;
     while (pos < len && !h.done) {
@@ -2023,6 +2050,7 @@ static gp_status read_source(gp_trace_builder *b, struct source *src,
         } while (!src->eof && !memchr(src->buf, '\n', src->len) &&
                  src->len < CHUNK_BYTES * 4);
     }
+    ctx.has_nul = memchr(src->buf, 0, src->len) != NULL;
     st = read_header(b, &ctx, src->buf, src->len, &body, err);
     if (st != GP_OK)
         goto out;
@@ -2039,6 +2067,7 @@ static gp_status read_source(gp_trace_builder *b, struct source *src,
                 }
             end = nl ? (size_t)(nl - src->buf) + 1 : body;
         }
+        ctx.has_nul = ctx.has_nul || memchr(src->buf + body, 0, end - body);
         st = read_body(b, &ctx, src->buf, body, end, line, &resume, &line,
                        err);
         if (st != GP_OK)

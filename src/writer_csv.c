@@ -315,7 +315,7 @@ static gp_status write_recommendations(FILE *f, void *ctx)
         const gp_commitment *c = &a->c;
         fprintf(f, "%d,%s", a->rank, gp_action_type_name(a->type));
         if (a->type == GP_ACTION_ROUTING) {
-            fputs(",,,,,,,,,,", f);
+            fputs(",,,,,,,,,", f); /* provider .. payment */
             num(f, 0);
         } else {
             bool ri = c->type == GP_COMMIT_RESERVED;

@@ -37,6 +37,25 @@ for f in recommendations.csv plans.csv curves.csv monthly.csv; do
     [ -s "$out/rec/$f" ] || { echo "recommend --csv wrote no $f" >&2; exit 1; }
 done
 
+# every CSV row has the header's fields, and recommendations.csv holds
+# each action's net savings as --json does (the routing row had one field
+# too many, every column after kind shifted by one)
+python3 - "$out/rec.json" "$out/rec" "$out/sim" <<'PY'
+import csv, glob, json, sys
+for path in glob.glob(sys.argv[2] + "/*.csv") + glob.glob(sys.argv[3] + "/*.csv"):
+    rows = list(csv.reader(open(path, newline="")))
+    for i, row in enumerate(rows[1:], 2):
+        assert len(row) == len(rows[0]), (path, i, len(row), len(rows[0]))
+actions = json.load(open(sys.argv[1]))["actions"]
+assert any(a["type"] == "routing" for a in actions), actions
+rows = list(csv.DictReader(open(sys.argv[2] + "/recommendations.csv")))
+assert len(rows) == len(actions)
+for a, row in zip(actions, rows):
+    assert row["type"] == a["type"], (row, a)
+    assert abs(float(row["net_savings"]) - a["net_savings"]) < 0.01, (row, a)
+    assert row["renewal"] == ("true" if a.get("renewal") else "false"), row
+PY
+
 # reproducible: a second run gives the same bytes
 "$bin" recommend --quiet --out "$out/rec2.xlsx" > /dev/null
 cmp "$out/rec.xlsx" "$out/rec2.xlsx"

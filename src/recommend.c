@@ -317,25 +317,33 @@ static int supported_term(const struct ctx *c)
 
 /* ---- plans --------------------------------------------------------------- */
 
-static double upfront_of(const gp_commitment *c, const gp_pricing *p)
+/* What the scenario's discount leaves of a catalog price (the engine
+ * bills every price, commitment fees included, times this). */
+static double kept(const struct ctx *c)
 {
-    double per_hour, upfront;
-    gp_commitment_cash(c, p, &per_hour, &upfront);
-    return upfront;
+    return 1.0 - c->scn.discount;
 }
 
-/* A year of a commitment's amortized cost. */
-static double annual_of(const gp_commitment *c, const gp_pricing *p)
+/* A commitment's upfront payment, less the scenario's discount. */
+static double upfront_of(const struct ctx *c, const gp_commitment *cm)
 {
-    if (c->type == GP_COMMIT_SAVINGS_PLAN)
-        return c->hourly_commitment * 8760.0;
-    const gp_instance_type *it = gp_pricing_find(p, c->provider, c->region,
-                                                 c->instance_type, NULL, NULL);
+    double per_hour, upfront;
+    gp_commitment_cash(cm, c->pricing, &per_hour, &upfront);
+    return upfront * kept(c);
+}
+
+/* A year of a commitment's amortized cost, less the scenario's discount. */
+static double annual_of(const struct ctx *c, const gp_commitment *cm)
+{
+    if (cm->type == GP_COMMIT_SAVINGS_PLAN)
+        return cm->hourly_commitment * 8760.0 * kept(c);
+    const gp_instance_type *it = gp_pricing_find(
+        c->pricing, cm->provider, cm->region, cm->instance_type, NULL, NULL);
     for (size_t k = 0; it && k < it->n_reserved; k++)
-        if (it->reserved[k].term_years == c->term_years &&
-            it->reserved[k].payment == c->payment)
-            return gp_reserved_effective_hourly(&it->reserved[k]) *
-                   c->count * 8760.0;
+        if (it->reserved[k].term_years == cm->term_years &&
+            it->reserved[k].payment == cm->payment)
+            return gp_reserved_effective_hourly(&it->reserved[k]) * cm->count *
+                   8760.0 * kept(c);
     return 0;
 }
 
@@ -397,8 +405,8 @@ static gp_status make_plan(const struct ctx *c, const gp_trace *size_on,
         goto out;
     out->net_savings = policy_cost - out->total_cost;
     for (size_t i = 0; i < out->n_commitments; i++) {
-        out->upfront += upfront_of(&out->commitments[i], c->pricing);
-        out->annual_cost += annual_of(&out->commitments[i], c->pricing);
+        out->upfront += upfront_of(c, &out->commitments[i]);
+        out->annual_cost += annual_of(c, &out->commitments[i]);
     }
 out:
     if (opt_out && st == GP_OK)
@@ -740,7 +748,7 @@ static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
         a->type = cm->type == GP_COMMIT_RESERVED ? GP_ACTION_RESERVED
                                                  : GP_ACTION_SAVINGS_PLAN;
         a->c = *cm;
-        a->upfront = upfront_of(cm, c->pricing);
+        a->upfront = upfront_of(c, cm);
         a->net_savings = prev - cost;
         prev = cost;
         a->expected_utilization =
@@ -760,7 +768,9 @@ static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
                     pool = &o->pools[p];
             double od = pool ? pool->od : 1;
             a->breakeven_utilization = pool ? pool->ri_rate / od : 0;
-            double equiv = cm->count * od * (double)c->n_hours;
+            /* on-demand value of the reservation over the window, at the
+             * discounted prices the savings are billed at */
+            double equiv = cm->count * od * kept(c) * (double)c->n_hours;
             a->savings_pct = equiv > 0 ? a->net_savings / equiv : 0;
             double share =
                 pool ? share_at_least(pool->demand, o->n_hours, cm->count)
@@ -961,7 +971,7 @@ static gp_status renewals(const struct ctx *c, gp_recommendation *r,
         a->c.start = cm->end;
         a->c.end = cm->end + (int64_t)cm->term_years * 365 * 86400;
         a->renewal = true;
-        a->upfront = upfront_of(cm, c->pricing);
+        a->upfront = upfront_of(c, cm);
         a->net_savings = cost0 - cost1;
         a->downside_net_savings = downside ? down0 - down1 : 0;
         a->expected_utilization =
@@ -979,7 +989,7 @@ static gp_status renewals(const struct ctx *c, gp_recommendation *r,
                         gp_reserved_effective_hourly(&it->reserved[k]) /
                         it->on_demand;
             double hours = (double)(close - renewed.start) / 3600.0;
-            equiv = it ? cm->count * it->on_demand * hours : 0;
+            equiv = it ? cm->count * it->on_demand * kept(c) * hours : 0;
         } else if (lc->od_equiv_covered > 0) {
             a->breakeven_utilization = lc->used / lc->od_equiv_covered;
         }

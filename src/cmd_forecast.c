@@ -7,6 +7,7 @@
  * --train-until T forecasts from the data before T and
  * scores the forecast against what the trace holds after T (hold-out).
  */
+#include "classify.h"
 #include "cli.h"
 #include "forecast.h"
 #include "util.h"
@@ -209,6 +210,15 @@ static int forecast_exec(gp_cli *cli)
     if (rc != 0)
         return rc;
     gp_error_clear(&err);
+    /* unlabelled usage is forecast as what it looks like (classify.h), as
+     * recommend --forward plans for it: the scenario's growth is by
+     * workload, and would pass it by */
+    gp_classification *classified = NULL;
+    if (gp_classify_trace(in.trace, false, &classified, &err) != GP_OK) {
+        gp_cli_print_error(&err);
+        gp_inputs_free(&in);
+        return 1;
+    }
     gp_forecast_options_init(&opt);
     opt.threads = cli->threads;
     opt.train_until = cli->train_until;
@@ -220,10 +230,12 @@ static int forecast_exec(gp_cli *cli)
                     "gpuplan forecast: %s %s\ntry 'gpuplan forecast "
                     "--help'\n",
                     err.field, err.message);
+            gp_classification_free(classified);
             gp_inputs_free(&in);
             return 2;
         }
         gp_cli_print_error(&err);
+        gp_classification_free(classified);
         gp_inputs_free(&in);
         return 1;
     }
@@ -236,23 +248,38 @@ static int forecast_exec(gp_cli *cli)
     }
     if (st != GP_OK) {
         gp_cli_print_error(&err);
+        gp_classification_free(classified);
         gp_forecast_free(fc);
         gp_inputs_free(&in);
         return 1;
     }
     gp_cli_run_info(&info, "forecast", &in);
+    {
+        gp_warnings cw = {NULL, 0, 0};
+        gp_classification_warn(classified, &cw);
+        if (!cli->quiet)
+            gp_cli_print_warnings(&cw);
+        for (size_t i = 0; i < cw.count; i++)
+            gp_warnings_add(&info.warnings, "%s", cw.items[i]);
+        gp_warnings_clear(&cw);
+    }
     if (cli->out &&
         gp_xlsx_write_forecast(cli->out, &info, fc, &err) != GP_OK) {
         gp_cli_print_error(&err);
         rc = 1;
     } else if (cli->json) {
         json_t *doc = forecast_json(fc, in.trace, &info);
+        json_t *inputs = json_object_get(doc, "inputs");
+        if (inputs)
+            json_object_set_new(inputs, "classified",
+                                gp_classification_json(classified, in.trace));
         rc = gp_json_print(doc);
         json_decref(doc);
     } else {
         print_table(&in, fc);
     }
     gp_warnings_clear(&info.warnings);
+    gp_classification_free(classified);
     gp_forecast_free(fc);
     gp_inputs_free(&in);
     return rc;

@@ -138,3 +138,33 @@ for r, p in zip(rows, points):
         assert abs(float(r[q]) - p[q]) <= 1e-11 * max(1.0, abs(p[q])), (r, p)
 print("forecast_json: CSV points match the JSON passed")
 PY
+
+# Unlabelled usage is classified before it is forecast, so the scenario's
+# growth applies to it: four weeks of an unlabelled daily shape, growth
+# 50% a month for inference.  Each point is the no-growth forecast's times
+# 1.5^((i+1)/730), i hours ahead (README, "Forecast"); the series was
+# left "unlabeled" and took no growth.
+python3 - "$dir/unlabelled.csv" <<'PY'
+import math, sys
+with open(sys.argv[1], "w") as f:
+    f.write("timestamp,instance_type,workload,instances\n")
+    for h in range(672):
+        n = 10 + 4 * math.sin(2 * math.pi * (h % 24) / 24)
+        f.write("%d,g6e.xlarge,,%.3f\n" % (1767225600 + 3600 * h, n))
+PY
+printf '{"schema": "gpuplan-scenario/1", "growth": {"inference": 0.5}}\n' \
+    > "$dir/g50.json"
+"$bin" forecast --quiet --json --horizon 2w --trace "$dir/unlabelled.csv" \
+    > "$dir/flat.json"
+"$bin" forecast --quiet --json --horizon 2w --trace "$dir/unlabelled.csv" \
+    --scenario "$dir/g50.json" > "$dir/grown.json"
+python3 - "$dir/flat.json" "$dir/grown.json" <<'PY'
+import json, sys
+flat, grown = (json.load(open(p))["series"] for p in sys.argv[1:3])
+assert len(flat) == len(grown) == 1
+assert grown[0]["workload"] == "inference", grown[0]["workload"]
+for i, (a, b) in enumerate(zip(flat[0]["points"], grown[0]["points"])):
+    want = a["p50"] * 1.5 ** ((i + 1) / 730)
+    assert abs(b["p50"] - want) <= 1e-9 * max(1, want), (i, a, b, want)
+print("forecast_json: growth on classified unlabelled usage passed")
+PY

@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -452,6 +453,18 @@ static void print_more_bad_rows(const gp_inputs *in)
 
 /* Closes the rejects file and renames it into place; on failure removes it
  * and fills err. */
+/* Whether paths a and b name one existing file ("-", standard input,
+ * names none). */
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+
+    if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
+        return false;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
 static bool finish_rejects(gp_inputs *in, const char *path, gp_error *err)
 {
     FILE *f = in->rejects;
@@ -515,6 +528,24 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
         fprintf(stderr, "gpuplan: no --trace given\n");
         gp_inputs_free(in);
         return 2;
+    }
+    /* one file named twice (a glob and its own path) would count its rows
+     * twice; the rejects list must not replace a trace it lists */
+    for (size_t i = 0; i < cli->n_traces; i++) {
+        for (size_t j = 0; j < i; j++)
+            if (same_file(cli->traces[i], cli->traces[j])) {
+                gp_error_set(&err, cli->traces[i], 0, 0, NULL,
+                             "the same file as --trace %s: its rows would "
+                             "count twice",
+                             cli->traces[j]);
+                goto fail;
+            }
+        if (cli->skip_bad && same_file(rejects_path, cli->traces[i])) {
+            gp_error_set(&err, rejects_path, 0, 0, NULL,
+                         "--rejects names the trace itself; give the "
+                         "rejected rows a file of their own");
+            goto fail;
+        }
     }
     if (cli->skip_bad) {
         size_t n = strlen(rejects_path) + 32;

@@ -459,13 +459,20 @@ static gp_status parse_growth(gp_jdoc *d, const json_t *root, gp_scenario *s)
                                  "expected a monthly growth rate above -1, "
                                  "got %s",
                                  num);
-        if (g > 1) {
+        if (g > 1 && g <= 100) {
             gp_json_format_number(g / 100, hint, sizeof hint);
             return gp_jdoc_error(d, workload_keys[w],
                                  "expected a monthly growth rate as a "
-                                 "fraction, got %s (a percent? write %s)",
+                                 "fraction, at most 1 (100%% a month), got "
+                                 "%s (a percent? write %s)",
                                  num, hint);
         }
+        if (g > 1) /* a percent over 100 would still be over 1 */
+            return gp_jdoc_error(d, workload_keys[w],
+                                 "expected a monthly growth rate as a "
+                                 "fraction, at most 1 (100%% a month), got "
+                                 "%s",
+                                 num);
         s->growth[w] = g;
     }
     gp_jdoc_pop(d);

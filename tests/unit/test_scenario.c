@@ -396,8 +396,8 @@ static void test_scenario_rejects_percent_growth_and_discount(void **state)
     assert_string_equal(err.field, "growth.inference");
     /* 5 / 100 = 0.05 */
     assert_string_equal(err.message, "expected a monthly growth rate as a "
-                                     "fraction, got 5 (a percent? write "
-                                     "0.05)");
+                                     "fraction, at most 1 (100% a month), "
+                                     "got 5 (a percent? write 0.05)");
     err = parse_fails(edited("\"discount\": 0.1", "\"discount\": 12"));
     assert_string_equal(err.field, "adjustments.discount");
     assert_string_equal(err.message, "expected a fraction off every price in "

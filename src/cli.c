@@ -7,6 +7,7 @@
  * option that would be ignored is a usage error (exit 2), never silence.
  */
 #include "cli.h"
+#include "classify.h"
 #include "json_util.h"
 #include "progress.h"
 #include "writers.h"
@@ -379,6 +380,19 @@ void gp_cli_print_warnings(const gp_warnings *w)
     gp_progress_clear();
     for (size_t i = 0; i < w->count; i++)
         fprintf(stderr, "gpuplan: warning: %s\n", w->items[i]);
+}
+
+void gp_cli_classification_warn(const gp_cli *cli, const gp_classification *c,
+                                struct gp_run_info *info)
+{
+    gp_warnings cw = {NULL, 0, 0};
+
+    gp_classification_warn(c, &cw);
+    if (!cli->quiet)
+        gp_cli_print_warnings(&cw);
+    for (size_t i = 0; i < cw.count; i++)
+        gp_warnings_add(&info->warnings, "%s", cw.items[i]);
+    gp_warnings_clear(&cw);
 }
 
 const char *gp_cli_data_dir(void)

@@ -105,6 +105,13 @@ void gp_cli_print_error(const gp_error *err);
 /* "gpuplan: warning: ..." lines on stderr. */
 void gp_cli_print_warnings(const gp_warnings *w);
 
+/* Adds the warnings of a classification of unlabelled usage to info's,
+ * and prints them now unless --quiet. */
+struct gp_classification;
+void gp_cli_classification_warn(const gp_cli *cli,
+                                const struct gp_classification *c,
+                                struct gp_run_info *info);
+
 /* Folder of the bundled pricing/ and scenarios/ (GPUPLAN_DATA_DIR or the
  * source tree the program was built from). */
 const char *gp_cli_data_dir(void);

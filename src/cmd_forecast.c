@@ -254,15 +254,7 @@ static int forecast_exec(gp_cli *cli)
         return 1;
     }
     gp_cli_run_info(&info, "forecast", &in);
-    {
-        gp_warnings cw = {NULL, 0, 0};
-        gp_classification_warn(classified, &cw);
-        if (!cli->quiet)
-            gp_cli_print_warnings(&cw);
-        for (size_t i = 0; i < cw.count; i++)
-            gp_warnings_add(&info.warnings, "%s", cw.items[i]);
-        gp_warnings_clear(&cw);
-    }
+    gp_cli_classification_warn(cli, classified, &info);
     if (cli->out &&
         gp_xlsx_write_forecast(cli->out, &info, fc, &err) != GP_OK) {
         gp_cli_print_error(&err);

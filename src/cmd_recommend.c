@@ -325,15 +325,7 @@ static int recommend_exec(gp_cli *cli)
                     "reserved and savings-plan rates in the bundled catalogs "
                     "are estimates from published discount ratios; replace "
                     "them with your own");
-    {
-        gp_warnings cw = {NULL, 0, 0};
-        gp_classification_warn(classified, &cw);
-        if (!cli->quiet)
-            gp_cli_print_warnings(&cw);
-        for (size_t i = 0; i < cw.count; i++)
-            gp_warnings_add(&info.warnings, "%s", cw.items[i]);
-        gp_warnings_clear(&cw);
-    }
+    gp_cli_classification_warn(cli, classified, &info);
     if (cli->out || cli->csv_dir) {
         /* the workbook and the CSV tables show the plan billed */
         gp_ledger *pl[2] = {NULL, NULL};

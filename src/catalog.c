@@ -1134,3 +1134,20 @@ double gp_reserved_effective_hourly(const gp_reserved_offer *o)
         return o->hourly;
     return o->hourly + o->upfront / (o->term_years * 8760.0);
 }
+
+const gp_reserved_offer *gp_reserved_offer_of(const gp_pricing *p,
+                                              const gp_commitment *c,
+                                              const gp_instance_type **type)
+{
+    const gp_instance_type *it = gp_pricing_find(p, c->provider, c->region,
+                                                 c->instance_type, NULL, NULL);
+    const gp_reserved_offer *offer = NULL;
+
+    for (size_t k = 0; it && k < it->n_reserved; k++)
+        if (it->reserved[k].term_years == c->term_years &&
+            it->reserved[k].payment == c->payment)
+            offer = &it->reserved[k];
+    if (type)
+        *type = it;
+    return offer;
+}

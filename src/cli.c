@@ -465,8 +465,6 @@ static void print_more_bad_rows(const gp_inputs *in)
                 plural(in->rejects_printed - 100, "row", "rows"));
 }
 
-/* Closes the rejects file and renames it into place; on failure removes it
- * and fills err. */
 /* Whether paths a and b name one existing file ("-", standard input,
  * names none). */
 static bool same_file(const char *a, const char *b)
@@ -479,6 +477,8 @@ static bool same_file(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
+/* Closes the rejects file and renames it into place; on failure removes it
+ * and fills err. */
 static bool finish_rejects(gp_inputs *in, const char *path, gp_error *err)
 {
     FILE *f = in->rejects;

@@ -86,14 +86,10 @@ void gp_commitment_cash(const gp_commitment *c, const gp_pricing *p,
     *per_hour = 0;
     *upfront = 0;
     if (c->type == GP_COMMIT_RESERVED) {
-        const gp_instance_type *it = gp_pricing_find(
-            p, c->provider, c->region, c->instance_type, NULL, NULL);
-        for (size_t k = 0; it && k < it->n_reserved; k++) {
-            const gp_reserved_offer *o = &it->reserved[k];
-            if (o->term_years == c->term_years && o->payment == c->payment) {
-                *per_hour = o->hourly * c->count;
-                *upfront = o->upfront * c->count;
-            }
+        const gp_reserved_offer *o = gp_reserved_offer_of(p, c, NULL);
+        if (o) {
+            *per_hour = o->hourly * c->count;
+            *upfront = o->upfront * c->count;
         }
     } else {
         /* savings plans: all upfront pays the whole term's commitment at

@@ -275,6 +275,13 @@ typedef struct gp_commitment {
     double stated_upfront;
 } gp_commitment;
 
+/* The catalog offer reservation `c` buys (its type in its provider and
+ * region, its term and payment), or NULL; *type, when not NULL, is set to
+ * the instance type, NULL when the catalogs lack it. */
+const gp_reserved_offer *gp_reserved_offer_of(const gp_pricing *p,
+                                              const gp_commitment *c,
+                                              const gp_instance_type **type);
+
 typedef struct gp_strategy {
     char *name;
     gp_commitment *add_commitments;

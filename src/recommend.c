@@ -337,14 +337,9 @@ static double annual_of(const struct ctx *c, const gp_commitment *cm)
 {
     if (cm->type == GP_COMMIT_SAVINGS_PLAN)
         return cm->hourly_commitment * 8760.0 * kept(c);
-    const gp_instance_type *it = gp_pricing_find(
-        c->pricing, cm->provider, cm->region, cm->instance_type, NULL, NULL);
-    for (size_t k = 0; it && k < it->n_reserved; k++)
-        if (it->reserved[k].term_years == cm->term_years &&
-            it->reserved[k].payment == cm->payment)
-            return gp_reserved_effective_hourly(&it->reserved[k]) * cm->count *
-                   8760.0 * kept(c);
-    return 0;
+    const gp_reserved_offer *o = gp_reserved_offer_of(c->pricing, cm, NULL);
+    return o ? gp_reserved_effective_hourly(o) * cm->count * 8760.0 * kept(c)
+             : 0;
 }
 
 /* Sizes one plan with the optimizer on `size_on` and bills it on the
@@ -979,15 +974,12 @@ static gp_status renewals(const struct ctx *c, gp_recommendation *r,
         double equiv = lc->od_equiv_covered;
         if (cm->type == GP_COMMIT_RESERVED) {
             /* today's effective rate over today's on-demand price */
-            const gp_instance_type *it =
-                gp_pricing_find(c->pricing, cm->provider, cm->region,
-                                cm->instance_type, NULL, NULL);
-            for (size_t k = 0; it && k < it->n_reserved; k++)
-                if (it->reserved[k].term_years == cm->term_years &&
-                    it->reserved[k].payment == cm->payment && it->on_demand > 0)
-                    a->breakeven_utilization =
-                        gp_reserved_effective_hourly(&it->reserved[k]) /
-                        it->on_demand;
+            const gp_instance_type *it;
+            const gp_reserved_offer *o =
+                gp_reserved_offer_of(c->pricing, cm, &it);
+            if (o && it->on_demand > 0)
+                a->breakeven_utilization =
+                    gp_reserved_effective_hourly(o) / it->on_demand;
             double hours = (double)(close - renewed.start) / 3600.0;
             equiv = it ? cm->count * it->on_demand * kept(c) * hours : 0;
         } else if (lc->od_equiv_covered > 0) {

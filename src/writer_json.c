@@ -264,19 +264,14 @@ void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
         for (size_t i = 0; i < l->n_commitments; i++) {
             const gp_commitment *c = l->commitments[i].c;
             if (c->type == GP_COMMIT_RESERVED) {
-                const gp_instance_type *it =
-                    gp_pricing_find(info->pricing, c->provider, c->region,
-                                    c->instance_type, NULL, NULL);
-                for (size_t j = 0; it && j < it->n_reserved; j++)
-                    if (it->reserved[j].estimate &&
-                        it->reserved[j].term_years == c->term_years &&
-                        it->reserved[j].payment == c->payment)
-                        gp_warnings_add(&info->warnings,
-                                        "the %d-year %s reservation rate of "
-                                        "%s is an estimate, not a list price",
-                                        c->term_years,
-                                        gp_payment_name(c->payment),
-                                        c->instance_type);
+                const gp_reserved_offer *o =
+                    gp_reserved_offer_of(info->pricing, c, NULL);
+                if (o && o->estimate)
+                    gp_warnings_add(&info->warnings,
+                                    "the %d-year %s reservation rate of "
+                                    "%s is an estimate, not a list price",
+                                    c->term_years, gp_payment_name(c->payment),
+                                    c->instance_type);
             } else {
                 for (size_t p = 0; p < t->n_pools; p++) {
                     const gp_instance_type *it = t->pools[p].type;
@@ -304,14 +299,9 @@ void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
             gp_launch_route r = gp_route_of(t, sg, ser);
             if (r != GP_ROUTE_NOT_INTERRUPTIBLE && r != GP_ROUTE_NO_SPOT_PRICE)
                 continue;
-            double ih = 0;
-            for (size_t h = 0; h < l->n_hours; h++) {
-                int64_t th = l->start_hour + (int64_t)h - t->start_hour;
-                if (th >= 0 && th < (int64_t)t->n_hours)
-                    ih += ser->instance_hours[th];
-            }
-            left[ser->workload == GP_TRAINING ? 0 : 1]
-                [r == GP_ROUTE_NO_SPOT_PRICE] += ih;
+            /* the series' instance-hours billed in the window */
+            left[gp_policy_of(sg, ser) - sg->policy]
+                [r == GP_ROUTE_NO_SPOT_PRICE] += l->series[i].instance_hours;
         }
         static const char *const why[2] = {
             "not interruptible (interruptible=false, the default for "

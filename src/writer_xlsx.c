@@ -297,13 +297,9 @@ static double unit_rate(const gp_report *r, const gp_commitment *c)
     double keep = 1.0 - r->info->scenario->discount;
     if (c->type == GP_COMMIT_SAVINGS_PLAN)
         return keep;
-    const gp_instance_type *it = gp_pricing_find(
-        r->info->pricing, c->provider, c->region, c->instance_type, NULL, NULL);
-    for (size_t k = 0; it && k < it->n_reserved; k++)
-        if (it->reserved[k].term_years == c->term_years &&
-            it->reserved[k].payment == c->payment)
-            return gp_reserved_effective_hourly(&it->reserved[k]) * keep;
-    return NAN;
+    const gp_reserved_offer *o =
+        gp_reserved_offer_of(r->info->pricing, c, NULL);
+    return o ? gp_reserved_effective_hourly(o) * keep : NAN;
 }
 
 /* Hours a commitment is active inside the window. */

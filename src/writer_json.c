@@ -299,14 +299,9 @@ void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
             gp_launch_route r = gp_route_of(t, sg, ser);
             if (r != GP_ROUTE_NOT_INTERRUPTIBLE && r != GP_ROUTE_NO_SPOT_PRICE)
                 continue;
-            double ih = 0;
-            for (size_t h = 0; h < l->n_hours; h++) {
-                int64_t th = l->start_hour + (int64_t)h - t->start_hour;
-                if (th >= 0 && th < (int64_t)t->n_hours)
-                    ih += ser->instance_hours[th];
-            }
-            left[ser->workload == GP_TRAINING ? 0 : 1]
-                [r == GP_ROUTE_NO_SPOT_PRICE] += ih;
+            /* the series' instance-hours billed in the window */
+            left[gp_policy_of(sg, ser) - sg->policy]
+                [r == GP_ROUTE_NO_SPOT_PRICE] += l->series[i].instance_hours;
         }
         static const char *const why[2] = {
             "not interruptible (interruptible=false, the default for "

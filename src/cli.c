@@ -2,8 +2,9 @@
  * cli.c: option parsing and input loading shared by the commands.
  *
  * Options are "--name value" or "--name=value".  --trace and --pricing take
- * one or more values (`--trace a.csv b.csv`) and may repeat.  Every
- * command accepts only the options its table entry names, so a typo or an
+ * one or more values (`--trace a.csv b.csv`) and may repeat, as may --map;
+ * any other option given twice is a usage error, not the last one winning.
+ * Every command accepts only the options its table entry names, so a typo or an
  * option that would be ignored is a usage error (exit 2), never silence.
  */
 #include "cli.h"
@@ -25,35 +26,36 @@ struct opt_def {
     const char *name;
     unsigned group;
     bool takes_value;
+    bool repeats; /* may be given more than once (each adds a value) */
 };
 
 static const struct opt_def opt_defs[] = {
-    {"trace", OPT_TRACE, true},
-    {"layout", OPT_TRACE, true},
-    {"map", OPT_TRACE, true},
-    {"step", OPT_TRACE | OPT_IMPORT, true},
-    {"region", OPT_TRACE | OPT_IMPORT, true},
-    {"provider", OPT_IMPORT, true},
-    {"instance-type", OPT_IMPORT, true},
-    {"time", OPT_IMPORT, true},
-    {"pricing", OPT_PRICING, true},
-    {"commitments-out", OPT_IMPORT, true},
-    {"scenario", OPT_SCENARIO, true},
-    {"out", OPT_OUT, true},
-    {"json", OPT_JSON, false},
-    {"csv", OPT_CSV, true},
-    {"skip-bad", OPT_SKIP_BAD, false},
-    {"rejects", OPT_SKIP_BAD, true},
-    {"horizon", OPT_HORIZON, true},
-    {"forward", OPT_FORWARD, true},
-    {"train-until", OPT_TRAIN_UNTIL, true},
-    {"relabel", OPT_RELABEL, false},
-    {"seed", OPT_SEED, true},
-    {"runs", OPT_SEED, true},
-    {"threads", OPT_SEED | OPT_TRACE, true},
-    {"idle-threshold", OPT_TRACE, true},
-    {"idle-min-hours", OPT_TRACE, true},
-    {"quiet", 0, false},
+    {"trace", OPT_TRACE, true, true},
+    {"layout", OPT_TRACE, true, false},
+    {"map", OPT_TRACE, true, true},
+    {"step", OPT_TRACE | OPT_IMPORT, true, false},
+    {"region", OPT_TRACE | OPT_IMPORT, true, false},
+    {"provider", OPT_IMPORT, true, false},
+    {"instance-type", OPT_IMPORT, true, false},
+    {"time", OPT_IMPORT, true, false},
+    {"pricing", OPT_PRICING, true, true},
+    {"commitments-out", OPT_IMPORT, true, false},
+    {"scenario", OPT_SCENARIO, true, false},
+    {"out", OPT_OUT, true, false},
+    {"json", OPT_JSON, false, false},
+    {"csv", OPT_CSV, true, false},
+    {"skip-bad", OPT_SKIP_BAD, false, false},
+    {"rejects", OPT_SKIP_BAD, true, false},
+    {"horizon", OPT_HORIZON, true, false},
+    {"forward", OPT_FORWARD, true, false},
+    {"train-until", OPT_TRAIN_UNTIL, true, false},
+    {"relabel", OPT_RELABEL, false, false},
+    {"seed", OPT_SEED, true, false},
+    {"runs", OPT_SEED, true, false},
+    {"threads", OPT_SEED | OPT_TRACE, true, false},
+    {"idle-threshold", OPT_TRACE, true, false},
+    {"idle-min-hours", OPT_TRACE, true, false},
+    {"quiet", 0, false, false},
 };
 
 /* The longest --step the options take, in seconds: 366 days. */
@@ -117,6 +119,10 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
     if (!cli->args)
         return usage_error(cmd, "%s", "out of memory");
 
+    /* the value each single-value option was first given: a second one
+     * would otherwise replace it without a word */
+    const char *given[sizeof opt_defs / sizeof opt_defs[0]] = {0};
+
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const struct opt_def *def = NULL;
@@ -151,6 +157,15 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
                 value = argv[++i];
             if (!value || !value[0])
                 return usage_error(cmd, "--%s needs a value", name);
+            if (!def->repeats) {
+                const char **first = &given[def - opt_defs];
+                if (*first)
+                    return usage_error(cmd,
+                                       "--%s is given twice (\"%s\" and "
+                                       "\"%s\"); give it once",
+                                       name, *first, value);
+                *first = value;
+            }
         } else if (eq) {
             return usage_error(cmd, "--%s takes no value, got \"%s\"", name,
                                eq + 1);
@@ -465,9 +480,7 @@ static void print_more_bad_rows(const gp_inputs *in)
                 plural(in->rejects_printed - 100, "row", "rows"));
 }
 
-/* Whether paths a and b name one existing file ("-", standard input,
- * names none). */
-static bool same_file(const char *a, const char *b)
+bool gp_cli_same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
 
@@ -544,20 +557,27 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
         return 2;
     }
     /* one file named twice (a glob and its own path) would count its rows
-     * twice; the rejects list must not replace a trace it lists */
+     * twice; the rejects list and classify's --out must not replace a
+     * trace being read */
     for (size_t i = 0; i < cli->n_traces; i++) {
         for (size_t j = 0; j < i; j++)
-            if (same_file(cli->traces[i], cli->traces[j])) {
+            if (gp_cli_same_file(cli->traces[i], cli->traces[j])) {
                 gp_error_set(&err, cli->traces[i], 0, 0, NULL,
                              "the same file as --trace %s: its rows would "
                              "count twice",
                              cli->traces[j]);
                 goto fail;
             }
-        if (cli->skip_bad && same_file(rejects_path, cli->traces[i])) {
+        if (cli->skip_bad && gp_cli_same_file(rejects_path, cli->traces[i])) {
             gp_error_set(&err, rejects_path, 0, 0, NULL,
                          "--rejects names the trace itself; give the "
                          "rejected rows a file of their own");
+            goto fail;
+        }
+        if (cli->out && gp_cli_same_file(cli->out, cli->traces[i])) {
+            gp_error_set(&err, cli->out, 0, 0, NULL,
+                         "--out names the trace itself; writing it would "
+                         "replace the trace");
             goto fail;
         }
     }

@@ -100,6 +100,10 @@ struct gp_run_info;
 void gp_cli_run_info(struct gp_run_info *info, const char *command,
                      const gp_inputs *in);
 
+/* Whether paths a and b name one existing file, so that writing one would
+ * replace the other ("-", standard input or output, names none). */
+bool gp_cli_same_file(const char *a, const char *b);
+
 /* Prints err the way users see errors: "file:line:column: field: msg". */
 void gp_cli_print_error(const gp_error *err);
 /* "gpuplan: warning: ..." lines on stderr. */

@@ -15,7 +15,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* The formats, each as (name, name padded for the usage text, one-line
  * summary, importer, kind).  One list makes both the table and `import
@@ -124,17 +123,6 @@ static int usage(const char *what, const char *arg)
     return 2;
 }
 
-/* Whether paths a and b name one file: the same text, or the same file
- * on disk when both exist. */
-static bool same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    if (strcmp(a, b) == 0)
-        return true;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
-}
-
 /* An option given to a format that does not read it. */
 static int option_not_for(const char *option, const char *format,
                           const char *which)
@@ -188,13 +176,33 @@ static int exec_import(gp_cli *cli)
         return option_not_for("--commitments-out", fmt->importer.name,
                               "focus and aws-cur");
     if (cli->commitments_out && cli->out &&
-        same_file(cli->out, cli->commitments_out)) {
+        (strcmp(cli->out, cli->commitments_out) == 0 ||
+         gp_cli_same_file(cli->out, cli->commitments_out))) {
         /* one would overwrite the other */
         fprintf(stderr,
                 "gpuplan import: --out and --commitments-out name the same "
                 "file, %s\ntry 'gpuplan import --help'\n",
                 cli->commitments_out);
         return 2;
+    }
+    /* writing an output over a file being imported would lose it (the
+     * outputs are written after every input is read) */
+    for (int i = 1; i < cli->n_args; i++) {
+        const char *in = cli->args[i];
+        const char *over = NULL;
+        if (cli->out && gp_cli_same_file(in, cli->out))
+            over = "--out";
+        else if (cli->commitments_out &&
+                 gp_cli_same_file(in, cli->commitments_out))
+            over = "--commitments-out";
+        if (over) {
+            fprintf(stderr,
+                    "gpuplan import: %s names %s, a file being imported; "
+                    "writing it would replace the input\n"
+                    "try 'gpuplan import --help'\n",
+                    over, in);
+            return 2;
+        }
     }
 
     gp_error_clear(&err);

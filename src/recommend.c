@@ -1103,6 +1103,7 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
             a->type = GP_ACTION_ROUTING;
             a->net_savings = r->policy_cost - l->total_cost;
             a->interruption_cost = l->spot_failed_attempt_cost_mean;
+            a->routed_cost = l->workload_cost[GP_TRAINING];
             a->savings_pct = l->workload_cost[GP_TRAINING] > 0
                                  ? a->net_savings /
                                        (a->net_savings +

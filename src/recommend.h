@@ -44,6 +44,7 @@ typedef struct gp_action {
     double expected_utilization;
     double downside_net_savings;
     double interruption_cost; /* routing: expected cost of interruptions */
+    double routed_cost;       /* routing: what training costs routed to spot */
     char reason[320];
 } gp_action;
 

@@ -318,12 +318,13 @@ static double active_hours(const gp_commitment *c, int64_t start_hour,
 struct rec_rows {
     size_t first, last; /* data rows; last < first when none */
     double annual_cost, replaced;
+    double annual_routed; /* the routing action's part of annual_cost */
 };
 
 /* One action's live-formula inputs: quantity, rate per unit ($/h), its
- * annual cost (quantity x rate x 8760) and the on-demand spend it replaces
- * per year (its window net savings plus its window cost, scaled to a
- * year). */
+ * annual cost (quantity x rate x 8760; routing: training's spot spend per
+ * year) and the on-demand spend it replaces per year (its window net
+ * savings plus its window cost, scaled to a year). */
 static void action_figures(const gp_report *r, const gp_action *a, double *qty,
                            double *rate, double *annual, double *replaced)
 {
@@ -336,9 +337,15 @@ static void action_figures(const gp_report *r, const gp_action *a, double *qty,
         *rate = unit_rate(r, &a->c);
         on = active_hours(&a->c, rec->start_hour, rec->n_hours);
     }
+    double per_year = 8760.0 / (double)rec->n_hours;
+    if (a->type == GP_ACTION_ROUTING) {
+        *annual = a->routed_cost * per_year;
+        *replaced = (a->net_savings + a->routed_cost) * per_year;
+        return;
+    }
     *annual = isfinite(*qty) && isfinite(*rate) ? *qty * *rate * 8760 : 0;
     double window_cost = *annual > 0 ? *qty * *rate * on : 0;
-    *replaced = (a->net_savings + window_cost) * 8760.0 / (double)rec->n_hours;
+    *replaced = (a->net_savings + window_cost) * per_year;
 }
 
 /* Where the Recommendations table's rows are (they start at row 5) and
@@ -356,6 +363,8 @@ static void rec_rows_of(const gp_report *r, struct rec_rows *rr)
         action_figures(r, &r->rec->actions[i], &q, &k, &annual, &replaced);
         rr->annual_cost += annual;
         rr->replaced += replaced;
+        if (r->rec->actions[i].type == GP_ACTION_ROUTING)
+            rr->annual_routed += annual;
     }
 }
 
@@ -389,7 +398,18 @@ static void headline_formula(gp_xl *x, xl_sheet *s, size_t row,
 struct headline_cells {
     size_t current_row, plan_row; /* column B */
     double current, plan;
+    /* the commitment charges (reserved and savings-plan fees, amortized)
+     * in each, which do not change with demand; unknown (split false) for
+     * a --forward plan, which has no ledgers */
+    bool split;
+    double current_fixed, plan_fixed;
 };
+
+/* The commitment charges in a ledger's total. */
+static double commitment_charges(const gp_ledger *l)
+{
+    return l->reserved_cost + l->savings_plan_cost;
+}
 
 /* The headline block; returns the next free row and fills *hc. */
 static size_t summary_headline(gp_xl *x, xl_sheet *s, size_t row, size_t hours,
@@ -401,6 +421,8 @@ static size_t summary_headline(gp_xl *x, xl_sheet *s, size_t row, size_t hours,
     const char *current_label, *current_note;
 
     bool forward = r->rec && r->rec->forward;
+    hc->split = false;
+    hc->current_fixed = hc->plan_fixed = 0;
     worksheet_write_string(s->ws, (lxw_row_t)row++, 0,
                            forward ? "Headline, over the forecast horizon "
                                      "(P50 demand)"
@@ -416,10 +438,18 @@ static size_t summary_headline(gp_xl *x, xl_sheet *s, size_t row, size_t hours,
                                  "P50, nothing new bought"
                                : "the scenario's policy, nothing new bought";
         snprintf(label, sizeof label, "Cost with the %s plan", p->name);
+        if (r->n_ledgers >= 2) { /* gp_report_bill_plan's policy, plan */
+            hc->split = true;
+            hc->current_fixed = commitment_charges(r->ledgers[0]);
+            hc->plan_fixed = commitment_charges(r->ledgers[1]);
+        }
     } else if (r->n_ledgers > 1) {
         const gp_ledger *cur = r->ledgers[r->current];
         current = cur->total_cost;
         plan = r->ledgers[r->proposed]->total_cost;
+        hc->split = true;
+        hc->current_fixed = commitment_charges(cur);
+        hc->plan_fixed = commitment_charges(r->ledgers[r->proposed]);
         current_label = "Current cost";
         current_note = "the baseline strategy";
         snprintf(label, sizeof label, "Cost with strategy %s (cheapest)",
@@ -431,6 +461,8 @@ static size_t summary_headline(gp_xl *x, xl_sheet *s, size_t row, size_t hours,
         current_note = "every instance-hour at the on-demand rate";
         snprintf(label, sizeof label, "Cost with strategy %s",
                  r->ledgers[0]->strategy);
+        hc->split = true;
+        hc->plan_fixed = commitment_charges(r->ledgers[0]);
     }
     size_t r0 = row;
     hc->current_row = r0;
@@ -568,7 +600,7 @@ static size_t summary_what_if(gp_xl *x, xl_sheet *s, size_t row,
                               const struct rec_rows *rr,
                               const struct headline_cells *hc)
 {
-    char in1[XL_CELL_SIZE], in2[XL_CELL_SIZE], f[200], m0[XL_CELL_SIZE],
+    char in1[XL_CELL_SIZE], in2[XL_CELL_SIZE], f[400], m0[XL_CELL_SIZE],
         m1[XL_CELL_SIZE], n0[XL_CELL_SIZE], n1[XL_CELL_SIZE], cc[XL_CELL_SIZE],
         rc[XL_CELL_SIZE];
     const gp_report *r = x->r;
@@ -591,11 +623,29 @@ static size_t summary_what_if(gp_xl *x, xl_sheet *s, size_t row,
         xl_cell(n1, rr->last, 13, true);
         xl_cell(cc, row, 1, true);
         xl_cell(rc, row + 1, 1, true);
-        snprintf(f, sizeof f, "=SUM(Recommendations!%s:%s)*(1-%s)", m0, m1,
-                 in1);
-        headline_formula(x, s, row++, "Annual cost of the commitments", f,
-                         rr->annual_cost, x->f.money,
-                         "rate x quantity x 8,760 h, from Recommendations");
+        if (rr->annual_routed > 0) {
+            /* routing's spot spend takes no commitment discount */
+            char c0[XL_CELL_SIZE], c1[XL_CELL_SIZE];
+            xl_cell(c0, rr->first, 2, true);
+            xl_cell(c1, rr->last, 2, true);
+            snprintf(f, sizeof f,
+                     "=SUMIF(Recommendations!%s:%s,\"<>routing\","
+                     "Recommendations!%s:%s)*(1-%s)+SUMIF(Recommendations!"
+                     "%s:%s,\"routing\",Recommendations!%s:%s)",
+                     c0, c1, m0, m1, in1, c0, c1, m0, m1);
+            headline_formula(x, s, row++, "Annual cost of the actions", f,
+                             rr->annual_cost, x->f.money,
+                             "commitments: rate x quantity x 8,760 h; "
+                             "routing: training's spot spend; from "
+                             "Recommendations");
+        } else {
+            snprintf(f, sizeof f, "=SUM(Recommendations!%s:%s)*(1-%s)", m0, m1,
+                     in1);
+            headline_formula(x, s, row++, "Annual cost of the commitments", f,
+                             rr->annual_cost, x->f.money,
+                             "rate x quantity x 8,760 h, from "
+                             "Recommendations");
+        }
         snprintf(f, sizeof f, "=SUM(Recommendations!%s:%s)*(1+%s)", n0, n1,
                  in2);
         headline_formula(x, s, row++, "Spend the actions replace, per year", f,
@@ -619,11 +669,34 @@ static size_t summary_what_if(gp_xl *x, xl_sheet *s, size_t row,
                            x->f.label);
     worksheet_write_number(s->ws, (lxw_row_t)row++, 1, 0, x->f.in_pct);
     double c0 = hc->current, p0 = hc->plan;
-    snprintf(f, sizeof f, "=%s*(1-%s)*(1+%s)", cur, in1, in2);
-    headline_formula(x, s, row++, "Current cost", f, c0, x->f.money,
-                     "scales linearly: commitments are not resized");
-    snprintf(f, sizeof f, "=%s*(1-%s)*(1+%s)", plan, in1, in2);
-    headline_formula(x, s, row++, "Plan cost", f, p0, x->f.money, NULL);
+    if (hc->split) {
+        /* commitments are not resized: their charges stay, the on-demand
+         * and spot spend scales with demand */
+        char cf[XL_CELL_SIZE], pf[XL_CELL_SIZE];
+        xl_cell(cf, row, 1, true);
+        xl_cell(pf, row + 1, 1, true);
+        headline(x, s, row++, "Commitment charges in the current cost",
+                 hc->current_fixed, x->f.money,
+                 "reserved and savings-plan fees, amortized: they do not "
+                 "change with demand");
+        headline(x, s, row++, "Commitment charges in the plan cost",
+                 hc->plan_fixed, x->f.money, NULL);
+        snprintf(f, sizeof f, "=(%s+(%s-%s)*%s)*(1-%s)", cur, cur, cf, in2,
+                 in1);
+        headline_formula(x, s, row++, "Current cost", f, c0, x->f.money,
+                         "on-demand and spot spend scale with demand; "
+                         "commitments are not resized");
+        snprintf(f, sizeof f, "=(%s+(%s-%s)*%s)*(1-%s)", plan, plan, pf, in2,
+                 in1);
+        headline_formula(x, s, row++, "Plan cost", f, p0, x->f.money, NULL);
+    } else {
+        snprintf(f, sizeof f, "=%s*(1-%s)*(1+%s)", cur, in1, in2);
+        headline_formula(x, s, row++, "Current cost", f, c0, x->f.money,
+                         "scales linearly, owned commitments too (a "
+                         "--forward plan bills no ledger to split them out)");
+        snprintf(f, sizeof f, "=%s*(1-%s)*(1+%s)", plan, in1, in2);
+        headline_formula(x, s, row++, "Plan cost", f, p0, x->f.money, NULL);
+    }
     xl_cell(cc, row - 2, 1, true);
     xl_cell(rc, row - 1, 1, true);
     snprintf(f, sizeof f, "=%s-%s", cc, rc);
@@ -852,11 +925,15 @@ static void sheet_recommendations(gp_xl *x, const struct rec_rows *rr)
             xl_num(&s, row, 10, rate, x->f.money);
             xl_num(&s, row, 11, a->upfront, x->f.money);
         }
-        /* annual cost = quantity x rate x 8760 */
+        /* annual cost = quantity x rate x 8760; routing's is its spot
+         * spend, a figure */
         xl_cell(c1, row, 8, false);
         xl_cell(c2, row, 10, false);
         snprintf(f, sizeof f, "=%s*%s*8760", c1, c2);
-        xl_formula(&s, row, 12, f, annual, x->f.money);
+        if (a->type == GP_ACTION_ROUTING)
+            xl_num(&s, row, 12, annual, x->f.money);
+        else
+            xl_formula(&s, row, 12, f, annual, x->f.money);
         /* the on-demand spend it replaces: its window savings plus its
          * window cost, scaled to a year */
         xl_num(&s, row, 13, replaced, x->f.money);
@@ -901,8 +978,10 @@ static void sheet_recommendations(gp_xl *x, const struct rec_rows *rr)
                            "Rate per unit: a reservation's effective hourly "
                            "rate (hourly + upfront / term hours), 1 per "
                            "dollar of a savings plan, after the scenario "
-                           "discount. The routing action's spend replaced is "
-                           "net of what spot costs.",
+                           "discount. The routing action's annual cost is "
+                           "what training costs on spot per year, "
+                           "interruptions included; the spend it replaces, "
+                           "training's cost without it.",
                            x->f.note);
     worksheet_freeze_panes(s.ws, 4, 2);
     xl_fit(&s);

@@ -18,6 +18,7 @@ import csv
 import json
 import math
 import os
+import re
 import sys
 
 import openpyxl
@@ -30,6 +31,7 @@ PCT = "0.0%"
 # what-if inputs the strip step sets, and what recalc expects of them
 WHAT_IF_DISCOUNT = 0.10
 WHAT_IF_OD_CHANGE = 0.05
+WHAT_IF_DEMAND_CHANGE = 0.20
 
 failures = []
 
@@ -173,6 +175,14 @@ def check_summary(wb, vb, doc, mode):
         for row, x in zip(rows, doc["strategies"]):
             near(row["Total cost"], x["total_cost"], "strategy total")
             near(row["Savings"], x["savings"], "strategy savings")
+        # the what-if block holds each cost's commitment charges fixed:
+        # the reserved and savings-plan costs --json gives
+        near(vs.cell(at["Commitment charges in the current cost"], 2).value,
+             s["baseline"]["reserved_cost"]
+             + s["baseline"]["savings_plan_cost"], "current's commitments")
+        near(vs.cell(at["Commitment charges in the plan cost"], 2).value,
+             best["reserved_cost"] + best["savings_plan_cost"],
+             "plan's commitments")
     # formats: money and percent cells
     if ws.cell(at["Net savings"], 2).number_format != MONEY:
         fail("net savings format %r" % ws.cell(at["Net savings"], 2)
@@ -218,11 +228,26 @@ def check_recommendations(wb, vb, doc):
         near(row["Low-demand net savings"], a["downside_net_savings"],
              what + " downside")
         cells = row["_cells"]
+        if a["type"] == "routing":
+            # not bought at a rate: its annual cost is training's spot
+            # spend, the "costs $X" of its reason, scaled to a year, and
+            # what it replaces is that plus its net savings
+            m = re.search(r"training on spot costs \$([0-9.]+) instead of "
+                          r"\$([0-9.]+)", a["reason"])
+            if not m:
+                fail("%s reason %r" % (what, a["reason"]))
+                continue
+            near(row["Annual cost"], float(m.group(1)) * 8760 / hours,
+                 what + " annual cost", 0.01 * 8760 / hours)
+            near(row["On-demand spend replaced per year"],
+                 float(m.group(2)) * 8760 / hours, what + " replaced",
+                 0.01 * 8760 / hours)
+            near(row["Annual net savings"], a["net_savings"] * 8760 / hours,
+                 what + " annual net savings", 0.01)
+            continue
         f = cells["Annual cost"].value
         if not (isinstance(f, str) and f.startswith("=")):
             fail("%s annual cost is not a formula: %r" % (what, f))
-        if a["type"] == "routing":
-            continue
         near(row["Upfront"], a["upfront"], what + " upfront")
         near(row["Break-even utilization"], a["breakeven_utilization"],
              what + " break-even", 1e-9)
@@ -488,6 +513,11 @@ def strip(book, out):
             .value = WHAT_IF_DISCOUNT
         wb["Summary"].cell(at["Change in on-demand prices"], 2) \
             .value = WHAT_IF_OD_CHANGE
+    if "Discount on every price" in at:
+        wb["Summary"].cell(at["Discount on every price"], 2) \
+            .value = WHAT_IF_DISCOUNT
+        wb["Summary"].cell(at["Change in demand"], 2) \
+            .value = WHAT_IF_DEMAND_CHANGE
     wb.save(out)
 
 
@@ -504,6 +534,9 @@ def recalc(book, recalculated, converted=None):
     if "Extra discount on commitment rates" in at:
         r = at["Extra discount on commitment rates"]
         what_if = {r + 2, r + 3, r + 4}
+    elif "Discount on every price" in at:
+        r = at["Discount on every price"]
+        what_if = {r + 4, r + 5, r + 6}
     n = 0
     for sheet, cell in formula_cells(wb):
         mine = vb[sheet][cell].value
@@ -519,18 +552,36 @@ def recalc(book, recalculated, converted=None):
         near(theirs, mine, "%s!%s recalculated" % (sheet, cell), 0.005)
     if n < 10:
         fail("only %d formulas" % n)
-    if what_if:
+    if what_if and "Discount on every price" in at:
+        # simulate: commitment charges stay, the rest scales with demand,
+        # and every price takes the discount
+        r = at["Discount on every price"]
+        s = vb["Summary"]
+        d, g = WHAT_IF_DISCOUNT, WHAT_IF_DEMAND_CHANGE
+        fixed = [s.cell(r + 2, 2).value, s.cell(r + 3, 2).value]
+        cost = [s.cell(r + 4, 2).value, s.cell(r + 5, 2).value]
+        want = [(f + (c - f) * (1 + g)) * (1 - d)
+                for f, c in zip(fixed, cost)]
+        near(rb["Summary"].cell(r + 4, 2).value, want[0], "what-if current")
+        near(rb["Summary"].cell(r + 5, 2).value, want[1], "what-if plan")
+        near(rb["Summary"].cell(r + 6, 2).value, want[0] - want[1],
+             "what-if net savings")
+    elif what_if:
         r = at["Extra discount on commitment rates"]
         s = vb["Summary"]
         cost, repl = s.cell(r + 2, 2).value, s.cell(r + 3, 2).value
-        # the what-if block: cost x (1 - discount), replaced x (1 + change)
-        near(rb["Summary"].cell(r + 2, 2).value,
-             cost * (1 - WHAT_IF_DISCOUNT), "what-if annual cost")
+        # the what-if block: the commitments' cost x (1 - discount), the
+        # routing action's spot spend as it is, replaced x (1 + change)
+        routed = sum(row["Annual cost"]
+                     for row in table(wb["Recommendations"], "Rank",
+                                      vb["Recommendations"])
+                     if row["Type"] == "routing")
+        cost = (cost - routed) * (1 - WHAT_IF_DISCOUNT) + routed
+        near(rb["Summary"].cell(r + 2, 2).value, cost, "what-if annual cost")
         near(rb["Summary"].cell(r + 3, 2).value,
              repl * (1 + WHAT_IF_OD_CHANGE), "what-if replaced")
         near(rb["Summary"].cell(r + 4, 2).value,
-             repl * (1 + WHAT_IF_OD_CHANGE) - cost * (1 - WHAT_IF_DISCOUNT),
-             "what-if net savings")
+             repl * (1 + WHAT_IF_OD_CHANGE) - cost, "what-if net savings")
     # the sheets and tables survived LibreOffice's reading
     if rb.sheetnames != wb.sheetnames:
         fail("LibreOffice sheets %r" % rb.sheetnames)

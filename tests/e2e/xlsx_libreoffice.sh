@@ -25,14 +25,22 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$bin" recommend --quiet --out "$out/sample.xlsx" > /dev/null
 $PY "$src/tests/e2e/check_xlsx.py" strip "$out/sample.xlsx" "$out/stripped.xlsx"
+# simulate's what-if (discount, change in demand) on a run that owns a
+# reservation and adds a savings plan, so commitment charges are not 0
+"$bin" simulate --quiet --out "$out/sim.xlsx" \
+    --pricing "$src/tests/data/engine/aws-test.json" \
+    --trace "$src/tests/e2e/data/xlsx-jobs.csv" \
+    --scenario "$src/tests/e2e/data/xlsx-jobs.json" > /dev/null
+$PY "$src/tests/e2e/check_xlsx.py" strip "$out/sim.xlsx" "$out/sim-stripped.xlsx"
 mkdir "$out/lo"
 soffice --headless --norestore -env:UserInstallation="file://$out/profile" \
     --convert-to 'xlsx:Calc MS Excel 2007 XML' --outdir "$out/lo" \
-    "$out/sample.xlsx" "$out/stripped.xlsx" > "$out/soffice.log" 2>&1 || {
+    "$out/sample.xlsx" "$out/stripped.xlsx" "$out/sim-stripped.xlsx" \
+    > "$out/soffice.log" 2>&1 || {
     cat "$out/soffice.log" >&2
     exit 1
 }
-for f in sample stripped; do
+for f in sample stripped sim-stripped; do
     [ -s "$out/lo/$f.xlsx" ] || {
         cat "$out/soffice.log" >&2
         echo "LibreOffice did not convert $f.xlsx" >&2
@@ -41,3 +49,5 @@ for f in sample stripped; do
 done
 $PY "$src/tests/e2e/check_xlsx.py" recalc "$out/sample.xlsx" \
     "$out/lo/stripped.xlsx" "$out/lo/sample.xlsx"
+$PY "$src/tests/e2e/check_xlsx.py" recalc "$out/sim.xlsx" \
+    "$out/lo/sim-stripped.xlsx"

@@ -20,6 +20,10 @@
  * the most one more interruption can lose (R + tau + delta) exceed the
  * policy's deadline_slack_h.
  *
+ * A run that started before the window is not replayed (its first hours
+ * are outside it): its hours in the window are priced like usage without
+ * job_id, and the ledger counts such runs.
+ *
  * Spot usage without job_id uses the expected value, Daly (2006):
  *   T_w = M e^(R/M) (e^((tau+delta)/M) - 1) W / tau,   M = 1 / (N lambda),
  * with N the instances the pool runs on spot in that hour, treated as one
@@ -87,6 +91,10 @@ struct state {
     const gp_policy **pool_pol;
     /* expected-value (no job_id) totals */
     double nonjob_cost, nonjob_interruptions, nonjob_failed;
+    /* job runs on spot that started before the window: not replayed, their
+     * hours in it are priced by the expected value */
+    size_t early_runs;
+    double early_ih;
 };
 
 /* The spot price of a pool at time t, with the scenario's factor. */
@@ -291,9 +299,25 @@ static gp_status spot_prepare(const gp_model_input *in, void **state,
         long pool = (long)ser->pool;
         if (gp_route_of(t, in->strategy, ser) != GP_ROUTE_SPOT)
             continue;
-        if ((double)jr->start < ws || (double)jr->start >= we ||
-            jr->instances <= 0 || jr->instance_hours <= 0)
+        if (jr->instances <= 0 || jr->instance_hours <= 0 ||
+            (double)jr->start >= we)
             continue;
+        if ((double)jr->start < ws) {
+            /* a replay would start mid-run, with its first hours billed
+             * outside the window */
+            double ih = 0;
+            for (size_t k = 0; k < jr->n_hours; k++) {
+                int64_t h = jr->hour0 + (int64_t)k;
+                if (h >= in->start_hour &&
+                    h < in->start_hour + (int64_t)in->n_hours)
+                    ih += jr->hour_ih[k];
+            }
+            if (ih > 0) {
+                s->early_runs++;
+                s->early_ih += ih;
+            }
+            continue;
+        }
         struct spot_run *r = &s->runs[s->n_runs++];
         r->run = (uint32_t)i;
         r->pool = pool;
@@ -434,6 +458,8 @@ static gp_status spot_finish(void *state, const gp_model_input *in,
     gsl_sort(tot, 1, (size_t)s->replicates);
     ledger->spot_interruptions_mean = interruptions;
     ledger->spot_failed_attempt_cost_mean = failed;
+    ledger->spot_runs_before_window = s->early_runs;
+    ledger->spot_runs_before_window_ih = s->early_ih;
     ledger->spot_cost_p50 =
         gsl_stats_quantile_from_sorted_data(tot, 1, (size_t)s->replicates,
                                             0.5);

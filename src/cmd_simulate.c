@@ -79,6 +79,14 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
                "spot cost p50 %s, p95 %s over %d runs (seed %llu)\n",
                l[i]->strategy, l[i]->spot_interruptions_mean, m[0], m[1],
                m[2], l[i]->mc_runs, (unsigned long long)l[i]->mc_seed);
+        if (l[i]->spot_runs_before_window > 0)
+            printf("  %zu job %s started before the window: %s %.1f "
+                   "instance-hours in it are priced by the expected value, "
+                   "not replayed\n",
+                   l[i]->spot_runs_before_window,
+                   l[i]->spot_runs_before_window == 1 ? "run" : "runs",
+                   l[i]->spot_runs_before_window == 1 ? "its" : "their",
+                   l[i]->spot_runs_before_window_ih);
     }
     if (t->useful_gpu_hours == 0)
         printf("\nno gpu_util in the trace: cost per useful GPU-hour is "

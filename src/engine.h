@@ -110,6 +110,11 @@ typedef struct gp_ledger {
     double spot_interruptions_mean;
     double spot_failed_attempt_cost_mean;
     double spot_cost_p50, spot_cost_p95;
+    /* job runs on spot that started before the window and go on in it:
+     * not replayed, their instance-hours in the window priced by the
+     * expected value like usage without job_id */
+    size_t spot_runs_before_window;
+    double spot_runs_before_window_ih;
     int mc_runs;
     uint64_t mc_seed;
 } gp_ledger;

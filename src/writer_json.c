@@ -116,13 +116,17 @@ json_t *gp_json_ledger(const gp_ledger *l, const gp_trace *t)
     json_object_set_new(s, "by_workload", by);
     json_object_set_new(
         s, "spot",
-        json_pack("{s:o, s:o, s:o, s:o, s:i, s:I}", "interruptions_mean",
-                  gp_json_number_or_null(l->spot_interruptions_mean),
-                  "failed_attempt_cost_mean",
-                  gp_json_number_or_null(l->spot_failed_attempt_cost_mean),
-                  "cost_p50", gp_json_number_or_null(l->spot_cost_p50),
-                  "cost_p95", gp_json_number_or_null(l->spot_cost_p95),
-                  "runs", l->mc_runs, "seed", (json_int_t)l->mc_seed));
+        json_pack(
+            "{s:o, s:o, s:o, s:o, s:i, s:I, s:I, s:o}", "interruptions_mean",
+            gp_json_number_or_null(l->spot_interruptions_mean),
+            "failed_attempt_cost_mean",
+            gp_json_number_or_null(l->spot_failed_attempt_cost_mean),
+            "cost_p50", gp_json_number_or_null(l->spot_cost_p50), "cost_p95",
+            gp_json_number_or_null(l->spot_cost_p95), "runs", l->mc_runs,
+            "seed", (json_int_t)l->mc_seed, "job_runs_before_window",
+            (json_int_t)l->spot_runs_before_window,
+            "job_runs_before_window_instance_hours",
+            gp_json_number_or_null(l->spot_runs_before_window_ih)));
     json_object_set_new(s, "unallocated_cost", gp_json_number_or_null(l->unallocated_cost));
     json_object_set_new(s, "idle_terminated_instance_hours",
                         gp_json_number_or_null(l->idle_terminated_instance_hours));

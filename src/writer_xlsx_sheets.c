@@ -545,9 +545,27 @@ void xl_sheet_spot(gp_xl *x)
         xl_table(x, &s, first, row, 0, hj, 15);
     } else {
         worksheet_write_string(s.ws, (lxw_row_t)row, 0,
-                               "no job runs on spot: the trace has no "
-                               "job_id, or no strategy launches on spot",
+                               "no job runs replayed on spot: the trace has "
+                               "no job_id, no strategy launches on spot, or "
+                               "the runs started before the window",
                                x->f.note);
+    }
+    /* runs the window cuts: priced, but not replayed */
+    row += 2;
+    for (size_t k = 0; k < r->n_ledgers; k++) {
+        const gp_ledger *l = r->ledgers[k];
+        char line[240];
+        if (l->spot_runs_before_window == 0)
+            continue;
+        snprintf(line, sizeof line,
+                 "%s: %zu job %s on spot started before the window; %s "
+                 "%.1f instance-hours in it are priced by Daly's expected "
+                 "time, not replayed",
+                 l->strategy, l->spot_runs_before_window,
+                 l->spot_runs_before_window == 1 ? "run" : "runs",
+                 l->spot_runs_before_window == 1 ? "its" : "their",
+                 l->spot_runs_before_window_ih);
+        worksheet_write_string(s.ws, (lxw_row_t)row++, 0, line, x->f.note);
     }
     worksheet_freeze_panes(s.ws, 4, 1);
     xl_fit(&s);

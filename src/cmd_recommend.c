@@ -267,6 +267,58 @@ static void print_table(const gp_inputs *in, const gp_recommendation *r)
         printf("note: %s\n", r->notes.items[i]);
 }
 
+/* Whether a type's catalog marks a reservation or savings-plan rate as an
+ * estimate ("estimate": true). */
+static bool has_estimated_rate(const gp_instance_type *it)
+{
+    for (size_t i = 0; i < it->n_reserved; i++)
+        if (it->reserved[i].estimate)
+            return true;
+    for (size_t i = 0; i < it->n_plans; i++)
+        if (it->plans[i].estimate)
+            return true;
+    return false;
+}
+
+/* Warns when the commitments the plans can buy (the trace's types) are
+ * priced at estimated rates, naming the types; says nothing for catalogs
+ * of list prices. */
+static void estimate_warning(const gp_trace *t, gp_run_info *info)
+{
+    char names[200] = "";
+    size_t n = 0, shown = 0;
+
+    for (size_t p = 0; p < t->n_pools; p++) {
+        const gp_instance_type *it = t->pools[p].type;
+        bool seen = false;
+        for (size_t q = 0; q < p && !seen; q++)
+            seen = strcmp(t->pools[q].type->name, it->name) == 0;
+        if (seen || !has_estimated_rate(it))
+            continue;
+        n++;
+        size_t len = strlen(names);
+        if (len + strlen(it->name) + 3 < sizeof names) {
+            snprintf(names + len, sizeof names - len, "%s%s", shown ? ", " : "",
+                     it->name);
+            shown++;
+        }
+    }
+    if (n == 0)
+        return;
+    if (n > shown)
+        gp_warnings_add(&info->warnings,
+                        "the reserved and savings-plan rates of %s and %zu "
+                        "more types are estimates from published discount "
+                        "ratios, not list prices; replace them with your own",
+                        names, n - shown);
+    else
+        gp_warnings_add(&info->warnings,
+                        "the reserved and savings-plan rates of %s are "
+                        "estimates from published discount ratios, not list "
+                        "prices; replace them with your own",
+                        names);
+}
+
 static int recommend_exec(gp_cli *cli)
 {
     gp_inputs in;
@@ -321,10 +373,7 @@ static int recommend_exec(gp_cli *cli)
         return 1;
     }
     gp_cli_run_info(&info, "recommend", &in);
-    gp_warnings_add(&info.warnings,
-                    "reserved and savings-plan rates in the bundled catalogs "
-                    "are estimates from published discount ratios; replace "
-                    "them with your own");
+    estimate_warning(in.trace, &info);
     gp_cli_classification_warn(cli, classified, &info);
     if (cli->out || cli->csv_dir) {
         /* the workbook and the CSV tables show the plan billed */

@@ -107,5 +107,9 @@ for a in doc["actions"]:
     assert "count" in a or "hourly_commitment" in a, a
 r = routing[0]
 assert r["upfront"] == 0 and r["count"] is None and r["term_years"] is None
+# the bundled catalogs mark the sample's two types' commitment rates as
+# estimates ("estimate": true): the warning names both
+w = [x for x in doc["inputs"]["warnings"] if "estimates" in x]
+assert len(w) == 1 and "g6e.xlarge" in w[0] and "p4d.24xlarge" in w[0], w
 print("recommend_json: routing keys, 1 passed, 0 failed")
 PY

@@ -410,6 +410,29 @@ void gp_cli_classification_warn(const gp_cli *cli, const gp_classification *c,
     gp_warnings_clear(&cw);
 }
 
+bool gp_cli_window_warn(const gp_inputs *in, struct gp_run_info *info)
+{
+    const gp_scenario *sc = in->scenario;
+    const gp_trace *t = in->trace;
+    char w[2][32], u[2][32];
+
+    if (!sc->has_window || t->n_hours == 0)
+        return false;
+    int64_t ts = t->start_hour * 3600;
+    int64_t te = (t->start_hour + (int64_t)t->n_hours) * 3600;
+    if (sc->window_start < te && sc->window_end > ts)
+        return false;
+    gp_format_time(sc->window_start, w[0], sizeof w[0]);
+    gp_format_time(sc->window_end, w[1], sizeof w[1]);
+    gp_format_time(ts, u[0], sizeof u[0]);
+    gp_format_time(te, u[1], sizeof u[1]);
+    gp_warnings_add(&info->warnings,
+                    "the scenario's window, %s to %s, holds none of the "
+                    "trace's usage (%s to %s): only commitments are billed",
+                    w[0], w[1], u[0], u[1]);
+    return true;
+}
+
 const char *gp_cli_data_dir(void)
 {
     const char *d = getenv("GPUPLAN_DATA_DIR");

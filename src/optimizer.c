@@ -1170,7 +1170,8 @@ double gp_opt_solve(gp_opt *o)
     /* whole tenths of a cent an hour; a plan that saves nothing (or less
      * than a dollar over the window) is not worth a purchase order */
     for (size_t k = 0; k < o->n_plans; k++)
-        o->plans[k].S = floor(o->plans[k].S * 1000 + 0.5) / 1000;
+        o->plans[k].S =
+            floor(o->plans[k].S * GP_PLAN_STEPS + 0.5) / GP_PLAN_STEPS;
     cost = pass(o, NULL);
     /* The averages stop at the best point they passed, where a plan need
      * not be at its best given the others: a compute plan still shrinking
@@ -1187,7 +1188,8 @@ double gp_opt_solve(gp_opt *o)
                 (o->n_pools > 64 && o->plans[k].kind != GP_PLAN_COMPUTE))
                 continue;
             pass(o, &w);
-            double to = floor(best_plan(o, &w, k) * 1000 + 0.5) / 1000;
+            double to = floor(best_plan(o, &w, k) * GP_PLAN_STEPS + 0.5) /
+                        GP_PLAN_STEPS;
             double was = o->plans[k].S;
             if (to == was)
                 continue;

@@ -28,6 +28,10 @@
 #include "engine.h"
 #include "gpuplan.h"
 
+/* A plan's hourly commitment is bought in whole steps of 1/GP_PLAN_STEPS
+ * dollars (a tenth of a cent), rounded to the nearest. */
+#define GP_PLAN_STEPS 1000
+
 /* A pool as the optimizer sees it. */
 typedef struct gp_opt_pool {
     const gp_catalog *catalog;

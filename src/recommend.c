@@ -630,7 +630,9 @@ static gp_status plan_hours_reached(const gp_opt *o,
         double need = 0;
         for (size_t e = 0; e < p->n_el; e++)
             need += rest[p->el[e].pool] * p->el[e].rate;
-        *hit += need >= commitment - 1e-9;
+        /* the commitment was rounded to a step: usage within half a
+         * step of it reached it */
+        *hit += need >= commitment - 0.5 / GP_PLAN_STEPS - 1e-9;
     }
     gp_free(level);
     gp_free(rest);

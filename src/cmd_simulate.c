@@ -92,8 +92,8 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
         printf("\nno gpu_util in the trace: cost per useful GPU-hour is "
                "not known\n");
     else if (t->gpu_hours_without_util > 0)
-        printf("\n%.0f GPU-hours had no gpu_util: cost per useful GPU-hour "
-               "is over the rest\n",
+        printf("\n%.0f GPU-hours in the trace had no gpu_util: cost per "
+               "useful GPU-hour is over the rest\n",
                t->gpu_hours_without_util);
 }
 

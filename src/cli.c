@@ -11,6 +11,7 @@
 #include "classify.h"
 #include "json_util.h"
 #include "progress.h"
+#include "recommend.h"
 #include "writers.h"
 
 #include <errno.h>
@@ -410,27 +411,65 @@ void gp_cli_classification_warn(const gp_cli *cli, const gp_classification *c,
     gp_warnings_clear(&cw);
 }
 
-bool gp_cli_window_warn(const gp_inputs *in, struct gp_run_info *info)
+/* Warns when commitment c is not active in [ws, we) (seconds): it bills
+ * nothing there, which a mistyped start would otherwise hide. */
+static size_t commitment_outside(const gp_commitment *c, const char *whose,
+                                 int64_t ws, int64_t we,
+                                 struct gp_run_info *info)
+{
+    char what[200], a[32], z[32], w[2][32];
+
+    if (c->start < we && c->end > ws)
+        return 0;
+    gp_commitment_describe(c, false, what, sizeof what);
+    gp_format_time(c->start, a, sizeof a);
+    gp_format_time(c->end, z, sizeof z);
+    gp_format_time(ws, w[0], sizeof w[0]);
+    gp_format_time(we, w[1], sizeof w[1]);
+    gp_warnings_add(&info->warnings,
+                    "%s commitment (%s) runs from %s to %s, outside the "
+                    "window (%s to %s): it bills nothing in it",
+                    whose, what, a, z, w[0], w[1]);
+    return 1;
+}
+
+size_t gp_cli_window_warn(const gp_inputs *in, bool strategies,
+                          struct gp_run_info *info)
 {
     const gp_scenario *sc = in->scenario;
     const gp_trace *t = in->trace;
     char w[2][32], u[2][32];
+    size_t n = 0;
 
-    if (!sc->has_window || t->n_hours == 0)
-        return false;
+    if (t->n_hours == 0)
+        return 0;
     int64_t ts = t->start_hour * 3600;
     int64_t te = (t->start_hour + (int64_t)t->n_hours) * 3600;
-    if (sc->window_start < te && sc->window_end > ts)
-        return false;
-    gp_format_time(sc->window_start, w[0], sizeof w[0]);
-    gp_format_time(sc->window_end, w[1], sizeof w[1]);
-    gp_format_time(ts, u[0], sizeof u[0]);
-    gp_format_time(te, u[1], sizeof u[1]);
-    gp_warnings_add(&info->warnings,
-                    "the scenario's window, %s to %s, holds none of the "
-                    "trace's usage (%s to %s): only commitments are billed",
-                    w[0], w[1], u[0], u[1]);
-    return true;
+    int64_t ws = sc->has_window ? sc->window_start : ts;
+    int64_t we = sc->has_window ? sc->window_end : te;
+    if (!(ws < te && we > ts)) {
+        gp_format_time(ws, w[0], sizeof w[0]);
+        gp_format_time(we, w[1], sizeof w[1]);
+        gp_format_time(ts, u[0], sizeof u[0]);
+        gp_format_time(te, u[1], sizeof u[1]);
+        gp_warnings_add(&info->warnings,
+                        "the scenario's window, %s to %s, holds none of the "
+                        "trace's usage (%s to %s): only commitments are "
+                        "billed",
+                        w[0], w[1], u[0], u[1]);
+        n++;
+    }
+    for (size_t i = 0; i < sc->n_commitments; i++)
+        n += commitment_outside(&sc->commitments[i], "an owned", ws, we, info);
+    for (size_t k = 0; strategies && k < sc->n_strategies; k++)
+        for (size_t i = 0; i < sc->strategies[k].n_add; i++) {
+            char whose[96];
+            snprintf(whose, sizeof whose, "strategy \"%s\"'s",
+                     sc->strategies[k].name);
+            n += commitment_outside(&sc->strategies[k].add_commitments[i],
+                                    whose, ws, we, info);
+        }
+    return n;
 }
 
 const char *gp_cli_data_dir(void)

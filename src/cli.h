@@ -116,10 +116,13 @@ void gp_cli_classification_warn(const gp_cli *cli,
                                 const struct gp_classification *c,
                                 struct gp_run_info *info);
 
-/* Adds a warning to info's, and returns true, when the scenario's window
- * holds none of the trace's usage (a mistyped year would otherwise bill an
- * empty window without a word). */
-bool gp_cli_window_warn(const gp_inputs *in, struct gp_run_info *info);
+/* Adds warnings to info's, and returns how many, when the window (the
+ * scenario's, else the trace's span) holds none of the trace's usage, and
+ * for each commitment (owned, or with `strategies` one a strategy adds)
+ * active at no time in it: a mistyped year would otherwise bill an empty
+ * window without a word. */
+size_t gp_cli_window_warn(const gp_inputs *in, bool strategies,
+                          struct gp_run_info *info);
 
 /* Folder of the bundled pricing/ and scenarios/ (GPUPLAN_DATA_DIR or the
  * source tree the program was built from). */

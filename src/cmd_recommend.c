@@ -375,9 +375,10 @@ static int recommend_exec(gp_cli *cli)
     gp_cli_run_info(&info, "recommend", &in);
     estimate_warning(in.trace, &info);
     /* (a forward plan is for the forecast's hours, not the window's) */
-    if (!r->forward && gp_cli_window_warn(&in, &info) && !cli->quiet)
-        fprintf(stderr, "gpuplan: warning: %s\n",
-                info.warnings.items[info.warnings.count - 1]);
+    size_t nw = r->forward ? 0 : gp_cli_window_warn(&in, false, &info);
+    for (size_t i = info.warnings.count - nw;
+         !cli->quiet && i < info.warnings.count; i++)
+        fprintf(stderr, "gpuplan: warning: %s\n", info.warnings.items[i]);
     gp_cli_classification_warn(cli, classified, &info);
     if (cli->out || cli->csv_dir) {
         /* the workbook and the CSV tables show the plan billed */

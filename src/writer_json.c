@@ -327,6 +327,27 @@ void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
                                     "the spot price or interruption rate of "
                                     "%s is an estimate",
                                     t->pools[p].type->name);
+            /* a price history that starts after the window does: its
+             * first price stands in for the hours before it */
+            for (size_t i = 0; i < t->n_series; i++) {
+                const gp_series *ser = &t->series[i];
+                const gp_spot_offer *so = &t->pools[ser->pool].type->spot;
+                int64_t ws = l->start_hour * 3600;
+                char a[32], b[32];
+                if (so->n_history == 0 || so->history[0].t <= ws ||
+                    l->series[i].instance_hours <= 0 ||
+                    gp_route_of(t, sg, ser) != GP_ROUTE_SPOT)
+                    continue;
+                gp_format_time(so->history[0].t, a, sizeof a);
+                gp_format_time(ws, b, sizeof b);
+                gp_warnings_add(&info->warnings,
+                                "the spot price history of %s starts at %s, "
+                                "after the window (from %s): spot hours "
+                                "before it are priced at its first price, "
+                                "$%.4f/h",
+                                t->pools[ser->pool].type->name, a, b,
+                                so->history[0].hourly);
+            }
         }
     }
 }

@@ -25,11 +25,6 @@
 #include <sys/stat.h>
 
 #define CATALOG_SCHEMA "gpuplan-catalog/1"
-/* Longest names, so that a scenario's commitment can name them. */
-#define MAX_REGION 31
-#define MAX_TYPE_NAME 63
-#define MAX_FAMILY 31
-#define MAX_GPUS 1024
 /* A pricing folder nested deeper than this is most likely a link loop. */
 #define MAX_FOLDER_DEPTH 16
 /* Older catalogs than this get a warning. */
@@ -539,19 +534,21 @@ static gp_status parse_type(gp_jdoc *d, const json_t *jt, const char *name,
         return st;
     if (!name[0])
         return gp_jdoc_error(d, NULL, "an instance type needs a name");
-    if (strlen(name) > MAX_TYPE_NAME)
+    if (strlen(name) > GP_CATALOG_MAX_TYPE_NAME)
         return gp_jdoc_error(d, NULL,
                              "instance type name too long (at most %d "
                              "characters)",
-                             MAX_TYPE_NAME);
+                             GP_CATALOG_MAX_TYPE_NAME);
     if ((st = gp_jdoc_expect_object(d, jt)) != GP_OK ||
         (st = gp_jdoc_known_keys(d, jt, type_keys, NULL)) != GP_OK ||
         (st = gp_jdoc_string(d, jt, "family", false, &family, NULL)) != GP_OK ||
-        (st = check_length(d, "family", family, MAX_FAMILY)) != GP_OK ||
+        (st = check_length(d, "family", family, GP_CATALOG_MAX_FAMILY)) !=
+            GP_OK ||
         (st = gp_jdoc_string(d, jt, "gpu_model", false, &gpu_model, NULL)) !=
             GP_OK ||
         (st = gp_jdoc_number(d, jt, "gpus", true, &gpus, NULL)) != GP_OK ||
-        (st = gp_jdoc_check_whole(d, "gpus", gpus, 1, MAX_GPUS)) != GP_OK ||
+        (st = gp_jdoc_check_whole(d, "gpus", gpus, 1, GP_CATALOG_MAX_GPUS)) !=
+            GP_OK ||
         (st = gp_jdoc_number(d, jt, "vcpus", false, &t->vcpus, NULL)) !=
             GP_OK ||
         (st = gp_jdoc_check_nonnegative(d, "vcpus", t->vcpus)) != GP_OK ||
@@ -611,7 +608,8 @@ static gp_status parse_catalog(gp_jdoc *d, const json_t *root,
         return st;
     if (!region[0])
         return gp_jdoc_error(d, "region", "must not be empty");
-    if ((st = check_length(d, "region", region, MAX_REGION)) != GP_OK ||
+    if ((st = check_length(d, "region", region, GP_CATALOG_MAX_REGION)) !=
+            GP_OK ||
         (st = dup_into(d, &c->region, region)) != GP_OK ||
         (st = gp_jdoc_string(d, root, "currency", true, &currency, NULL)) !=
             GP_OK)

@@ -37,18 +37,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* A trace may span at most this many hours (about 30 years): enough for
- * any real history, and a bound on memory for a mistyped timestamp. */
-#define MAX_SPAN_HOURS (30L * 366 * 24)
 #define MAX_FIELDS 256
-/* The most instances, and GPUs, one row may hold.  The largest GPU fleets
- * are around a million GPUs, so these are ten times past any real row and
- * catch a mistyped or garbage number (1e300) with a clear error.  They
- * also keep one row's cost below 1e15 dollars, where a double still holds
- * cents: 1e7 8-GPU instances at about $100 an hour, or 1e8 GPUs at about
- * $12 a GPU-hour, for the 30-year span is about 3e14 dollars. */
-#define MAX_ROW_INSTANCES 1e7
-#define MAX_ROW_GPUS 1e8
 /* Buffers at least this large are split across threads. */
 #define PARALLEL_MIN_BYTES (8u << 20)
 
@@ -305,14 +294,14 @@ static int64_t shard_series(struct shard *s, const struct series_key *key)
 }
 
 /* Returns the cell of clock hour `hour`, growing the series' span.  NULL
- * on allocation failure or when the span would pass MAX_SPAN_HOURS. */
+ * on allocation failure or when the span would pass GP_TRACE_MAX_SPAN_HOURS. */
 static struct cell *series_cell(struct shard_series *ser, int64_t hour)
 {
     if (ser->n == 0) {
         ser->base = hour;
     } else if (hour < ser->base) {
         size_t shift = (size_t)(ser->base - hour);
-        if (ser->n + shift > MAX_SPAN_HOURS)
+        if (ser->n + shift > GP_TRACE_MAX_SPAN_HOURS)
             return NULL;
         if (gp_grow((void **)&ser->cells, &ser->cap, ser->n + shift,
                     sizeof *ser->cells) != GP_OK)
@@ -324,7 +313,7 @@ static struct cell *series_cell(struct shard_series *ser, int64_t hour)
     }
     size_t i = (size_t)(hour - ser->base);
     if (i >= ser->n) {
-        if (i + 1 > MAX_SPAN_HOURS)
+        if (i + 1 > GP_TRACE_MAX_SPAN_HOURS)
             return NULL;
         if (gp_grow((void **)&ser->cells, &ser->cap, i + 1,
                     sizeof *ser->cells) != GP_OK)
@@ -905,10 +894,11 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
                       shown);
             return false;
         }
-        if (gpus > MAX_ROW_GPUS) {
+        if (gpus > GP_TRACE_MAX_ROW_GPUS) {
             show(shown, f);
             row_error(s, ctx, row, COL_GPUS,
-                      "must be at most %.0f GPUs, got %s", MAX_ROW_GPUS, shown);
+                      "must be at most %.0f GPUs, got %s",
+                      GP_TRACE_MAX_ROW_GPUS, shown);
             return false;
         }
     }
@@ -923,11 +913,11 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
                       shown);
             return false;
         }
-        if (n > MAX_ROW_INSTANCES) {
+        if (n > GP_TRACE_MAX_ROW_INSTANCES) {
             show(shown, f);
             row_error(s, ctx, row, COL_INSTANCES,
                       "must be at most %.0f instances, got %s",
-                      MAX_ROW_INSTANCES, shown);
+                      GP_TRACE_MAX_ROW_INSTANCES, shown);
             return false;
         }
         if (gpus > n * it->gpus * (1 + 1e-9)) {
@@ -997,18 +987,18 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
     double inst_h = n * hours;
     /* checked in floating point first: a step of 1e40 seconds would not
      * fit the hour numbers below (found by fuzz_trace) */
-    if (!(hours < (double)MAX_SPAN_HOURS)) {
-        row_error(s, ctx, row, b->opt.layout == GP_LAYOUT_JOBS ? COL_END
-                                                               : COL_STEP_S,
-                  "covers more than %ld hours (30 years)", MAX_SPAN_HOURS);
+    if (!(hours < (double)GP_TRACE_MAX_SPAN_HOURS)) {
+        row_error(
+            s, ctx, row, b->opt.layout == GP_LAYOUT_JOBS ? COL_END : COL_STEP_S,
+            "covers more than %ld hours (30 years)", GP_TRACE_MAX_SPAN_HOURS);
         return false;
     }
     int64_t h = (int64_t)floor(t0 / 3600.0);
     int64_t h_last = (int64_t)floor((t1 - 1e-6) / 3600.0);
-    if (h_last - h >= MAX_SPAN_HOURS) {
-        row_error(s, ctx, row, b->opt.layout == GP_LAYOUT_JOBS ? COL_END
-                                                               : COL_STEP_S,
-                  "covers more than %ld hours (30 years)", MAX_SPAN_HOURS);
+    if (h_last - h >= GP_TRACE_MAX_SPAN_HOURS) {
+        row_error(
+            s, ctx, row, b->opt.layout == GP_LAYOUT_JOBS ? COL_END : COL_STEP_S,
+            "covers more than %ld hours (30 years)", GP_TRACE_MAX_SPAN_HOURS);
         return false;
     }
     int64_t h_first = h;
@@ -1016,14 +1006,14 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
         double frac = hour_overlap(t0, t1, h);
         struct cell *c = series_cell(ser, h);
         if (!c) {
-            if (ser->n + 1 > MAX_SPAN_HOURS ||
-                llabs(h - ser->base) >= MAX_SPAN_HOURS) {
+            if (ser->n + 1 > GP_TRACE_MAX_SPAN_HOURS ||
+                llabs(h - ser->base) >= GP_TRACE_MAX_SPAN_HOURS) {
                 row_error(s, ctx, row,
                           b->opt.layout == GP_LAYOUT_JOBS ? COL_START
                                                           : COL_TIMESTAMP,
                           "the trace would span more than %ld hours (30 "
                           "years); is this time right?",
-                          MAX_SPAN_HOURS);
+                          GP_TRACE_MAX_SPAN_HOURS);
                 return false;
             }
             goto nomem;
@@ -2216,7 +2206,7 @@ static void no_data_rows(const gp_trace_builder *b, gp_error *err)
     }
 }
 
-/* The error for series that together span more than MAX_SPAN_HOURS
+/* The error for series that together span more than GP_TRACE_MAX_SPAN_HOURS
  * (clock hours [lo, hi)). */
 static void span_too_long(const gp_trace_builder *b, int64_t lo, int64_t hi,
                           gp_error *err)
@@ -2268,7 +2258,7 @@ gp_status gp_trace_builder_finish(gp_trace_builder *b, gp_trace **out,
     }
     if (lo == INT64_MAX) {
         lo = hi = 0;
-    } else if (hi - lo > MAX_SPAN_HOURS) {
+    } else if (hi - lo > GP_TRACE_MAX_SPAN_HOURS) {
         /* each series is within the bound (rows past it are rejected where
          * they are read), so the times are in different series: which one
          * is wrong cannot be known, so say what was found */

@@ -10,6 +10,31 @@
 
 #include <stdio.h>
 
+/* ---- limits the loaders apply ----------------------------------------------
+ * trace.c and catalog.c reject values past these; the importers, which
+ * write traces and catalogs, check their inputs against the same numbers so
+ * that what they write always loads. */
+
+/* A trace may span at most this many hours (about 30 years): enough for
+ * any real history, and a bound on memory for a mistyped timestamp.  One
+ * row's period is shorter than this. */
+#define GP_TRACE_MAX_SPAN_HOURS (30L * 366 * 24)
+/* The most instances, and GPUs, one trace row may hold.  The largest GPU
+ * fleets are around a million GPUs, so these are ten times past any real
+ * row and catch a mistyped or garbage number (1e300) with a clear error.
+ * They also keep one row's cost below 1e15 dollars, where a double still
+ * holds cents: 1e7 8-GPU instances at about $100 an hour, or 1e8 GPUs at
+ * about $12 a GPU-hour, for the 30-year span is about 3e14 dollars. */
+#define GP_TRACE_MAX_ROW_INSTANCES 1e7
+#define GP_TRACE_MAX_ROW_GPUS 1e8
+/* A catalog's longest names, so that a scenario's commitment can name
+ * them, and the most GPUs an instance type may have.  (Prices, sizes and
+ * factors are at most GP_NUMBER_MAX, json_util.h.) */
+#define GP_CATALOG_MAX_REGION 31
+#define GP_CATALOG_MAX_TYPE_NAME 63
+#define GP_CATALOG_MAX_FAMILY 31
+#define GP_CATALOG_MAX_GPUS 1024
+
 /* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
  * days_from_civil). */
 int64_t gp_days_from_civil(int64_t y, unsigned m, unsigned d);

@@ -130,6 +130,7 @@ typedef struct bill {
     const char *source;
     usage_cell *cells;
     size_t n_cells, cap_cells;
+    int64_t lo_hour, hi_hour; /* the clock hours [lo, hi) the cells cover */
     gp_strmap cell_index;
     owned *owned;
     size_t n_owned, cap_owned;
@@ -161,22 +162,106 @@ static void bill_free(bill *b)
     gp_strmap_free(&b->hour_index);
 }
 
-/* Adds `hours` instance-hours of a pool in the period [start, start+step). */
-static gp_status bill_add_usage(bill *b, const char *provider,
-                                const char *region, const char *type,
-                                int64_t start, int64_t step, double hours)
+/* Where a usage row's start, end and quantity are, for the errors
+ * bill_add_usage gives. */
+typedef struct usage_at {
+    long line;
+    int col_start, col_end, col_quantity; /* 0-based */
+    const char *name_start, *name_end, *name_quantity;
+    const char *quantity; /* the field as written */
+} usage_at;
+
+/* The clock hour that holds time t. */
+static int64_t hour_of(int64_t t)
+{
+    return t >= 0 ? t / 3600 : -((-t + 3599) / 3600);
+}
+
+/* Checks that a usage row keeps the trace loadable (trace.c's limits, see
+ * util.h): its period is shorter than GP_TRACE_MAX_SPAN_HOURS and covers
+ * at most that many clock hours, the trace with it spans at most that many, and
+ * the trace row it adds to
+ * (`hours` instance-hours so far, this row's included) holds at most
+ * GP_TRACE_MAX_ROW_INSTANCES instances. */
+static gp_status usage_limits(bill *b, const usage_at *at, const char *type,
+                              int64_t start, int64_t step, double hours,
+                              bool added, gp_error *err)
+{
+    int64_t first = hour_of(start), end = hour_of(start + step - 1) + 1;
+    int64_t lo = b->n_cells && b->lo_hour < first ? b->lo_hour : first;
+    int64_t hi = b->n_cells && b->hi_hour > end ? b->hi_hour : end;
+    double instances = hours / ((double)step / 3600.0);
+    char from[32], to[32], num[32], total[32];
+
+    if (!((double)step / 3600.0 < (double)GP_TRACE_MAX_SPAN_HOURS) ||
+        end - first > GP_TRACE_MAX_SPAN_HOURS) {
+        gp_error_set(err, b->source, at->line, at->col_end + 1, at->name_end,
+                     "the charge period covers %ld hours (30 years) or "
+                     "more; is this time right?",
+                     GP_TRACE_MAX_SPAN_HOURS);
+        return GP_ERR_INPUT;
+    }
+    if (hi - lo > GP_TRACE_MAX_SPAN_HOURS) {
+        bool earlier = first < b->lo_hour;
+        gp_format_time(lo * 3600, from, sizeof from);
+        gp_format_time(hi * 3600, to, sizeof to);
+        gp_error_set(err, b->source, at->line,
+                     (earlier ? at->col_start : at->col_end) + 1,
+                     earlier ? at->name_start : at->name_end,
+                     "with this row the trace would span %s to %s, more than "
+                     "%ld hours (30 years); is this time right?",
+                     from, to, GP_TRACE_MAX_SPAN_HOURS);
+        return GP_ERR_INPUT;
+    }
+    if (!(instances <= GP_TRACE_MAX_ROW_INSTANCES)) {
+        if (isfinite(instances))
+            gp_json_format_number(instances, num, sizeof num);
+        else
+            snprintf(num, sizeof num, "more than 1e308");
+        if (added)
+            gp_json_format_number(hours, total, sizeof total);
+        gp_error_set(err, b->source, at->line, at->col_quantity + 1,
+                     at->name_quantity,
+                     "%s%s instance-hours in a charge period of %lld s are %s "
+                     "instances of %s; a trace row holds at most %.0f",
+                     added ? "with the rows before it of this type, region "
+                             "and period, "
+                           : "",
+                     added ? total : at->quantity, (long long)step, num, type,
+                     GP_TRACE_MAX_ROW_INSTANCES);
+        return GP_ERR_INPUT;
+    }
+    return GP_OK;
+}
+
+/* Adds `hours` instance-hours of a pool in the period [start, start+step),
+ * from the row at `at`; an error there when the trace would not load. */
+static gp_status bill_add_usage(bill *b, const usage_at *at,
+                                const char *provider, const char *region,
+                                const char *type, int64_t start, int64_t step,
+                                double hours, gp_error *err)
 {
     char key[256];
-    uint32_t at;
+    uint32_t i;
     int n = snprintf(key, sizeof key, "%s\x1f%s\x1f%s\x1f%lld\x1f%lld",
                      provider, region, type, (long long)start,
                      (long long)step);
+    bool found;
     gp_status st;
 
     if (n < 0 || (size_t)n >= sizeof key)
         return GP_ERR_INPUT; /* names were length-checked before */
-    if (gp_strmap_get(&b->cell_index, key, (size_t)n, &at)) {
-        b->cells[at].hours += hours;
+    found = gp_strmap_get(&b->cell_index, key, (size_t)n, &i);
+    if ((st = usage_limits(b, at, type, start, step,
+                           found ? b->cells[i].hours + hours : hours, found,
+                           err)) != GP_OK)
+        return st;
+    if (!b->n_cells || hour_of(start) < b->lo_hour)
+        b->lo_hour = hour_of(start);
+    if (!b->n_cells || hour_of(start + step - 1) + 1 > b->hi_hour)
+        b->hi_hour = hour_of(start + step - 1) + 1;
+    if (found) {
+        b->cells[i].hours += hours;
         return GP_OK;
     }
     if ((st = gp_grow((void **)&b->cells, &b->cap_cells, b->n_cells + 1,
@@ -811,6 +896,7 @@ static gp_status focus_row(void *pctx, char **f, size_t n, long line,
     char type[64];
     int64_t start, step;
     double quantity, effective, list_cost;
+    usage_at at;
     gp_commitment_type ctype = GP_COMMIT_RESERVED;
     bool committed, explicit_type;
     gp_status st;
@@ -913,8 +999,16 @@ static gp_status focus_row(void *pctx, char **f, size_t n, long line,
         }
         return GP_OK;
     }
-    if ((st = bill_add_usage(b, provider, region, type, start, step,
-                             quantity)) != GP_OK)
+    at = (usage_at){line,
+                    c[F_START],
+                    c[F_END],
+                    c[F_QUANTITY],
+                    focus_names[F_START],
+                    focus_names[F_END],
+                    focus_names[F_QUANTITY],
+                    field(f, n, c[F_QUANTITY])};
+    if ((st = bill_add_usage(b, &at, provider, region, type, start, step,
+                             quantity, err)) != GP_OK)
         return st;
     b->imported++;
     if (strcasecmp(field(f, n, c[F_PRICING_CATEGORY]), "Dynamic") == 0)
@@ -1248,6 +1342,7 @@ static gp_status cur_row(void *pctx, char **f, size_t n, long line,
     char type[64], region[32];
     int64_t start, step;
     double amount, on_demand_cost, effective;
+    usage_at at;
     bool spot = false, ri, sp;
     gp_status st;
 
@@ -1324,8 +1419,16 @@ static gp_status cur_row(void *pctx, char **f, size_t n, long line,
         }
         return GP_OK;
     }
-    if ((st = bill_add_usage(b, "aws", region, type, start, step, amount)) !=
-        GP_OK)
+    at = (usage_at){line,
+                    c[C_START],
+                    c[C_END],
+                    c[C_AMOUNT],
+                    cur_names[C_START],
+                    cur_names[C_END],
+                    cur_names[C_AMOUNT],
+                    field(f, n, c[C_AMOUNT])};
+    if ((st = bill_add_usage(b, &at, "aws", region, type, start, step, amount,
+                             err)) != GP_OK)
         return st;
     b->imported++;
     if (spot)

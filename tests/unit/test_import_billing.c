@@ -630,6 +630,87 @@ static void test_focus_bad_rows_give_file_line_column(void **state)
     }
 }
 
+/*
+ * Rows whose trace the loader would reject (trace.c's limits, util.h) are
+ * an error at the bill's own line, column and field, and nothing is
+ * written; rows just inside the limits are written.  The bounds, worked out
+ * by hand: a trace row holds at most 1e7 instances, so 1e7 instance-hours
+ * in one hour pass and 10000001 do not, nor do two rows of 5000001 for the
+ * same pool and hour (10000002); a row's period is shorter than 263520
+ * hours (30 x 366 x 24), and 263520 hours after 2000-01-01T00:00 is
+ * 2030-01-23T00:00 (10980 days: 30 years of which 8 leap, 10958, plus 22),
+ * so a period ending an hour before that passes and one ending then does
+ * not; the trace spans at most 263520 clock hours, so a year from
+ * 2029-01-23 with an hour of 2000-01-01 passes, an hour more does not;
+ * 1e306 instance-hours in 1 s are 3.6e309 instances, past a double.
+ */
+static void test_focus_rows_past_the_trace_limits(void **state)
+{
+    static const struct {
+        const char *text, *want;
+    } bad[] = {
+        {FOCUS_HEAD FOCUS_ROW("2024-09-10 05:00:00", "2024-09-10 06:00:00",
+                              "10000001", "us-east-1"),
+         "bill.csv:2:8: ConsumedQuantity: 10000001 instance-hours in a "
+         "charge period of 3600 s are 10000001 instances of g5.xlarge; a "
+         "trace row holds at most 10000000"},
+        {FOCUS_HEAD FOCUS_ROW("2024-09-10 05:00:00", "2024-09-10 05:00:01",
+                              "1e306", "us-east-1"),
+         "bill.csv:2:8: ConsumedQuantity: 1e306 instance-hours in a charge "
+         "period of 1 s are more than 1e308 instances of g5.xlarge; a trace "
+         "row holds at most 10000000"},
+        {FOCUS_HEAD FOCUS_ROW("2024-09-10 05:00:00", "2024-09-10 06:00:00",
+                              "5000001", "us-east-1")
+             FOCUS_ROW("2024-09-10 05:00:00", "2024-09-10 06:00:00", "5000001",
+                       "us-east-1"),
+         "bill.csv:3:8: ConsumedQuantity: with the rows before it of this "
+         "type, region and period, 10000002 instance-hours in a charge "
+         "period of 3600 s are 10000002 instances of g5.xlarge; a trace row "
+         "holds at most 10000000"},
+        {FOCUS_HEAD FOCUS_ROW("2000-01-01 00:00:00", "2030-01-23 00:00:00", "1",
+                              "us-east-1"),
+         "bill.csv:2:3: ChargePeriodEnd: the charge period covers 263520 "
+         "hours (30 years) or more; is this time right?"},
+        {FOCUS_HEAD FOCUS_ROW("2030-01-23 00:00:00", "2030-01-23 01:00:00", "1",
+                              "us-east-1")
+             FOCUS_ROW("2000-01-01 00:00:00", "2000-01-01 01:00:00", "1",
+                       "us-east-1"),
+         "bill.csv:3:2: ChargePeriodStart: with this row the trace would "
+         "span 2000-01-01T00:00:00Z to 2030-01-23T01:00:00Z, more than "
+         "263520 hours (30 years); is this time right?"},
+    };
+    static const char *const good[] = {
+        FOCUS_HEAD FOCUS_ROW("2024-09-10 05:00:00", "2024-09-10 06:00:00",
+                             "10000000", "us-east-1"),
+        FOCUS_HEAD FOCUS_ROW("2000-01-01 00:00:00", "2030-01-22 23:00:00",
+                             "263519", "us-east-1"),
+        FOCUS_HEAD FOCUS_ROW("2029-01-23 00:00:00", "2030-01-23 00:00:00", "1",
+                             "us-east-1")
+            FOCUS_ROW("2000-01-01 00:00:00", "2000-01-01 01:00:00", "1",
+                      "us-east-1"),
+    };
+    (void)state;
+
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        run_result r = run_text("focus", bad[i].text);
+        assert_int_equal(r.st, GP_ERR_INPUT);
+        assert_string_equal(formatted(&r.err), bad[i].want);
+        assert_string_equal(r.out, "");
+        result_free(&r);
+    }
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        run_result r = run_text("focus", good[i]);
+        assert_int_equal(r.st, GP_OK);
+        result_free(&r);
+    }
+    {
+        /* 1e7 instance-hours in one hour: the row says 1e7 instances */
+        run_result r = run_text("focus", good[0]);
+        assert_non_null(strstr(r.out, ",g5.xlarge,10000000\n"));
+        result_free(&r);
+    }
+}
+
 /* Half an hour billed over a 30-minute period is one instance; a UTF-8
  * byte order mark and CRLF line ends are read; other providers' rows are
  * counted, not imported. */
@@ -830,6 +911,7 @@ int main(void)
         cmocka_unit_test(test_focus_commitments_are_sized_from_the_bill),
         cmocka_unit_test(test_focus_whole_real_sample),
         cmocka_unit_test(test_focus_bad_rows_give_file_line_column),
+        cmocka_unit_test(test_focus_rows_past_the_trace_limits),
         cmocka_unit_test(test_focus_period_length_bom_and_crlf),
         cmocka_unit_test(
             test_focus_spot_and_reserved_descriptions_are_instance_hours),

@@ -277,7 +277,8 @@ static offer_type *offer_type_get(offer_ctx *x, const char *name)
     return t;
 }
 
-/* Parses a price field that must be a number >= 0. */
+/* Parses a price field that must be a number >= 0 (and at most
+ * GP_NUMBER_MAX, as catalogs are). */
 static gp_status read_price(offer_ctx *x, long line, int col,
                             const char *name, const char *s, double *out,
                             gp_error *err)
@@ -290,13 +291,21 @@ static gp_status read_price(offer_ctx *x, long line, int col,
                      gp_json_quote(s, quoted, sizeof quoted));
         return GP_ERR_INPUT;
     }
+    if (*out > GP_NUMBER_MAX) {
+        /* catalog.c's limit: what is written must load */
+        gp_error_set(err, x->source, line, col + 1, name,
+                     "must be at most " GP_NUMBER_MAX_TEXT ", got %s",
+                     gp_json_quote(s, quoted, sizeof quoted));
+        return GP_ERR_INPUT;
+    }
     return GP_OK;
 }
 
 /* Reads an optional size attribute of an instance type (vCPU, Memory,
  * Normalization Size Factor): empty or "NA" leaves *out as it is; otherwise
- * a number above 0, followed by `unit` when that is not NULL ("768 GiB";
- * thousands may be grouped with commas).  Anything else is an error: a
+ * a number above 0 and at most GP_NUMBER_MAX (as catalogs take), followed
+ * by `unit` when that is not NULL ("768 GiB"; thousands may be grouped with
+ * commas).  Anything else is an error: a
  * normalization factor dropped without a word would take the reservations'
  * size flexibility with it. */
 static gp_status read_size(offer_ctx *x, long line, int col, const char *name,
@@ -318,6 +327,12 @@ static gp_status read_size(offer_ctx *x, long line, int col, const char *name,
                      "expected a number above 0%s%s%s, or NA, got %s",
                      unit ? " followed by \"" : "", unit ? unit : "",
                      unit ? "\"" : "", gp_json_quote(s, quoted, sizeof quoted));
+        return GP_ERR_INPUT;
+    }
+    if (v > GP_NUMBER_MAX) {
+        gp_error_set(err, x->source, line, col + 1, name,
+                     "must be at most " GP_NUMBER_MAX_TEXT ", got %s",
+                     gp_json_quote(s, quoted, sizeof quoted));
         return GP_ERR_INPUT;
     }
     *out = v;
@@ -423,7 +438,8 @@ static gp_status offer_row(offer_ctx *x, char **f, size_t n, long line,
             x->fractional++;
             return GP_OK;
         }
-        if (!number || gpus < 0 || gpus != floor(gpus) || gpus > 1024) {
+        if (!number || gpus < 0 || gpus != floor(gpus) ||
+            gpus > GP_CATALOG_MAX_GPUS) {
             if (x->opt->region && x->opt->region[0] &&
                 strcmp(field(f, n, c[O_REGION]), x->opt->region) != 0) {
                 x->other_rows++; /* not this catalog's region: no matter */

@@ -846,6 +846,49 @@ static gp_status infer_steps(tel *T, double single_step)
     return GP_OK;
 }
 
+/* Checks that the trace keeps to the loader's span (trace.c, util.h): no
+ * sample lasts GP_TRACE_MAX_SPAN_HOURS hours or more (or covers more clock
+ * hours than that), and all of them together span at most that many.
+ * Samples far apart (a clock set wrong, logs of two different years) would
+ * otherwise make a trace that gpuplan rejects.  The error names the first
+ * sample, in time order, past the bound. */
+static gp_status check_span(tel *T)
+{
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    char from[40], to[40];
+
+    qsort(T->samples, T->n_samples, sizeof *T->samples, by_time_gpu);
+    for (size_t i = 0; i < T->n_samples; i++) {
+        const tel_sample *s = &T->samples[i];
+        int64_t h0 = (int64_t)floor(s->t / 3600.0);
+        int64_t h1 = (int64_t)floor((s->t + s->step - 1e-6) / 3600.0) + 1;
+
+        if (!(s->step / 3600.0 < (double)GP_TRACE_MAX_SPAN_HOURS) ||
+            h1 - h0 > GP_TRACE_MAX_SPAN_HOURS) {
+            format_time_ms(s->t + s->step, to, sizeof to);
+            return at_error(T, s->source, s->line, s->series, "timestamp",
+                            "this sample would last until %s (the GPU's "
+                            "next sample), %ld hours (30 years) or more; "
+                            "is a timestamp wrong?",
+                            to, GP_TRACE_MAX_SPAN_HOURS);
+        }
+        if (h0 < lo)
+            lo = h0;
+        if (h1 > hi)
+            hi = h1;
+        if (hi - lo > GP_TRACE_MAX_SPAN_HOURS) {
+            format_time_ms((double)lo * 3600, from, sizeof from);
+            format_time_ms((double)hi * 3600, to, sizeof to);
+            return at_error(T, s->source, s->line, s->series, "timestamp",
+                            "with this sample the trace would span %s to %s, "
+                            "more than %ld hours (30 years); is a timestamp "
+                            "wrong?",
+                            from, to, GP_TRACE_MAX_SPAN_HOURS);
+        }
+    }
+    return GP_OK;
+}
+
 /* Writes s as a CSV field, quoted when it has to be.  Line breaks (a
  * Prometheus label may hold one) become spaces: the trace reader takes no
  * line break inside a field. */
@@ -973,7 +1016,8 @@ static gp_status tel_finish(tel *T, FILE *out, double single_step)
     if ((st = tel_labels_get(T, "", "", "", &none)) != GP_OK ||
         (st = count_hosts(T)) != GP_OK || (st = resolve_types(T)) != GP_OK)
         return st;
-    if ((st = infer_steps(T, single_step)) != GP_OK)
+    if ((st = infer_steps(T, single_step)) != GP_OK ||
+        (st = check_span(T)) != GP_OK)
         return st;
     if ((st = write_trace(T, out)) != GP_OK)
         return st;

@@ -28,6 +28,7 @@ typedef struct csv_rows {
     long line;     /* the line being fed to libcsv */
     long row_line; /* the line the current row started on, 0 before */
     long last_line; /* the last line that had anything on it */
+    bool cr_pending; /* the text so far ends in a CR that ended a line */
     gp_csv_row_fn row;
     void *ctx;
     const char *source;
@@ -95,7 +96,9 @@ static void rows_end(int c, void *p)
 }
 
 /* Feeds len bytes to the parser a line at a time, so that r->line is the
- * line each callback happens on. */
+ * line each callback happens on.  A line ends in LF, CRLF or a lone CR (old
+ * Mac files; libcsv ends a row at each alike); a CR that ends one chunk of
+ * a streamed file and an LF that starts the next are one line end. */
 static gp_status rows_feed(csv_rows *r, struct csv_parser *p,
                            const char *data, size_t len)
 {
@@ -103,8 +106,21 @@ static gp_status rows_feed(csv_rows *r, struct csv_parser *p,
 
     while (pos < len && r->st == GP_OK) {
         const char *nl = memchr(data + pos, '\n', len - pos);
-        size_t next = nl ? (size_t)(nl - data) + 1 : len;
-        size_t ending = nl ? 1u + (nl > data + pos && nl[-1] == '\r') : 0u;
+        const char *cr =
+            memchr(data + pos, '\r', (nl ? (size_t)(nl - data) : len) - pos);
+        const char *eol = nl;
+        size_t ending = nl ? 1u : 0u;
+        bool counted = false;
+        if (cr && cr + 1 != nl) {
+            eol = cr; /* a lone CR ends the line */
+            ending = 1;
+        } else if (cr) {
+            ending = 2; /* CRLF */
+        } else if (r->cr_pending && nl == data + pos) {
+            counted = true; /* the LF of a CRLF the chunks cut apart */
+        }
+        r->cr_pending = false;
+        size_t next = eol ? (size_t)(eol - data) + 1 : len;
         if (next - pos > ending)
             r->last_line = r->line;
         if (csv_parse(p, data + pos, next - pos, rows_field, rows_end, r) !=
@@ -123,8 +139,10 @@ static gp_status rows_feed(csv_rows *r, struct csv_parser *p,
                                          : csv_strerror(e));
             r->st = GP_ERR_INPUT;
         }
-        if (nl)
+        if (eol && !counted) {
             r->line++;
+            r->cr_pending = eol == cr && next == len;
+        }
         pos = next;
     }
     return r->st;

@@ -19,7 +19,8 @@ typedef gp_status (*gp_csv_row_fn)(void *ctx, char **fields, size_t n,
 /* Reads CSV text (RFC 4180, strict quoting) row by row, from memory
  * (`file` NULL) or streamed from `file` (for multi-gigabyte offer files),
  * and calls `row` for every row that has any field; blank lines are
- * skipped.  A UTF-8 byte order mark is skipped.  Malformed quoting and NUL
+ * skipped.  Lines end in LF, CRLF or CR, and each counts as one.  A UTF-8
+ * byte order mark is skipped.  Malformed quoting and NUL
  * bytes are errors that name `source`, the line and the CSV column. */
 gp_status gp_csv_rows_read(const char *text, size_t len, FILE *file,
                            const char *source, gp_csv_row_fn row, void *ctx,

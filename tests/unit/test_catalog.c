@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv_rows.h"
 #include "gpuplan.h"
 #include "json_util.h"
 
@@ -749,6 +750,22 @@ static void test_spot_history_rejects_bad_csv_and_keeps_no_prices(void **state)
         /* hourly twice: the second one is the mistake */
         {"hourly,timestamp,hourly\n0.3,2026-01-01T00:00:00Z,0.4\n", 1, 3,
          "hourly"},
+        /* lines ended by a lone CR (old Mac) or by CRLF, counted by hand:
+         * the bad price, a quote error, a short row and an unclosed quote
+         * are on the line they are on, with the column's name */
+        {"timestamp,hourly\r2026-01-01T00:00:00Z,0.3\r"
+         "2026-01-02T00:00:00Z,-1\r",
+         3, 2, "hourly"},
+        {"timestamp,hourly\r2026-01-01T00:00:00Z,0.3\r"
+         "2026-01-02T00:00:00Z,\"0.3\"9\r",
+         3, 2, "hourly"},
+        {"timestamp,hourly\r\r2026-01-01T00:00:00Z,0.3\r"
+         "2026-01-02T00:00:00Z\r",
+         4, 2, "hourly"},
+        {"timestamp,hourly\r2026-01-01T00:00:00Z,\"0.3\r", 2, 2, "hourly"},
+        {"timestamp,hourly\r\n\r\n2026-01-01T00:00:00Z,0.3\r\n"
+         "2026-01-02T00:00:00Z,-1\r\n",
+         4, 2, "hourly"},
     };
 
     (void)state;
@@ -768,6 +785,49 @@ static void test_spot_history_rejects_bad_csv_and_keeps_no_prices(void **state)
         assert_int_equal(err.column, cases[i].column);
         assert_string_equal(err.field, cases[i].field);
     }
+}
+
+/* gp_csv_rows_read's callback for the test below: the line of each row. */
+static gp_status record_line(void *ctx, char **f, size_t n, long line,
+                             gp_error *err)
+{
+    long *lines = ctx;
+    (void)f;
+    (void)n;
+    (void)err;
+    if (lines[0] < 7)
+        lines[++lines[0]] = line;
+    return GP_OK;
+}
+
+/* A streamed file is read in chunks of 1 MiB (csv_rows.c's READ_CHUNK):
+ * a CRLF that the chunks cut apart (CR the chunk's last byte, LF the next
+ * one's first) ends one line, not two, and a lone CR ends a line too.  The
+ * file: line 1 is 2^20 - 1 bytes "x" then CR LF, line 2 "b" then CR, line
+ * 3 "c" then LF, line 4 "d" then CRLF: rows on lines 1, 2, 3, 4. */
+static void test_csv_rows_count_cr_and_crlf_lines_across_chunks(void **state)
+{
+    const size_t chunk = 1u << 20;
+    FILE *f = tmpfile();
+    long lines[8] = {0};
+    gp_error err;
+
+    (void)state;
+    assert_non_null(f);
+    for (size_t i = 0; i + 1 < chunk; i++)
+        fputc('x', f);
+    fputs("\r\nb\rc\nd\r\n", f);
+    rewind(f);
+    gp_error_clear(&err);
+    assert_int_equal(
+        gp_csv_rows_read(NULL, 0, f, "big.csv", record_line, lines, &err),
+        GP_OK);
+    fclose(f);
+    assert_int_equal(lines[0], 4);
+    assert_int_equal(lines[1], 1);
+    assert_int_equal(lines[2], 2);
+    assert_int_equal(lines[3], 3);
+    assert_int_equal(lines[4], 4);
 }
 
 static void test_spot_history_fails_cleanly_at_every_allocation(void **state)
@@ -1003,6 +1063,7 @@ int main(void)
         cmocka_unit_test(
             test_spot_history_reads_any_columns_and_rfc4180_quotes),
         cmocka_unit_test(test_spot_history_rejects_bad_csv_and_keeps_no_prices),
+        cmocka_unit_test(test_csv_rows_count_cr_and_crlf_lines_across_chunks),
         cmocka_unit_test(test_spot_history_fails_cleanly_at_every_allocation),
         cmocka_unit_test(test_spot_price_at_steps_through_the_history),
         cmocka_unit_test(

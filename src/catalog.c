@@ -220,13 +220,15 @@ static gp_status history_row(void *ctx, char **f, size_t n, long line,
                      gp_json_quote(price_text, quoted, sizeof quoted));
         return GP_ERR_INPUT;
     }
-    if (price < 0 || price > GP_NUMBER_MAX) {
+    /* as spot.hourly and on_demand in the catalog: above 0, at most
+     * GP_NUMBER_MAX (a spot price of 0 would make spot free) */
+    if (!(price > 0) || price > GP_NUMBER_MAX) {
         char num[32];
         gp_json_format_number(price, num, sizeof num);
         gp_error_set(err, h->source, line, (long)h->col_price + 1, "hourly",
-                     price < 0 ? "must not be negative, got %s"
-                               : "must be at most " GP_NUMBER_MAX_TEXT
-                                 ", got %s",
+                     price > 0 ? "must be at most " GP_NUMBER_MAX_TEXT
+                                 ", got %s"
+                               : "must be greater than 0, got %s",
                      num);
         return GP_ERR_INPUT;
     }
@@ -492,7 +494,7 @@ static gp_status parse_spot(gp_jdoc *d, const json_t *jt, const char *base_dir,
         (st = gp_jdoc_number(d, js, "hourly", false, &s->hourly,
                              &have_hourly)) != GP_OK ||
         (have_hourly &&
-         (st = gp_jdoc_check_nonnegative(d, "hourly", s->hourly)) != GP_OK) ||
+         (st = gp_jdoc_check_positive(d, "hourly", s->hourly)) != GP_OK) ||
         (st = gp_jdoc_string(d, js, "history", false, &history,
                              &have_history)) != GP_OK)
         return st;

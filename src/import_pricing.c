@@ -1138,7 +1138,7 @@ static gp_status advisor_apply(gp_jdoc *d, const json_t *root, json_t *cat,
     json_object_foreach(types, key, jt)
     {
         json_t *ja, *spot, *history;
-        double saved, index, on_demand;
+        double saved, index, on_demand, hourly;
         if ((st = gp_jdoc_object(d, linux_types, key, false, &ja)) != GP_OK)
             return st;
         if (!ja) {
@@ -1161,10 +1161,23 @@ static gp_status advisor_apply(gp_jdoc *d, const json_t *root, json_t *cat,
         if (!buckets[(size_t)index].label[0])
             return gp_jdoc_error(d, "r", "no bucket with index %d in ranges",
                                  (int)index);
-        gp_jdoc_pop(d);
         on_demand = json_number_value(json_object_get(jt, "on_demand"));
+        hourly = round6(on_demand * (1 - saved / 100));
         spot = json_object_get(jt, "spot");
         history = spot ? json_object_get(spot, "history") : NULL;
+        if (!(history && json_is_string(history)) && !(hourly > 0)) {
+            /* a catalog's spot price is above 0 (catalog.c) */
+            char num[32], price[32];
+            gp_json_format_number(saved, num, sizeof num);
+            gp_json_format_number(on_demand, price, sizeof price);
+            return gp_jdoc_error(d, "s",
+                                 "%s%% saved on %s's on-demand %s gives a spot "
+                                 "price that rounds to 0 (prices are kept to "
+                                 "a millionth); a spot price must be greater "
+                                 "than 0",
+                                 num, key, price);
+        }
+        gp_jdoc_pop(d);
         if (history && json_is_string(history)) {
             /* a price series beats a savings snapshot: keep it */
             json_incref(history);
@@ -1172,9 +1185,7 @@ static gp_status advisor_apply(gp_jdoc *d, const json_t *root, json_t *cat,
             json_object_set_new(spot, "history", history);
         } else {
             spot = json_object();
-            json_object_set_new(
-                spot, "hourly",
-                json_real(round6(on_demand * (1 - saved / 100))));
+            json_object_set_new(spot, "hourly", json_real(hourly));
         }
         if (!spot)
             return gp_jdoc_nomem(d);

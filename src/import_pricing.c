@@ -212,6 +212,7 @@ typedef struct offer_ctx {
     const char *source;
     file_kind kind;
     long rows_before_header;
+    long header_line;
     size_t n_header;
     char publication[48]; /* the preamble's "Publication Date" */
     char offer_code[64];
@@ -683,6 +684,7 @@ static gp_status price_list_row(void *pctx, char **f, size_t n, long line,
                 return GP_ERR_INPUT;
             }
             x->n_header = n;
+            x->header_line = line;
             return offer_header(x, f, n, line, err);
         }
         if (++x->rows_before_header > MAX_PREAMBLE_ROWS) {
@@ -711,6 +713,7 @@ static gp_status offer_read(offer_ctx *x, const char *text, size_t len,
                             FILE *file, const char *name, gp_error *err)
 {
     gp_status st;
+    unsigned long rows_before = x->rows;
 
     x->source = name;
     x->kind = FILE_UNKNOWN;
@@ -723,6 +726,15 @@ static gp_status offer_read(offer_ctx *x, const char *text, size_t len,
         gp_error_set(err, name, 1, 0, NULL,
                      "no price list header row (SKU, ...); is this an AWS "
                      "Price List CSV?");
+        return GP_ERR_INPUT;
+    }
+    if (x->rows == rows_before) {
+        /* a download cut short after the header, most likely */
+        gp_error_set(err, name, x->header_line, 0, NULL,
+                     "the %s has a header but no rows after it; is the file "
+                     "complete?",
+                     x->kind == FILE_OFFER ? "offer file"
+                                           : "savings-plan rate file");
         return GP_ERR_INPUT;
     }
     /* the catalog is dated by its newest price list */

@@ -1317,7 +1317,17 @@ gp_status gp_import_spot_advisor(const gp_import_options *opt, FILE *out,
         st = gp_read_file(opt->inputs[i], &text[i], &len[i], err);
     if (st == GP_OK) {
         advisor = looks_like_advisor(text[0], len[0]) ? 0 : 1;
-        if (!looks_like_advisor(text[advisor], len[advisor])) {
+        if (advisor == 0 && looks_like_advisor(text[1], len[1])) {
+            /* the same feed twice, or two feeds: no catalog to add to */
+            bool same = strcmp(opt->inputs[0], opt->inputs[1]) == 0;
+            gp_error_set(err, opt->inputs[1], 0, 0, NULL,
+                         "%s%s%s; give one feed and the catalog to add spot "
+                         "prices to (such as pricing/aws/us-east-1.json)",
+                         same ? "the advisor feed is given twice"
+                              : "a second Spot Instance Advisor feed (also ",
+                         same ? "" : opt->inputs[0], same ? "" : ")");
+            st = GP_ERR_INPUT;
+        } else if (!looks_like_advisor(text[advisor], len[advisor])) {
             /* a feed cut short before its "spot_advisor" key is not JSON
              * at all: say where it breaks, not that it is something else */
             for (int i = 0; i < 2 && st == GP_OK; i++) {

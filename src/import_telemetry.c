@@ -1062,6 +1062,7 @@ typedef struct smi_reader {
     char host[256]; /* when there is no host column */
     char **header;  /* normalized names, NULL before the header */
     size_t n_header;
+    long header_line;
     int col[SMI_N]; /* field index, -1 when absent */
 } smi_reader;
 
@@ -1118,6 +1119,7 @@ static gp_status smi_header(smi_reader *r, char **fields, size_t n, long line)
     if (!r->header)
         return nomem(T);
     r->n_header = n;
+    r->header_line = line;
     for (int k = 0; k < SMI_N; k++)
         r->col[k] = -1;
     for (size_t i = 0; i < n; i++) {
@@ -1160,6 +1162,46 @@ static bool smi_is_header(const smi_reader *r, char **fields, size_t n)
         if (strcmp(smi_normalize(fields[i], norm, sizeof norm), r->header[i]) !=
             0)
             return false;
+    }
+    return true;
+}
+
+/* Whether a row is a header other than the log's first (a "timestamp"
+ * column name where a sample has a time): two logs of different
+ * --query-gpu fields joined into one file.  Records the error. */
+static bool smi_is_other_header(const smi_reader *r, char **fields, size_t n,
+                                long line)
+{
+    char norm[256], q1[300], q2[300];
+    size_t i, common = n < r->n_header ? n : r->n_header;
+    bool header = false;
+
+    for (i = 0; i < n && !header; i++)
+        header = strcmp(smi_normalize(fields[i], norm, sizeof norm),
+                        "timestamp") == 0;
+    if (!header)
+        return false;
+    for (i = 0; i < common; i++)
+        if (strcmp(smi_normalize(fields[i], norm, sizeof norm), r->header[i]) !=
+            0)
+            break;
+    if (i < common) {
+        smi_normalize(fields[i], norm, sizeof norm);
+        gp_error_set(r->T->err, r->T->sources[r->source].name, line,
+                     (long)i + 1, "header",
+                     "a second header row, unlike line %ld's (column %zu is "
+                     "%s here, %s there): two logs joined into one file? "
+                     "Give each log as its own file",
+                     r->header_line, i + 1,
+                     shown(norm, strlen(norm), q1, sizeof q1),
+                     shown(r->header[i], strlen(r->header[i]), q2, sizeof q2));
+    } else {
+        gp_error_set(r->T->err, r->T->sources[r->source].name, line,
+                     (long)common + 1, "header",
+                     "a second header row, unlike line %ld's (%zu columns "
+                     "here, %zu there): two logs joined into one file? Give "
+                     "each log as its own file",
+                     r->header_line, n, r->n_header);
     }
     return true;
 }
@@ -1253,6 +1295,8 @@ static gp_status smi_row(void *ctx, char **fields, size_t n, long line,
         return smi_header(r, fields, n, line);
     if (smi_is_header(r, fields, n))
         return GP_OK;
+    if (smi_is_other_header(r, fields, n, line))
+        return GP_ERR_INPUT;
     if (n != r->n_header) {
         gp_error_set(T->err, name, line,
                      (long)(n < r->n_header ? n : r->n_header + 1), NULL,

@@ -205,6 +205,25 @@ static int exec_import(gp_cli *cli)
         }
     }
 
+    if (cli->trace_opt.region &&
+        strpbrk(cli->trace_opt.region, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")) {
+        /* the providers' regions are lower case; "US-EAST-1" would match
+         * no catalog or price list row, and the error would blame the
+         * instance type or the prices */
+        char lower[64];
+        size_t i;
+        for (i = 0; cli->trace_opt.region[i] && i + 1 < sizeof lower; i++) {
+            char c = cli->trace_opt.region[i];
+            lower[i] = c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
+        }
+        lower[i] = '\0';
+        fprintf(stderr,
+                "gpuplan import: --region: regions are lower case (write "
+                "\"%s\"), got \"%s\"\ntry 'gpuplan import --help'\n",
+                lower, cli->trace_opt.region);
+        return 2;
+    }
+
     gp_error_clear(&err);
     memset(&opt, 0, sizeof opt);
     opt.inputs = (const char *const *)(cli->args + 1);

@@ -346,12 +346,14 @@ static void row_error(struct shard *s, const struct file_ctx *ctx,
     ;
 
 /* What an error names for column `col` when the header does not have it:
- * the option the value came from (a missing step_s column means --step),
- * else the canonical column name. */
+ * the option the value came from (a missing step_s column means --step, a
+ * missing region column --region), else the canonical column name. */
 static const char *column_field(int col)
 {
     if (col == COL_STEP_S)
         return "--step";
+    if (col == COL_REGION)
+        return "--region";
     return col >= 0 && col < N_COLUMNS ? column_names[col] : NULL;
 }
 
@@ -535,6 +537,21 @@ static void unresolved_type(struct shard *s, const gp_trace_builder *b,
                   shown);
 }
 
+/* Whether region r has an upper-case letter and no loaded catalog is of
+ * that region: "US-EAST-1" for us-east-1 (the providers' regions, and the
+ * bundled catalogs', are lower case; SPEC section 3 gives no other). */
+static bool upper_case_region(const gp_pricing *pricing, const char *r)
+{
+    bool upper = false;
+
+    for (const char *c = r; *c && !upper; c++)
+        upper = *c >= 'A' && *c <= 'Z';
+    for (size_t i = 0; upper && pricing && i < pricing->n_catalogs; i++)
+        if (strcmp(pricing->catalogs[i]->region, r) == 0)
+            return false;
+    return upper;
+}
+
 /* Finds (and interns) the pool of the row. */
 static bool row_pool(struct shard *s, const gp_trace_builder *b,
                      const struct file_ctx *ctx, const struct row *row,
@@ -592,6 +609,20 @@ static bool row_pool(struct shard *s, const gp_trace_builder *b,
             return false;
         }
         it = gp_pricing_find(b->pricing, p, r, t, &cat, &ambiguous);
+        if (!it && upper_case_region(b->pricing, r)) {
+            /* the region is what is wrong, not the type */
+            char shown[SHOWN_SIZE], lower[32];
+            size_t i;
+            for (i = 0; r[i]; i++)
+                lower[i] =
+                    r[i] >= 'A' && r[i] <= 'Z' ? (char)(r[i] + 32) : r[i];
+            lower[i] = '\0';
+            show_bytes(shown, r, strlen(r), 32);
+            row_error(s, ctx, row, COL_REGION,
+                      "%s: regions are lower case (write \"%s\")", shown,
+                      lower);
+            return false;
+        }
         if (!it) {
             unresolved_type(s, b, ctx, row, type, p, r, ambiguous);
             return false;

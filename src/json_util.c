@@ -447,8 +447,46 @@ void gp_jdoc_init(gp_jdoc *d, const char *text, size_t len, const char *source,
     d->err = err;
 }
 
-/* Runs jansson over the whole text; its errors keep its own position and
- * wording, with no field. */
+/* jansson places a syntax error after the token it could not take (its
+ * stream position, json_error_t line/column/position) and quotes the token
+ * in the message, "... near '\"as_of\"'".  Moves *line and *column to the
+ * token's first character, where an editor shows the mistake: the token's
+ * bytes end at je->position.  Left as they are when the message quotes no
+ * token (end of input) or a cut one that does not match the text. */
+static void jansson_token_start(const char *text, size_t len,
+                                const json_error_t *je, long *line,
+                                long *column)
+{
+    const char *near = NULL, *p = je->text, *tok;
+    size_t tok_len, end = (size_t)je->position, start;
+
+    while ((p = strstr(p, "near '")) != NULL)
+        near = p++;
+    if (!near || je->position < 0)
+        return;
+    tok = near + 6;
+    tok_len = strlen(tok);
+    if (tok_len < 2 || tok[tok_len - 1] != '\'')
+        return;
+    tok_len--; /* the closing quote */
+    if (tok_len == 0 || end > len || end < tok_len ||
+        memcmp(text + end - tok_len, tok, tok_len) != 0)
+        return;
+    start = end - tok_len;
+    *line = 1;
+    *column = 1;
+    for (size_t i = 0; i < start; i++) {
+        if (text[i] == '\n') {
+            (*line)++;
+            *column = 1;
+        } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+            (*column)++; /* UTF-8 continuation bytes take no column */
+        }
+    }
+}
+
+/* Runs jansson over the whole text; its errors keep its own wording, with
+ * no field, at the start of the token it names. */
 gp_status gp_jdoc_parse(gp_jdoc *d, json_t **root)
 {
     json_error_t je;
@@ -463,8 +501,10 @@ gp_status gp_jdoc_parse(gp_jdoc *d, json_t **root)
     if (!v) {
         if (json_error_code(&je) == json_error_out_of_memory)
             return gp_jdoc_nomem(d);
-        gp_error_set(d->err, d->source, je.line > 0 ? je.line : 0,
-                     je.column > 0 ? je.column : 0, "", "%s", je.text);
+        long line = je.line > 0 ? je.line : 0;
+        long column = je.column > 0 ? je.column : 0;
+        jansson_token_start(d->text, d->len, &je, &line, &column);
+        gp_error_set(d->err, d->source, line, column, "", "%s", je.text);
         return GP_ERR_INPUT;
     }
     if (!json_is_object(v)) {

@@ -479,18 +479,28 @@ static void test_instance_family_plans_need_a_family_and_region(void **state)
     assert_string_equal(err.field, "commitments[1].family");
 }
 
-static void
-test_scenario_reports_malformed_json_where_jansson_saw_it(void **state)
+static void test_scenario_reports_malformed_json_at_the_token(void **state)
 {
     gp_error err = parse_fails("{\n  \"name\": \"x\"\n  \"window\": {}}");
 
     (void)state;
-    /* jansson stops at the end of the unexpected string "window": line 3,
-     * whose 10th character is its closing quote */
+    /* jansson stops after the unexpected string "window"; the error is at
+     * its opening quote: line 3, after two spaces, column 3 */
     assert_int_equal(err.line, 3);
-    assert_int_equal(err.column, 10);
+    assert_int_equal(err.column, 3);
     assert_string_equal(err.field, "");
     assert_string_equal(err.message, "'}' expected near '\"window\"'");
+    /* columns count characters: in {"\xc3\xa9": 1 "x": 2} the key é is
+     * one column, so the '"' of "x" is column 9 (byte 10) */
+    err = parse_fails("{\"\xc3\xa9\": 1 \"x\": 2}");
+    assert_int_equal(err.line, 1);
+    assert_int_equal(err.column, 9);
+    assert_string_equal(err.message, "'}' expected near '\"x\"'");
+    /* with no token to name (the end of the input), jansson's own place:
+     * line 2, past the newline */
+    err = parse_fails("{\n");
+    assert_int_equal(err.line, 2);
+    assert_string_equal(err.message, "string or '}' expected near end of file");
 }
 
 /* ---- checks against catalogs -------------------------------------------- */
@@ -724,8 +734,7 @@ int main(void)
         cmocka_unit_test(test_scenario_rejects_unknown_keys),
         cmocka_unit_test(test_scenario_limits_monte_carlo_runs),
         cmocka_unit_test(test_instance_family_plans_need_a_family_and_region),
-        cmocka_unit_test(
-            test_scenario_reports_malformed_json_where_jansson_saw_it),
+        cmocka_unit_test(test_scenario_reports_malformed_json_at_the_token),
         cmocka_unit_test(test_spec_example_checks_against_the_small_catalogs),
         cmocka_unit_test(
             test_sample_scenario_checks_against_the_bundled_catalogs),

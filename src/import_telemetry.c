@@ -92,6 +92,11 @@ typedef struct tel_sample {
     uint32_t source;
     long line;
     long series;
+    /* where each reading came from (index: kind_index), for the error on a
+     * second value: the file, and the line (DCGM) or data.result index
+     * (Prometheus) */
+    uint32_t kind_source[5];
+    uint32_t kind_where[5];
 } tel_sample;
 
 /* An input read so far: its name and (for locating errors in JSON) text. */
@@ -234,6 +239,41 @@ at_error(tel *T, uint32_t source, long line, long series, const char *field,
         snprintf(series_field, sizeof series_field, "data.result[%ld]", series);
         field = series_field;
     }
+    gp_error_set(T->err, src->name, line, column, field, "%s", msg);
+    return GP_ERR_INPUT;
+}
+
+/* Records an error at point `point` of data.result[series] of a
+ * Prometheus response (its values[point], or its value when point < 0),
+ * with that path as the field. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 5, 6)))
+#endif
+static gp_status
+point_error(tel *T, uint32_t source, long series, long point, const char *fmt,
+            ...)
+{
+    char msg[640], field[96];
+    long line = 0, column = 0;
+    va_list ap;
+    const tel_source *src = &T->sources[source];
+    gp_jstep path[5] = {
+        {"data", 0}, {"result", 0}, {NULL, 0}, {NULL, 0}, {NULL, 0}};
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    path[2].index = (size_t)series;
+    path[3].key = point >= 0 ? "values" : "value";
+    path[4].index = (size_t)(point >= 0 ? point : 0);
+    if (src->text)
+        gp_json_locate(src->text, src->len, path, point >= 0 ? 5 : 4, &line,
+                       &column);
+    if (point >= 0)
+        snprintf(field, sizeof field, "data.result[%ld].values[%ld]", series,
+                 point);
+    else
+        snprintf(field, sizeof field, "data.result[%ld].value", series);
     gp_error_set(T->err, src->name, line, column, field, "%s", msg);
     return GP_ERR_INPUT;
 }
@@ -501,6 +541,18 @@ static double *kind_slot(tel_sample *s, unsigned kind)
     default:
         return NULL;
     }
+}
+
+/* The index of a reading with a slot (M_UTIL ... M_ENGINE) in a sample's
+ * kind_source and kind_where. */
+static int kind_index(unsigned kind)
+{
+    int i = 0;
+    while (kind > 1 && i < 4) {
+        kind >>= 1;
+        i++;
+    }
+    return i;
 }
 
 /* ---- values with units ----------------------------------------------------
@@ -1501,7 +1553,7 @@ typedef struct metric_value {
 /* Adds one reading of a DCGM metric for the GPU its labels name, at time
  * t, to the table. */
 static gp_status add_reading(tel *T, uint32_t source, long line, long series,
-                             long column, const label_set *ls,
+                             long point, long column, const label_set *ls,
                              const char *default_host, double t,
                              const metric_value *mv)
 {
@@ -1538,7 +1590,8 @@ static gp_status add_reading(tel *T, uint32_t source, long line, long series,
         s->labels = labels;
     double *slot = kind_slot(s, mv->kind);
     if (slot && (s->set & mv->kind)) {
-        if (s->source != source && same_reading(*slot, mv->value))
+        if (s->kind_source[kind_index(mv->kind)] != source &&
+            same_reading(*slot, mv->value))
             return GP_OK; /* the shared sample of adjacent exports */
         char when[40], job[600];
         gpu_job_id(&T->gpus[gpu], job, sizeof job);
@@ -1561,19 +1614,28 @@ static gp_status add_reading(tel *T, uint32_t source, long line, long series,
                          job, when, pods, s->line);
             return GP_ERR_INPUT;
         }
-        /* the other value's place: in this file, or in another */
+        /* the other value's place: in this file, or in another; this
+         * reading's kind, not the sample's first (another metric's line) */
+        int k = kind_index(mv->kind);
         char other[300] = "";
-        if (s->source != source)
-            snprintf(other, sizeof other, "%s ", T->sources[s->source].name);
+        if (s->kind_source[k] != source)
+            snprintf(other, sizeof other, "%s ",
+                     T->sources[s->kind_source[k]].name);
         if (series >= 0)
-            return at_error(T, source, line, series, NULL,
-                            "GPU %s has two %s values at %s (also "
-                            "%sdata.result[%ld])",
-                            job, mv->metric, when, other, s->series);
+            return point_error(T, source, series, point,
+                               "GPU %s has two %s values at %s (also "
+                               "%sdata.result[%lu])",
+                               job, mv->metric, when, other,
+                               (unsigned long)s->kind_where[k]);
         gp_error_set(T->err, src->name, line, column, mv->metric,
-                     "GPU %s has two values at %s (also %sline %ld)", job, when,
-                     other, s->line);
+                     "GPU %s has two values at %s (also %sline %lu)", job, when,
+                     other, (unsigned long)s->kind_where[k]);
         return GP_ERR_INPUT;
+    }
+    if (slot) {
+        s->kind_source[kind_index(mv->kind)] = source;
+        s->kind_where[kind_index(mv->kind)] =
+            (uint32_t)(series >= 0 ? series : line);
     }
     s->set |= mv->kind;
     if (slot)
@@ -1946,7 +2008,7 @@ static gp_status dcgm_line(tel *T, uint32_t source, long line, const char *s,
         t = T->opt->time +
             k * (T->opt->step_s > 0 ? T->opt->step_s : DCGM_DEFAULT_STEP_S);
     }
-    return add_reading(T, source, line, -1, value_col, &ls, host, t, &mv);
+    return add_reading(T, source, line, -1, -1, value_col, &ls, host, t, &mv);
 }
 
 /* Reads one DCGM exporter scrape (or several, one after another) held in
@@ -2116,8 +2178,8 @@ static gp_status prom_series(tel *T, gp_jdoc *d, uint32_t source, size_t i,
             return st;
         }
         mv.value = v;
-        if ((st = add_reading(T, source, 0, (long)i, 0, &ls, host, t, &mv)) !=
-            GP_OK) {
+        if ((st = add_reading(T, source, 0, (long)i, matrix ? (long)k : -1, 0,
+                              &ls, host, t, &mv)) != GP_OK) {
             if (matrix)
                 gp_jdoc_pop(d);
             return st;

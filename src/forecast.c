@@ -1349,14 +1349,37 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
                      "", "no demand in the trace: nothing to forecast");
         return GP_ERR_INPUT;
     }
+    /* the hours the trace covers whole: a last row that ends part-way
+     * through an hour (a job ending at 12:30) leaves that hour partly
+     * covered, and its demand, a fraction of a whole hour's, would be
+     * forecast as a dip and repeated by the seasonal methods */
+    size_t n_whole = trace->n_hours;
+    int64_t end_hour = trace->start_hour + (int64_t)trace->n_hours;
+    if (trace->end_s > 0 &&
+        (int64_t)floor((trace->end_s + 1e-6) / 3600.0) < end_hour) {
+        char e[32], h[32];
+        n_whole--;
+        end_hour--;
+        gp_format_time((int64_t)floor(trace->end_s + 0.5), e, sizeof e);
+        gp_format_time(end_hour * 3600, h, sizeof h);
+        if (n_whole == 0) {
+            gp_error_set(err, trace->n_sources == 1 ? trace->sources[0] : "", 0,
+                         0, "",
+                         "the trace ends at %s, before the end of its first "
+                         "hour (from %s): a forecast needs at least one "
+                         "whole hour of history",
+                         e, h);
+            return GP_ERR_INPUT;
+        }
+    }
+    n_hist = n_whole;
     if (opt->train_until) {
         int64_t cut = opt->train_until / 3600 - trace->start_hour;
         if (opt->train_until % 3600 != 0 || cut < 2 ||
-            cut >= (int64_t)trace->n_hours) {
+            cut >= (int64_t)n_whole) {
             char a[32], z[32];
             gp_format_time(trace->start_hour * 3600, a, sizeof a);
-            gp_format_time((trace->start_hour + (int64_t)trace->n_hours) * 3600,
-                           z, sizeof z);
+            gp_format_time(end_hour * 3600, z, sizeof z);
             gp_error_set(err, "", 0, 0, "--train-until",
                          "must be a whole hour after %s and before %s", a, z);
             return GP_ERR_USAGE;
@@ -1422,6 +1445,25 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
     fc->n_hours = horizon_hours;
     fc->history_start_hour = trace->start_hour;
     fc->history_hours = n_hist;
+    if (n_whole < trace->n_hours) {
+        char e[32], h[32];
+        fc->partial_end_s = trace->end_s;
+        gp_format_time((int64_t)floor(trace->end_s + 0.5), e, sizeof e);
+        gp_format_time(end_hour * 3600, h, sizeof h);
+        if (n_hist == n_whole)
+            gp_warnings_add(&fc->notes,
+                            "the trace ends at %s, part-way through the hour "
+                            "from %s: that hour is left out (partly covered, "
+                            "it would read as a dip in demand), so the "
+                            "history ends and the forecast starts at %s",
+                            e, h, h);
+        else
+            gp_warnings_add(&fc->notes,
+                            "the trace ends at %s, part-way through the hour "
+                            "from %s: the hold-out is scored on the whole "
+                            "hours before it",
+                            e, h);
+    }
     if (n_hist < 2 * WEEK)
         gp_warnings_add(&fc->notes,
                         "only %zu hours of history: weekly seasonality is "
@@ -1438,7 +1480,7 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
     job.fc = fc;
     job.demand = demand;
     job.n_history = n_hist;
-    job.n_actual = trace->n_hours - n_hist;
+    job.n_actual = n_whole - n_hist;
     job.first_hour = trace->start_hour;
     job.horizon = horizon_hours;
     job.growth = growth;

@@ -123,6 +123,10 @@ typedef struct gp_forecast {
     size_t n_hours;     /* horizon length */
     int64_t history_start_hour;
     size_t history_hours; /* hours of history the forecasts were fitted on */
+    /* seconds: where the trace ends when that is part-way through its last
+     * hour, which is then left out (of the history, or of the hold-out's
+     * score); 0 when the trace ends on a whole hour */
+    double partial_end_s;
     gp_forecast_series *series;
     size_t n_series;
     gp_warnings notes; /* short history, methods skipped, ... */
@@ -146,9 +150,11 @@ void gp_forecast_options_init(gp_forecast_options *o);
 
 /*
  * Forecasts every (pool, workload) series of the trace that has demand,
- * over horizon_hours hours from the end of the trace (or from
- * opt->train_until), applying s->growth when s is not NULL.  opt may be
- * NULL for the defaults.  On success *out is a new forecast for the caller
+ * over horizon_hours hours from the end of the trace's last whole hour (or
+ * from opt->train_until), applying s->growth when s is not NULL.  A trace
+ * whose last row ends part-way through an hour (trace->end_s) has that
+ * hour left out, with a note: partly covered, it would read as a dip.  opt may
+ * be NULL for the defaults.  On success *out is a new forecast for the caller
  * to free; on failure *out is NULL and err says why.
  */
 gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,

@@ -382,6 +382,11 @@ typedef struct gp_low_util_run {
 typedef struct gp_trace {
     int64_t start_hour; /* first clock hour with demand */
     size_t n_hours;
+    /* seconds: where the latest row read ends (its timestamp + step_s, or
+     * a job's end); when that is part-way through the last hour, that
+     * hour is only partly covered.  0 for a trace built in memory, whose
+     * hours are all taken as whole. */
+    double end_s;
     gp_pool *pools;
     size_t n_pools;
     gp_series *series;

@@ -1304,6 +1304,17 @@ static gp_status recommend_forward(const gp_trace *trace,
                     r->supported_term == 1 ? "; 1-year terms only (3-year "
                                              "terms need 26 weeks)"
                                            : "");
+    if (fc->partial_end_s > 0) {
+        char e[32], h[32];
+        gp_format_time((int64_t)floor(fc->partial_end_s + 0.5), e, sizeof e);
+        gp_format_time(fc->start_hour * 3600, h, sizeof h);
+        gp_warnings_add(&r->notes,
+                        "the trace ends at %s, part-way through the hour "
+                        "from %s: that hour is left out of the forecast's "
+                        "history (partly covered, it would read as a dip in "
+                        "demand), and the plan starts at %s",
+                        e, h, h);
+    }
     r->forecast = fc; /* the workbook's Forecast sheet shows it */
     fc = NULL;
 out:

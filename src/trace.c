@@ -152,6 +152,7 @@ struct shard {
     uint64_t rows_read, rows_rejected;
     double instance_hours[GP_N_WORKLOADS];
     double useful_gpu_hours, gpu_hours_without_util;
+    double end_s; /* the latest end of a row read (seconds), 0 before one */
 
     /* caches for the hot path: the previous row's type and labels */
     char last_type_key[160];
@@ -1056,6 +1057,8 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
         }
     }
     s->instance_hours[w] += inst_h;
+    if (t1 > s->end_s)
+        s->end_s = t1;
     if (util >= 0)
         s->useful_gpu_hours += gpus * util / 100.0 * hours;
     else
@@ -1755,6 +1758,8 @@ static gp_status shard_merge(struct shard *into, struct shard *from)
         into->instance_hours[w] += from->instance_hours[w];
     into->useful_gpu_hours += from->useful_gpu_hours;
     into->gpu_hours_without_util += from->gpu_hours_without_util;
+    if (from->end_s > into->end_s)
+        into->end_s = from->end_s;
     st = GP_OK;
 out:
     gp_free(pool_map);
@@ -2312,6 +2317,7 @@ gp_status gp_trace_builder_finish(gp_trace_builder *b, gp_trace **out,
     }
     t->start_hour = lo;
     t->n_hours = (size_t)(hi - lo);
+    t->end_s = s->end_s;
 
     /* pools in name order (memcpy and qsort only with n > 0: with
      * nothing read their source pointers may be NULL) */

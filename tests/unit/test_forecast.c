@@ -801,6 +801,66 @@ static void test_a_late_pool_is_scored_against_its_own_history(void **state)
     hand_trace_free(&t);
 }
 
+/* A trace whose last row ends at 00:30, half-way through its last hour:
+ * three weeks (504 hours) of 10 instances from hour 0, then half an hour
+ * of 10 (5 instance-hours in hour 504, end_s = 504.5 hours).  That hour
+ * is left out: the history is the 504 whole hours, the forecast starts at
+ * hour 504 and is 10 in every hour (a constant; with the half hour kept,
+ * the last day repeated would put 5 at every 24th hour).  With a cut a day
+ * before the end, the hold-out is the 24 whole hours after it, not 25. */
+static void test_a_partial_last_hour_is_left_out(void **state)
+{
+    size_t n = 3 * WEEK + 1;
+    gp_series series;
+    gp_pool pool;
+    gp_trace t;
+    gp_forecast *fc = NULL;
+    gp_forecast_options opt;
+    gp_error err;
+    (void)state;
+    hand_trace(&t, &pool, 1, &series, 1, 0, n);
+    for (size_t k = 0; k < n; k++)
+        series.instance_hours[k] = k + 1 < n ? 10 : 5;
+    t.end_s = (3 * WEEK + 0.5) * 3600;
+    gp_forecast_options_init(&opt);
+    opt.threads = 1;
+    gp_error_clear(&err);
+    assert_int_equal(gp_forecast_run(&t, NULL, 48, &opt, &fc, &err), GP_OK);
+    assert_int_equal(fc->history_hours, 3 * WEEK);
+    assert_int_equal(fc->start_hour, 3 * WEEK);
+    assert_int_equal(fc->series[0].history_hours, 3 * WEEK);
+    for (size_t k = 0; k < 48; k++)
+        assert_float_equal(fc->series[0].points[k].p50, 10, 1e-9);
+    assert_float_equal(fc->partial_end_s, (3 * WEEK + 0.5) * 3600, 1e-9);
+    /* hour 504 = 1970-01-22T00:00:00Z */
+    assert_int_equal(fc->notes.count, 1);
+    assert_non_null(strstr(fc->notes.items[0],
+                           "the trace ends at 1970-01-22T00:30:00Z, part-way "
+                           "through the hour from 1970-01-22T00:00:00Z"));
+    gp_forecast_free(fc);
+
+    opt.train_until = (3 * WEEK - 24) * 3600;
+    assert_int_equal(gp_forecast_run(&t, NULL, 48, &opt, &fc, &err), GP_OK);
+    assert_int_equal(fc->series[0].holdout.n_points, 24);
+    assert_float_equal(fc->series[0].holdout.mae, 0, 1e-9);
+    gp_forecast_free(fc);
+
+    /* the last whole hour's end is no longer a cut inside the trace */
+    opt.train_until = 3 * WEEK * 3600;
+    assert_int_equal(gp_forecast_run(&t, NULL, 48, &opt, &fc, &err),
+                     GP_ERR_USAGE);
+    assert_null(fc);
+
+    /* a trace that ends on a whole hour keeps it (end_s = n hours) */
+    t.end_s = (double)n * 3600;
+    opt.train_until = 0;
+    assert_int_equal(gp_forecast_run(&t, NULL, 48, &opt, &fc, &err), GP_OK);
+    assert_int_equal(fc->history_hours, n);
+    assert_float_equal(fc->partial_end_s, 0, 0);
+    gp_forecast_free(fc);
+    hand_trace_free(&t);
+}
+
 /* Every allocation failing in turn: the run fails cleanly (NULL result,
  * out-of-memory status) or succeeds; ASan checks that nothing leaks. */
 static void allocation_failures_leak_nothing(size_t n, size_t horizon)
@@ -873,6 +933,7 @@ int main(void)
         cmocka_unit_test(
             test_a_pool_that_appears_later_is_forecast_from_its_start),
         cmocka_unit_test(test_a_late_pool_is_scored_against_its_own_history),
+        cmocka_unit_test(test_a_partial_last_hour_is_left_out),
         cmocka_unit_test(test_allocation_failures_leak_nothing),
     };
     gsl_set_error_handler_off();

@@ -28,6 +28,9 @@ static json_t *accuracy_obj(const gp_forecast_accuracy *a)
     json_object_set_new(o, "relative_mae_day",
                         gp_json_number_or_null(a->relative_mae_day));
     json_object_set_new(o, "mase", gp_json_number_or_null(a->mase));
+    json_object_set_new(o, "mase_season_hours",
+                        a->mase_season ? json_integer(a->mase_season)
+                                       : json_null());
     json_object_set_new(o, "mape", gp_json_number_or_null(a->mape));
     json_object_set_new(o, "mae", gp_json_number_or_null(a->mae));
     json_object_set_new(o, "coverage", gp_json_number_or_null(a->coverage));

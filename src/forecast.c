@@ -464,10 +464,13 @@ double gp_forecast_mase_scale(const double *y, size_t n, size_t m)
 }
 
 /* The MASE scale of a history: the one-week seasonal naive's in-sample
- * MAE, the one-day one's when the history is under two weeks. */
-static double mase_scale(const double *y, size_t n)
+ * MAE when the history is over two weeks (337 hours or more: two weeks
+ * give only one week of its errors), the one-day one's otherwise; the
+ * period used goes in *season (0 for a day or less: no scale). */
+static double mase_scale(const double *y, size_t n, int *season)
 {
-    return gp_forecast_mase_scale(y, n, n > 2 * WEEK ? WEEK : DAY);
+    *season = n > 2 * WEEK ? WEEK : (n > DAY ? DAY : 0);
+    return *season ? gp_forecast_mase_scale(y, n, (size_t)*season) : NAN;
 }
 
 /* a / b, NAN when b is not positive. */
@@ -1067,7 +1070,7 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
         bt->mae = mae[best];
         bt->relative_mae = ratio(mae[best], mae[NAIVE_WEEK_CANDIDATE]);
         bt->relative_mae_day = ratio(mae[best], mae[NAIVE_DAY_CANDIDATE]);
-        bt->mase = ratio(mae[best], mase_scale(y, n));
+        bt->mase = ratio(mae[best], mase_scale(y, n, &bt->mase_season));
         bt->mape =
             ape_n[best] ? 100 * ape_sum[best] / (double)ape_n[best] : NAN;
         bt->n_points = n_points;
@@ -1236,7 +1239,7 @@ void gp_forecast_series_score(gp_forecast_series *s, const double *history,
     s->holdout_naive_day_mae = day / nn;
     a->relative_mae = ratio(a->mae, week / nn);
     a->relative_mae_day = ratio(a->mae, day / nn);
-    a->mase = ratio(a->mae, mase_scale(history, n_history));
+    a->mase = ratio(a->mae, mase_scale(history, n_history, &a->mase_season));
     a->mape = ape_n ? 100 * ape / (double)ape_n : NAN;
     a->coverage = (double)inside / nn;
     a->n_points = n_actual;

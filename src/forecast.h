@@ -69,7 +69,13 @@ typedef struct gp_forecast_accuracy {
     double mae;              /* mean absolute error, instance-hours */
     double relative_mae;     /* mae / mae of the last week repeated */
     double relative_mae_day; /* mae / mae of the last day repeated */
-    double mase;      /* mae / in-sample MAE of the one-week seasonal naive */
+    /* mae / the in-sample MAE of the seasonal naive with period
+     * mase_season (hours) over the series' history: 168 (the last week
+     * repeated) when the history is over two weeks (337 hours or more),
+     * else 24 (the last day repeated); 0 for a history of a day or
+     * less, which has no scale */
+    double mase;
+    int mase_season;
     double mape;      /* mean |error| / actual over hours with actual > 0, % */
     double coverage;  /* fraction of points inside [p10, p90] */
     size_t n_points;  /* hours compared */

@@ -54,6 +54,9 @@ for k in ("provider", "region", "instance_type", "workload", "method",
 assert s["instance_type"] == "p4d.24xlarge" and s["workload"] == "inference"
 for k in ("relative_mae", "mase", "mape", "coverage"):
     assert k in s["backtest"], k
+# 504 hours of history, over two weeks: MASE is scaled by the last week
+# repeated (README, "Forecast")
+assert s["backtest"]["mase_season_hours"] == 168, s["backtest"]
 assert len(s["points"]) == 168
 assert s["points"][0]["t"] == "2026-01-22T00:00:00Z"
 for p in s["points"]:

@@ -226,6 +226,39 @@ static void test_holdout_score_by_hand(void **state)
     assert_float_equal(s.holdout.mase, 0.75 / 24, 1e-12);
 }
 
+/* Which seasonal naive scales MASE, by hand on a small series: history
+ * y[i] = i / 24 (the day number, integer division), so the last day
+ * repeated is off by 1 every hour (in-sample MAE 1) and the last week
+ * repeated by 7 (MAE 7).  Hold-out: 4 hours of 14 against a P50 of
+ * 14, 14, 14, 19.6, MAE 5.6 / 4 = 1.4.  With 336 hours (exactly two weeks)
+ * the scale is the last day's, MASE 1.4 / 1 = 1.4; with 337 hours (over
+ * two weeks) the last week's, MASE 1.4 / 7 = 0.2. */
+static void test_mase_is_scaled_by_the_week_over_two_weeks(void **state)
+{
+    double history[2 * WEEK + 1];
+    const double actual[4] = {14, 14, 14, 14}, p50[4] = {14, 14, 14, 19.6};
+    gp_forecast_point pts[4];
+    gp_forecast_series s;
+    (void)state;
+    for (size_t i = 0; i < 2 * WEEK + 1; i++)
+        history[i] = (double)(i / 24);
+    for (size_t k = 0; k < 4; k++) {
+        pts[k].t = 0;
+        pts[k].p10 = pts[k].p50 = pts[k].p90 = p50[k];
+    }
+    memset(&s, 0, sizeof s);
+    s.points = pts;
+    gp_forecast_series_score(&s, history, 2 * WEEK, actual, 4);
+    assert_float_equal(s.holdout.mae, 1.4, 1e-12);
+    assert_int_equal(s.holdout.mase_season, 24);
+    assert_float_equal(s.holdout.mase, 1.4, 1e-12);
+    memset(&s, 0, sizeof s);
+    s.points = pts;
+    gp_forecast_series_score(&s, history, 2 * WEEK + 1, actual, 4);
+    assert_int_equal(s.holdout.mase_season, 168);
+    assert_float_equal(s.holdout.mase, 0.2, 1e-12);
+}
+
 /* The daily shape d(h) = 10 + (7h mod 11) plus one spike of +50 a day, at
  * hour 5 x day mod 24 (5 is prime to 24, so an hour of the day is hit once
  * in 24 days, never twice within 14 days).  The median of the same hour
@@ -917,6 +950,7 @@ int main(void)
         cmocka_unit_test(
             test_burst_profile_counts_how_often_how_large_how_long),
         cmocka_unit_test(test_holdout_score_by_hand),
+        cmocka_unit_test(test_mase_is_scaled_by_the_week_over_two_weeks),
         cmocka_unit_test(test_seasonal_median_ignores_a_spike_a_day),
         cmocka_unit_test(test_seasonal_median_does_not_repeat_an_outage),
         cmocka_unit_test(test_interval_on_noise_covers_about_80_percent),

@@ -737,11 +737,21 @@ void gp_inputs_free(gp_inputs *in)
     memset(in, 0, sizeof *in);
 }
 
-void gp_cli_run_info(gp_run_info *info, const char *command,
+void gp_cli_run_info(gp_run_info *info, const char *command, const gp_cli *cli,
                      const gp_inputs *in)
 {
     memset(info, 0, sizeof *info);
     info->command = command;
+    info->train_until = cli->train_until;
+    info->forward_hours = cli->forward_hours;
+    info->horizon_hours = cli->horizon_hours;
+    info->runs = cli->runs;
+    info->seed = cli->seed;
+    info->runs_given = cli->runs >= 0;
+    info->seed_given = cli->seed >= 0;
+    info->skip_bad = cli->skip_bad;
+    info->step_given = cli->step_given;
+    info->trace_opt = cli->trace_opt;
     info->pricing = in->pricing;
     info->scenario = in->scenario;
     info->trace = in->trace;

@@ -94,11 +94,12 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
 void gp_inputs_free(gp_inputs *in);
 
 /* Starts the report's account of a run's inputs: command, catalogs,
- * scenario, trace, and the catalogs' warnings (struct gp_run_info is in
- * writers.h; free its warnings with gp_warnings_clear). */
+ * scenario, trace, the options given that change the numbers, and the
+ * catalogs' warnings (struct gp_run_info is in writers.h; free its
+ * warnings with gp_warnings_clear). */
 struct gp_run_info;
 void gp_cli_run_info(struct gp_run_info *info, const char *command,
-                     const gp_inputs *in);
+                     const gp_cli *cli, const gp_inputs *in);
 
 /* Whether paths a and b name one existing file, so that writing one would
  * replace the other ("-", standard input or output, names none). */

@@ -256,7 +256,7 @@ static int forecast_exec(gp_cli *cli)
         gp_inputs_free(&in);
         return 1;
     }
-    gp_cli_run_info(&info, "forecast", &in);
+    gp_cli_run_info(&info, "forecast", cli, &in);
     gp_cli_classification_warn(cli, classified, &info);
     if (cli->out &&
         gp_xlsx_write_forecast(cli->out, &info, fc, &err) != GP_OK) {

@@ -372,7 +372,7 @@ static int recommend_exec(gp_cli *cli)
         gp_inputs_free(&in);
         return 1;
     }
-    gp_cli_run_info(&info, "recommend", &in);
+    gp_cli_run_info(&info, "recommend", cli, &in);
     estimate_warning(in.trace, &info);
     /* (a forward plan is for the forecast's hours, not the window's) */
     size_t nw = r->forward ? 0 : gp_cli_window_warn(&in, false, &info);

@@ -1421,6 +1421,66 @@ static size_t inputs_trace(gp_xl *x, xl_sheet *s, size_t row)
     return row + 1;
 }
 
+/* The options given on the command line that change the numbers (the
+ * catalogs, scenario and trace have sections of their own). */
+static size_t inputs_options(gp_xl *x, xl_sheet *s, size_t row)
+{
+    const gp_run_info *in = x->r->info;
+    const gp_trace_options *to = &in->trace_opt;
+    char buf[512];
+    size_t first;
+
+    worksheet_write_string(s->ws, (lxw_row_t)row++, 0,
+                           "Options given that change the numbers", x->f.h2);
+    first = row;
+    if (in->train_until) {
+        gp_format_time(in->train_until, buf, sizeof buf);
+        strncat(buf,
+                x->r->rec ? " (recommended from the hours before it, "
+                            "bought and billed from it)"
+                          : " (forecast from the hours before it, scored "
+                            "on the hours after it)",
+                sizeof buf - strlen(buf) - 1);
+        kv_text(x, s, row++, "--train-until", buf);
+    }
+    if (in->forward_hours) {
+        snprintf(buf, sizeof buf,
+                 "%zu hours (bought against the forecast of the next %zu "
+                 "hours)",
+                 in->forward_hours, in->forward_hours);
+        kv_text(x, s, row++, "--forward", buf);
+    }
+    if (in->horizon_hours) {
+        snprintf(buf, sizeof buf, "%zu hours", in->horizon_hours);
+        kv_text(x, s, row++, "--horizon", buf);
+    }
+    if (in->runs_given)
+        kv_num(x, s, row++, "--runs", (double)in->runs, x->f.count);
+    if (in->seed_given)
+        kv_num(x, s, row++, "--seed", (double)in->seed, x->f.count);
+    if (to->layout == GP_LAYOUT_JOBS)
+        kv_text(x, s, row++, "--layout", "jobs");
+    if (in->step_given) {
+        snprintf(buf, sizeof buf, "%g seconds", to->default_step_s);
+        kv_text(x, s, row++, "--step", buf);
+    }
+    if (to->region)
+        kv_text(x, s, row++, "--region", to->region);
+    buf[0] = '\0';
+    for (size_t i = 0; i < to->n_map; i++)
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s=%s",
+                 i ? ", " : "", to->map[i][0], to->map[i][1]);
+    if (to->n_map)
+        kv_text(x, s, row++, "--map", buf);
+    if (in->skip_bad)
+        kv_text(x, s, row++, "--skip-bad",
+                "bad rows set aside (Rows rejected, below)");
+    if (row == first)
+        worksheet_write_string(s->ws, (lxw_row_t)row++, 0, "none: the defaults",
+                               x->f.note);
+    return row + 1;
+}
+
 /* The last sheet: what every number rests on. */
 static void sheet_inputs(gp_xl *x)
 {
@@ -1444,6 +1504,7 @@ static void sheet_inputs(gp_xl *x)
                x->f.count);
     }
     row++;
+    row = inputs_options(x, &s, row);
     row = inputs_catalogs(x, &s, row);
     row = inputs_prices(x, &s, row);
     row = inputs_scenario(x, &s, row);
@@ -1694,11 +1755,16 @@ gp_status gp_xlsx_write_run(const char *path, const gp_run_info *info,
             GP_OK)
         r.idle = own;
     /* the Forecast sheet: the forecast a forward plan was bought for, or
-     * the next quarter's */
+     * the next quarter's; with --train-until, from the hours before the
+     * cut, as the plan was (the hours after it are its hold-out) */
+    gp_forecast_options fo;
+    gp_forecast_options_init(&fo);
+    if (rec && rec->backtest)
+        fo.train_until = rec->train_until;
     gp_error_clear(&ignored);
     if (rec && rec->forecast)
         r.forecast = rec->forecast;
-    else if (gp_forecast_run(info->trace, info->scenario, 13 * 168, NULL, &fc,
+    else if (gp_forecast_run(info->trace, info->scenario, 13 * 168, &fo, &fc,
                              &ignored) == GP_OK)
         r.forecast = fc;
     gp_status st = gp_xlsx_write(path, &r, err);

@@ -21,6 +21,16 @@ typedef struct gp_run_info {
     const gp_trace *trace;
     bool used_sample;
     gp_warnings warnings; /* owned: pricing warnings plus the run's own */
+    /* the command-line options that change the numbers, as given (the
+     * Inputs sheet lists them): 0 or false when not given */
+    int64_t train_until;  /* --train-until, epoch seconds */
+    size_t forward_hours; /* --forward */
+    size_t horizon_hours; /* --horizon */
+    long runs, seed;      /* --runs, --seed when runs_given, seed_given */
+    bool runs_given, seed_given;
+    bool skip_bad;              /* --skip-bad */
+    bool step_given;            /* --step: trace_opt.default_step_s */
+    gp_trace_options trace_opt; /* --layout, --step, --region, --map */
 } gp_run_info;
 
 /* Adds to info->warnings what the ledgers used (estimated rates, spot

@@ -1380,11 +1380,29 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
         int64_t cut = opt->train_until / 3600 - trace->start_hour;
         if (opt->train_until % 3600 != 0 || cut < 2 ||
             cut >= (int64_t)n_whole) {
-            char a[32], z[32];
-            gp_format_time(trace->start_hour * 3600, a, sizeof a);
+            /* the least history is 2 hours, so the earliest cut is the
+             * trace's start + 2 h; the latest is an hour before the end
+             * of its last whole hour, leaving one to score */
+            char a[32], z[32], g[32];
+            gp_format_time((trace->start_hour + 2) * 3600, a, sizeof a);
             gp_format_time(end_hour * 3600, z, sizeof z);
-            gp_error_set(err, "", 0, 0, "--train-until",
-                         "must be a whole hour after %s and before %s", a, z);
+            gp_format_time(opt->train_until, g, sizeof g);
+            if (n_whole < 3)
+                gp_error_set(err, "", 0, 0, "--train-until",
+                             "needs 2 hours of history before it and 1 "
+                             "after it, but the trace covers %zu whole "
+                             "hour%s (to %s); leave --train-until out",
+                             n_whole, n_whole == 1 ? "" : "s", z);
+            else
+                gp_error_set(err, "", 0, 0, "--train-until",
+                             "must be a whole hour from %s (2 hours after "
+                             "the trace's start, the least history) to "
+                             "before %s (%s), got %s",
+                             a, z,
+                             n_whole < trace->n_hours
+                                 ? "the end of the trace's last whole hour"
+                                 : "the trace's end",
+                             g);
             return GP_ERR_USAGE;
         }
         n_hist = (size_t)cut;

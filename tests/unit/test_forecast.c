@@ -712,6 +712,24 @@ static void test_run_sums_series_per_pool_and_workload(void **state)
     assert_null(fc);
     assert_string_equal(err.field, "--train-until");
 
+    /* the least history is 2 hours: a cut 1 hour in is refused, and the
+     * message names the real earliest cut, hour 1002 = 1970-02-11T18:00
+     * (1002 = 41 days x 24 + 18), and the end, hour 1504 = 1970-03-04T16:00
+     * (62 days x 24 + 16); a cut 2 hours in is accepted */
+    opt.train_until = (1000 + 1) * 3600;
+    gp_error_clear(&err);
+    assert_int_equal(gp_forecast_run(&t, NULL, 24, &opt, &fc, &err),
+                     GP_ERR_USAGE);
+    assert_string_equal(err.message,
+                        "must be a whole hour from 1970-02-11T18:00:00Z (2 "
+                        "hours after the trace's start, the least history) "
+                        "to before 1970-03-04T16:00:00Z (the trace's end), "
+                        "got 1970-02-11T17:00:00Z");
+    opt.train_until = (1000 + 2) * 3600;
+    assert_int_equal(gp_forecast_run(&t, NULL, 24, &opt, &fc, &err), GP_OK);
+    assert_int_equal(fc->history_hours, 2);
+    gp_forecast_free(fc);
+
     /* with a cut inside, the hours after it are scored: constant demand,
      * so the hold-out MAE is 0 */
     opt.train_until = (1000 + (int64_t)n - 24) * 3600;

@@ -292,13 +292,15 @@ static gp_status downside_wait(struct downside_job *j, gp_error *err)
 /* ---- what the history supports ----------------------------------------- */
 
 /* 3 when the window has 26 weeks or more and its last 13 weeks average at
- * least 90% of the whole; else 1. */
-static int supported_term(const struct ctx *c)
+ * least 90% of the whole; else 1.  *share is that average over the
+ * whole's (NAN under 26 weeks). */
+static int supported_term(const struct ctx *c, double *share)
 {
     const gp_trace *t = c->trace;
     double all = 0, last = 0;
     size_t last_from = c->n_hours > 13 * WEEK ? c->n_hours - 13 * WEEK : 0;
 
+    *share = NAN;
     if (c->n_hours < 26 * WEEK)
         return 1;
     for (size_t i = 0; i < t->n_series; i++)
@@ -312,7 +314,45 @@ static int supported_term(const struct ctx *c)
         }
     double mean_all = all / (double)c->n_hours;
     double mean_last = last / (double)(c->n_hours - last_from);
+    *share = mean_all > 0 ? mean_last / mean_all : 1;
     return mean_last >= 0.9 * mean_all ? 3 : 1;
+}
+
+/* A span of hours in words: "13 weeks", "1 week", "27.5 weeks", or under a
+ * week "100 hours", "1 hour". */
+static void span_words(size_t hours, char *buf, size_t size)
+{
+    if (hours >= WEEK && hours % WEEK == 0)
+        snprintf(buf, size, "%zu week%s", hours / WEEK,
+                 hours == WEEK ? "" : "s");
+    else if (hours >= WEEK)
+        snprintf(buf, size, "%.1f weeks", (double)hours / WEEK);
+    else
+        snprintf(buf, size, "%zu hour%s", hours, hours == 1 ? "" : "s");
+}
+
+/* Why 3-year terms are not supported, after "as": the window is under 26
+ * weeks, or it declines; with n_hours > 0 the text says how long the
+ * window is. */
+static void unsupported_why(const gp_recommendation *r, size_t n_hours,
+                            bool forecast, char *buf, size_t size)
+{
+    char span[48] = "";
+    if (n_hours) {
+        char w[32];
+        span_words(n_hours, w, sizeof w);
+        snprintf(span, sizeof span, " (there %s %s)",
+                 n_hours == 1 || n_hours == WEEK ? "is" : "are", w);
+    }
+    if (isnan(r->last_13_weeks_share))
+        snprintf(buf, size, "3-year terms need 26 weeks of %s%s",
+                 forecast ? "forecast" : "history", span);
+    else
+        snprintf(buf, size,
+                 "the %s declines: its last 13 weeks average %.0f%% of the "
+                 "whole, and 3-year terms need 90%% or more",
+                 forecast ? "forecast" : "history",
+                 100 * r->last_13_weeks_share);
 }
 
 /* ---- plans --------------------------------------------------------------- */
@@ -808,11 +848,14 @@ static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
                      o->n_hours ? 100.0 * (double)hit / (double)o->n_hours : 0,
                      100 * a->breakeven_utilization);
         }
-        if (cm->term_years == 3)
+        if (cm->term_years == 3) {
+            char span[32];
+            span_words(c->n_hours, span, sizeof span);
             snprintf(a->reason + strlen(a->reason),
                      sizeof a->reason - strlen(a->reason),
-                     "; a 3-year term outlasts the %zu weeks of history",
-                     c->n_hours / WEEK);
+                     "; a 3-year term outlasts the %s of %s", span,
+                     c->low ? "forecast" : "history");
+        }
     }
     gp_free(marginal);
     gp_free(marginal_down);
@@ -993,10 +1036,11 @@ static gp_status renewals(const struct ctx *c, gp_recommendation *r,
         if (inside)
             snprintf(a->reason, sizeof a->reason,
                      "expires %s; renewed then at today's rates, on top of "
-                     "the plan, it %s $%.2f over the %.0f hours of the "
+                     "the plan, it %s $%.2f over the %.0f hour%s of the "
                      "window left%s",
                      when, a->net_savings < 0 ? "costs" : "saves",
                      fabs(a->net_savings), (double)(close - cm->end) / 3600.0,
+                     close - cm->end == 3600 ? "" : "s",
                      a->net_savings < 0 ? ": let it lapse" : "");
         else
             snprintf(a->reason, sizeof a->reason,
@@ -1124,7 +1168,7 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
         gp_ledger_free(l);
     }
 
-    r->supported_term = supported_term(c);
+    r->supported_term = supported_term(c, &r->last_13_weeks_share);
     /* the low-demand case, beside the balanced plan's solve */
     downside_start(&low, c,
                    r->n_actions && r->actions[0].type == GP_ACTION_ROUTING);
@@ -1184,17 +1228,20 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
         for (size_t k = 0; k < r->plans[i].n_commitments; k++)
             if (r->plans[i].commitments[k].term_years > longest)
                 longest = r->plans[i].commitments[k].term_years;
-        if (longest == 3)
+        if (longest == 3) {
+            char span[32], why[200];
+            span_words(c->n_hours, span, sizeof span);
+            unsupported_why(r, 0, c->low != NULL, why, sizeof why);
             snprintf(r->plans[i].risk, sizeof r->plans[i].risk,
-                     "3-year terms on %zu weeks of %s%s: the plan pays "
+                     "3-year terms on %s of %s (%s%s): the plan pays "
                      "$%.0f a year for 3 years whatever demand does",
-                     c->n_hours / WEEK, c->low ? "forecast" : "history",
-                     r->supported_term == 3 ? " (supported: 26+ weeks, not "
-                                              "declining)"
-                     : c->low ? " (not supported: 3-year terms need 26)"
-                              : " (not supported by the history)",
+                     span, c->low ? "forecast" : "history",
+                     r->supported_term == 3 ? "supported: 26+ weeks, not "
+                                              "declining"
+                                            : "not supported, as ",
+                     r->supported_term == 3 ? "" : why,
                      r->plans[i].annual_cost);
-        else
+        } else
             snprintf(r->plans[i].risk, sizeof r->plans[i].risk,
                      "1-year terms; in the low-demand case it saves $%.2f "
                      "over the window",
@@ -1296,14 +1343,17 @@ static gp_status recommend_forward(const gp_trace *trace,
             for (size_t h = 0; h < q[i]->n_hours; h++)
                 r->forward_instance_hours[i] +=
                     q[i]->series[k].instance_hours[h];
+    char why[240] = "";
+    if (r->supported_term == 1) {
+        char reason[200];
+        unsupported_why(r, fc->n_hours, true, reason, sizeof reason);
+        snprintf(why, sizeof why, "; 1-year terms only, as %s", reason);
+    }
     gp_warnings_add(&r->notes,
                     "forward plan: bought against the forecast of the next "
-                    "%zu hours (P50 demand), downside on P10 demand, upside "
+                    "%zu hour%s (P50 demand), downside on P10 demand, upside "
                     "on P90 demand%s",
-                    fc->n_hours,
-                    r->supported_term == 1 ? "; 1-year terms only (3-year "
-                                             "terms need 26 weeks)"
-                                           : "");
+                    fc->n_hours, fc->n_hours == 1 ? "" : "s", why);
     if (fc->partial_end_s > 0) {
         char e[32], h[32];
         gp_format_time((int64_t)floor(fc->partial_end_s + 0.5), e, sizeof e);
@@ -1428,12 +1478,12 @@ gp_status gp_recommend(const gp_trace *trace, const gp_pricing *pricing,
         if (st != GP_OK)
             goto fail;
     }
-    if (r->supported_term == 1 && !r->forward)
+    if (r->supported_term == 1 && !r->forward) {
+        char why[200];
+        unsupported_why(r, r->n_hours, false, why, sizeof why);
         gp_warnings_add(&r->notes,
-                        "%.1f weeks of history do not support 3-year terms "
-                        "(26 weeks, not declining, are needed); the balanced "
-                        "plan buys 1-year terms only",
-                        (double)r->n_hours / WEEK);
+                        "the balanced plan buys 1-year terms only, as %s", why);
+    }
     *out = r;
     return GP_OK;
 fail:

@@ -57,7 +57,7 @@ typedef struct gp_plan_result {
     double total_cost, net_savings, upfront;
     double downside_net_savings;
     double annual_cost; /* the commitments' amortized cost for a year */
-    char risk[320];
+    char risk[512];
 } gp_plan_result;
 
 /* Net savings of one instrument at levels around the chosen one. */
@@ -81,6 +81,10 @@ typedef struct gp_recommendation {
     double hindsight_any_term_cost, hindsight_any_term_net_savings;
     double captured_fraction;
     int supported_term;
+    /* the window's last 13 weeks' mean demand over the whole window's:
+     * under 0.9, a decline that rules out 3-year terms; NAN for a window
+     * under 26 weeks, too short for them whatever it does */
+    double last_13_weeks_share;
     gp_curve *curves;
     size_t n_curves;
     /* backtest (--train-until) */

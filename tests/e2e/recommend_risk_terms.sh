@@ -32,7 +32,51 @@ plans = {p["name"]: p for p in json.load(open(sys.argv[1]))["plans"]}
 agg, bal = plans["aggressive"], plans["balanced"]
 assert any(c["term_years"] == 3 for c in agg["commitments"]), agg
 assert agg["risk"].startswith("3-year terms on 13 weeks of forecast (not "
-                              "supported"), agg["risk"]
+                              "supported, as 3-year terms need 26 weeks of "
+                              "forecast)"), agg["risk"]
 assert all(c["term_years"] == 1 for c in bal["commitments"]), bal
+PY
+
+# --forward 30w on a declining trace: eight weeks of p4d.24xlarge for
+# inference falling from 50 to 30 (50 - 20 h / 1344, plus a daily wave of
+# 2).  The forecast is 30 weeks, over the 26 3-year terms need, but it
+# declines: its last 13 weeks average under 90% of the whole (51% in this
+# run), so the balanced plan buys 1-year terms and the aggressive plan's
+# 3-year terms are "not supported" because of the decline, not the length
+# (it said "3-year terms need 26", for 30 weeks).  1 hour ahead, the note
+# says "the next 1 hour" (it said "1 hours").
+python3 - "$out/decline.csv" <<'PY'
+import math, sys
+with open(sys.argv[1], "w") as f:
+    f.write("timestamp,instance_type,workload,instances\n")
+    n = 8 * 168
+    for h in range(n):
+        v = 50 - 20 * h / n + 2 * math.sin(2 * math.pi * (h % 24) / 24)
+        f.write("%d,p4d.24xlarge,inference,%.3f\n" % (1767225600 + 3600 * h, v))
+PY
+"$bin" recommend --quiet --forward 30w --trace "$out/decline.csv" --json \
+    > "$out/decline.json"
+"$bin" recommend --quiet --forward 1h --trace "$out/decline.csv" --json \
+    > "$out/hour.json"
+python3 - "$out/decline.json" "$out/hour.json" <<'PY'
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+plans = {p["name"]: p for p in doc["plans"]}
+agg, bal = plans["aggressive"], plans["balanced"]
+assert any(c["term_years"] == 3 for c in agg["commitments"]), agg
+assert all(c["term_years"] == 1 for c in bal["commitments"]), bal
+m = re.match(r"3-year terms on 30 weeks of forecast \(not supported, as the "
+             r"forecast declines: its last 13 weeks average (\d+)% of the "
+             r"whole, and 3-year terms need 90% or more\): ", agg["risk"])
+assert m and int(m.group(1)) < 90, agg["risk"]
+assert "need 26" not in agg["risk"], agg["risk"]
+assert any(n.endswith("; 1-year terms only, as the forecast declines: its "
+                      "last 13 weeks average %s%% of the whole, and 3-year "
+                      "terms need 90%% or more" % m.group(1))
+           for n in doc["notes"]), doc["notes"]
+hour = json.load(open(sys.argv[2]))
+assert any("the forecast of the next 1 hour (P50 demand)" in n
+           for n in hour["notes"]), hour["notes"]
+assert any("(there is 1 hour)" in n for n in hour["notes"]), hour["notes"]
 PY
 echo "recommend_risk_terms: ok"

@@ -137,9 +137,10 @@ static void print_table(const gp_inputs *in, const gp_forecast *fc)
     char a[32], z[32], name[160], c[6][24];
     gp_format_time(fc->start_hour * 3600, a, sizeof a);
     gp_format_time((fc->start_hour + (int64_t)fc->n_hours) * 3600, z, sizeof z);
-    printf("gpuplan forecast: %s to %s (%zu hours) from %zu hours of "
+    printf("gpuplan forecast: %s to %s (%zu hour%s) from %zu hour%s of "
            "history%s\n\n",
-           a, z, fc->n_hours, fc->history_hours,
+           a, z, fc->n_hours, fc->n_hours == 1 ? "" : "s", fc->history_hours,
+           fc->history_hours == 1 ? "" : "s",
            in->used_sample ? ", bundled sample" : "");
     printf("%-36s %-9s %-12s %8s %8s %6s %7s %7s %10s %10s %10s\n", "pool",
            "workload", "method", "rMAE168", "rMAE24", "MASE", "MAPE%", "cover",

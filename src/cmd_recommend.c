@@ -197,7 +197,8 @@ static void print_table(const gp_inputs *in, const gp_recommendation *r)
     gp_format_time((r->start_hour + (int64_t)r->n_hours) * 3600, z, sizeof z);
     gp_format_money(r->policy_cost, m[0], sizeof m[0]);
     gp_format_money(r->all_on_demand_cost, m[1], sizeof m[1]);
-    printf("gpuplan recommend: %s to %s (%zu hours)%s\n", a, z, r->n_hours,
+    printf("gpuplan recommend: %s to %s (%zu hour%s)%s\n", a, z, r->n_hours,
+           r->n_hours == 1 ? "" : "s",
            in->used_sample ? ", bundled sample" : "");
     printf("cost under the scenario's policy: %s (all on demand: %s)\n\n",
            m[0], m[1]);
@@ -252,9 +253,10 @@ static void print_table(const gp_inputs *in, const gp_recommendation *r)
         gp_format_money(r->test_hindsight_net_savings, m[1], sizeof m[1]);
         share(m[2], sizeof m[2], r->test_captured_fraction);
         printf("backtest: bought at %s from the data before it, the plan "
-               "saved %s over the next %zu hours; hindsight could have "
+               "saved %s over the next %zu hour%s; hindsight could have "
                "saved %s: %s captured out of sample\n",
-               cut, m[0], r->test_hours, m[1], m[2]);
+               cut, m[0], r->test_hours, r->test_hours == 1 ? "" : "s", m[1],
+               m[2]);
         gp_format_money(r->test_commitment_net_savings, m[0], sizeof m[0]);
         gp_format_money(r->test_hindsight_commitment_savings, m[1],
                         sizeof m[1]);

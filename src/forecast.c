@@ -1487,14 +1487,15 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
     }
     if (n_hist < 2 * WEEK)
         gp_warnings_add(&fc->notes,
-                        "only %zu hours of history: weekly seasonality is "
+                        "only %zu hour%s of history: weekly seasonality is "
                         "not modelled and the backtest is short",
-                        n_hist);
+                        n_hist, n_hist == 1 ? "" : "s");
     if (horizon_hours > 4 * n_hist)
         gp_warnings_add(&fc->notes,
-                        "the horizon (%zu hours) is over four times the "
-                        "history (%zu hours): treat the intervals with care",
-                        horizon_hours, n_hist);
+                        "the horizon (%zu hour%s) is over four times the "
+                        "history (%zu hour%s): treat the intervals with care",
+                        horizon_hours, horizon_hours == 1 ? "" : "s", n_hist,
+                        n_hist == 1 ? "" : "s");
 
     forecast_job job;
     memset(&job, 0, sizeof job);

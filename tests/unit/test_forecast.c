@@ -912,6 +912,31 @@ static void test_a_partial_last_hour_is_left_out(void **state)
     hand_trace_free(&t);
 }
 
+/* One hour of history, 5 ahead: the notes count in the singular where it
+ * is one ("1 hour", not "1 hours"). */
+static void test_notes_say_1_hour(void **state)
+{
+    gp_series series;
+    gp_pool pool;
+    gp_trace t;
+    gp_forecast *fc = NULL;
+    gp_error err;
+    (void)state;
+    hand_trace(&t, &pool, 1, &series, 1, 0, 1);
+    series.instance_hours[0] = 3;
+    gp_error_clear(&err);
+    assert_int_equal(gp_forecast_run(&t, NULL, 5, NULL, &fc, &err), GP_OK);
+    assert_int_equal(fc->notes.count, 2);
+    assert_string_equal(fc->notes.items[0],
+                        "only 1 hour of history: weekly seasonality is not "
+                        "modelled and the backtest is short");
+    assert_string_equal(fc->notes.items[1],
+                        "the horizon (5 hours) is over four times the "
+                        "history (1 hour): treat the intervals with care");
+    gp_forecast_free(fc);
+    hand_trace_free(&t);
+}
+
 /* Every allocation failing in turn: the run fails cleanly (NULL result,
  * out-of-memory status) or succeeds; ASan checks that nothing leaks. */
 static void allocation_failures_leak_nothing(size_t n, size_t horizon)
@@ -986,6 +1011,7 @@ int main(void)
             test_a_pool_that_appears_later_is_forecast_from_its_start),
         cmocka_unit_test(test_a_late_pool_is_scored_against_its_own_history),
         cmocka_unit_test(test_a_partial_last_hour_is_left_out),
+        cmocka_unit_test(test_notes_say_1_hour),
         cmocka_unit_test(test_allocation_failures_leak_nothing),
     };
     gsl_set_error_handler_off();

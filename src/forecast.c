@@ -473,10 +473,22 @@ static double mase_scale(const double *y, size_t n, int *season)
     return *season ? gp_forecast_mase_scale(y, n, (size_t)*season) : NAN;
 }
 
-/* a / b, NAN when b is not positive. */
-static double ratio(double a, double b)
+/* Mean absolute errors at or under this share of a series' mean demand are
+ * rounding, not error, and count as exact: hourly sums of the same demand
+ * spread from samples that straddle hours (a 7- or 11-minute step) differ
+ * by a few 1e-16, and an exact forecast scored against such a baseline got
+ * a ratio of noise (1.21, or 1.3e8 for the regression's 5e-8). */
+#define EXACT_SHARE 1e-9
+
+/* An error ratio a / b (relative MAE, MASE) for a series whose mean demand
+ * is `scale`: NAN when b is exact (there is no error to beat, as when b is
+ * 0), 0 when a is exact and b is not, a / b otherwise. */
+static double ratio(double a, double b, double scale)
 {
-    return b > 0 ? a / b : NAN;
+    double tol = EXACT_SHARE * scale;
+    if (!(b > tol))
+        return NAN;
+    return a <= tol ? 0 : a / b;
 }
 
 /* The burst profile of y[0, n): fraction of hours with demand, mean demand
@@ -1060,7 +1072,8 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
         for (size_t c = 0; c <= N_CANDIDATES; c++) {
             gp_forecast_method m =
                 c == N_CANDIDATES ? GP_FC_COMBINATION : candidates[c].method;
-            double r = ratio(mae[c], mae[NAIVE_WEEK_CANDIDATE]);
+            double r =
+                ratio(mae[c], mae[NAIVE_WEEK_CANDIDATE], out->history_mean);
             double *slot = &out->method_relative_mae[m];
             if (isnan(*slot) || r < *slot)
                 *slot = r;
@@ -1068,9 +1081,10 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
         gp_forecast_accuracy *bt = &out->backtest;
         const double *rb = res + best * n_orig * hb;
         bt->mae = mae[best];
-        bt->relative_mae = ratio(mae[best], mae[NAIVE_WEEK_CANDIDATE]);
-        bt->relative_mae_day = ratio(mae[best], mae[NAIVE_DAY_CANDIDATE]);
-        bt->mase = ratio(mae[best], mase_scale(y, n, &bt->mase_season));
+        double mean = out->history_mean;
+        bt->relative_mae = ratio(mae[best], mae[NAIVE_WEEK_CANDIDATE], mean);
+        bt->relative_mae_day = ratio(mae[best], mae[NAIVE_DAY_CANDIDATE], mean);
+        bt->mase = ratio(mae[best], mase_scale(y, n, &bt->mase_season), mean);
         bt->mape =
             ape_n[best] ? 100 * ape_sum[best] / (double)ape_n[best] : NAN;
         bt->n_points = n_points;
@@ -1233,13 +1247,17 @@ void gp_forecast_series_score(gp_forecast_series *s, const double *history,
     s->has_holdout = n_actual > 0;
     if (!n_actual)
         return;
-    double nn = (double)n_actual;
+    double nn = (double)n_actual, mean = 0;
+    for (size_t i = 0; i < n_history; i++)
+        mean += history[i];
+    mean = n_history ? mean / (double)n_history : 0;
     a->mae = abs_sum / nn;
     s->holdout_naive_week_mae = week / nn;
     s->holdout_naive_day_mae = day / nn;
-    a->relative_mae = ratio(a->mae, week / nn);
-    a->relative_mae_day = ratio(a->mae, day / nn);
-    a->mase = ratio(a->mae, mase_scale(history, n_history, &a->mase_season));
+    a->relative_mae = ratio(a->mae, week / nn, mean);
+    a->relative_mae_day = ratio(a->mae, day / nn, mean);
+    a->mase =
+        ratio(a->mae, mase_scale(history, n_history, &a->mase_season), mean);
     a->mape = ape_n ? 100 * ape / (double)ape_n : NAN;
     a->coverage = (double)inside / nn;
     a->n_points = n_actual;
@@ -1552,6 +1570,22 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
                         "from the %zu hour%s since",
                         name, gp_workload_name(fs->workload), t,
                         fs->history_hours, fs->history_hours == 1 ? "" : "s");
+    }
+    for (size_t i = 0; i < fc->n_series; i++) {
+        const gp_forecast_series *fs = &fc->series[i];
+        bool bt = fs->backtest.n_origins && isnan(fs->backtest.relative_mae);
+        bool ho = fs->has_holdout && isnan(fs->holdout.relative_mae);
+        char name[256];
+        if (!bt && !ho)
+            continue;
+        gp_trace_pool_name(trace, fs->pool, name, sizeof name);
+        gp_warnings_add(&fc->notes,
+                        "%s %s: the last week repeated is exact on the %s "
+                        "(its MAE is at most a billionth of mean demand), so "
+                        "relative MAE is null: there is no error to beat",
+                        name, gp_workload_name(fs->workload),
+                        bt && ho ? "backtest and the hold-out"
+                                 : (bt ? "backtest" : "hold-out"));
     }
     for (size_t k = 0; k < n_keys; k++)
         gp_free(per_key[k]);

@@ -259,6 +259,71 @@ static void test_mase_is_scaled_by_the_week_over_two_weeks(void **state)
     assert_float_equal(s.holdout.mase, 0.2, 1e-12);
 }
 
+/* Errors within a billionth of the series' mean demand are exact (README,
+ * "Forecast"): they are rounding, and their ratios were noise.
+ *   1. A constant 7.3 with rounding-sized wobble, 7.3 + ((7i) mod 5) x
+ *      1e-15 (what hourly sums of samples that straddle hours look like):
+ *      every method and both baselines are off by ~1e-15, far under
+ *      1e-9 x 7.3; every ratio is null (no error to beat), where it was
+ *      whatever the noise gave.
+ *   2. The hand-worked hold-out of test_holdout_score_by_hand (history
+ *      1..168, mean 84.5, tolerance 8.45e-8; last week repeated MAE 1)
+ *      with a P50 1e-9 off the actuals: exact, so relative MAE and MASE
+ *      are 0, not 1e-9.
+ *   3. The same with the history a constant 7.3 and actuals 7.3 + 1e-15:
+ *      the forecast 7.3 and the baselines are all exact: null. */
+static void test_near_exact_errors_are_exact(void **state)
+{
+    size_t n = 3 * WEEK;
+    double y[3 * WEEK], history[WEEK];
+    const double actual[4] = {2, 2, 6, 4};
+    gp_forecast_point pts[4];
+    gp_forecast_series s;
+    gp_error err;
+    (void)state;
+    for (size_t i = 0; i < n; i++)
+        y[i] = 7.3 + (double)((7 * i) % 5) * 1e-15;
+    gp_error_clear(&err);
+    assert_int_equal(gp_forecast_series_run(y, n, 0, 48, 0, NULL, &s, &err),
+                     GP_OK);
+    assert_true(s.backtest.mae < 1e-9 * 7.3);
+    assert_true(isnan(s.backtest.relative_mae));
+    assert_true(isnan(s.backtest.relative_mae_day));
+    assert_true(isnan(s.backtest.mase));
+    for (int m = 0; m < GP_FC_N_METHODS; m++)
+        assert_true(isnan(s.method_relative_mae[m]));
+    gp_forecast_series_clear(&s);
+
+    for (size_t i = 0; i < WEEK; i++)
+        history[i] = (double)(i + 1);
+    for (size_t k = 0; k < 4; k++) {
+        pts[k].t = 0;
+        pts[k].p50 = actual[k] + 1e-9;
+        pts[k].p10 = pts[k].p50 - 1;
+        pts[k].p90 = pts[k].p50 + 1;
+    }
+    memset(&s, 0, sizeof s);
+    s.points = pts;
+    gp_forecast_series_score(&s, history, WEEK, actual, 4);
+    assert_float_equal(s.holdout.mae, 1e-9, 1e-15);
+    assert_float_equal(s.holdout_naive_week_mae, 1.0, 1e-12);
+    assert_true(s.holdout.relative_mae == 0);
+    assert_true(s.holdout.mase == 0);
+
+    const double flat[4] = {7.3 + 1e-15, 7.3, 7.3 + 2e-15, 7.3};
+    for (size_t i = 0; i < WEEK; i++)
+        history[i] = 7.3;
+    for (size_t k = 0; k < 4; k++)
+        pts[k].p50 = 7.3;
+    memset(&s, 0, sizeof s);
+    s.points = pts;
+    gp_forecast_series_score(&s, history, WEEK, flat, 4);
+    assert_true(s.holdout.mae > 0);
+    assert_true(isnan(s.holdout.relative_mae));
+    assert_true(isnan(s.holdout.relative_mae_day));
+    assert_true(isnan(s.holdout.mase));
+}
+
 /* The daily shape d(h) = 10 + (7h mod 11) plus one spike of +50 a day, at
  * hour 5 x day mod 24 (5 is prime to 24, so an hour of the day is hit once
  * in 24 days, never twice within 14 days).  The median of the same hour
@@ -883,8 +948,9 @@ static void test_a_partial_last_hour_is_left_out(void **state)
     for (size_t k = 0; k < 48; k++)
         assert_float_equal(fc->series[0].points[k].p50, 10, 1e-9);
     assert_float_equal(fc->partial_end_s, (3 * WEEK + 0.5) * 3600, 1e-9);
-    /* hour 504 = 1970-01-22T00:00:00Z */
-    assert_int_equal(fc->notes.count, 1);
+    /* hour 504 = 1970-01-22T00:00:00Z; the second note says the constant
+     * leaves no error to beat (test_near_exact_errors_are_exact) */
+    assert_int_equal(fc->notes.count, 2);
     assert_non_null(strstr(fc->notes.items[0],
                            "the trace ends at 1970-01-22T00:30:00Z, part-way "
                            "through the hour from 1970-01-22T00:00:00Z"));
@@ -994,6 +1060,7 @@ int main(void)
             test_burst_profile_counts_how_often_how_large_how_long),
         cmocka_unit_test(test_holdout_score_by_hand),
         cmocka_unit_test(test_mase_is_scaled_by_the_week_over_two_weeks),
+        cmocka_unit_test(test_near_exact_errors_are_exact),
         cmocka_unit_test(test_seasonal_median_ignores_a_spike_a_day),
         cmocka_unit_test(test_seasonal_median_does_not_repeat_an_outage),
         cmocka_unit_test(test_interval_on_noise_covers_about_80_percent),

@@ -1446,15 +1446,33 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
     for (size_t k = 0; k < n_keys; k++) {
         if (!per_key[k])
             continue;
-        double total = 0;
+        double total = 0, after = 0;
         for (size_t h = 0; h < n_hist; h++)
             total += per_key[k][h];
-        if (total > 0)
+        if (total > 0) {
             n_series++;
-        else {
-            gp_free(per_key[k]);
-            per_key[k] = NULL;
+            continue;
         }
+        /* no demand to forecast from: left out, and said so (a series
+         * whose rows all say 0 instances, or whose demand begins after
+         * the forecast start) */
+        for (size_t h = n_hist; h < trace->n_hours; h++)
+            after += per_key[k][h];
+        char name[256], t[32], more[128] = "";
+        gp_trace_pool_name(trace, k / GP_N_WORKLOADS, name, sizeof name);
+        gp_format_time((trace->start_hour + (int64_t)n_hist) * 3600, t,
+                       sizeof t);
+        if (after > 0)
+            snprintf(more, sizeof more,
+                     "; its %.6g instance-hours come after %s", after, t);
+        gp_warnings_add(&fc->notes,
+                        "%s %s: left out of the forecast, as its demand is "
+                        "0 in all %zu hour%s of the history (to %s)%s",
+                        name,
+                        gp_workload_name((gp_workload)(k % GP_N_WORKLOADS)),
+                        n_hist, n_hist == 1 ? "" : "s", t, more);
+        gp_free(per_key[k]);
+        per_key[k] = NULL;
     }
     if (n_series == 0) {
         gp_error_set(err, trace->n_sources == 1 ? trace->sources[0] : "", 0, 0,

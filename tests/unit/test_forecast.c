@@ -757,6 +757,13 @@ static void test_run_sums_series_per_pool_and_workload(void **state)
     assert_int_equal(fc->series[1].pool, 1);
     assert_int_equal(fc->series[1].workload, GP_TRAINING);
     assert_float_equal(fc->series[1].points[23].p50, 3, 1e-9);
+    /* the training series of pool 0, all zero, is left out with a note
+     * (it was dropped silently); 504 hours from hour 1000 end at hour 1504
+     * = 1970-03-04T16:00:00Z (62 days x 24 + 16) */
+    assert_string_equal(fc->notes.items[0],
+                        "aws/us-east-1/g6e.xlarge training: left out of the "
+                        "forecast, as its demand is 0 in all 504 hours of "
+                        "the history (to 1970-03-04T16:00:00Z)");
 
     /* the forecast as a trace: P50 demand of pool 1 over 24 hours is
      * 24 x 3 = 72 instance-hours */
@@ -798,7 +805,13 @@ static void test_run_sums_series_per_pool_and_workload(void **state)
     /* with a cut inside, the hours after it are scored: constant demand,
      * so the hold-out MAE is 0 */
     opt.train_until = (1000 + (int64_t)n - 24) * 3600;
+    series[2].instance_hours[n - 2] = 4; /* demand after the cut only */
     assert_int_equal(gp_forecast_run(&t, NULL, 24, &opt, &fc, &err), GP_OK);
+    assert_string_equal(fc->notes.items[0],
+                        "aws/us-east-1/g6e.xlarge training: left out of the "
+                        "forecast, as its demand is 0 in all 480 hours of "
+                        "the history (to 1970-03-03T16:00:00Z); its 4 "
+                        "instance-hours come after 1970-03-03T16:00:00Z");
     assert_true(fc->series[0].has_holdout);
     assert_int_equal(fc->series[0].holdout.n_points, 24);
     assert_float_equal(fc->series[0].holdout.mae, 0, 1e-9);

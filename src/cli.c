@@ -472,6 +472,32 @@ size_t gp_cli_window_warn(const gp_inputs *in, bool strategies,
     return n;
 }
 
+void gp_cli_stale_forecast_warn(const gp_cli *cli, gp_run_info *info,
+                                int64_t start_hour, size_t n_hours,
+                                const char *what)
+{
+    int64_t today = gp_cli_today(), end = start_hour * 3600;
+    gp_warnings w = {NULL, 0, 0};
+    char a[32], z[32], d[32];
+
+    if (today - end <= 30 * 86400)
+        return;
+    gp_format_time(end, a, sizeof a);
+    gp_format_time((start_hour + (int64_t)n_hours) * 3600, z, sizeof z);
+    gp_format_time(today - today % 86400, d, sizeof d);
+    d[10] = '\0'; /* the date alone */
+    gp_warnings_add(&w,
+                    "the trace ends at %s, %lld days before today (%s): %s "
+                    "for %s to %s, from the trace's end, not from today; "
+                    "give a recent trace to plan ahead",
+                    a, (long long)((today - end) / 86400), d, what, a, z);
+    if (!cli->quiet)
+        gp_cli_print_warnings(&w);
+    for (size_t i = 0; i < w.count; i++)
+        gp_warnings_add(&info->warnings, "%s", w.items[i]);
+    gp_warnings_clear(&w);
+}
+
 const char *gp_cli_data_dir(void)
 {
     const char *d = getenv("GPUPLAN_DATA_DIR");

@@ -125,6 +125,14 @@ void gp_cli_classification_warn(const gp_cli *cli,
 size_t gp_cli_window_warn(const gp_inputs *in, bool strategies,
                           struct gp_run_info *info);
 
+/* A forecast from the end of a stale trace (its forecast starts over 30
+ * days before today, gp_cli_today): a warning that says when the trace
+ * ends and which period is forecast, `what` ("the forecast is" or "the
+ * plan is bought"), added to info's warnings and printed unless --quiet. */
+void gp_cli_stale_forecast_warn(const gp_cli *cli, struct gp_run_info *info,
+                                int64_t start_hour, size_t n_hours,
+                                const char *what);
+
 /* Folder of the bundled pricing/ and scenarios/ (GPUPLAN_DATA_DIR or the
  * source tree the program was built from). */
 const char *gp_cli_data_dir(void);

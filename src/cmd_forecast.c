@@ -259,6 +259,9 @@ static int forecast_exec(gp_cli *cli)
     }
     gp_cli_run_info(&info, "forecast", cli, &in);
     gp_cli_classification_warn(cli, classified, &info);
+    if (!cli->train_until)
+        gp_cli_stale_forecast_warn(cli, &info, fc->start_hour, fc->n_hours,
+                                   "the forecast is");
     if (cli->out &&
         gp_xlsx_write_forecast(cli->out, &info, fc, &err) != GP_OK) {
         gp_cli_print_error(&err);

@@ -7,6 +7,7 @@
  */
 #include "classify.h"
 #include "cli.h"
+#include "forecast.h"
 #include "recommend.h"
 #include "writers.h"
 
@@ -382,6 +383,9 @@ static int recommend_exec(gp_cli *cli)
          !cli->quiet && i < info.warnings.count; i++)
         fprintf(stderr, "gpuplan: warning: %s\n", info.warnings.items[i]);
     gp_cli_classification_warn(cli, classified, &info);
+    if (r->forward && r->forecast)
+        gp_cli_stale_forecast_warn(cli, &info, r->forecast->start_hour,
+                                   r->forecast->n_hours, "the plan is bought");
     if (cli->out || cli->csv_dir) {
         /* the workbook and the CSV tables show the plan billed */
         gp_ledger *pl[2] = {NULL, NULL};

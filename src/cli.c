@@ -3,13 +3,15 @@
  *
  * Options are "--name value" or "--name=value".  --trace and --pricing take
  * one or more values (`--trace a.csv b.csv`) and may repeat, as may --map;
- * any other option given twice is a usage error, not the last one winning.
+ * any other option that takes a value is a usage error when given twice,
+ * not the last one winning (a flag may repeat: it changes nothing).
  * Every command accepts only the options its table entry names, so a typo or an
  * option that would be ignored is a usage error (exit 2), never silence.
  */
 #include "cli.h"
 #include "classify.h"
 #include "json_util.h"
+#include "model.h"
 #include "progress.h"
 #include "recommend.h"
 #include "writers.h"
@@ -411,24 +413,26 @@ void gp_cli_classification_warn(const gp_cli *cli, const gp_classification *c,
     gp_warnings_clear(&cw);
 }
 
-/* Warns when commitment c is not active in [ws, we) (seconds): it bills
- * nothing there, which a mistyped start would otherwise hide. */
+/* Warns when commitment c is active in no hour of the window (epoch hours
+ * [w0, w0 + n), as the engine bills it): it bills nothing there, which a
+ * mistyped start would otherwise hide. */
 static size_t commitment_outside(const gp_commitment *c, const char *whose,
-                                 int64_t ws, int64_t we,
-                                 struct gp_run_info *info)
+                                 int64_t w0, size_t n, struct gp_run_info *info)
 {
     char what[200], a[32], z[32], w[2][32];
+    size_t first, last;
 
-    if (c->start < we && c->end > ws)
+    gp_commitment_active_hours(c, w0, n, &first, &last);
+    if (last > first)
         return 0;
     gp_commitment_describe(c, false, what, sizeof what);
     gp_format_time(c->start, a, sizeof a);
     gp_format_time(c->end, z, sizeof z);
-    gp_format_time(ws, w[0], sizeof w[0]);
-    gp_format_time(we, w[1], sizeof w[1]);
+    gp_format_time(w0 * 3600, w[0], sizeof w[0]);
+    gp_format_time((w0 + (int64_t)n) * 3600, w[1], sizeof w[1]);
     gp_warnings_add(&info->warnings,
-                    "%s commitment (%s) runs from %s to %s, outside the "
-                    "window (%s to %s): it bills nothing in it",
+                    "%s commitment (%s) runs from %s to %s and is billed "
+                    "for no hour of the window (%s to %s)",
                     whose, what, a, z, w[0], w[1]);
     return 1;
 }
@@ -439,19 +443,19 @@ size_t gp_cli_window_warn(const gp_inputs *in, bool strategies,
     const gp_scenario *sc = in->scenario;
     const gp_trace *t = in->trace;
     char w[2][32], u[2][32];
-    size_t n = 0;
+    size_t n = 0, hours;
+    int64_t w0;
 
     if (t->n_hours == 0)
         return 0;
-    int64_t ts = t->start_hour * 3600;
-    int64_t te = (t->start_hour + (int64_t)t->n_hours) * 3600;
-    int64_t ws = sc->has_window ? sc->window_start : ts;
-    int64_t we = sc->has_window ? sc->window_end : te;
-    if (!(ws < te && we > ts)) {
-        gp_format_time(ws, w[0], sizeof w[0]);
-        gp_format_time(we, w[1], sizeof w[1]);
-        gp_format_time(ts, u[0], sizeof u[0]);
-        gp_format_time(te, u[1], sizeof u[1]);
+    /* the hours the engine bills */
+    gp_engine_window(t, sc, &w0, &hours);
+    int64_t t0 = t->start_hour, t1 = t->start_hour + (int64_t)t->n_hours;
+    if (!(w0 < t1 && w0 + (int64_t)hours > t0)) {
+        gp_format_time(w0 * 3600, w[0], sizeof w[0]);
+        gp_format_time((w0 + (int64_t)hours) * 3600, w[1], sizeof w[1]);
+        gp_format_time(t0 * 3600, u[0], sizeof u[0]);
+        gp_format_time(t1 * 3600, u[1], sizeof u[1]);
         gp_warnings_add(&info->warnings,
                         "the scenario's window, %s to %s, holds none of the "
                         "trace's usage (%s to %s): only commitments are "
@@ -460,14 +464,15 @@ size_t gp_cli_window_warn(const gp_inputs *in, bool strategies,
         n++;
     }
     for (size_t i = 0; i < sc->n_commitments; i++)
-        n += commitment_outside(&sc->commitments[i], "an owned", ws, we, info);
+        n += commitment_outside(&sc->commitments[i], "an owned", w0, hours,
+                                info);
     for (size_t k = 0; strategies && k < sc->n_strategies; k++)
         for (size_t i = 0; i < sc->strategies[k].n_add; i++) {
             char whose[96];
             snprintf(whose, sizeof whose, "strategy \"%s\"'s",
                      sc->strategies[k].name);
             n += commitment_outside(&sc->strategies[k].add_commitments[i],
-                                    whose, ws, we, info);
+                                    whose, w0, hours, info);
         }
     return n;
 }
@@ -578,6 +583,19 @@ bool gp_cli_same_file(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
+const char *gp_cli_input_named(const gp_cli *cli, const char *path)
+{
+    for (size_t i = 0; i < cli->n_traces; i++)
+        if (gp_cli_same_file(path, cli->traces[i]))
+            return "the trace";
+    for (size_t i = 0; i < cli->n_pricing; i++)
+        if (gp_cli_same_file(path, cli->pricing[i]))
+            return "the catalog";
+    if (cli->scenario && gp_cli_same_file(path, cli->scenario))
+        return "the scenario";
+    return NULL;
+}
+
 /* Closes the rejects file and renames it into place; on failure removes it
  * and fills err. */
 static bool finish_rejects(gp_inputs *in, const char *path, gp_error *err)
@@ -645,8 +663,8 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
         return 2;
     }
     /* one file named twice (a glob and its own path) would count its rows
-     * twice; the rejects list and classify's --out must not replace a
-     * trace being read */
+     * twice; the rejects list and classify's --out must not replace an
+     * input being read */
     for (size_t i = 0; i < cli->n_traces; i++) {
         for (size_t j = 0; j < i; j++)
             if (gp_cli_same_file(cli->traces[i], cli->traces[j])) {
@@ -656,18 +674,20 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
                              cli->traces[j]);
                 goto fail;
             }
-        if (cli->skip_bad && gp_cli_same_file(rejects_path, cli->traces[i])) {
-            gp_error_set(&err, rejects_path, 0, 0, NULL,
-                         "--rejects names the trace itself; give the "
-                         "rejected rows a file of their own");
-            goto fail;
-        }
-        if (cli->out && gp_cli_same_file(cli->out, cli->traces[i])) {
-            gp_error_set(&err, cli->out, 0, 0, NULL,
-                         "--out names the trace itself; writing it would "
-                         "replace the trace");
-            goto fail;
-        }
+    }
+    const char *over;
+    if (cli->skip_bad && (over = gp_cli_input_named(cli, rejects_path))) {
+        gp_error_set(&err, rejects_path, 0, 0, NULL,
+                     "--rejects names %s itself; give the rejected rows a "
+                     "file of their own",
+                     over);
+        goto fail;
+    }
+    if (cli->out && (over = gp_cli_input_named(cli, cli->out))) {
+        gp_error_set(&err, cli->out, 0, 0, NULL,
+                     "--out names %s itself; writing it would replace %s", over,
+                     over);
+        goto fail;
     }
     if (cli->skip_bad) {
         size_t n = strlen(rejects_path) + 32;

@@ -105,6 +105,10 @@ void gp_cli_run_info(struct gp_run_info *info, const char *command,
  * replace the other ("-", standard input or output, names none). */
 bool gp_cli_same_file(const char *a, const char *b);
 
+/* Which input an output at `path` would replace: "the trace", "the
+ * catalog" or "the scenario" (--trace, --pricing, --scenario), or NULL. */
+const char *gp_cli_input_named(const gp_cli *cli, const char *path);
+
 /* Prints err the way users see errors: "file:line:column: field: msg". */
 void gp_cli_print_error(const gp_error *err);
 /* "gpuplan: warning: ..." lines on stderr. */

@@ -185,22 +185,21 @@ static int exec_import(gp_cli *cli)
                 cli->commitments_out);
         return 2;
     }
-    /* writing an output over a file being imported would lose it (the
-     * outputs are written after every input is read) */
-    for (int i = 1; i < cli->n_args; i++) {
-        const char *in = cli->args[i];
-        const char *over = NULL;
-        if (cli->out && gp_cli_same_file(in, cli->out))
-            over = "--out";
-        else if (cli->commitments_out &&
-                 gp_cli_same_file(in, cli->commitments_out))
-            over = "--commitments-out";
-        if (over) {
+    /* writing an output over a file being imported, or a catalog being
+     * read, would lose it (the outputs are written after every input is
+     * read) */
+    const char *outs[2] = {cli->out, cli->commitments_out};
+    static const char *const opts[2] = {"--out", "--commitments-out"};
+    for (int k = 0; k < 2; k++) {
+        const char *what = outs[k] ? gp_cli_input_named(cli, outs[k]) : NULL;
+        for (int i = 1; outs[k] && !what && i < cli->n_args; i++)
+            if (gp_cli_same_file(cli->args[i], outs[k]))
+                what = "a file being imported";
+        if (what) {
             fprintf(stderr,
-                    "gpuplan import: %s names %s, a file being imported; "
-                    "writing it would replace the input\n"
-                    "try 'gpuplan import --help'\n",
-                    over, in);
+                    "gpuplan import: %s names %s, %s; writing it would "
+                    "replace it\ntry 'gpuplan import --help'\n",
+                    opts[k], outs[k], what);
             return 2;
         }
     }

@@ -310,10 +310,11 @@ static void estimate_warning(const gp_trace *t, gp_run_info *info)
         return;
     if (n > shown)
         gp_warnings_add(&info->warnings,
-                        "the reserved and savings-plan rates of %s and %zu "
-                        "more types are estimates from published discount "
+                        "the reserved and savings-plan rates of %s%s%zu "
+                        "more %s are estimates from published discount "
                         "ratios, not list prices; replace them with your own",
-                        names, n - shown);
+                        names, shown ? " and " : "", n - shown,
+                        n - shown == 1 ? "type" : "types");
     else
         gp_warnings_add(&info->warnings,
                         "the reserved and savings-plan rates of %s are "

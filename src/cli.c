@@ -400,54 +400,58 @@ void gp_cli_print_warnings(const gp_warnings *w)
         fprintf(stderr, "gpuplan: warning: %s\n", w->items[i]);
 }
 
+void gp_cli_warn_now(const gp_cli *cli, gp_warnings *w,
+                     struct gp_run_info *info)
+{
+    if (!cli->quiet)
+        gp_cli_print_warnings(w);
+    for (size_t i = 0; i < w->count; i++)
+        gp_warnings_add(&info->warnings, "%s", w->items[i]);
+    gp_warnings_clear(w);
+}
+
 void gp_cli_classification_warn(const gp_cli *cli, const gp_classification *c,
                                 struct gp_run_info *info)
 {
     gp_warnings cw = {NULL, 0, 0};
 
     gp_classification_warn(c, &cw);
-    if (!cli->quiet)
-        gp_cli_print_warnings(&cw);
-    for (size_t i = 0; i < cw.count; i++)
-        gp_warnings_add(&info->warnings, "%s", cw.items[i]);
-    gp_warnings_clear(&cw);
+    gp_cli_warn_now(cli, &cw, info);
 }
 
 /* Warns when commitment c is active in no hour of the window (epoch hours
  * [w0, w0 + n), as the engine bills it): it bills nothing there, which a
  * mistyped start would otherwise hide. */
-static size_t commitment_outside(const gp_commitment *c, const char *whose,
-                                 int64_t w0, size_t n, struct gp_run_info *info)
+static void commitment_outside(const gp_commitment *c, const char *whose,
+                               int64_t w0, size_t n, gp_warnings *out)
 {
     char what[200], a[32], z[32], w[2][32];
     size_t first, last;
 
     gp_commitment_active_hours(c, w0, n, &first, &last);
     if (last > first)
-        return 0;
+        return;
     gp_commitment_describe(c, false, what, sizeof what);
     gp_format_time(c->start, a, sizeof a);
     gp_format_time(c->end, z, sizeof z);
     gp_format_time(w0 * 3600, w[0], sizeof w[0]);
     gp_format_time((w0 + (int64_t)n) * 3600, w[1], sizeof w[1]);
-    gp_warnings_add(&info->warnings,
+    gp_warnings_add(out,
                     "%s commitment (%s) runs from %s to %s and is billed "
                     "for no hour of the window (%s to %s)",
                     whose, what, a, z, w[0], w[1]);
-    return 1;
 }
 
-size_t gp_cli_window_warn(const gp_inputs *in, bool strategies,
-                          struct gp_run_info *info)
+void gp_cli_window_warn(const gp_inputs *in, bool strategies, gp_warnings *out)
 {
     const gp_scenario *sc = in->scenario;
     const gp_trace *t = in->trace;
     char w[2][32], u[2][32];
-    size_t n = 0, hours;
+    size_t hours;
     int64_t w0;
 
     if (t->n_hours == 0)
-        return 0;
+        return;
     /* the hours the engine bills */
     gp_engine_window(t, sc, &w0, &hours);
     int64_t t0 = t->start_hour, t1 = t->start_hour + (int64_t)t->n_hours;
@@ -456,25 +460,22 @@ size_t gp_cli_window_warn(const gp_inputs *in, bool strategies,
         gp_format_time((w0 + (int64_t)hours) * 3600, w[1], sizeof w[1]);
         gp_format_time(t0 * 3600, u[0], sizeof u[0]);
         gp_format_time(t1 * 3600, u[1], sizeof u[1]);
-        gp_warnings_add(&info->warnings,
+        gp_warnings_add(out,
                         "the scenario's window, %s to %s, holds none of the "
                         "trace's usage (%s to %s): only commitments are "
                         "billed",
                         w[0], w[1], u[0], u[1]);
-        n++;
     }
     for (size_t i = 0; i < sc->n_commitments; i++)
-        n += commitment_outside(&sc->commitments[i], "an owned", w0, hours,
-                                info);
+        commitment_outside(&sc->commitments[i], "an owned", w0, hours, out);
     for (size_t k = 0; strategies && k < sc->n_strategies; k++)
         for (size_t i = 0; i < sc->strategies[k].n_add; i++) {
             char whose[96];
             snprintf(whose, sizeof whose, "strategy \"%s\"'s",
                      sc->strategies[k].name);
-            n += commitment_outside(&sc->strategies[k].add_commitments[i],
-                                    whose, w0, hours, info);
+            commitment_outside(&sc->strategies[k].add_commitments[i], whose, w0,
+                               hours, out);
         }
-    return n;
 }
 
 void gp_cli_stale_forecast_warn(const gp_cli *cli, gp_run_info *info,
@@ -496,11 +497,7 @@ void gp_cli_stale_forecast_warn(const gp_cli *cli, gp_run_info *info,
                     "for %s to %s, from the trace's end, not from today; "
                     "give a recent trace to plan ahead",
                     a, (long long)((today - end) / 86400), d, what, a, z);
-    if (!cli->quiet)
-        gp_cli_print_warnings(&w);
-    for (size_t i = 0; i < w.count; i++)
-        gp_warnings_add(&info->warnings, "%s", w.items[i]);
-    gp_warnings_clear(&w);
+    gp_cli_warn_now(cli, &w, info);
 }
 
 const char *gp_cli_data_dir(void)

@@ -114,6 +114,11 @@ void gp_cli_print_error(const gp_error *err);
 /* "gpuplan: warning: ..." lines on stderr. */
 void gp_cli_print_warnings(const gp_warnings *w);
 
+/* Prints the warnings in *w now unless --quiet, moves them to info's and
+ * clears *w. */
+void gp_cli_warn_now(const gp_cli *cli, gp_warnings *w,
+                     struct gp_run_info *info);
+
 /* Adds the warnings of a classification of unlabelled usage to info's,
  * and prints them now unless --quiet. */
 struct gp_classification;
@@ -121,13 +126,11 @@ void gp_cli_classification_warn(const gp_cli *cli,
                                 const struct gp_classification *c,
                                 struct gp_run_info *info);
 
-/* Adds warnings to info's, and returns how many, when the window (the
- * scenario's, else the trace's span) holds none of the trace's usage, and
- * for each commitment (owned, or with `strategies` one a strategy adds)
- * active at no time in it: a mistyped year would otherwise bill an empty
- * window without a word. */
-size_t gp_cli_window_warn(const gp_inputs *in, bool strategies,
-                          struct gp_run_info *info);
+/* Adds warnings to *out when the window (the scenario's, else the trace's
+ * span) holds none of the trace's usage, and for each commitment (owned,
+ * or with `strategies` one a strategy adds) active at no time in it: a
+ * mistyped year would otherwise bill an empty window without a word. */
+void gp_cli_window_warn(const gp_inputs *in, bool strategies, gp_warnings *out);
 
 /* A forecast from the end of a stale trace (its forecast starts over 30
  * days before today, gp_cli_today): a warning that says when the trace

@@ -379,10 +379,10 @@ static int recommend_exec(gp_cli *cli)
     gp_cli_run_info(&info, "recommend", cli, &in);
     estimate_warning(in.trace, &info);
     /* (a forward plan is for the forecast's hours, not the window's) */
-    size_t nw = r->forward ? 0 : gp_cli_window_warn(&in, false, &info);
-    for (size_t i = info.warnings.count - nw;
-         !cli->quiet && i < info.warnings.count; i++)
-        fprintf(stderr, "gpuplan: warning: %s\n", info.warnings.items[i]);
+    gp_warnings ww = {NULL, 0, 0};
+    if (!r->forward)
+        gp_cli_window_warn(&in, false, &ww);
+    gp_cli_warn_now(cli, &ww, &info);
     gp_cli_classification_warn(cli, classified, &info);
     if (r->forward && r->forecast)
         gp_cli_stale_forecast_warn(cli, &info, r->forecast->start_hour,

@@ -199,7 +199,7 @@ static int simulate_exec(gp_cli *cli)
     gp_cli_run_info(&info, "simulate", cli, &in);
     gp_run_info_warn(&info, ledgers, in.scenario->n_strategies);
     gp_classification_warn(classified, &info.warnings);
-    gp_cli_window_warn(&in, true, &info);
+    gp_cli_window_warn(&in, true, &info.warnings);
     if (!cli->quiet)
         print_run_warnings(&info);
 

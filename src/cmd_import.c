@@ -210,12 +210,7 @@ static int exec_import(gp_cli *cli)
          * no catalog or price list row, and the error would blame the
          * instance type or the prices */
         char lower[64];
-        size_t i;
-        for (i = 0; cli->trace_opt.region[i] && i + 1 < sizeof lower; i++) {
-            char c = cli->trace_opt.region[i];
-            lower[i] = c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
-        }
-        lower[i] = '\0';
+        gp_ascii_lower(lower, sizeof lower, cli->trace_opt.region);
         fprintf(stderr,
                 "gpuplan import: --region: regions are lower case (write "
                 "\"%s\"), got \"%s\"\ntry 'gpuplan import --help'\n",

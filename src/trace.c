@@ -540,17 +540,17 @@ static void unresolved_type(struct shard *s, const gp_trace_builder *b,
 
 /* Whether region r has an upper-case letter and no loaded catalog is of
  * that region: "US-EAST-1" for us-east-1 (the providers' regions, and the
- * bundled catalogs', are lower case; SPEC section 3 gives no other). */
-static bool upper_case_region(const gp_pricing *pricing, const char *r)
+ * bundled catalogs', are lower case; SPEC section 3 gives no other).
+ * lower[size] gets r in lower case. */
+static bool upper_case_region(const gp_pricing *pricing, const char *r,
+                              char *lower, size_t size)
 {
-    bool upper = false;
-
-    for (const char *c = r; *c && !upper; c++)
-        upper = *c >= 'A' && *c <= 'Z';
-    for (size_t i = 0; upper && pricing && i < pricing->n_catalogs; i++)
+    if (!gp_ascii_lower(lower, size, r))
+        return false;
+    for (size_t i = 0; pricing && i < pricing->n_catalogs; i++)
         if (strcmp(pricing->catalogs[i]->region, r) == 0)
             return false;
-    return upper;
+    return true;
 }
 
 /* Finds (and interns) the pool of the row. */
@@ -571,9 +571,12 @@ static bool row_pool(struct shard *s, const gp_trace_builder *b,
         return false;
     }
     /* the longest names the catalogs allow; the key then fits */
-    if (type->len > 63 || reg->len > 31 || prov->len > 15) {
-        int col = type->len > 63 ? COL_INSTANCE_TYPE
-                                 : (reg->len > 31 ? COL_REGION : COL_PROVIDER);
+    if (type->len > GP_CATALOG_MAX_TYPE_NAME ||
+        reg->len > GP_CATALOG_MAX_REGION || prov->len > 15) {
+        int col = type->len > GP_CATALOG_MAX_TYPE_NAME
+                      ? COL_INSTANCE_TYPE
+                      : (reg->len > GP_CATALOG_MAX_REGION ? COL_REGION
+                                                          : COL_PROVIDER);
         char shown[SHOWN_SIZE];
         show(shown, FIELD(row, ctx, col));
         row_error(s, ctx, row, col, "too long to be a name: %s", shown);
@@ -610,14 +613,10 @@ static bool row_pool(struct shard *s, const gp_trace_builder *b,
             return false;
         }
         it = gp_pricing_find(b->pricing, p, r, t, &cat, &ambiguous);
-        if (!it && upper_case_region(b->pricing, r)) {
+        char lower[sizeof r];
+        if (!it && upper_case_region(b->pricing, r, lower, sizeof lower)) {
             /* the region is what is wrong, not the type */
-            char shown[SHOWN_SIZE], lower[32];
-            size_t i;
-            for (i = 0; r[i]; i++)
-                lower[i] =
-                    r[i] >= 'A' && r[i] <= 'Z' ? (char)(r[i] + 32) : r[i];
-            lower[i] = '\0';
+            char shown[SHOWN_SIZE];
             show_bytes(shown, r, strlen(r), 32);
             row_error(s, ctx, row, COL_REGION,
                       "%s: regions are lower case (write \"%s\")", shown,

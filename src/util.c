@@ -516,6 +516,21 @@ gp_status gp_grow(void **items, size_t *cap, size_t need, size_t size)
     return GP_OK;
 }
 
+bool gp_ascii_lower(char *dst, size_t size, const char *src)
+{
+    bool changed = false;
+    size_t i;
+
+    for (i = 0; src[i] && i + 1 < size; i++) {
+        char c = src[i];
+        changed |= c >= 'A' && c <= 'Z';
+        dst[i] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+    }
+    if (size)
+        dst[i] = '\0';
+    return changed;
+}
+
 size_t gp_edit_distance(const char *a, const char *b, size_t cap)
 {
     size_t la = strlen(a), lb = strlen(b);

@@ -43,6 +43,10 @@ void gp_civil_from_days(int64_t z, int *y, unsigned *m, unsigned *d);
 /* Levenshtein distance, capped at `cap` (returns cap when larger). */
 size_t gp_edit_distance(const char *a, const char *b, size_t cap);
 
+/* Copies src to dst (cut to size - 1 bytes) with A-Z made lower case;
+ * returns whether the copy changed any letter. */
+bool gp_ascii_lower(char *dst, size_t size, const char *src);
+
 /* Reads a whole file (or standard input for "-") into a NUL-terminated
  * buffer. */
 gp_status gp_read_file(const char *path, char **out, size_t *len,

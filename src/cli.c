@@ -4,8 +4,8 @@
  * Options are "--name value" or "--name=value".  --trace and --pricing take
  * one or more values (`--trace a.csv b.csv`) and may repeat, as may --map;
  * any other option that takes a value is a usage error when given twice,
- * not the last one winning (a flag may repeat: it changes nothing).
- * Every command accepts only the options its table entry names, so a typo or an
+ * not the last one winning (a flag may repeat: it changes nothing).  Every
+ * command accepts only the options its table entry names, so a typo or an
  * option that would be ignored is a usage error (exit 2), never silence.
  */
 #include "cli.h"

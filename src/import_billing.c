@@ -328,6 +328,21 @@ static owned *bill_owned(bill *b, const char *id, gp_commitment_type t)
     return o;
 }
 
+/* A usage row of a type no catalog prices stays out of the trace
+ * (bill_priced counted it); the commitment that covered it (id, NULL for
+ * none) is marked as covering unpriced usage. */
+static gp_status covered_unpriced(bill *b, const char *id, gp_commitment_type t)
+{
+    owned *o;
+
+    if (!id)
+        return GP_OK;
+    if (!(o = bill_owned(b, id, t)))
+        return GP_ERR_NOMEM;
+    o->unpriced = true;
+    return GP_OK;
+}
+
 /* Charges `hours` instance-hours and `dollars` to commitment o in the clock
  * hour that contains time t. */
 static gp_status bill_charge(bill *b, owned *o, int64_t t, double hours,
@@ -990,15 +1005,8 @@ static gp_status focus_row(void *pctx, char **f, size_t n, long line,
                      field(f, n, c[F_QUANTITY]));
         return GP_ERR_INPUT;
     }
-    if (!bill_priced(b, provider, region, type)) {
-        if (committed) {
-            owned *o = bill_owned(b, commit_id, ctype);
-            if (!o)
-                return GP_ERR_NOMEM;
-            o->unpriced = true;
-        }
-        return GP_OK;
-    }
+    if (!bill_priced(b, provider, region, type))
+        return covered_unpriced(b, committed ? commit_id : NULL, ctype);
     at = (usage_at){line,
                     c[F_START],
                     c[F_END],
@@ -1409,16 +1417,10 @@ static gp_status cur_row(void *pctx, char **f, size_t n, long line,
         return GP_ERR_INPUT;
     }
     id = field(f, n, c[ri ? C_RI_ARN : C_SP_ARN]);
-    if (!bill_priced(b, "aws", region, type)) {
-        if ((ri || sp) && !is_null(id)) {
-            owned *o = bill_owned(
-                b, id, ri ? GP_COMMIT_RESERVED : GP_COMMIT_SAVINGS_PLAN);
-            if (!o)
-                return GP_ERR_NOMEM;
-            o->unpriced = true;
-        }
-        return GP_OK;
-    }
+    if (!bill_priced(b, "aws", region, type))
+        return covered_unpriced(b, (ri || sp) && !is_null(id) ? id : NULL,
+                                ri ? GP_COMMIT_RESERVED
+                                   : GP_COMMIT_SAVINGS_PLAN);
     at = (usage_at){line,
                     c[C_START],
                     c[C_END],

@@ -751,12 +751,12 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
         gp_inputs_free(in);
         return 1;
     }
-    if (report_all && in->trace->rows_rejected) {
+    if (!cli->quiet)
         gp_cli_print_warnings(&in->pricing->warnings);
+    if (report_all && in->trace->rows_rejected) {
         gp_inputs_free(in);
         return 1;
     }
-    gp_cli_print_warnings(&in->pricing->warnings);
     return 0;
 nomem:
     gp_error_set(&err, NULL, 0, 0, NULL, "out of memory");

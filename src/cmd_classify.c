@@ -164,7 +164,7 @@ const struct gp_command gp_cmd_classify = {
     "  --layout jobs, --map name=column, --step S, --region R\n"
     "                      trace options, as for validate\n"
     "  --threads N         threads for reading (default: all cores)\n"
-    "  --quiet             no summary on stderr\n",
+    "  --quiet             no summary or warnings on stderr\n",
     OPT_TRACE | OPT_PRICING | OPT_OUT | OPT_JSON | OPT_RELABEL |
         OPT_NEEDS_TRACE,
     classify_exec,

@@ -308,7 +308,7 @@ const struct gp_command gp_cmd_forecast = {
     "                      trace options, as for validate\n"
     "  --skip-bad, --rejects FILE\n"
     "                      set bad rows aside instead of stopping\n"
-    "  --quiet             no progress or notes on stderr\n",
+    "  --quiet             no progress, notes or warnings on stderr\n",
     OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_JSON | OPT_CSV | OPT_OUT |
         OPT_SKIP_BAD | OPT_HORIZON | OPT_TRAIN_UNTIL,
     forecast_exec,

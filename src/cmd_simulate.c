@@ -281,8 +281,8 @@ const struct gp_command gp_cmd_simulate = {
     "                      trace options, as for validate\n"
     "  --skip-bad, --rejects FILE\n"
     "                      set bad rows aside instead of stopping\n"
-    "  --quiet             no progress or notes on stderr\n",
-    OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_JSON | OPT_CSV |
-        OPT_SKIP_BAD | OPT_SEED | OPT_OUT,
+    "  --quiet             no progress, notes or warnings on stderr\n",
+    OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_JSON | OPT_CSV | OPT_SKIP_BAD |
+        OPT_SEED | OPT_OUT,
     simulate_exec,
 };

@@ -83,7 +83,7 @@ const struct gp_command gp_cmd_validate = {
     "  --skip-bad          write bad rows to a rejects file and go on\n"
     "  --rejects FILE      where --skip-bad writes (gpuplan-rejects.csv)\n"
     "  --threads N         threads for reading (default: all cores)\n"
-    "  --quiet             no progress or notes on stderr\n",
+    "  --quiet             no progress, notes or warnings on stderr\n",
     OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_SKIP_BAD | OPT_NEEDS_TRACE,
     validate_exec,
 };

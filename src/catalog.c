@@ -750,8 +750,9 @@ void gp_catalog_free(gp_catalog *c)
 /* ---- sets of catalogs --------------------------------------------------- */
 
 /* Adds the warnings a freshly loaded catalog deserves: prices older than
- * STALE_DAYS before today (today <= 0: unknown, no check), and spot prices
- * (the highest of a history) above on-demand. */
+ * STALE_DAYS before today or dated a day or more after it (today <= 0:
+ * unknown, no check), and spot prices (the highest of a history) above
+ * on-demand. */
 static void warn_about(gp_pricing *p, const gp_catalog *c, int64_t today)
 {
     if (today > 0 && today > c->as_of_t) {
@@ -760,6 +761,15 @@ static void warn_about(gp_pricing *p, const gp_catalog *c, int64_t today)
             gp_warnings_add(&p->warnings,
                             "%s: prices as of %s are %lld days old", c->path,
                             c->as_of, (long long)days);
+    } else if (today > 0 && c->as_of_t - today >= 86400) {
+        /* a date after today is a typo (2062 for 2026) or a clock set
+         * wrong: the staleness check cannot be trusted either way */
+        int64_t days = (c->as_of_t - today) / 86400;
+        gp_warnings_add(&p->warnings,
+                        "%s: prices as of %s are dated %lld %s after today; "
+                        "check as_of",
+                        c->path, c->as_of, (long long)days,
+                        days == 1 ? "day" : "days");
     }
     for (size_t i = 0; i < c->n_types; i++) {
         const gp_instance_type *t = &c->types[i];

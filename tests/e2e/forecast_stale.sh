@@ -4,12 +4,14 @@
 # gets a warning saying when it ends and which period is forecast, on
 # stderr (not with --quiet) and in the JSON's inputs.warnings.
 #
-# Trace: three weeks (504 hours from 2026-01-01T00:00:00Z) of 10
-# p4d.24xlarge for inference; it ends at 2026-01-22T00:00:00Z.
-#   today 2026-02-21: 30 days after the end, not over 30: no warning;
-#   today 2026-02-22: 31 days: the warning, the forecast 2026-01-22 to
-#                     2026-01-29 (1 week) and the plan the same week;
+# Trace: three weeks (504 hours from 2026-08-01T00:00:00Z) of 10
+# p4d.24xlarge for inference; it ends at 2026-08-22T00:00:00Z.
+#   today 2026-09-21: 30 days after the end, not over 30: no warning;
+#   today 2026-09-22: 31 days: the warning, the forecast 2026-08-22 to
+#                     2026-08-29 (1 week) and the plan the same week;
 #   --train-until (a hold-out, forecast on purpose from the past): none.
+# (In August, so that the test catalog's as_of, 2026-07-20, is neither
+# stale nor in the future on those days.)
 set -eu
 bin=$1
 src=$2
@@ -20,7 +22,7 @@ import sys
 with open(sys.argv[1], "w") as f:
     f.write("timestamp,instance_type,workload,instances\n")
     for h in range(504):
-        f.write("%d,p4d.24xlarge,inference,10\n" % (1767225600 + 3600 * h))
+        f.write("%d,p4d.24xlarge,inference,10\n" % (1785542400 + 3600 * h))
 PY
 P="$src/tests/data/engine/aws-test.json"
 run() { # today, then the command's arguments
@@ -28,21 +30,21 @@ run() { # today, then the command's arguments
     shift
     GPUPLAN_TODAY=$today "$bin" "$@" --pricing "$P" --trace "$dir/trace.csv"
 }
-run 2026-02-21 forecast --horizon 1w > /dev/null 2> "$dir/30.err"
-run 2026-02-22 forecast --horizon 1w > /dev/null 2> "$dir/31.err"
-run 2026-02-22 forecast --horizon 1w --quiet --json > "$dir/31.json" \
+run 2026-09-21 forecast --horizon 1w > /dev/null 2> "$dir/30.err"
+run 2026-09-22 forecast --horizon 1w > /dev/null 2> "$dir/31.err"
+run 2026-09-22 forecast --horizon 1w --quiet --json > "$dir/31.json" \
     2> "$dir/31q.err"
-run 2026-02-22 forecast --horizon 1w --train-until 2026-01-21T00:00:00Z \
+run 2026-09-22 forecast --horizon 1w --train-until 2026-08-21T00:00:00Z \
     > /dev/null 2> "$dir/tu.err"
-run 2026-02-22 recommend --forward 1w --json > "$dir/fwd.json" 2> "$dir/fwd.err"
+run 2026-09-22 recommend --forward 1w --json > "$dir/fwd.json" 2> "$dir/fwd.err"
 python3 - "$dir" <<'PY'
 import json, sys
 d = sys.argv[1]
 def read(name):
     return open(d + "/" + name).read()
-want = ("the trace ends at 2026-01-22T00:00:00Z, 31 days before today "
-        "(2026-02-22): the forecast is for 2026-01-22T00:00:00Z to "
-        "2026-01-29T00:00:00Z, from the trace's end, not from today; give a "
+want = ("the trace ends at 2026-08-22T00:00:00Z, 31 days before today "
+        "(2026-09-22): the forecast is for 2026-08-22T00:00:00Z to "
+        "2026-08-29T00:00:00Z, from the trace's end, not from today; give a "
         "recent trace to plan ahead")
 assert "the trace ends" not in read("30.err"), read("30.err")
 assert read("31.err") == "gpuplan: warning: " + want + "\n", read("31.err")

@@ -237,6 +237,12 @@ double gp_ledger_series_cost_with_util(const gp_ledger *l, const gp_trace *t,
     return ls->cost * ls->util_gpu_hours / gpu_hours;
 }
 
+double gp_ledger_series_useful_gpu_hours(const gp_ledger *l, size_t i)
+{
+    const gp_ledger_series *ls = &l->series[i];
+    return ls->util_gpu_hours > 0 ? ls->useful_gpu_hours : NAN;
+}
+
 double gp_ledger_series_cost_per_useful_gpu_hour(const gp_ledger *l,
                                                  const gp_trace *t, size_t i)
 {
@@ -293,13 +299,17 @@ gp_status gp_ledger_chargeback(const gp_ledger *l, const gp_trace *t,
         r[j].cost += l->series[i].cost;
         r[j].instance_hours += l->series[i].instance_hours;
         r[j].useful_gpu_hours += l->series[i].useful_gpu_hours;
+        r[j].util_gpu_hours += l->series[i].util_gpu_hours;
         r[j].cost_with_util += gp_ledger_series_cost_with_util(l, t, i);
     }
-    for (size_t j = 0; j < k; j++)
+    for (size_t j = 0; j < k; j++) {
+        if (!(r[j].util_gpu_hours > 0))
+            r[j].useful_gpu_hours = NAN;
         r[j].cost_per_useful_gpu_hour =
             r[j].useful_gpu_hours > 0
                 ? r[j].cost_with_util / r[j].useful_gpu_hours
                 : NAN;
+    }
     if (k == 0) {
         gp_free(r);
         return GP_OK;
@@ -344,13 +354,16 @@ static void totals(gp_ledger *l, const gp_trace *t)
     l->coverage = launched > 0 ? covered / launched : 0;
     /* cost per useful GPU-hour over the usage that reported gpu_util: a
      * series' cost counts in the share of its GPU-hours that had one */
-    double cost_with_util = 0;
+    double cost_with_util = 0, util_gpu_hours = 0;
     for (size_t i = 0; i < l->n_series; i++) {
         const gp_ledger_series *ls = &l->series[i];
         l->useful_gpu_hours += ls->useful_gpu_hours;
+        util_gpu_hours += ls->util_gpu_hours;
         l->workload_cost[t->series[i].workload] += ls->cost;
         cost_with_util += gp_ledger_series_cost_with_util(l, t, i);
     }
+    if (!(util_gpu_hours > 0))
+        l->useful_gpu_hours = NAN; /* unknown: no usage reported gpu_util */
     if (t->gpu_hours_without_util == 0)
         cost_with_util = l->total_cost; /* SPEC: total / useful */
     l->cost_per_useful_gpu_hour = l->useful_gpu_hours > 0

@@ -97,7 +97,7 @@ typedef struct gp_ledger {
     double reserved_utilization, savings_plan_utilization, coverage;
     /* cost per useful GPU-hour = cost / useful GPU-hours, both over the
      * usage that came with gpu_util (all of it, when every row has one);
-     * NAN when none did */
+     * both NAN when none did */
     double useful_gpu_hours, cost_per_useful_gpu_hour;
     double workload_cost[GP_N_WORKLOADS];
     double workload_instance_hours[GP_N_WORKLOADS];
@@ -152,12 +152,20 @@ double gp_ledger_series_cost_with_util(const gp_ledger *l, const gp_trace *t,
 double gp_ledger_series_cost_per_useful_gpu_hour(const gp_ledger *l,
                                                  const gp_trace *t, size_t i);
 
+/* Useful GPU-hours of one series over the window; NAN when none of its
+ * usage reported gpu_util, so that a writer shows it as unknown rather
+ * than as zero use. */
+double gp_ledger_series_useful_gpu_hours(const gp_ledger *l, size_t i);
+
 /* Chargeback of one team, project and workload: its series summed over
  * pools. */
 typedef struct gp_chargeback_row {
     int32_t team, project; /* index into trace labels, -1 when unlabelled */
     gp_workload workload;
+    /* useful_gpu_hours is NAN when none of its usage reported gpu_util
+     * (unknown, not zero) */
     double cost, instance_hours, useful_gpu_hours;
+    double util_gpu_hours; /* GPU-hours that came with a gpu_util */
     double cost_with_util; /* the part its GPU-hours with gpu_util carry */
     double cost_per_useful_gpu_hour; /* cost_with_util / useful, or NAN */
 } gp_chargeback_row;

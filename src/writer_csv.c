@@ -172,7 +172,7 @@ static gp_status write_chargeback(FILE *f, void *ctx)
                     p->catalog->provider, p->catalog->region, p->type->name);
             num(f, ls->cost);
             num(f, ls->instance_hours);
-            num(f, ls->useful_gpu_hours);
+            num(f, gp_ledger_series_useful_gpu_hours(l, i));
             num(f, gp_ledger_series_cost_per_useful_gpu_hour(l, t, i));
             fputc('\n', f);
         }

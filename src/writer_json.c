@@ -224,6 +224,12 @@ json_t *gp_json_inputs(const gp_run_info *info)
         json_array_append_new(warn, json_string(info->warnings.items[i]));
     for (size_t i = 0; i < t->n_sources; i++)
         json_array_append_new(files, json_string(t->sources[i]));
+    /* useful GPU-hours are unknown (null), not 0, when no row reported a
+     * gpu_util, as in the strategies */
+    double util_gpu_hours = 0;
+    for (size_t i = 0; i < t->n_series; i++)
+        for (size_t h = 0; h < t->n_hours; h++)
+            util_gpu_hours += t->series[i].util_gpu_hours[h];
     json_object_set_new(o, "version", json_string(GP_VERSION));
     json_object_set_new(o, "catalogs", cats);
     json_object_set_new(o, "scenario",
@@ -233,19 +239,19 @@ json_t *gp_json_inputs(const gp_run_info *info)
     json_object_set_new(o, "bundled_sample", json_boolean(info->used_sample));
     json_object_set_new(
         o, "trace",
-        json_pack("{s:o, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}",
-                  "files", files, "rows_read", (json_int_t)t->rows_read,
-                  "rows_rejected", (json_int_t)t->rows_rejected, "pools",
-                  (json_int_t)t->n_pools, "series", (json_int_t)t->n_series,
-                  "job_runs", (json_int_t)t->n_runs,
-                  "training_instance_hours",
+        json_pack("{s:o, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}", "files",
+                  files, "rows_read", (json_int_t)t->rows_read, "rows_rejected",
+                  (json_int_t)t->rows_rejected, "pools", (json_int_t)t->n_pools,
+                  "series", (json_int_t)t->n_series, "job_runs",
+                  (json_int_t)t->n_runs, "training_instance_hours",
                   gp_json_number_or_null(t->instance_hours[GP_TRAINING]),
                   "inference_instance_hours",
                   gp_json_number_or_null(t->instance_hours[GP_INFERENCE]),
                   "unlabeled_instance_hours",
                   gp_json_number_or_null(t->instance_hours[GP_UNLABELED]),
                   "useful_gpu_hours",
-                  gp_json_number_or_null(t->useful_gpu_hours)));
+                  gp_json_number_or_null(
+                      util_gpu_hours > 0 ? t->useful_gpu_hours : NAN)));
     json_object_set_new(o, "warnings", warn);
     return o;
 }

@@ -579,7 +579,7 @@ void xl_sheet_spot(gp_xl *x)
  * the cost per useful GPU-hour divides, gp_ledger_series_cost_with_util). */
 typedef struct xl_team {
     const char *name;
-    double cost, useful, cost_with_util;
+    double cost, useful, util, cost_with_util;
 } xl_team;
 
 /* The formula of a cost per useful GPU-hour, =IF(useful>0,cost/useful,"")
@@ -647,7 +647,8 @@ void xl_sheet_chargeback(gp_xl *x)
             xl_text(&s, row, 6, p->type->name, x->f.text);
             xl_num(&s, row, 7, ls->cost, x->f.money);
             xl_num(&s, row, 8, ls->instance_hours, x->f.num);
-            xl_num(&s, row, 9, ls->useful_gpu_hours, x->f.num);
+            xl_num(&s, row, 9, gp_ledger_series_useful_gpu_hours(l, i),
+                   x->f.num);
             char a[XL_CELL_SIZE], b[XL_CELL_SIZE], f[192];
             xl_cell(a, row, 7, false);
             xl_cell(b, row, 9, false);
@@ -686,6 +687,7 @@ void xl_sheet_chargeback(gp_xl *x)
             teams[n_teams++].name = name;
         teams[k].cost += l->series[i].cost;
         teams[k].useful += l->series[i].useful_gpu_hours;
+        teams[k].util += l->series[i].util_gpu_hours;
         teams[k].cost_with_util += gp_ledger_series_cost_with_util(l, t, i);
     }
     if (teams && l->unallocated_cost != 0) {
@@ -701,7 +703,8 @@ void xl_sheet_chargeback(gp_xl *x)
         row++;
         xl_text(&s, row, 0, teams[k].name, x->f.text);
         xl_num(&s, row, 1, teams[k].cost, x->f.money);
-        xl_num(&s, row, 2, teams[k].useful, x->f.num);
+        /* blank, not 0, for a team none of whose usage had a gpu_util */
+        xl_num(&s, row, 2, teams[k].util > 0 ? teams[k].useful : NAN, x->f.num);
         char a[XL_CELL_SIZE], b[XL_CELL_SIZE], f[192];
         xl_cell(a, row, 1, false);
         xl_cell(b, row, 2, false);

@@ -1373,36 +1373,53 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
     /* the hours the trace covers whole: a last row that ends part-way
      * through an hour (a job ending at 12:30) leaves that hour partly
      * covered, and its demand, a fraction of a whole hour's, would be
-     * forecast as a dip and repeated by the seasonal methods */
-    size_t n_whole = trace->n_hours;
+     * forecast as a dip and repeated by the seasonal methods; so does a
+     * first row that starts part-way through one (a first sample at
+     * 00:30), whose hour would be a dip in the history's first day */
+    int64_t first_hour = trace->start_hour;
     int64_t end_hour = trace->start_hour + (int64_t)trace->n_hours;
-    if (trace->end_s > 0 &&
-        (int64_t)floor((trace->end_s + 1e-6) / 3600.0) < end_hour) {
-        char e[32], h[32];
-        n_whole--;
+    bool cut_start = trace->start_s > (double)first_hour * 3600 + 1e-6;
+    bool cut_end = trace->end_s > 0 &&
+                   (int64_t)floor((trace->end_s + 1e-6) / 3600.0) < end_hour;
+    if (cut_start)
+        first_hour++;
+    if (cut_end)
         end_hour--;
+    if (end_hour <= first_hour) {
+        char a[32], e[32], h[32];
+        const char *src = trace->n_sources == 1 ? trace->sources[0] : "";
+        gp_format_time((int64_t)floor(trace->start_s + 0.5), a, sizeof a);
         gp_format_time((int64_t)floor(trace->end_s + 0.5), e, sizeof e);
-        gp_format_time(end_hour * 3600, h, sizeof h);
-        if (n_whole == 0) {
-            gp_error_set(err, trace->n_sources == 1 ? trace->sources[0] : "", 0,
-                         0, "",
+        gp_format_time(trace->start_hour * 3600, h, sizeof h);
+        if (!cut_start)
+            gp_error_set(err, src, 0, 0, "",
                          "the trace ends at %s, before the end of its first "
                          "hour (from %s): a forecast needs at least one "
                          "whole hour of history",
                          e, h);
-            return GP_ERR_INPUT;
-        }
+        else
+            gp_error_set(err, src, 0, 0, "",
+                         "the trace runs from %s to %s and covers no whole "
+                         "clock hour (it starts part-way through the hour "
+                         "from %s): a forecast needs at least one whole hour "
+                         "of history",
+                         a, e, h);
+        return GP_ERR_INPUT;
     }
+    /* the whole hours [first_hour, end_hour), from hour `skip` of the
+     * trace's arrays */
+    size_t skip = cut_start ? 1 : 0;
+    size_t n_whole = (size_t)(end_hour - first_hour);
     n_hist = n_whole;
     if (opt->train_until) {
-        int64_t cut = opt->train_until / 3600 - trace->start_hour;
+        int64_t cut = opt->train_until / 3600 - first_hour;
         if (opt->train_until % 3600 != 0 || cut < 2 ||
             cut >= (int64_t)n_whole) {
             /* the least history is 2 hours, so the earliest cut is the
-             * trace's start + 2 h; the latest is an hour before the end
-             * of its last whole hour, leaving one to score */
+             * trace's first whole hour + 2 h; the latest is an hour before
+             * the end of its last whole hour, leaving one to score */
             char a[32], z[32], g[32];
-            gp_format_time((trace->start_hour + 2) * 3600, a, sizeof a);
+            gp_format_time((first_hour + 2) * 3600, a, sizeof a);
             gp_format_time(end_hour * 3600, z, sizeof z);
             gp_format_time(opt->train_until, g, sizeof g);
             if (n_whole < 3)
@@ -1414,12 +1431,15 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
             else
                 gp_error_set(err, "", 0, 0, "--train-until",
                              "must be a whole hour from %s (2 hours after "
-                             "the trace's start, the least history) to "
+                             "the %s, the least history) to "
                              "before %s (%s), got %s",
-                             a, z,
-                             n_whole < trace->n_hours
-                                 ? "the end of the trace's last whole hour"
-                                 : "the trace's end",
+                             a,
+                             cut_start ? "start of the trace's first whole "
+                                         "hour"
+                                       : "trace's start",
+                             z,
+                             cut_end ? "the end of the trace's last whole hour"
+                                     : "the trace's end",
                              g);
             return GP_ERR_USAGE;
         }
@@ -1447,7 +1467,7 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
         if (!per_key[k])
             continue;
         double total = 0, after = 0;
-        for (size_t h = 0; h < n_hist; h++)
+        for (size_t h = skip; h < skip + n_hist; h++)
             total += per_key[k][h];
         if (total > 0) {
             n_series++;
@@ -1456,12 +1476,11 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
         /* no demand to forecast from: left out, and said so (a series
          * whose rows all say 0 instances, or whose demand begins after
          * the forecast start) */
-        for (size_t h = n_hist; h < trace->n_hours; h++)
+        for (size_t h = skip + n_hist; h < trace->n_hours; h++)
             after += per_key[k][h];
         char name[256], t[32], more[128] = "";
         gp_trace_pool_name(trace, k / GP_N_WORKLOADS, name, sizeof name);
-        gp_format_time((trace->start_hour + (int64_t)n_hist) * 3600, t,
-                       sizeof t);
+        gp_format_time((first_hour + (int64_t)n_hist) * 3600, t, sizeof t);
         if (after > 0)
             snprintf(more, sizeof more,
                      "; its %.6g instance-hours come after %s", after, t);
@@ -1493,16 +1512,29 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
         gp_workload w = (gp_workload)(k % GP_N_WORKLOADS);
         fc->series[j].pool = (uint32_t)(k / GP_N_WORKLOADS);
         fc->series[j].workload = w;
-        demand[j] = per_key[k];
+        demand[j] = per_key[k] + skip; /* from the first whole hour */
         growth[j] = s && w != GP_UNLABELED ? s->growth[w] : 0;
         j++;
     }
     fc->n_series = n_series;
-    fc->start_hour = trace->start_hour + (int64_t)n_hist;
+    fc->start_hour = first_hour + (int64_t)n_hist;
     fc->n_hours = horizon_hours;
-    fc->history_start_hour = trace->start_hour;
+    fc->history_start_hour = first_hour;
     fc->history_hours = n_hist;
-    if (n_whole < trace->n_hours) {
+    if (cut_start) {
+        char a[32], h[32], w[32];
+        fc->partial_start_s = trace->start_s;
+        gp_format_time((int64_t)floor(trace->start_s + 0.5), a, sizeof a);
+        gp_format_time(trace->start_hour * 3600, h, sizeof h);
+        gp_format_time(first_hour * 3600, w, sizeof w);
+        gp_warnings_add(&fc->notes,
+                        "the trace starts at %s, part-way through the hour "
+                        "from %s: that hour is left out (partly covered, it "
+                        "would read as a dip in demand), so the history "
+                        "starts at %s",
+                        a, h, w);
+    }
+    if (cut_end) {
         char e[32], h[32];
         fc->partial_end_s = trace->end_s;
         gp_format_time((int64_t)floor(trace->end_s + 0.5), e, sizeof e);
@@ -1539,7 +1571,7 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
     job.demand = demand;
     job.n_history = n_hist;
     job.n_actual = n_whole - n_hist;
-    job.first_hour = trace->start_hour;
+    job.first_hour = first_hour;
     job.horizon = horizon_hours;
     job.growth = growth;
     job.opt = opt;

@@ -133,6 +133,10 @@ typedef struct gp_forecast {
      * hour, which is then left out (of the history, or of the hold-out's
      * score); 0 when the trace ends on a whole hour */
     double partial_end_s;
+    /* seconds: where the trace starts when that is part-way through its
+     * first hour, which is then left out of the history; 0 when the trace
+     * starts on a whole hour */
+    double partial_start_s;
     gp_forecast_series *series;
     size_t n_series;
     gp_warnings notes; /* short history, methods skipped, ... */
@@ -158,8 +162,9 @@ void gp_forecast_options_init(gp_forecast_options *o);
  * Forecasts every (pool, workload) series of the trace that has demand,
  * over horizon_hours hours from the end of the trace's last whole hour (or
  * from opt->train_until), applying s->growth when s is not NULL.  A trace
- * whose last row ends part-way through an hour (trace->end_s) has that
- * hour left out, with a note: partly covered, it would read as a dip.  opt may
+ * whose last row ends part-way through an hour (trace->end_s), or whose
+ * first row starts part-way through one (trace->start_s), has that hour
+ * left out, with a note: partly covered, it would read as a dip.  opt may
  * be NULL for the defaults.  On success *out is a new forecast for the caller
  * to free; on failure *out is NULL and err says why.
  */

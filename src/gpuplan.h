@@ -387,6 +387,10 @@ typedef struct gp_trace {
      * hour is only partly covered.  0 for a trace built in memory, whose
      * hours are all taken as whole. */
     double end_s;
+    /* seconds: where the earliest row read starts; when that is part-way
+     * through the first hour (a first sample at 00:30), that hour is only
+     * partly covered.  0 for a trace built in memory. */
+    double start_s;
     gp_pool *pools;
     size_t n_pools;
     gp_series *series;

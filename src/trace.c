@@ -153,6 +153,7 @@ struct shard {
     double instance_hours[GP_N_WORKLOADS];
     double useful_gpu_hours, gpu_hours_without_util;
     double end_s; /* the latest end of a row read (seconds), 0 before one */
+    double start_s; /* the earliest start of a row read (seconds) */
 
     /* caches for the hot path: the previous row's type and labels */
     char last_type_key[160];
@@ -1056,6 +1057,9 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
         }
     }
     s->instance_hours[w] += inst_h;
+    /* (end_s is 0 before the first row: every row ends after 1970) */
+    if (s->end_s == 0 || t0 < s->start_s)
+        s->start_s = t0;
     if (t1 > s->end_s)
         s->end_s = t1;
     if (util >= 0)
@@ -1757,6 +1761,8 @@ static gp_status shard_merge(struct shard *into, struct shard *from)
         into->instance_hours[w] += from->instance_hours[w];
     into->useful_gpu_hours += from->useful_gpu_hours;
     into->gpu_hours_without_util += from->gpu_hours_without_util;
+    if (from->end_s > 0 && (into->end_s == 0 || from->start_s < into->start_s))
+        into->start_s = from->start_s;
     if (from->end_s > into->end_s)
         into->end_s = from->end_s;
     st = GP_OK;
@@ -2316,6 +2322,7 @@ gp_status gp_trace_builder_finish(gp_trace_builder *b, gp_trace **out,
     }
     t->start_hour = lo;
     t->n_hours = (size_t)(hi - lo);
+    t->start_s = s->start_s;
     t->end_s = s->end_s;
 
     /* pools in name order (memcpy and qsort only with n > 0: with

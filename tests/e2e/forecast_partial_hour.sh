@@ -11,6 +11,13 @@
 # constant 10 exactly, and the forecast starts at 2026-01-22T00:00:00Z with
 # a note saying why.  simulate bills the half hour as it was used: 504 x 10
 # + 10 x 0.5 = 5,045 instance-hours, 5,045 x 32.77 = 165,324.65.
+#
+# The same at the start: first.csv is one row of 10 for the half hour from
+# 2026-01-01T00:30:00Z, whole.csv 504 hours of 10 from 01:00 (to
+# 2026-01-22T01:00:00Z), read together.  Hour 00:00 holds 5 instance-hours;
+# it is left out, so the history is the 504 whole hours from 01:00, the
+# forecast is 10 in every hour and a note says why.  simulate bills it as
+# used: the same 5,045 instance-hours and 165,324.65 over 505 hours.
 set -eu
 bin=$1
 src=$2
@@ -24,6 +31,16 @@ with open(sys.argv[1], "w") as f:
         f.write("%d,3600,p4d.24xlarge,inference,10\n" % (1767225600 + 3600 * h))
     f.write("%d,1800,p4d.24xlarge,inference,10\n" % (1767225600 + 3600 * 504))
 PY
+python3 - "$dir/first.csv" "$dir/whole.csv" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("timestamp,step_s,instance_type,workload,instances\n")
+    f.write("%d,1800,p4d.24xlarge,inference,10\n" % (1767225600 + 1800))
+with open(sys.argv[2], "w") as f:
+    f.write("timestamp,step_s,instance_type,workload,instances\n")
+    for h in range(1, 505):
+        f.write("%d,3600,p4d.24xlarge,inference,10\n" % (1767225600 + 3600 * h))
+PY
 P="$src/tests/data/engine/aws-test.json"
 export GPUPLAN_TODAY=2026-01-23
 "$bin" forecast --quiet --json --horizon 1w --pricing "$P" \
@@ -35,6 +52,10 @@ export GPUPLAN_TODAY=2026-01-23
     > "$dir/simulate.json"
 "$bin" recommend --quiet --json --forward 1w --pricing "$P" \
     --trace "$dir/trace.csv" > "$dir/recommend.json"
+"$bin" forecast --quiet --json --horizon 1w --pricing "$P" \
+    --trace "$dir/whole.csv" "$dir/first.csv" > "$dir/forecast-first.json"
+"$bin" simulate --quiet --json --pricing "$P" \
+    --trace "$dir/whole.csv" "$dir/first.csv" > "$dir/simulate-first.json"
 python3 - "$dir" <<'PY'
 import json, sys
 d = sys.argv[1]
@@ -69,5 +90,27 @@ assert rec["forward"]["horizon"]["start"] == "2026-01-22T00:00:00Z", rec
 assert abs(rec["forward"]["p50_instance_hours"] - 1680) < 1e-6, rec["forward"]
 assert any("part-way through the hour from 2026-01-22T00:00:00Z" in n
            for n in rec["notes"]), rec["notes"]
-print("forecast_partial_hour: 1 passed, 0 failed")
+# a partial first hour
+doc = json.load(open(d + "/forecast-first.json"))
+assert doc["history"] == {"start": "2026-01-01T01:00:00Z",
+                          "end": "2026-01-22T01:00:00Z", "hours": 504}, \
+    doc["history"]
+assert doc["horizon"]["start"] == "2026-01-22T01:00:00Z", doc["horizon"]
+s = doc["series"][0]
+assert s["history_hours"] == 504, s["history_hours"]
+for p in s["points"]:
+    assert abs(p["p50"] - 10) < 1e-9 and abs(p["p10"] - 10) < 1e-9, p
+note = ("the trace starts at 2026-01-01T00:30:00Z, part-way through the "
+        "hour from 2026-01-01T00:00:00Z: that hour is left out (partly "
+        "covered, it would read as a dip in demand), so the history starts "
+        "at 2026-01-01T01:00:00Z")
+assert note in doc["notes"], doc["notes"]
+sim = json.load(open(d + "/simulate-first.json"))
+assert sim["window"] == {"start": "2026-01-01T00:00:00Z",
+                         "end": "2026-01-22T01:00:00Z", "hours": 505}, \
+    sim["window"]
+base = sim["strategies"][0]
+assert abs(base["by_workload"]["inference"]["instance_hours"] - 5045) < 1e-9
+assert abs(base["total_cost"] - 165324.65) < 0.005, base["total_cost"]
+print("forecast_partial_hour: 2 passed, 0 failed")
 PY

@@ -1016,6 +1016,123 @@ static void test_notes_say_1_hour(void **state)
     hand_trace_free(&t);
 }
 
+/* Hour k of a daily wave with a little deterministic noise: 10 + 4
+ * sin(2 pi k / 24) + (k^2 mod 7) / 2, for tests that need more than a
+ * constant for the methods to differ. */
+static double wave(size_t k)
+{
+    return 10 + 4 * sin(2 * GP_TEST_PI * (double)k / 24) +
+           (double)(k * k % 7) / 2;
+}
+
+/* A trace whose first row starts at 00:30, half-way through its first
+ * hour: hour 0 holds half an hour of demand (5), hours 1..72 the wave
+ * above (start_s = 0.5 hours).  That hour is left out: the forecast is the
+ * one of the same 72 hours in a trace that starts on the whole hour 1
+ * (start_s 0, built in memory), point for point, with a note.  Kept (the
+ * same trace with start_s 0, as every trace was read before), hour 0 is a
+ * dip in the history's first day and the forecast differs (its P50 by
+ * more than 1 in some hour).  The earliest
+ * --train-until is then the first whole hour + 2 = hour 3, and a trace
+ * from 00:30 to 01:30 covers no whole hour. */
+static void test_a_partial_first_hour_is_left_out(void **state)
+{
+    size_t n = 1 + 3 * 24;
+    gp_series sa, sb;
+    gp_pool pool;
+    gp_trace a, b;
+    gp_forecast *fa = NULL, *fb = NULL;
+    gp_forecast_options opt;
+    gp_error err;
+    (void)state;
+    hand_trace(&a, &pool, 1, &sa, 1, 0, n);
+    hand_trace(&b, &pool, 1, &sb, 1, 1, n - 1);
+    sa.instance_hours[0] = 5;
+    for (size_t k = 1; k < n; k++)
+        sa.instance_hours[k] = sb.instance_hours[k - 1] = wave(k);
+    a.start_s = 0.5 * 3600;
+    gp_forecast_options_init(&opt);
+    opt.threads = 1;
+    gp_error_clear(&err);
+    assert_int_equal(gp_forecast_run(&a, NULL, 48, &opt, &fa, &err), GP_OK);
+    assert_int_equal(gp_forecast_run(&b, NULL, 48, &opt, &fb, &err), GP_OK);
+    assert_int_equal(fa->history_start_hour, 1);
+    assert_int_equal(fa->history_hours, n - 1);
+    assert_int_equal(fa->start_hour, (int64_t)n);
+    assert_int_equal(fa->series[0].history_hours, n - 1);
+    assert_int_equal(fa->series[0].method, fb->series[0].method);
+    for (size_t k = 0; k < 48; k++) {
+        assert_int_equal(fa->series[0].points[k].t, fb->series[0].points[k].t);
+        assert_float_equal(fa->series[0].points[k].p10,
+                           fb->series[0].points[k].p10, 0);
+        assert_float_equal(fa->series[0].points[k].p50,
+                           fb->series[0].points[k].p50, 0);
+        assert_float_equal(fa->series[0].points[k].p90,
+                           fb->series[0].points[k].p90, 0);
+    }
+    assert_float_equal(fa->partial_start_s, 1800, 0);
+    assert_float_equal(fb->partial_start_s, 0, 0);
+    /* the short-history note, and this one before it */
+    assert_int_equal(fa->notes.count, fb->notes.count + 1);
+    assert_string_equal(fa->notes.items[0],
+                        "the trace starts at 1970-01-01T00:30:00Z, part-way "
+                        "through the hour from 1970-01-01T00:00:00Z: that "
+                        "hour is left out (partly covered, it would read as "
+                        "a dip in demand), so the history starts at "
+                        "1970-01-01T01:00:00Z");
+    gp_forecast_free(fa);
+
+    /* kept, the half hour changes the forecast */
+    a.start_s = 0;
+    assert_int_equal(gp_forecast_run(&a, NULL, 48, &opt, &fa, &err), GP_OK);
+    assert_int_equal(fa->history_hours, n);
+    double most = 0;
+    for (size_t k = 0; k < 48; k++) {
+        double d =
+            fabs(fa->series[0].points[k].p50 - fb->series[0].points[k].p50);
+        most = d > most ? d : most;
+    }
+    assert_true(most > 1); /* 1.23 when this was written */
+    gp_forecast_free(fa);
+    gp_forecast_free(fb);
+
+    /* the least history is 2 whole hours: from hour 1, cuts from hour 3 */
+    a.start_s = 0.5 * 3600;
+    opt.train_until = 2 * 3600;
+    gp_error_clear(&err);
+    assert_int_equal(gp_forecast_run(&a, NULL, 48, &opt, &fa, &err),
+                     GP_ERR_USAGE);
+    assert_null(fa);
+    assert_non_null(strstr(err.message, "from 1970-01-01T03:00:00Z (2 hours "
+                                        "after the start of the trace's "
+                                        "first whole hour"));
+    opt.train_until = 3 * 3600;
+    assert_int_equal(gp_forecast_run(&a, NULL, 48, &opt, &fa, &err), GP_OK);
+    assert_int_equal(fa->series[0].history_hours, 2);
+    assert_int_equal(fa->series[0].holdout.n_points, 48);
+    gp_forecast_free(fa);
+    hand_trace_free(&a);
+    hand_trace_free(&b);
+
+    /* 00:30 to 01:30: part of hour 0 and part of hour 1, no whole one */
+    hand_trace(&a, &pool, 1, &sa, 1, 0, 2);
+    sa.instance_hours[0] = sa.instance_hours[1] = 5;
+    a.start_s = 0.5 * 3600;
+    a.end_s = 1.5 * 3600;
+    opt.train_until = 0;
+    gp_error_clear(&err);
+    assert_int_equal(gp_forecast_run(&a, NULL, 48, &opt, &fa, &err),
+                     GP_ERR_INPUT);
+    assert_null(fa);
+    assert_string_equal(err.message,
+                        "the trace runs from 1970-01-01T00:30:00Z to "
+                        "1970-01-01T01:30:00Z and covers no whole clock hour "
+                        "(it starts part-way through the hour from "
+                        "1970-01-01T00:00:00Z): a forecast needs at least "
+                        "one whole hour of history");
+    hand_trace_free(&a);
+}
+
 /* Every allocation failing in turn: the run fails cleanly (NULL result,
  * out-of-memory status) or succeeds; ASan checks that nothing leaks. */
 static void allocation_failures_leak_nothing(size_t n, size_t horizon)
@@ -1091,6 +1208,7 @@ int main(void)
             test_a_pool_that_appears_later_is_forecast_from_its_start),
         cmocka_unit_test(test_a_late_pool_is_scored_against_its_own_history),
         cmocka_unit_test(test_a_partial_last_hour_is_left_out),
+        cmocka_unit_test(test_a_partial_first_hour_is_left_out),
         cmocka_unit_test(test_notes_say_1_hour),
         cmocka_unit_test(test_allocation_failures_leak_nothing),
     };

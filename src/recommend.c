@@ -1354,17 +1354,11 @@ static gp_status recommend_forward(const gp_trace *trace,
                     "%zu hour%s (P50 demand), downside on P10 demand, upside "
                     "on P90 demand%s",
                     fc->n_hours, fc->n_hours == 1 ? "" : "s", why);
-    if (fc->partial_end_s > 0) {
-        char e[32], h[32];
-        gp_format_time((int64_t)floor(fc->partial_end_s + 0.5), e, sizeof e);
-        gp_format_time(fc->start_hour * 3600, h, sizeof h);
-        gp_warnings_add(&r->notes,
-                        "the trace ends at %s, part-way through the hour "
-                        "from %s: that hour is left out of the forecast's "
-                        "history (partly covered, it would read as a dip in "
-                        "demand), and the plan starts at %s",
-                        e, h, h);
-    }
+    /* the plan is only as good as the forecast: its notes (a partial
+     * hour left out, a short history, a series left out for having no
+     * demand, exact baselines, ...) are the plan's too */
+    for (size_t i = 0; i < fc->notes.count; i++)
+        gp_warnings_add(&r->notes, "forecast: %s", fc->notes.items[i]);
     r->forecast = fc; /* the workbook's Forecast sheet shows it */
     fc = NULL;
 out:

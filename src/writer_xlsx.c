@@ -752,7 +752,8 @@ static size_t summary_warnings(gp_xl *x, xl_sheet *s, size_t row)
     if (r->rec)
         for (size_t i = 0; i < r->rec->notes.count; i++)
             summary_warning(x, s, &row, r->rec->notes.items[i]);
-    if (r->forecast)
+    /* (a forward plan's notes hold its forecast's already) */
+    if (r->forecast && !(r->rec && r->rec->forecast == r->forecast))
         for (size_t i = 0; i < r->forecast->notes.count; i++)
             summary_warning(x, s, &row, r->forecast->notes.items[i]);
     if (row == first)

@@ -184,7 +184,8 @@ static void series_name(const gp_trace *t, uint32_t pool, gp_workload w,
              p->catalog->provider, p->catalog->region);
 }
 
-/* The forecast per pool and workload: accuracy, hourly quantiles, and a
+/* The forecast per pool and workload: accuracy (with --train-until, the
+ * hold-out's too, as the JSON's holdout block), hourly quantiles, and a
  * band chart per series. */
 void xl_sheet_forecast(gp_xl *x)
 {
@@ -194,7 +195,16 @@ void xl_sheet_forecast(gp_xl *x)
                                      "MASE",
                                      "MAPE (%)",
                                      "Interval coverage",
-                                     "History mean (instance-hours/h)"};
+                                     "History mean (instance-hours/h)",
+                                     "Hold-out hours",
+                                     "Hold-out MAE (instance-hours/h)",
+                                     "Hold-out MAE, last week repeated",
+                                     "Hold-out MAE, last day repeated",
+                                     "Hold-out relative MAE (vs last week)",
+                                     "Hold-out relative MAE (vs last day)",
+                                     "Hold-out MASE",
+                                     "Hold-out MAPE (%)",
+                                     "Hold-out interval coverage"};
     static const char *const hp[] = {"Series", "Hour",    "P10",    "P50",
                                      "P90",    "P10-P50", "P50-P90"};
     const gp_forecast *fc = x->r->forecast;
@@ -213,6 +223,11 @@ void xl_sheet_forecast(gp_xl *x)
         xl_fit(&s);
         return;
     }
+    /* with a hold-out (--train-until), its scores beside the backtest's */
+    bool holdout = false;
+    for (size_t i = 0; i < fc->n_series; i++)
+        holdout = holdout || fc->series[i].has_holdout;
+    size_t n_cols = holdout ? 16 : 7;
     first = row;
     for (size_t i = 0; i < fc->n_series; i++) {
         const gp_forecast_series *fs = &fc->series[i];
@@ -225,12 +240,36 @@ void xl_sheet_forecast(gp_xl *x)
         xl_num(&s, row, 4, fs->backtest.mape, x->f.num);
         xl_num(&s, row, 5, fs->backtest.coverage, x->f.pct);
         xl_num(&s, row, 6, fs->history_mean, x->f.num);
+        if (!holdout || !fs->has_holdout)
+            continue;
+        const gp_forecast_accuracy *h = &fs->holdout;
+        xl_num(&s, row, 7, (double)h->n_points, x->f.count);
+        xl_num(&s, row, 8, h->mae, x->f.num);
+        xl_num(&s, row, 9, fs->holdout_naive_week_mae, x->f.num);
+        xl_num(&s, row, 10, fs->holdout_naive_day_mae, x->f.num);
+        xl_num(&s, row, 11, h->relative_mae, x->f.num);
+        xl_num(&s, row, 12, h->relative_mae_day, x->f.num);
+        xl_num(&s, row, 13, h->mase, x->f.num);
+        xl_num(&s, row, 14, h->mape, x->f.num);
+        xl_num(&s, row, 15, h->coverage, x->f.pct);
     }
     if (row > first)
-        xl_table(x, &s, first, row, 0, hs, 7);
+        xl_table(x, &s, first, row, 0, hs, n_cols);
     else
         worksheet_write_string(s.ws, (lxw_row_t)row + 1, 0,
                                "no series had demand to forecast", x->f.note);
+    if (holdout) {
+        char a[32], note[320];
+        gp_format_time(fc->start_hour * 3600, a, sizeof a);
+        snprintf(note, sizeof note,
+                 "Hold-out: the forecast from %s scored against the trace's "
+                 "hours after it; relative MAE = its MAE / the MAE of the "
+                 "last week (or day) before %s repeated, blank when that is "
+                 "exact",
+                 a, a);
+        worksheet_write_string(s.ws, (lxw_row_t)row + 1, 0, note, x->f.note);
+        row++;
+    }
     row += 2;
     worksheet_write_string(s.ws, (lxw_row_t)row++, 0, "Hourly forecast",
                            x->f.h2);
@@ -300,7 +339,7 @@ void xl_sheet_forecast(gp_xl *x)
                                      fc->n_hours > 24 * 21 ? 168 : 24);
         chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
         chart_legend_delete_series(ch, (int16_t[]){0, -1});
-        xl_insert_chart(x, &s, 3 + i * 18, 8, ch, 1.8);
+        xl_insert_chart(x, &s, 3 + i * 18, n_cols + 1, ch, 1.8);
     }
     gp_free(start);
     worksheet_freeze_panes(s.ws, 4, 1);

@@ -1035,16 +1035,25 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
                 tally_residuals(res + c * n_orig * hb, y, origins, lens, n_orig,
                                 hb, n_points, &ape_sum[c], &ape_n[c]);
         }
+        /* MAEs closer than a billionth of mean demand are a tie, which
+         * goes to the earlier (simpler) candidate: rounding moves an MAE
+         * by a few 1e-16 of the demand, not of the MAE (hourly sums of
+         * samples that straddle hours, the methods' arithmetic), so a
+         * choice by strict order, or within 1e-12 of the MAE, was a
+         * choice on rounding: a constant 100,000 with an ulp every 7th
+         * hour went to the last week repeated, the same constant at 10 to
+         * the last day (EXACT_SHARE: such an MAE counts as exact) */
+        double tie = EXACT_SHARE * out->history_mean;
         /* the combination: the mean of the two best candidates of
          * different methods, so its residual is the mean of theirs */
         for (size_t c = 1; c < N_CANDIDATES; c++)
-            if (mae[c] < mae[pair[0]])
+            if (mae[c] < mae[pair[0]] - tie)
                 pair[0] = c;
         pair[1] = pair[0] == 0 ? 1 : 0;
         for (size_t c = 0; c < N_CANDIDATES; c++)
             if (candidates[c].method != candidates[pair[0]].method &&
                 (candidates[pair[1]].method == candidates[pair[0]].method ||
-                 mae[c] < mae[pair[1]]))
+                 mae[c] < mae[pair[1]] - tie))
                 pair[1] = c;
         {
             double *rc = res + N_CANDIDATES * n_orig * hb;
@@ -1056,8 +1065,8 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
                 tally_residuals(rc, y, origins, lens, n_orig, hb, n_points,
                                 &ape_sum[N_CANDIDATES], &ape_n[N_CANDIDATES]);
         }
-        /* the winner: the lowest MAE (the simpler on a tie), among the
-         * forced method's variants when a method is forced */
+        /* the winner: the lowest MAE (the earlier, simpler, on a tie),
+         * among the forced method's variants when a method is forced */
         bool any = false;
         for (size_t c = 0; c <= N_CANDIDATES; c++) {
             gp_forecast_method m =
@@ -1065,7 +1074,7 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
             if (opt->method >= 0 && opt->method < GP_FC_N_METHODS &&
                 (int)m != opt->method)
                 continue;
-            if (!any || mae[c] < mae[best] - 1e-12 * (1 + mae[best]))
+            if (!any || mae[c] < mae[best] - tie)
                 best = c;
             any = true;
         }

@@ -111,6 +111,39 @@ static void test_constant_is_forecast_exactly(void **state)
     gp_forecast_series_clear(&s);
 }
 
+/* The same constant, 10 or 100,000 instance-hours an hour, with the
+ * rounding of hourly sums of samples that straddle hours: 1 ulp of the
+ * level (1.8e-15 at 10, 1.5e-11 at 100,000) added every 7th hour, as a
+ * 7-minute sample step leaves it (its pattern repeats every 7 hours).  The
+ * last week repeated (168 = 24 x 7) is then exact and the last day
+ * repeated misses by 1 ulp in 2 hours of 7 (MAE 2/7 ulp: 5e-16 or 4.2e-12),
+ * as does every other method by a few ulp: all of them are exact to a
+ * billionth of the level, a tie, which goes to the first candidate, the
+ * last day repeated, at both levels.  (Before, a tie was within 1e-12 of
+ * the MAE plus 1, an absolute 1e-12 here: at 10 the last day repeated
+ * won, at 100,000 the last week repeated, on rounding alone.) */
+static void test_a_tie_on_rounding_goes_to_the_first_candidate(void **state)
+{
+    static const double levels[2] = {10, 100000};
+    size_t n = 3 * WEEK;
+    double y[3 * WEEK];
+    gp_forecast_series s;
+    gp_error err;
+    (void)state;
+    for (int l = 0; l < 2; l++) {
+        double ulp = nextafter(levels[l], INFINITY) - levels[l];
+        for (size_t i = 0; i < n; i++)
+            y[i] = levels[l] + (i % 7 == 0 ? ulp : 0);
+        gp_error_clear(&err);
+        assert_int_equal(gp_forecast_series_run(y, n, 0, 48, 0, NULL, &s, &err),
+                         GP_OK);
+        assert_int_equal(s.method, GP_FC_NAIVE_DAY);
+        assert_true(s.backtest.mae > 0);
+        assert_true(s.backtest.mae <= 1e-9 * levels[l]);
+        gp_forecast_series_clear(&s);
+    }
+}
+
 /* Growth (SPEC 3b) is a monthly rate: 730 hours ahead a constant 10 with
  * growth 0.05 is 10 x 1.05 = 10.5, and 1,460 hours ahead 10 x 1.05^2 =
  * 11.025 (the k-th point is k + 1 hours ahead). */
@@ -1184,6 +1217,7 @@ int main(void)
         cmocka_unit_test(test_mase_scale_is_the_seasonal_naive_in_sample_mae),
         cmocka_unit_test(test_weekly_pattern_is_forecast_by_the_last_week),
         cmocka_unit_test(test_constant_is_forecast_exactly),
+        cmocka_unit_test(test_a_tie_on_rounding_goes_to_the_first_candidate),
         cmocka_unit_test(test_growth_compounds_monthly),
         cmocka_unit_test(test_regression_trend_levels_off_after_its_window),
         cmocka_unit_test(

@@ -1243,9 +1243,10 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
                      r->plans[i].annual_cost);
         } else
             snprintf(r->plans[i].risk, sizeof r->plans[i].risk,
-                     "1-year terms; in the low-demand case it saves $%.2f "
+                     "1-year terms; in the low-demand case it %s $%.2f "
                      "over the window",
-                     r->plans[i].downside_net_savings);
+                     r->plans[i].downside_net_savings < 0 ? "loses" : "saves",
+                     fabs(r->plans[i].downside_net_savings));
     }
     r->recommended = 1;
     r->hindsight_cost = r->plans[1].total_cost;

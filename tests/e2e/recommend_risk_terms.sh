@@ -70,6 +70,16 @@ m = re.match(r"3-year terms on 30 weeks of forecast \(not supported, as the "
              r"whole, and 3-year terms need 90% or more\): ", agg["risk"])
 assert m and int(m.group(1)) < 90, agg["risk"]
 assert "need 26" not in agg["risk"], agg["risk"]
+# the balanced plan's commitment is mostly idle at P10 demand (which falls
+# to 0 after about 9 weeks): its risk says what it loses, as a positive
+# amount (it said "saves $-393780.85").  By hand, from this run's plan
+# and P10 demand: $129.158/h x 5,040 h + 8,133.89 uncovered instance-hours
+# x $21.957642, against 19,846.24 instance-hours x $21.957642 on demand:
+# -$393,780.85, its downside_net_savings.
+d = bal["downside_net_savings"]
+assert d < 0, bal
+assert bal["risk"] == ("1-year terms; in the low-demand case it loses $%.2f "
+                       "over the window" % -d), bal["risk"]
 assert any(n.endswith("; 1-year terms only, as the forecast declines: its "
                       "last 13 weeks average %s%% of the whole, and 3-year "
                       "terms need 90%% or more" % m.group(1))

@@ -97,6 +97,13 @@ typedef struct tel_sample {
      * (Prometheus) */
     uint32_t kind_source[5];
     uint32_t kind_where[5];
+    /* the first reading whose labels name a pod: those labels, and its
+     * file and line (DCGM) or data.result index (Prometheus); pod_labels
+     * 0 until then.  A reading naming another pod is a second claim on
+     * the GPU, whatever metric either one is of. */
+    uint32_t pod_labels;
+    uint32_t pod_source;
+    long pod_where;
 } tel_sample;
 
 /* An input read so far: its name and (for locating errors in JSON) text. */
@@ -1588,6 +1595,34 @@ static gp_status add_reading(tel *T, uint32_t source, long line, long series,
     s = &T->samples[at];
     if (created || !s->labels)
         s->labels = labels;
+    if (T->labels[labels].pod[0] && !s->pod_labels) {
+        s->pod_labels = labels;
+        s->pod_source = source;
+        s->pod_where = series >= 0 ? series : line;
+    } else if (T->labels[labels].pod[0] && labels != s->pod_labels) {
+        /* this reading is the second pod's claim, whichever metric it is
+         * of: the error is here, not at a later clash of two values */
+        char when[40], job[600], pods[300], other[300] = "";
+        gpu_job_id(&T->gpus[gpu], job, sizeof job);
+        format_time_ms(s->t, when, sizeof when);
+        snprintf(pods, sizeof pods, "%s and %s", T->labels[s->pod_labels].pod,
+                 T->labels[labels].pod);
+        if (s->pod_source != source)
+            snprintf(other, sizeof other, "%s ",
+                     T->sources[s->pod_source].name);
+        if (series >= 0)
+            return at_error(T, source, line, series, NULL,
+                            "GPU %s is used by several pods at %s (%s, "
+                            "also %sdata.result[%ld]): GPUs shared by "
+                            "time-slicing or MPS are not supported yet",
+                            job, when, pods, other, s->pod_where);
+        gp_error_set(T->err, src->name, line, column, mv->metric,
+                     "GPU %s is used by several pods at %s (%s, also "
+                     "%sline %ld): GPUs shared by time-slicing or MPS are "
+                     "not supported yet",
+                     job, when, pods, other, s->pod_where);
+        return GP_ERR_INPUT;
+    }
     double *slot = kind_slot(s, mv->kind);
     if (slot && (s->set & mv->kind)) {
         if (s->kind_source[kind_index(mv->kind)] != source &&
@@ -1596,24 +1631,6 @@ static gp_status add_reading(tel *T, uint32_t source, long line, long series,
         char when[40], job[600];
         gpu_job_id(&T->gpus[gpu], job, sizeof job);
         format_time_ms(s->t, when, sizeof when);
-        if (labels != s->labels && T->labels[labels].pod[0] &&
-            T->labels[s->labels].pod[0]) {
-            char pods[300];
-            snprintf(pods, sizeof pods, "%s and %s", T->labels[s->labels].pod,
-                     T->labels[labels].pod);
-            if (series >= 0)
-                return at_error(T, source, line, series, NULL,
-                                "GPU %s is used by several pods at %s (%s, "
-                                "also data.result[%ld]): GPUs shared by "
-                                "time-slicing or MPS are not supported yet",
-                                job, when, pods, s->series);
-            gp_error_set(T->err, src->name, line, column, mv->metric,
-                         "GPU %s is used by several pods at %s (%s, also "
-                         "line %ld): GPUs shared by time-slicing or MPS are "
-                         "not supported yet",
-                         job, when, pods, s->line);
-            return GP_ERR_INPUT;
-        }
         /* the other value's place: in this file, or in another; this
          * reading's kind, not the sample's first (another metric's line) */
         int k = kind_index(mv->kind);

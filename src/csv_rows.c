@@ -166,17 +166,22 @@ gp_status gp_csv_rows_read(const char *text, size_t len, FILE *file,
     if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0)
         return GP_ERR_NOMEM;
     if (!file) {
-        if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+        r.st = gp_text_check_not_utf16(source, text, len, err);
+        if (r.st == GP_OK && len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
             text += 3;
             len -= 3;
         }
-        rows_feed(&r, &p, text, len);
+        if (r.st == GP_OK)
+            rows_feed(&r, &p, text, len);
     } else if (!(chunk = gp_malloc(READ_CHUNK))) {
         r.st = GP_ERR_NOMEM;
     } else {
         size_t got;
         while (r.st == GP_OK && (got = fread(chunk, 1, READ_CHUNK, file)) > 0) {
             const char *at = chunk;
+            if (first && (r.st = gp_text_check_not_utf16(source, chunk, got,
+                                                         err)) != GP_OK)
+                break;
             if (first && got >= 3 && memcmp(chunk, "\xEF\xBB\xBF", 3) == 0) {
                 at += 3;
                 got -= 3;

@@ -1467,18 +1467,8 @@ static gp_status read_header(const gp_trace_builder *b, struct file_ctx *ctx,
     struct header_parse h = {ctx, 0, false, false, false};
     size_t pos = 0;
 
-    /* a UTF-16 byte order mark (Excel's "Unicode Text", PowerShell's
-     * default): every other byte is NUL, and the header would read as
-     * nonsense; SPEC section 2 asks for UTF-8 */
-    if (len >= 2 && ((text[0] == '\xFF' && text[1] == '\xFE') ||
-                     (text[0] == '\xFE' && text[1] == '\xFF'))) {
-        gp_error_set(err, ctx->source, 1, 0, NULL,
-                     "the file is UTF-16 (%s byte order mark %s); save it "
-                     "as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)",
-                     text[0] == '\xFF' ? "little-endian" : "big-endian",
-                     text[0] == '\xFF' ? "FF FE" : "FE FF");
+    if (gp_text_check_not_utf16(ctx->source, text, len, err) != GP_OK)
         return GP_ERR_INPUT;
-    }
     if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
         pos = 3; /* UTF-8 byte order mark */
     /* blank lines before the header are skipped (libcsv would skip them

@@ -606,6 +606,21 @@ gp_status gp_read_file(const char *path, char **out, size_t *len,
     return GP_OK;
 }
 
+gp_status gp_text_check_not_utf16(const char *source, const char *text,
+                                  size_t len, gp_error *err)
+{
+    /* SPEC section 2 asks for UTF-8 */
+    if (len < 2 || !((text[0] == '\xFF' && text[1] == '\xFE') ||
+                     (text[0] == '\xFE' && text[1] == '\xFF')))
+        return GP_OK;
+    gp_error_set(err, source, 1, 0, NULL,
+                 "the file is UTF-16 (%s byte order mark %s); save it as "
+                 "UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)",
+                 text[0] == '\xFF' ? "little-endian" : "big-endian",
+                 text[0] == '\xFF' ? "FF FE" : "FE FF");
+    return GP_ERR_INPUT;
+}
+
 /* Writes `path`'s temporary file "path.tmpPID" with the callback; sets
  * *tmp to its name (gp_malloc'd) even when the write failed, NULL when
  * there is no file to remove. */

@@ -52,6 +52,14 @@ bool gp_ascii_lower(char *dst, size_t size, const char *src);
 gp_status gp_read_file(const char *path, char **out, size_t *len,
                        gp_error *err);
 
+/* Checks that a text file's first bytes (text[0, len)) do not start with a
+ * UTF-16 byte order mark (Excel's "Unicode Text", PowerShell's default):
+ * every other byte would be NUL and the first error would be nonsense.
+ * Otherwise "source:1: the file is UTF-16 (...); save it as UTF-8" in err
+ * and GP_ERR_INPUT.  Every reader of a text file a user gives calls it. */
+gp_status gp_text_check_not_utf16(const char *source, const char *text,
+                                  size_t len, gp_error *err);
+
 /* Whether a[0, n) equals b[0, n): eight bytes at a time, inlined, because
  * the ingest compares a few short keys per row and a memcmp call per key
  * cost a tenth of its time. */

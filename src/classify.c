@@ -1046,6 +1046,8 @@ gp_status gp_classify_write_labeled(FILE *f, const gp_trace *t,
 {
     struct out_ctx o;
     gp_status st = GP_OK;
+    char **copies = NULL; /* texts with CR line ends, made LF as the
+                           * loader reads them (read_source) */
 
     memset(&o, 0, sizeof o);
     o.t = t;
@@ -1086,12 +1088,25 @@ gp_status gp_classify_write_labeled(FILE *f, const gp_trace *t,
         st = gp_strmap_put(&o.series, (const char *)&k, sizeof k,
                            (uint32_t)s);
     }
+    if (st == GP_OK && n_texts &&
+        !(copies = gp_calloc(n_texts, sizeof *copies)))
+        st = GP_ERR_NOMEM;
+    for (size_t i = 0; i < n_texts && st == GP_OK; i++)
+        if (gp_text_cr_line_ends(texts[i], lens[i], false) == 1) {
+            if (!(copies[i] = gp_malloc(lens[i] + 1))) {
+                st = GP_ERR_NOMEM;
+                break;
+            }
+            memcpy(copies[i], texts[i], lens[i]);
+            gp_text_cr_to_lf(copies[i], 0, lens[i], false);
+        }
     if (st != GP_OK)
         gp_error_set(err, NULL, 0, 0, NULL, "out of memory");
     /* first pass: the headers, for the output columns */
     o.header_pass = true;
     for (size_t i = 0; i < n_texts && st == GP_OK; i++)
-        st = parse_text(&o, sources[i], texts[i], lens[i]);
+        st = parse_text(&o, sources[i], copies[i] ? copies[i] : texts[i],
+                        lens[i]);
     const char *workload = gp_trace_mapped_column(opt, "workload");
     const char *interruptible = gp_trace_mapped_column(opt, "interruptible");
     if (st == GP_OK)
@@ -1118,8 +1133,12 @@ gp_status gp_classify_write_labeled(FILE *f, const gp_trace *t,
         fputc('\n', f);
         o.header_pass = false;
         for (size_t i = 0; i < n_texts && st == GP_OK; i++)
-            st = parse_text(&o, sources[i], texts[i], lens[i]);
+            st = parse_text(&o, sources[i], copies[i] ? copies[i] : texts[i],
+                            lens[i]);
     }
+    for (size_t i = 0; copies && i < n_texts; i++)
+        gp_free(copies[i]);
+    gp_free(copies);
     for (size_t i = 0; i < o.n_columns; i++)
         gp_free(o.columns[i]);
     gp_free(o.columns);

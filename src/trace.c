@@ -1370,8 +1370,9 @@ static void read_range(gp_trace_builder *b, struct shard *s,
                              "more than %d fields", MAX_FIELDS);
             else
                 gp_error_set(&s->err, ctx->source, row_line, 0, NULL,
-                             "a carriage return inside a row (only CRLF or "
-                             "LF end a line)");
+                             "a carriage return inside a row (the file's "
+                             "first line ends in LF or CRLF, so only those "
+                             "end a line)");
             s->status = GP_ERR_INPUT;
             ok = false;
         } else if (slow.nomem) {
@@ -1482,9 +1483,10 @@ static gp_status read_header(const gp_trace_builder *b, struct file_ctx *ctx,
             break;
         }
     }
-    /* a bare CR ends the header row for libcsv, and the rest of its line
-     * would be lost: the first data row, or every row of a file saved
-     * with CR line ends */
+    /* a bare CR would end the header row for libcsv, and the rest of its
+     * line would be lost: a file with CR line ends has LFs by now
+     * (read_source), and in one with LF or CRLF line ends a CR inside the
+     * header is an error */
     bool quoted = false;
     for (size_t k = pos; k < len && text[k] != '\n'; k++) {
         if (text[k] == '"')
@@ -1492,10 +1494,9 @@ static gp_status read_header(const gp_trace_builder *b, struct file_ctx *ctx,
         else if (text[k] == '\r' && !quoted && k + 1 < len &&
                  text[k + 1] != '\n') {
             gp_error_set(err, ctx->source, ctx->header_line, 0, NULL,
-                         "a carriage return inside the header row (only "
-                         "CRLF or LF end a line; a file saved with CR line "
-                         "ends, as \"CSV (Macintosh)\" is, must be saved "
-                         "again with LF or CRLF)");
+                         "a carriage return inside the header row (the "
+                         "file's first line ends in LF or CRLF, so only "
+                         "those end a line)");
             return GP_ERR_INPUT;
         }
     }
@@ -2027,6 +2028,11 @@ struct source {
     char *buf;
     size_t len, cap;
     bool eof;
+    /* a file saved with CR line ends (gp_text_cr_line_ends: 1, 0, or -1
+     * until its first line end is read) has its CRs made LFs as it is
+     * read, up to cr_done (csv_rows.c reads histories and imports alike) */
+    int cr_lines;
+    size_t cr_done;
 };
 
 /* Bytes read at a time from a file: large enough to keep every core busy,
@@ -2057,6 +2063,10 @@ static bool source_fill(struct source *s, gp_trace_builder *b)
         gp_progress("reading the trace", s->read / 1e6, 0);
     if (n == 0 || feof(s->f))
         s->eof = feof(s->f) || n == 0;
+    if (s->cr_lines < 0)
+        s->cr_lines = gp_text_cr_line_ends(s->buf, s->len, !s->eof);
+    if (s->cr_lines == 1)
+        s->cr_done = gp_text_cr_to_lf(s->buf, s->cr_done, s->len, !s->eof);
     return !ferror(s->f);
 }
 
@@ -2075,6 +2085,15 @@ static gp_status read_source(gp_trace_builder *b, struct source *src,
         src->len = src->mem_len;
         src->eof = true;
         b->bytes_read += src->mem_len;
+        if (gp_text_cr_line_ends(src->mem, src->mem_len, false) == 1) {
+            /* CR line ends: a copy with LFs (freed by the caller) */
+            if (!(src->buf = gp_malloc(src->mem_len + 1))) {
+                st = GP_ERR_NOMEM;
+                goto out;
+            }
+            memcpy(src->buf, src->mem, src->mem_len);
+            gp_text_cr_to_lf(src->buf, 0, src->len, false);
+        }
     } else {
         /* the header must be whole in the first piece */
         do {
@@ -2118,6 +2137,8 @@ static gp_status read_source(gp_trace_builder *b, struct source *src,
          * to the front and read on */
         memmove(src->buf, src->buf + resume, src->len - resume);
         src->len -= resume;
+        if (src->cr_lines == 1)
+            src->cr_done -= resume;
         body = 0;
         if (!source_fill(src, b))
             goto io;
@@ -2142,7 +2163,10 @@ gp_status gp_trace_builder_add_buffer(gp_trace_builder *b, const char *text,
     memset(&src, 0, sizeof src);
     src.mem = text && len ? text : ""; /* never NULL: NULL means a file */
     src.mem_len = text ? len : 0;
-    return read_source(b, &src, source, err);
+    gp_status st = read_source(b, &src, source, err);
+    if (src.buf != src.mem)
+        gp_free(src.buf); /* the copy of a text with CR line ends */
+    return st;
 }
 
 gp_status gp_trace_builder_add_file(gp_trace_builder *b, const char *path,
@@ -2152,6 +2176,7 @@ gp_status gp_trace_builder_add_file(gp_trace_builder *b, const char *path,
     gp_status st;
 
     memset(&src, 0, sizeof src);
+    src.cr_lines = -1;
     src.f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!src.f) {
         gp_error_set(err, path, 0, 0, NULL, "cannot open: %s",

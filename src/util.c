@@ -621,6 +621,39 @@ gp_status gp_text_check_not_utf16(const char *source, const char *text,
     return GP_ERR_INPUT;
 }
 
+int gp_text_cr_line_ends(const char *text, size_t len, bool more)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '\n')
+            return 0;
+        if (text[i] == '\r') {
+            if (i + 1 < len)
+                return text[i + 1] != '\n';
+            return more ? -1 : 1;
+        }
+    }
+    return more ? -1 : 0;
+}
+
+size_t gp_text_cr_to_lf(char *p, size_t from, size_t n, bool more)
+{
+    size_t i = from;
+    char *cr;
+
+    while (i < n && (cr = memchr(p + i, '\r', n - i)) != NULL) {
+        i = (size_t)(cr - p);
+        if (i + 1 == n) {
+            if (more)
+                return i; /* a CRLF's CR, perhaps: the next call sees */
+            *cr = '\n';
+        } else if (cr[1] != '\n') {
+            *cr = '\n';
+        }
+        i++;
+    }
+    return n;
+}
+
 /* Writes `path`'s temporary file "path.tmpPID" with the callback; sets
  * *tmp to its name (gp_malloc'd) even when the write failed, NULL when
  * there is no file to remove. */

@@ -60,6 +60,20 @@ gp_status gp_read_file(const char *path, char **out, size_t *len,
 gp_status gp_text_check_not_utf16(const char *source, const char *text,
                                   size_t len, gp_error *err);
 
+/* How a text's lines end, told by its first line end: 1 when that is a
+ * lone carriage return (a file saved with CR line ends: old Mac programs,
+ * Excel's "CSV (Macintosh)"), 0 when it is LF or CRLF or there is none, -1
+ * when text[0, len) cannot tell yet (no line end in it, or a CR as its last
+ * byte, while `more` text may follow). */
+int gp_text_cr_line_ends(const char *text, size_t len, bool more);
+
+/* For a text whose lines end in CR (gp_text_cr_line_ends): makes each lone
+ * CR in p[from, n) an LF, so that a reader that splits lines at LF reads
+ * every CR, CRLF or LF as one line end; a CRLF stays.  A CR as the last
+ * byte is left while `more` text may follow (it may be half a CRLF).
+ * Returns the offset p is done up to (the next call's `from`). */
+size_t gp_text_cr_to_lf(char *p, size_t from, size_t n, bool more);
+
 /* Whether a[0, n) equals b[0, n): eight bytes at a time, inlined, because
  * the ingest compares a few short keys per row and a memcmp call per key
  * cost a tenth of its time. */

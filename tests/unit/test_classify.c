@@ -394,6 +394,45 @@ static void test_write_labeled_rows(void **state)
     gp_trace_free(t);
 }
 
+/* A trace saved with CR line ends (Excel's "CSV (Macintosh)") is loaded
+ * with its CRs as line ends, so --out must read it the same way: both rows
+ * come out, with LF line ends.  Expected: the two-hour chat series is
+ * inference at 0.500 and, with interruptible left out, not interruptible
+ * ("false"), as in test_write_labeled_rows. */
+static void test_write_labeled_reads_cr_line_ends(void **state)
+{
+    const char *a = "timestamp,instance_type,instances,team,workload\r"
+                    "2026-05-04T00:00:00Z,g5.xlarge,4,chat,\r"
+                    "2026-05-04T01:00:00Z,g5.xlarge,5,chat,\r";
+    gp_error err;
+    gp_classification *c;
+    (void)state;
+    gp_trace *t = trace_of(a);
+    assert_int_equal(gp_classify(t, false, &c, &err), GP_OK);
+    gp_trace_options opt;
+    gp_trace_options_init(&opt);
+    char *out = NULL;
+    size_t out_len = 0;
+    FILE *f = open_memstream(&out, &out_len);
+    assert_non_null(f);
+    const char *source = "a.csv";
+    size_t len = strlen(a);
+    gp_error_clear(&err);
+    assert_int_equal(gp_classify_write_labeled(f, t, pricing, &opt, c, 1,
+                                               &source, &a, &len, &err),
+                     GP_OK);
+    fclose(f);
+    assert_string_equal(out, "timestamp,instance_type,instances,team,workload,"
+                             "workload_confidence,interruptible\n"
+                             "2026-05-04T00:00:00Z,g5.xlarge,4,chat,inference,"
+                             "0.500,false\n"
+                             "2026-05-04T01:00:00Z,g5.xlarge,5,chat,inference,"
+                             "0.500,false\n");
+    free(out);
+    gp_classification_free(c);
+    gp_trace_free(t);
+}
+
 /* A text that is not the one loaded (a row of a team the trace never
  * saw) is an error naming the file and line, not a silently dropped row. */
 static void test_write_labeled_rejects_a_row_not_in_the_trace(void **state)
@@ -482,6 +521,7 @@ int main(void)
         cmocka_unit_test(test_apply_merges_series_that_become_equal),
         cmocka_unit_test(test_warning_names_series_and_instance_hours),
         cmocka_unit_test(test_write_labeled_rows),
+        cmocka_unit_test(test_write_labeled_reads_cr_line_ends),
         cmocka_unit_test(test_write_labeled_rejects_a_row_not_in_the_trace),
         cmocka_unit_test(test_out_of_memory_anywhere_fails_cleanly),
     };

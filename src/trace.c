@@ -1019,18 +1019,27 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
     double inst_h = n * hours;
     /* checked in floating point first: a step of 1e40 seconds would not
      * fit the hour numbers below (found by fuzz_trace) */
+    /* a row is shorter than GP_TRACE_MAX_SPAN_HOURS (util.h), as the
+     * importers check: exactly that many hours is an error too */
     if (!(hours < (double)GP_TRACE_MAX_SPAN_HOURS)) {
         row_error(
             s, ctx, row, b->opt.layout == GP_LAYOUT_JOBS ? COL_END : COL_STEP_S,
-            "covers more than %ld hours (30 years)", GP_TRACE_MAX_SPAN_HOURS);
+            "covers %ld hours (30 years) or more", GP_TRACE_MAX_SPAN_HOURS);
         return false;
     }
     int64_t h = (int64_t)floor(t0 / 3600.0);
     int64_t h_last = (int64_t)floor((t1 - 1e-6) / 3600.0);
     if (h_last - h >= GP_TRACE_MAX_SPAN_HOURS) {
+        /* shorter than that, but not starting on the hour: it has a part
+         * in one clock hour more than a trace may span */
+        char first[32], last[32];
+        gp_format_time(h * 3600, first, sizeof first);
+        gp_format_time((h_last + 1) * 3600, last, sizeof last);
         row_error(
             s, ctx, row, b->opt.layout == GP_LAYOUT_JOBS ? COL_END : COL_STEP_S,
-            "covers more than %ld hours (30 years)", GP_TRACE_MAX_SPAN_HOURS);
+            "covers parts of %lld clock hours (%s to %s), more than the %ld "
+            "(30 years) a trace may span",
+            (long long)(h_last - h + 1), first, last, GP_TRACE_MAX_SPAN_HOURS);
         return false;
     }
     int64_t h_first = h;

@@ -15,9 +15,10 @@
  * write traces and catalogs, check their inputs against the same numbers so
  * that what they write always loads. */
 
-/* A trace may span at most this many hours (about 30 years): enough for
- * any real history, and a bound on memory for a mistyped timestamp.  One
- * row's period is shorter than this. */
+/* A trace may span at most this many clock hours (about 30 years): enough
+ * for any real history, and a bound on memory for a mistyped timestamp.
+ * One row's period is shorter than this (exactly this many hours is an
+ * error: "covers 263520 hours (30 years) or more"). */
 #define GP_TRACE_MAX_SPAN_HOURS (30L * 366 * 24)
 /* The most instances, and GPUs, one trace row may hold.  The largest GPU
  * fleets are around a million GPUs, so these are ten times past any real

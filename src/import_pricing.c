@@ -456,14 +456,45 @@ static gp_status offer_row(offer_ctx *x, char **f, size_t n, long line,
         x->not_gpu++;
         return GP_OK;
     }
-    if (!offer_region(x, field(f, n, c[O_REGION]))) {
+    const char *region = field(f, n, c[O_REGION]);
+    if (strlen(region) > GP_CATALOG_MAX_REGION &&
+        !(x->opt->region && x->opt->region[0])) {
+        /* a catalog's limit (catalog.c): cut short, it would be another
+         * region's name, and two such codes one region */
+        gp_error_set(err, x->source, line, c[O_REGION] + 1,
+                     offer_names[O_REGION],
+                     "too long (at most %d characters) to be a region: %s",
+                     GP_CATALOG_MAX_REGION,
+                     gp_json_quote(region, quoted, sizeof quoted));
+        return GP_ERR_INPUT;
+    }
+    if (!offer_region(x, region)) {
         x->other_rows++;
         return GP_OK;
     }
-    if (!type_name[0] || strlen(type_name) >= sizeof t->name ||
-        !strchr(type_name, '.')) {
+    const char *dot = strchr(type_name, '.');
+    if (!type_name[0] || strlen(type_name) >= sizeof t->name || !dot) {
         gp_error_set(err, x->source, line, c[O_TYPE] + 1, offer_names[O_TYPE],
                      "expected an instance type such as g5.xlarge, got %s",
+                     gp_json_quote(type_name, quoted, sizeof quoted));
+        return GP_ERR_INPUT;
+    }
+    /* the family is the name up to the first dot (g5 of g5.xlarge): the
+     * catalog's family plans and size flexibility go by it */
+    if (dot == type_name || !dot[1]) {
+        gp_error_set(err, x->source, line, c[O_TYPE] + 1, offer_names[O_TYPE],
+                     "expected a family, a dot and a size (such as "
+                     "g5.xlarge), got %s with %s",
+                     gp_json_quote(type_name, quoted, sizeof quoted),
+                     dot == type_name ? "no family before the dot"
+                                      : "no size after the dot");
+        return GP_ERR_INPUT;
+    }
+    if ((size_t)(dot - type_name) > GP_CATALOG_MAX_FAMILY) {
+        gp_error_set(err, x->source, line, c[O_TYPE] + 1, offer_names[O_TYPE],
+                     "its family, the name up to the first dot, is too long "
+                     "(at most %d characters): %s",
+                     GP_CATALOG_MAX_FAMILY,
                      gp_json_quote(type_name, quoted, sizeof quoted));
         return GP_ERR_INPUT;
     }
@@ -630,6 +661,13 @@ static gp_status plan_row(offer_ctx *x, char **f, size_t n, long line,
     if ((st = gp_grow((void **)&x->plans, &x->cap_plans, x->n_plans + 1,
                       sizeof *x->plans)) != GP_OK)
         return st;
+    if (strlen(field(f, n, c[S_REGION])) >= sizeof p->region ||
+        strlen(field(f, n, c[S_TYPE])) >= sizeof p->type) {
+        /* longer than any catalog's region or type: cut short, it could
+         * be taken for one */
+        x->other_rows++;
+        return GP_OK;
+    }
     p = &x->plans[x->n_plans++];
     memset(p, 0, sizeof *p);
     snprintf(p->type, sizeof p->type, "%s", field(f, n, c[S_TYPE]));

@@ -204,26 +204,29 @@ static int exec_import(gp_cli *cli)
         }
     }
 
+    /* the providers' regions are lower case, and --region here only picks
+     * one (a catalog's, a price list's rows): "US-EAST-1" can only mean
+     * us-east-1, which it is read as (it matched nothing, and the error
+     * blamed the instance type or the prices).  A catalog's region has at
+     * most GP_CATALOG_MAX_REGION characters. */
+    char region[GP_CATALOG_MAX_REGION + 1];
     if (cli->trace_opt.region &&
-        strpbrk(cli->trace_opt.region, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")) {
-        /* the providers' regions are lower case; "US-EAST-1" would match
-         * no catalog or price list row, and the error would blame the
-         * instance type or the prices */
-        char lower[64];
-        gp_ascii_lower(lower, sizeof lower, cli->trace_opt.region);
+        strlen(cli->trace_opt.region) > GP_CATALOG_MAX_REGION) {
         fprintf(stderr,
-                "gpuplan import: --region: regions are lower case (write "
-                "\"%s\"), got \"%s\"\ntry 'gpuplan import --help'\n",
-                lower, cli->trace_opt.region);
+                "gpuplan import: --region: too long (at most %d characters) "
+                "to be a region, got \"%s\"\ntry 'gpuplan import --help'\n",
+                GP_CATALOG_MAX_REGION, cli->trace_opt.region);
         return 2;
     }
+    if (cli->trace_opt.region)
+        gp_ascii_lower(region, sizeof region, cli->trace_opt.region);
 
     gp_error_clear(&err);
     memset(&opt, 0, sizeof opt);
     opt.inputs = (const char *const *)(cli->args + 1);
     opt.n_inputs = (size_t)cli->n_args - 1;
     opt.provider = cli->provider;
-    opt.region = cli->trace_opt.region;
+    opt.region = cli->trace_opt.region ? region : NULL;
     opt.instance_type = cli->instance_type;
     opt.commitments_out = cli->commitments_out;
     opt.notes = &notes;
@@ -299,7 +302,10 @@ const struct gp_command gp_cmd_import = {
                   "                        and count match the telemetry)\n"
                   "  --provider P          aws, gcp or azure: where to look "
                   "the type up\n"
-                  "  --region R            the region to look the type up in\n"
+                  "  --region R            the region to look the type up in "
+                  "(read in\n"
+                  "                        lower case: US-EAST-1 is "
+                  "us-east-1)\n"
                   "  --step SECONDS        length of a GPU's only sample "
                   "(dcgm: 60;\n"
                   "                        at most 31622400: 366 days)\n"

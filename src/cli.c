@@ -208,6 +208,19 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
                     break;
                 value = argv[++i];
             }
+        } else if (strcmp(value ? value : "", "-") == 0 &&
+                   (strcmp(name, "out") == 0 || strcmp(name, "csv") == 0 ||
+                    strcmp(name, "rejects") == 0 ||
+                    strcmp(name, "commitments-out") == 0)) {
+            /* "-" is standard input (--trace, import's files); no command
+             * writes standard output through an option, so this would be
+             * a file (or folder) named "-" */
+            return usage_error(cmd,
+                               "--%s -: no option writes to standard "
+                               "output; give a %s name (./- for one named "
+                               "\"-\")",
+                               name,
+                               strcmp(name, "csv") == 0 ? "folder" : "file");
         } else if (strcmp(name, "layout") == 0) {
             if (strcmp(value, "samples") == 0)
                 cli->trace_opt.layout = GP_LAYOUT_SAMPLES;

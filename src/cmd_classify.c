@@ -104,15 +104,6 @@ static int classify_exec(gp_cli *cli)
     gp_error err;
     int rc;
 
-    if (cli->out && strcmp(cli->out, "-") == 0) {
-        /* no command writes "-" as standard output, and this one's
-         * already holds the verdicts: it would be a file named "-" */
-        fprintf(stderr, "gpuplan classify: --out -: standard output holds "
-                        "the verdicts (the table, or --json), so --out "
-                        "takes a file name for the labelled rows\ntry "
-                        "'gpuplan classify --help'\n");
-        return 2;
-    }
     if (cli->out)
         for (size_t i = 0; i < cli->n_traces; i++)
             if (strcmp(cli->traces[i], "-") == 0) {

@@ -166,26 +166,21 @@ gp_status gp_csv_rows_read(const char *text, size_t len, FILE *file,
     if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0)
         return GP_ERR_NOMEM;
     if (!file) {
-        r.st = gp_text_check_not_utf16(source, text, len, err);
-        if (r.st == GP_OK && len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
-            text += 3;
-            len -= 3;
-        }
+        size_t bom;
+        r.st = gp_text_bom(source, text, len, &bom, err);
         if (r.st == GP_OK)
-            rows_feed(&r, &p, text, len);
+            rows_feed(&r, &p, text + bom, len - bom);
     } else if (!(chunk = gp_malloc(READ_CHUNK))) {
         r.st = GP_ERR_NOMEM;
     } else {
         size_t got;
         while (r.st == GP_OK && (got = fread(chunk, 1, READ_CHUNK, file)) > 0) {
-            const char *at = chunk;
-            if (first && (r.st = gp_text_check_not_utf16(source, chunk, got,
-                                                         err)) != GP_OK)
+            size_t bom = 0;
+            if (first &&
+                (r.st = gp_text_bom(source, chunk, got, &bom, err)) != GP_OK)
                 break;
-            if (first && got >= 3 && memcmp(chunk, "\xEF\xBB\xBF", 3) == 0) {
-                at += 3;
-                got -= 3;
-            }
+            const char *at = chunk + bom;
+            got -= bom;
             first = false;
             rows_feed(&r, &p, at, got);
         }

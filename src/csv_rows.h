@@ -21,7 +21,7 @@ typedef gp_status (*gp_csv_row_fn)(void *ctx, char **fields, size_t n,
  * and calls `row` for every row that has any field; blank lines are
  * skipped.  Lines end in LF, CRLF or CR, and each counts as one.  A UTF-8
  * byte order mark is skipped; a UTF-16 one is an error
- * (gp_text_check_not_utf16).  Malformed quoting and NUL
+ * (gp_text_bom).  Malformed quoting and NUL
  * bytes are errors that name `source`, the line and the CSV column. */
 gp_status gp_csv_rows_read(const char *text, size_t len, FILE *file,
                            const char *source, gp_csv_row_fn row, void *ctx,

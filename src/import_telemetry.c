@@ -2040,11 +2040,8 @@ static gp_status dcgm_read(tel *T, uint32_t source, const char *text,
     gp_status st = GP_OK;
 
     file_stem(T->sources[source].name, host, sizeof host);
-    if (gp_text_check_not_utf16(T->sources[source].name, text, len, T->err) !=
-        GP_OK)
+    if (gp_text_bom(T->sources[source].name, text, len, &pos, T->err) != GP_OK)
         return GP_ERR_INPUT;
-    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
-        pos = 3;
     scratch = gp_malloc(len + 1);
     if (!scratch)
         return nomem(T);

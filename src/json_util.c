@@ -493,12 +493,11 @@ gp_status gp_jdoc_parse(gp_jdoc *d, json_t **root)
     json_t *v;
 
     *root = NULL;
-    if (gp_text_check_not_utf16(d->source, d->text, d->len, d->err) != GP_OK)
+    size_t bom;
+    if (gp_text_bom(d->source, d->text, d->len, &bom, d->err) != GP_OK)
         return GP_ERR_INPUT;
-    if (d->len >= 3 && memcmp(d->text, "\xEF\xBB\xBF", 3) == 0) {
-        d->text += 3;
-        d->len -= 3;
-    }
+    d->text += bom;
+    d->len -= bom;
     v = json_loadb(d->text, d->len, JSON_REJECT_DUPLICATES, &je);
     if (!v) {
         if (json_error_code(&je) == json_error_out_of_memory)

@@ -1477,10 +1477,8 @@ static gp_status read_header(const gp_trace_builder *b, struct file_ctx *ctx,
     struct header_parse h = {ctx, 0, false, false, false};
     size_t pos = 0;
 
-    if (gp_text_check_not_utf16(ctx->source, text, len, err) != GP_OK)
-        return GP_ERR_INPUT;
-    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
-        pos = 3; /* UTF-8 byte order mark */
+    if (gp_text_bom(ctx->source, text, len, &pos, err) != GP_OK)
+        return GP_ERR_INPUT; /* pos: past a UTF-8 byte order mark */
     /* blank lines before the header are skipped (libcsv would skip them
      * too), but errors name the header's own line */
     ctx->header_line = 1;

@@ -606,9 +606,10 @@ gp_status gp_read_file(const char *path, char **out, size_t *len,
     return GP_OK;
 }
 
-gp_status gp_text_check_not_utf16(const char *source, const char *text,
-                                  size_t len, gp_error *err)
+gp_status gp_text_bom(const char *source, const char *text, size_t len,
+                      size_t *skip, gp_error *err)
 {
+    *skip = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     /* SPEC section 2 asks for UTF-8 */
     if (len < 2 || !((text[0] == '\xFF' && text[1] == '\xFE') ||
                      (text[0] == '\xFE' && text[1] == '\xFF')))

@@ -53,13 +53,14 @@ bool gp_ascii_lower(char *dst, size_t size, const char *src);
 gp_status gp_read_file(const char *path, char **out, size_t *len,
                        gp_error *err);
 
-/* Checks that a text file's first bytes (text[0, len)) do not start with a
- * UTF-16 byte order mark (Excel's "Unicode Text", PowerShell's default):
- * every other byte would be NUL and the first error would be nonsense.
- * Otherwise "source:1: the file is UTF-16 (...); save it as UTF-8" in err
- * and GP_ERR_INPUT.  Every reader of a text file a user gives calls it. */
-gp_status gp_text_check_not_utf16(const char *source, const char *text,
-                                  size_t len, gp_error *err);
+/* The byte order mark a text file a user gives starts with (text[0,
+ * len), its first bytes): *skip is 3 after a UTF-8 one, which the reader
+ * skips, and 0 when there is none.  A UTF-16 one (Excel's "Unicode Text",
+ * PowerShell's default) is GP_ERR_INPUT with "source:1: the file is UTF-16
+ * (...); save it as UTF-8" in err: every other byte would be NUL and the
+ * first error would be nonsense.  Every reader of such a file calls it. */
+gp_status gp_text_bom(const char *source, const char *text, size_t len,
+                      size_t *skip, gp_error *err);
 
 /* How a text's lines end, told by its first line end: 1 when that is a
  * lone carriage return (a file saved with CR line ends: old Mac programs,

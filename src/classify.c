@@ -1092,14 +1092,7 @@ gp_status gp_classify_write_labeled(FILE *f, const gp_trace *t,
         !(copies = gp_calloc(n_texts, sizeof *copies)))
         st = GP_ERR_NOMEM;
     for (size_t i = 0; i < n_texts && st == GP_OK; i++)
-        if (gp_text_cr_line_ends(texts[i], lens[i], false) == 1) {
-            if (!(copies[i] = gp_malloc(lens[i] + 1))) {
-                st = GP_ERR_NOMEM;
-                break;
-            }
-            memcpy(copies[i], texts[i], lens[i]);
-            gp_text_cr_to_lf(copies[i], 0, lens[i], false);
-        }
+        st = gp_text_lf_copy(texts[i], lens[i], &copies[i]);
     if (st != GP_OK)
         gp_error_set(err, NULL, 0, 0, NULL, "out of memory");
     /* first pass: the headers, for the output columns */

@@ -2092,15 +2092,12 @@ static gp_status read_source(gp_trace_builder *b, struct source *src,
         src->len = src->mem_len;
         src->eof = true;
         b->bytes_read += src->mem_len;
-        if (gp_text_cr_line_ends(src->mem, src->mem_len, false) == 1) {
-            /* CR line ends: a copy with LFs (freed by the caller) */
-            if (!(src->buf = gp_malloc(src->mem_len + 1))) {
-                st = GP_ERR_NOMEM;
-                goto out;
-            }
-            memcpy(src->buf, src->mem, src->mem_len);
-            gp_text_cr_to_lf(src->buf, 0, src->len, false);
-        }
+        /* CR line ends: a copy with LFs (freed by the caller) */
+        char *copy;
+        if ((st = gp_text_lf_copy(src->mem, src->mem_len, &copy)) != GP_OK)
+            goto out;
+        if (copy)
+            src->buf = copy;
     } else {
         /* the header must be whole in the first piece */
         do {

@@ -655,6 +655,19 @@ size_t gp_text_cr_to_lf(char *p, size_t from, size_t n, bool more)
     return n;
 }
 
+gp_status gp_text_lf_copy(const char *text, size_t len, char **copy)
+{
+    *copy = NULL;
+    if (gp_text_cr_line_ends(text, len, false) != 1)
+        return GP_OK;
+    if (!(*copy = gp_malloc(len + 1)))
+        return GP_ERR_NOMEM;
+    memcpy(*copy, text, len);
+    (*copy)[len] = '\0';
+    gp_text_cr_to_lf(*copy, 0, len, false);
+    return GP_OK;
+}
+
 /* Writes `path`'s temporary file "path.tmpPID" with the callback; sets
  * *tmp to its name (gp_malloc'd) even when the write failed, NULL when
  * there is no file to remove. */

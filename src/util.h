@@ -76,6 +76,12 @@ int gp_text_cr_line_ends(const char *text, size_t len, bool more);
  * Returns the offset p is done up to (the next call's `from`). */
 size_t gp_text_cr_to_lf(char *p, size_t from, size_t n, bool more);
 
+/* For a whole text in memory, which a reader must not write: *copy is a
+ * new copy of text[0, len) with its CR line ends made LF (gp_malloc'd,
+ * NUL-terminated, for the caller to free) when its lines end in CR, and
+ * NULL when they do not.  GP_ERR_NOMEM when the copy cannot be made. */
+gp_status gp_text_lf_copy(const char *text, size_t len, char **copy);
+
 /* Whether a[0, n) equals b[0, n): eight bytes at a time, inlined, because
  * the ingest compares a few short keys per row and a memcmp call per key
  * cost a tenth of its time. */

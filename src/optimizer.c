@@ -994,6 +994,20 @@ struct side {
     bool whole; /* reservations: whole instances only */
 };
 
+/* An exchange that saves less than this share of the window's cost is a
+ * tie, not a saving.  A reservation and a family plan often cost the same
+ * per instance-hour (the bundled plan rates are the reservation's, to
+ * five decimals); swapping one for the other "saved" $0.00003 of $19,777,
+ * and three sweeps of such swaps used up the polish before the exchange
+ * that paid (reservations or family dollars for the compute plan's
+ * dollars, $509) was tried.  Ties are taken only one way, from
+ * reservations to the plan: at the same cost the plan, which any size in
+ * its family may use, is the better purchase, and reservations only ever
+ * go down in a tie, so ties cannot cycle. */
+#define EXCHANGE_TIE 1e-7
+/* Rates this close, relative, are the same rate. */
+#define RATE_TIE 1e-6
+
 /*
  * Moves `up` up by m instances' worth and `down` down by as much, for m =
  * 1, 2, 4, ... (or, when a plan gives up less than an instance's worth,
@@ -1004,7 +1018,7 @@ struct side {
  * family plan and a compute plan over the same usage.  Keeps the best
  * point; returns whether it moved.
  */
-static bool exchange(gp_opt *o, struct side up, struct side down,
+static bool exchange(gp_opt *o, struct side up, struct side down, bool tie,
                      double *cost)
 {
     double u0 = up.x ? *up.x : 0, d0 = down.x ? *down.x : 0;
@@ -1024,7 +1038,8 @@ static bool exchange(gp_opt *o, struct side up, struct side down,
         if (down.x)
             *down.x = d > 0 ? d : 0;
         double c = pass(o, NULL);
-        if (!(c < *cost - 1e-9))
+        double tol = EXCHANGE_TIE * *cost + 1e-9;
+        if (!(tie ? c <= *cost + tol : c < *cost - tol))
             break;
         *cost = c;
         best_m = m;
@@ -1055,8 +1070,8 @@ static bool exchanges(gp_opt *o, const struct work *w, size_t p,
     struct side ri = {&pool->n, 1, true};
     bool may_reserve = pool->ri_offer && pool->n_fixed < 0;
 
-    if (may_reserve &&
-        (exchange(o, ri, none, cost) || exchange(o, none, ri, cost)))
+    if (may_reserve && (exchange(o, ri, none, false, cost) ||
+                        exchange(o, none, ri, false, cost)))
         return true;
     for (size_t i = 0; i < nk; i++) {
         gp_opt_plan *a = &o->plans[ks[i]];
@@ -1064,17 +1079,18 @@ static bool exchanges(gp_opt *o, const struct work *w, size_t p,
                           false};
         if (a->fixed)
             continue;
-        if (may_reserve && (pool->ri_rate < sa.per
-                                ? exchange(o, ri, sa, cost)
-                                : exchange(o, sa, ri, cost)))
+        if (may_reserve && (pool->ri_rate < sa.per * (1 - RATE_TIE)
+                                ? exchange(o, ri, sa, false, cost)
+                                : exchange(o, sa, ri, true, cost)))
             return true;
         for (size_t j = i + 1; j < nk; j++) {
             gp_opt_plan *b = &o->plans[ks[j]];
             struct side sb = {&b->S,
                               b->el[w->pos[ks[j] * o->n_pools + p]].rate,
                               false};
-            if (!b->fixed && (sa.per < sb.per ? exchange(o, sa, sb, cost)
-                                              : exchange(o, sb, sa, cost)))
+            if (!b->fixed &&
+                (sa.per < sb.per ? exchange(o, sa, sb, false, cost)
+                                 : exchange(o, sb, sa, false, cost)))
                 return true;
         }
     }
@@ -1086,15 +1102,21 @@ static bool exchanges(gp_opt *o, const struct work *w, size_t p,
  * dollars its instances take or free, and plan dollars between plans, if
  * that is cheaper: a few passes per pool, so only for small problems (for
  * large ones the rounded average is left as it is).  After the first sweep
- * only the pools that moved are tried again: sweeping all three times cost
- * the 64-pool benchmark 2.4 times the passes for 0.0004% of its savings.
+ * only the pools that moved are tried again: sweeping all of them every
+ * time cost the 64-pool benchmark 2.4 times the passes for 0.0004% of its
+ * savings.  Sweeps go on while an exchange pays, up to POLISH_SWEEPS: an
+ * exchange moves by at most doubling steps and the plans are sized again
+ * after each sweep, so flat demand of 10 instances whose averages stopped
+ * at 5 reservations took 5 sweeps to reach 10 (3 used to stop at 8, $672
+ * short of the optimum).
  */
+#define POLISH_SWEEPS 32
 static void polish(gp_opt *o, struct work *w, int rounds, double *best_n,
                    double *best_S)
 {
     double cost = pass(o, NULL);
     bool *moved = gp_calloc(o->n_pools + 1, sizeof *moved);
-    for (int sweep = 0; moved && sweep < 3; sweep++) {
+    for (int sweep = 0; moved && sweep < POLISH_SWEEPS; sweep++) {
         bool better = false;
         for (size_t p = 0; p < o->n_pools; p++) {
             if (sweep > 0 && !moved[p])

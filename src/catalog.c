@@ -405,6 +405,26 @@ static gp_status parse_reserved(gp_jdoc *d, const json_t *jt,
                                  "payment, got %s",
                                  num);
         }
+        /* a reservation that costs nothing would win every plan, as free
+         * spot would: each payment's own charges must be above 0 */
+        if (o->payment == GP_NO_UPFRONT && o->hourly == 0)
+            return gp_jdoc_error(d, "hourly",
+                                 "a no_upfront offer is paid by the hour: "
+                                 "hourly must be above 0");
+        if (o->payment == GP_ALL_UPFRONT && o->upfront == 0)
+            return gp_jdoc_error(d, "upfront",
+                                 "an all_upfront offer is paid upfront: "
+                                 "upfront must be above 0");
+        if (o->payment == GP_PARTIAL_UPFRONT && o->hourly == 0)
+            return gp_jdoc_error(d, "hourly",
+                                 "a partial_upfront offer is paid in part by "
+                                 "the hour: hourly must be above 0 (all of it "
+                                 "upfront? write payment all_upfront)");
+        if (o->payment == GP_PARTIAL_UPFRONT && o->upfront == 0)
+            return gp_jdoc_error(d, "upfront",
+                                 "a partial_upfront offer is paid in part "
+                                 "upfront: upfront must be above 0 (none "
+                                 "upfront? write payment no_upfront)");
         for (size_t k = 0; k < i; k++)
             if (t->reserved[k].term_years == o->term_years &&
                 t->reserved[k].payment == o->payment)
@@ -451,7 +471,8 @@ static gp_status parse_plans(gp_jdoc *d, const json_t *jt, gp_instance_type *t)
                 GP_OK ||
             (st = gp_jdoc_number(d, jo, "hourly", true, &o->hourly, NULL)) !=
                 GP_OK ||
-            (st = gp_jdoc_check_nonnegative(d, "hourly", o->hourly)) != GP_OK ||
+            /* a plan rate of 0 would cover usage for nothing */
+            (st = gp_jdoc_check_positive(d, "hourly", o->hourly)) != GP_OK ||
             (st = gp_jdoc_bool(d, jo, "estimate", false, &o->estimate, NULL)) !=
                 GP_OK)
             return st;

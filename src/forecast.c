@@ -1288,6 +1288,8 @@ void gp_forecast_series_clear(gp_forecast_series *s)
 typedef struct forecast_job {
     gp_forecast *fc;
     double **demand; /* per series: history then actual hours */
+    /* per series: where its demand starts (seconds; 0 when not known) */
+    const double *demand_start_s;
     size_t n_history, n_actual;
     int64_t first_hour;
     size_t horizon;
@@ -1323,6 +1325,22 @@ static void *forecast_worker(void *arg)
         size_t lead = 0;
         while (job->demand[i][lead] <= 0)
             lead++;
+        /* and when its demand first appears part-way through that hour (a
+         * new pool's first job at 10:30), the hour holds only part of an
+         * hour's demand: kept, it would read as a dip right before the
+         * demand begins, as a trace's partial first hour would; so it is
+         * left out, unless it is all the demand in the history */
+        double s0 = job->demand_start_s[i];
+        double h0 = (double)(job->first_hour + (int64_t)lead) * 3600;
+        double partial = 0;
+        if (s0 > h0 + 1e-6 && s0 < h0 + 3600) {
+            for (size_t h = lead + 1; h < job->n_history; h++)
+                if (job->demand[i][h] > 0) {
+                    partial = s0;
+                    lead++;
+                    break;
+                }
+        }
         gp_status st = gp_forecast_series_run(
             job->demand[i] + lead, job->n_history - lead,
             job->first_hour + (int64_t)lead, job->horizon, job->growth[i],
@@ -1330,6 +1348,7 @@ static void *forecast_worker(void *arg)
         s->pool = pool;
         s->workload = w;
         s->history_hours = job->n_history - lead;
+        s->partial_start_s = partial;
         if (st == GP_OK && job->n_actual) {
             size_t na =
                 job->n_actual < job->horizon ? job->n_actual : job->horizon;
@@ -1360,6 +1379,7 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
     gp_forecast_options defaults;
     gp_forecast *fc = NULL;
     double **per_key = NULL, *growth = NULL, **demand = NULL;
+    double *key_start = NULL, *demand_start = NULL;
     size_t n_keys = trace->n_pools * GP_N_WORKLOADS, n_hist = trace->n_hours;
     gp_status st = GP_OK;
 
@@ -1457,7 +1477,8 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
 
     fc = gp_calloc(1, sizeof *fc);
     per_key = gp_calloc(n_keys, sizeof *per_key);
-    if (!fc || !per_key)
+    key_start = gp_calloc(n_keys, sizeof *key_start);
+    if (!fc || !per_key || !key_start)
         goto nomem;
     /* demand per (pool, workload), summed over teams and projects */
     for (size_t i = 0; i < trace->n_series; i++) {
@@ -1470,6 +1491,10 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
         }
         for (size_t h = 0; h < trace->n_hours; h++)
             per_key[key][h] += ser->instance_hours[h];
+        /* the earliest start of demand over its teams and projects */
+        if (ser->demand_start_s > 0 &&
+            (key_start[key] == 0 || ser->demand_start_s < key_start[key]))
+            key_start[key] = ser->demand_start_s;
     }
     size_t n_series = 0;
     for (size_t k = 0; k < n_keys; k++) {
@@ -1513,7 +1538,8 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
     fc->series = gp_calloc(n_series, sizeof *fc->series);
     demand = gp_calloc(n_series, sizeof *demand);
     growth = gp_calloc(n_series, sizeof *growth);
-    if (!fc->series || !demand || !growth)
+    demand_start = gp_calloc(n_series, sizeof *demand_start);
+    if (!fc->series || !demand || !growth || !demand_start)
         goto nomem;
     for (size_t k = 0, j = 0; k < n_keys; k++) {
         if (!per_key[k])
@@ -1522,6 +1548,7 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
         fc->series[j].pool = (uint32_t)(k / GP_N_WORKLOADS);
         fc->series[j].workload = w;
         demand[j] = per_key[k] + skip; /* from the first whole hour */
+        demand_start[j] = key_start[k];
         growth[j] = s && w != GP_UNLABELED ? s->growth[w] : 0;
         j++;
     }
@@ -1578,6 +1605,7 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
     memset(&job, 0, sizeof job);
     job.fc = fc;
     job.demand = demand;
+    job.demand_start_s = demand_start;
     job.n_history = n_hist;
     job.n_actual = n_whole - n_hist;
     job.first_hour = first_hour;
@@ -1624,6 +1652,23 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
         gp_format_time((fc->start_hour - (int64_t)fs->history_hours) * 3600, t,
                        sizeof t);
         gp_trace_pool_name(trace, fs->pool, name, sizeof name);
+        if (fs->partial_start_s > 0) {
+            char a[32], h[32];
+            gp_format_time((int64_t)floor(fs->partial_start_s + 0.5), a,
+                           sizeof a);
+            gp_format_time((int64_t)floor(fs->partial_start_s / 3600) * 3600, h,
+                           sizeof h);
+            gp_warnings_add(&fc->notes,
+                            "%s %s: its demand starts at %s, part-way "
+                            "through the hour from %s: that hour is left "
+                            "out (partly covered, it would read as a dip in "
+                            "demand), so it is forecast from the %zu hour%s "
+                            "since %s",
+                            name, gp_workload_name(fs->workload), a, h,
+                            fs->history_hours,
+                            fs->history_hours == 1 ? "" : "s", t);
+            continue;
+        }
         gp_warnings_add(&fc->notes,
                         "%s %s: no demand before %s, so it is forecast "
                         "from the %zu hour%s since",
@@ -1649,7 +1694,9 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
     for (size_t k = 0; k < n_keys; k++)
         gp_free(per_key[k]);
     gp_free(per_key);
+    gp_free(key_start);
     gp_free(demand);
+    gp_free(demand_start);
     gp_free(growth);
     *out = fc;
     return GP_OK;
@@ -1662,7 +1709,9 @@ fail:
         for (size_t k = 0; k < n_keys; k++)
             gp_free(per_key[k]);
     gp_free(per_key);
+    gp_free(key_start);
     gp_free(demand);
+    gp_free(demand_start);
     gp_free(growth);
     gp_forecast_free(fc);
     return st;

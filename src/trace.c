@@ -78,6 +78,10 @@ struct shard_series {
     uint8_t interruptible;
     int32_t team, project;
     bool job_util; /* a row had a job_id and a gpu_util */
+    /* the earliest start of a row with instances above 0 (seconds), when
+     * has_demand */
+    bool has_demand;
+    double demand_start_s;
     int64_t base; /* clock hour of cells[0] */
     size_t n, cap;
     struct cell *cells;
@@ -1066,6 +1070,10 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
         }
     }
     s->instance_hours[w] += inst_h;
+    if (n > 0 && (!ser->has_demand || t0 < ser->demand_start_s)) {
+        ser->has_demand = true;
+        ser->demand_start_s = t0;
+    }
     /* (end_s is 0 before the first row: every row ends after 1970) */
     if (s->end_s == 0 || t0 < s->start_s)
         s->start_s = t0;
@@ -1725,6 +1733,12 @@ static gp_status shard_merge(struct shard *into, struct shard *from)
         series_map[i] = sid;
         if (fs->job_util)
             into->series[sid].job_util = true;
+        if (fs->has_demand &&
+            (!into->series[sid].has_demand ||
+             fs->demand_start_s < into->series[sid].demand_start_s)) {
+            into->series[sid].has_demand = true;
+            into->series[sid].demand_start_s = fs->demand_start_s;
+        }
         for (size_t k = 0; k < fs->n; k++) {
             const struct cell *c = &fs->cells[k];
             if (c->instance_hours == 0 && c->util_gpu_hours == 0)
@@ -2379,6 +2393,7 @@ gp_status gp_trace_builder_finish(gp_trace_builder *b, gp_trace **out,
         d->project = src->project;
         d->interruptible = src->interruptible;
         d->job_util = src->job_util;
+        d->demand_start_s = src->has_demand ? src->demand_start_s : 0;
         d->instance_hours = gp_calloc(t->n_hours, sizeof(double));
         d->useful_gpu_hours = gp_calloc(t->n_hours, sizeof(double));
         d->util_gpu_hours = gp_calloc(t->n_hours, sizeof(double));

@@ -1166,6 +1166,115 @@ static void test_a_partial_first_hour_is_left_out(void **state)
     hand_trace_free(&a);
 }
 
+/* Two pools in a trace of 97 hours: pool 0 has the wave above from hour
+ * 0; pool 1's demand first appears at 24:30 (demand_start_s 24.5 hours,
+ * a new pool's first job), so hour 24 holds half an hour of it (5) and
+ * hours 25..96 the wave.  Hour 24 is left out of pool 1's history as a
+ * partial first hour of the trace would be: its forecast is the one of
+ * its 72 whole hours alone (gp_forecast_series_run from hour 25), point
+ * for point, with a note that replaces the "no demand before" one.  Kept
+ * (demand_start_s 0, not known, as every trace was read before), hour 24
+ * is a dip in its first day and the forecast differs.  When the partial
+ * hour is all of the demand in the history (the cut 2 hours in, at hour
+ * 26, leaves hour 25 alone after it; here hour 25 is emptied), it is kept.
+ * A series whose demand starts in the trace's own partial first hour is
+ * cut once, by the trace's rule. */
+static void test_a_partial_first_hour_of_a_pool_is_left_out(void **state)
+{
+    size_t n = 25 + 3 * 24, lead = 24, h = 48;
+    gp_series series[2];
+    gp_pool pools[2];
+    gp_trace t;
+    gp_forecast *fc = NULL;
+    gp_forecast_series alone;
+    gp_forecast_options opt;
+    gp_error err;
+    (void)state;
+    hand_trace(&t, pools, 2, series, 2, 0, n);
+    series[1].pool = 1;
+    for (size_t k = 0; k < n; k++) {
+        series[0].instance_hours[k] = wave(k);
+        if (k > lead)
+            series[1].instance_hours[k] = wave(k);
+    }
+    series[1].instance_hours[lead] = 5;
+    series[1].demand_start_s = (lead + 0.5) * 3600;
+    gp_forecast_options_init(&opt);
+    opt.threads = 1;
+    gp_error_clear(&err);
+    assert_int_equal(gp_forecast_run(&t, NULL, h, &opt, &fc, &err), GP_OK);
+    assert_int_equal(fc->n_series, 2);
+    assert_int_equal(fc->history_hours, n);
+    assert_int_equal(fc->series[0].history_hours, n);
+    assert_float_equal(fc->series[0].partial_start_s, 0, 0);
+    assert_int_equal(fc->series[1].history_hours, n - lead - 1);
+    assert_float_equal(fc->series[1].partial_start_s, (lead + 0.5) * 3600, 0);
+    assert_int_equal(gp_forecast_series_run(series[1].instance_hours + lead + 1,
+                                            n - lead - 1, (int64_t)lead + 1, h,
+                                            0, &opt, &alone, &err),
+                     GP_OK);
+    assert_int_equal(fc->series[1].method, alone.method);
+    for (size_t k = 0; k < h; k++) {
+        assert_int_equal(fc->series[1].points[k].t, alone.points[k].t);
+        assert_float_equal(fc->series[1].points[k].p10, alone.points[k].p10, 0);
+        assert_float_equal(fc->series[1].points[k].p50, alone.points[k].p50, 0);
+        assert_float_equal(fc->series[1].points[k].p90, alone.points[k].p90, 0);
+    }
+    /* hour 24 = 1970-01-02T00:00:00Z; the only pool note (the other is the
+     * short history's) */
+    assert_int_equal(fc->notes.count, 2);
+    assert_string_equal(fc->notes.items[1],
+                        "aws/us-east-1/g6e.xlarge inference: its demand "
+                        "starts at 1970-01-02T00:30:00Z, part-way through "
+                        "the hour from 1970-01-02T00:00:00Z: that hour is "
+                        "left out (partly covered, it would read as a dip "
+                        "in demand), so it is forecast from the 72 hours "
+                        "since 1970-01-02T01:00:00Z");
+    gp_forecast_free(fc);
+
+    /* kept, the half hour changes the forecast */
+    series[1].demand_start_s = 0;
+    assert_int_equal(gp_forecast_run(&t, NULL, h, &opt, &fc, &err), GP_OK);
+    assert_int_equal(fc->series[1].history_hours, n - lead);
+    double most = 0;
+    for (size_t k = 0; k < h; k++) {
+        double d = fabs(fc->series[1].points[k].p50 - alone.points[k].p50) +
+                   fabs(fc->series[1].points[k].p10 - alone.points[k].p10);
+        most = d > most ? d : most;
+    }
+    assert_true(most > 0.1);
+    assert_non_null(strstr(fc->notes.items[1], "no demand before "
+                                               "1970-01-02T00:00:00Z"));
+    gp_forecast_free(fc);
+    gp_forecast_series_clear(&alone);
+
+    /* all of the demand before the cut at hour 26: hour 24 is kept */
+    series[1].demand_start_s = (lead + 0.5) * 3600;
+    series[1].instance_hours[lead + 1] = 0;
+    opt.train_until = (int64_t)(lead + 2) * 3600;
+    assert_int_equal(gp_forecast_run(&t, NULL, h, &opt, &fc, &err), GP_OK);
+    assert_int_equal(fc->series[1].history_hours, 2);
+    assert_float_equal(fc->series[1].partial_start_s, 0, 0);
+    gp_forecast_free(fc);
+    opt.train_until = 0;
+    series[1].instance_hours[lead + 1] = wave(lead + 1);
+
+    /* the trace starts at 00:30 too (pool 1 from hour 0, half an hour):
+     * the trace's rule leaves hour 0 out, pool 1's history starts at hour
+     * 1 as pool 0's does, and only the trace's note is given */
+    t.start_s = series[1].demand_start_s = 0.5 * 3600;
+    for (size_t k = 1; k < n; k++)
+        series[1].instance_hours[k] = wave(k);
+    series[1].instance_hours[0] = 5;
+    assert_int_equal(gp_forecast_run(&t, NULL, h, &opt, &fc, &err), GP_OK);
+    assert_int_equal(fc->series[1].history_hours, n - 1);
+    assert_float_equal(fc->series[1].partial_start_s, 0, 0);
+    for (size_t i = 0; i < fc->notes.count; i++)
+        assert_null(strstr(fc->notes.items[i], "its demand starts"));
+    gp_forecast_free(fc);
+    hand_trace_free(&t);
+}
+
 /* Every allocation failing in turn: the run fails cleanly (NULL result,
  * out-of-memory status) or succeeds; ASan checks that nothing leaks. */
 static void allocation_failures_leak_nothing(size_t n, size_t horizon)
@@ -1243,6 +1352,7 @@ int main(void)
         cmocka_unit_test(test_a_late_pool_is_scored_against_its_own_history),
         cmocka_unit_test(test_a_partial_last_hour_is_left_out),
         cmocka_unit_test(test_a_partial_first_hour_is_left_out),
+        cmocka_unit_test(test_a_partial_first_hour_of_a_pool_is_left_out),
         cmocka_unit_test(test_notes_say_1_hour),
         cmocka_unit_test(test_allocation_failures_leak_nothing),
     };

@@ -95,6 +95,33 @@ static void test_row_is_spread_over_the_clock_hours_it_overlaps(void **state)
     gp_trace_free(t);
 }
 
+/* A series' demand_start_s is where its earliest row with instances above
+ * 0 starts, whatever the order of the rows: team a has 0 instances from
+ * 13:00, 2 from 14:15 and 1 from 13:30 (so 13:30 = H13 x 3600 + 1800);
+ * team b only 0 instances, so none (0).  The trace's start_s counts every
+ * row (13:00). */
+static void test_demand_start_is_the_earliest_row_with_instances(void **state)
+{
+    gp_error err;
+    gp_trace *t = read_csv("timestamp,instance_type,instances,team\n"
+                           "2026-01-05T13:00:00Z,g5.xlarge,0,a\n"
+                           "2026-01-05T14:15:00Z,g5.xlarge,2,a\n"
+                           "2026-01-05T13:30:00Z,g5.xlarge,1,a\n"
+                           "2026-01-05T13:00:00Z,g5.xlarge,0,b\n",
+                           NULL, &err);
+    (void)state;
+    assert_non_null(t);
+    assert_int_equal(t->n_series, 2);
+    assert_float_equal(t->start_s, (double)H13 * 3600, 0);
+    for (size_t s = 0; s < 2; s++) {
+        const char *team = t->labels[t->series[s].team];
+        assert_float_equal(
+            t->series[s].demand_start_s,
+            strcmp(team, "a") == 0 ? (double)H13 * 3600 + 1800 : 0, 0);
+    }
+    gp_trace_free(t);
+}
+
 static void test_step_column_and_epoch_times_agree_with_iso(void **state)
 {
     gp_error err;
@@ -710,10 +737,20 @@ static void test_threads_give_the_same_trace_as_one_thread(void **state)
     assert_int_equal(a->rows_read, b->rows_read);
     assert_int_equal(a->n_series, b->n_series);
     assert_int_equal(a->n_hours, b->n_hours);
-    for (size_t s = 0; s < a->n_series; s++)
+    for (size_t s = 0; s < a->n_series; s++) {
         for (size_t h = 0; h < a->n_hours; h++)
             assert_float_equal(a->series[s].instance_hours[h],
                                b->series[s].instance_hours[h], 1e-9);
+        /* the threads' later starts do not replace a series' first: teams
+         * t0..t2 have rows 0..2, in the first hour (1767225600); the quoted
+         * "team\n0".."team\n2" rows 999, 1999, 2999, hours 24, 49, 74 */
+        const char *team = a->labels[a->series[s].team];
+        double want = 1767225600;
+        if (strchr(team, '\n'))
+            want += (double)((999 + 1000 * (size_t)atoi(team + 5)) / 40) * 3600;
+        assert_float_equal(a->series[s].demand_start_s, want, 0);
+        assert_float_equal(b->series[s].demand_start_s, want, 0);
+    }
     gp_trace_free(a);
     gp_trace_free(b);
     free(csv);
@@ -798,6 +835,7 @@ int main(void)
         cmocka_unit_test(test_job_that_ends_at_its_start_is_an_error),
         cmocka_unit_test(test_bundled_sample_matches_independent_summary),
         cmocka_unit_test(test_threads_give_the_same_trace_as_one_thread),
+        cmocka_unit_test(test_demand_start_is_the_earliest_row_with_instances),
         cmocka_unit_test(test_threads_report_the_first_bad_row_by_line),
         cmocka_unit_test(
             test_allocation_failures_are_reported_and_leak_nothing),

@@ -122,6 +122,23 @@ static void test_demand_start_is_the_earliest_row_with_instances(void **state)
     gp_trace_free(t);
 }
 
+/* A row that ends on the hour covers no part of the next one, however late:
+ * from mid-2514 (2^34 s) t1 - 1e-6 rounds back to t1 in a double, and the
+ * row 2600-12-31T22:00 + 1 hour reached into the hour from 23:00, an empty
+ * second hour.  One hour of 2 instances, as in 2026. */
+static void test_a_row_on_the_hour_in_2600_covers_one_hour(void **state)
+{
+    gp_error err;
+    gp_trace *t = read_csv("timestamp,instance_type,instances\n"
+                           "2600-12-31T22:00:00Z,g5.xlarge,2\n",
+                           NULL, &err);
+    (void)state;
+    assert_non_null(t);
+    assert_int_equal(t->n_hours, 1);
+    assert_float_equal(hour_total(t, t->start_hour), 2.0, 1e-12);
+    gp_trace_free(t);
+}
+
 static void test_step_column_and_epoch_times_agree_with_iso(void **state)
 {
     gp_error err;
@@ -836,6 +853,7 @@ int main(void)
         cmocka_unit_test(test_bundled_sample_matches_independent_summary),
         cmocka_unit_test(test_threads_give_the_same_trace_as_one_thread),
         cmocka_unit_test(test_demand_start_is_the_earliest_row_with_instances),
+        cmocka_unit_test(test_a_row_on_the_hour_in_2600_covers_one_hour),
         cmocka_unit_test(test_threads_report_the_first_bad_row_by_line),
         cmocka_unit_test(
             test_allocation_failures_are_reported_and_leak_nothing),

@@ -36,6 +36,7 @@
  */
 #include "forecast.h"
 #include "progress.h"
+#include "util.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_fit.h>
@@ -1473,6 +1474,26 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
             return GP_ERR_USAGE;
         }
         n_hist = (size_t)cut;
+    }
+    /* the forecast's end is printed as a time: it must be in 9999 */
+    int64_t room = GP_TIME_LATEST / 3600 - (first_hour + (int64_t)n_hist);
+    if ((int64_t)horizon_hours > room) {
+        char a[32];
+        gp_format_time((first_hour + (int64_t)n_hist) * 3600, a, sizeof a);
+        if (room <= 0) {
+            gp_error_set(err, trace->n_sources == 1 ? trace->sources[0] : "", 0,
+                         0, "",
+                         "the forecast would start at %s, the latest time "
+                         "gpuplan can forecast to: there is no hour left to "
+                         "forecast",
+                         a);
+            return GP_ERR_INPUT;
+        }
+        gp_error_set(err, "", 0, 0, "--horizon",
+                     "runs the forecast from %s past " GP_TIME_LATEST_WHY
+                     "; give at most %lld hour%s, got %zu hours",
+                     a, (long long)room, room == 1 ? "" : "s", horizon_hours);
+        return GP_ERR_USAGE;
     }
 
     fc = gp_calloc(1, sizeof *fc);

@@ -737,6 +737,13 @@ static gp_status read_period(const char *source, long line, int col_start,
                      start_s, end_s);
         return GP_ERR_INPUT;
     }
+    if (end > GP_TIME_LATEST) {
+        char quoted[160];
+        gp_error_set(err, source, line, col_end + 1, name_end,
+                     "must be at most " GP_TIME_LATEST_WHY ", got %s",
+                     gp_json_quote(end_s, quoted, sizeof quoted));
+        return GP_ERR_INPUT;
+    }
     *step = end - *start;
     return GP_OK;
 }

@@ -934,6 +934,12 @@ static gp_status check_span(tel *T)
                             "is a timestamp wrong?",
                             to, GP_TRACE_MAX_SPAN_HOURS);
         }
+        if (s->t + s->step > (double)GP_TIME_LATEST)
+            return at_error(
+                T, s->source, s->line, s->series, "timestamp",
+                "this sample lasts %g s (until the GPU's next "
+                "sample, or --step) and so ends after " GP_TIME_LATEST_WHY,
+                s->step);
         if (h0 < lo)
             lo = h0;
         if (h1 > hi)

@@ -1309,6 +1309,8 @@ static gp_status recommend_forward(const gp_trace *trace,
     gp_forecast_options_init(&fo);
     fo.threads = opt->threads;
     st = gp_forecast_run(trace, s, opt->forward_hours, &fo, &fc, err);
+    if (st == GP_ERR_USAGE && err && strcmp(err->field, "--horizon") == 0)
+        snprintf(err->field, sizeof err->field, "--forward");
     for (int i = 0; st == GP_OK && i < 3; i++)
         st = gp_forecast_trace(fc, trace, (gp_forecast_quantile)i, &q[i],
                                err);

@@ -556,6 +556,14 @@ static gp_status parse_scenario(gp_jdoc *d, const json_t *root, gp_scenario *s)
             gp_format_time(s->window_start, start, sizeof start);
             return gp_jdoc_error(d, "end", "must be after start (%s)", start);
         }
+        if (s->window_end > GP_TIME_LATEST) {
+            /* the window runs to the end of its last clock hour */
+            char quoted[128];
+            return gp_jdoc_error(
+                d, "end", "must be at most " GP_TIME_LATEST_WHY ", got %s",
+                gp_json_quote(json_string_value(json_object_get(jw, "end")),
+                              quoted, sizeof quoted));
+        }
         s->has_window = true;
         gp_jdoc_pop(d);
     }

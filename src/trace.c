@@ -998,6 +998,38 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
         return false;
     }
 
+    if (t1 > (double)GP_TIME_LATEST &&
+        step / 3600.0 < (double)GP_TRACE_MAX_SPAN_HOURS) {
+        /* the end of the row's last clock hour would be in the year 10000
+         * (a row of 30 years or more is an error of its own, below) */
+        int col = COL_END;
+        if (b->opt.layout != GP_LAYOUT_JOBS)
+            col = t0 >= (double)GP_TIME_LATEST || ctx->colmap[COL_STEP_S] < 0
+                      ? COL_TIMESTAMP
+                      : COL_STEP_S;
+        show(shown, FIELD(row, ctx, col));
+        if (col == COL_END)
+            row_error(s, ctx, row, col,
+                      "must be at most " GP_TIME_LATEST_WHY ", got %s", shown);
+        else if (t0 >= (double)GP_TIME_LATEST)
+            row_error(s, ctx, row, col,
+                      "must be before " GP_TIME_LATEST_WHY ", got %s", shown);
+        else if (col == COL_TIMESTAMP)
+            row_error(
+                s, ctx, row, col,
+                "with a step of %g s the row ends after " GP_TIME_LATEST_WHY
+                ", got %s",
+                step, shown);
+        else {
+            char from[32];
+            gp_format_time((int64_t)floor(t0), from, sizeof from);
+            row_error(s, ctx, row, col,
+                      "from %s the row ends after " GP_TIME_LATEST_WHY
+                      ", got %s",
+                      from, shown);
+        }
+        return false;
+    }
     struct series_key key;
     memset(&key, 0, sizeof key);
     key.pool = pool;

@@ -20,6 +20,15 @@
  * One row's period is shorter than this (exactly this many hours is an
  * error: "covers 263520 hours (30 years) or more"). */
 #define GP_TRACE_MAX_SPAN_HOURS (30L * 366 * 24)
+/* The latest time a trace row, a window or a forecast may reach
+ * (9999-12-31T23:00:00Z, in epoch seconds).  Times print with a four-digit
+ * year, and a window's end is the end of its last clock hour: a row that
+ * ended later would make that 10000-01-01T00:00:00Z.  GP_TIME_LATEST_WHY
+ * says so in messages, after "after" or "at most". */
+#define GP_TIME_LATEST 253402297200LL
+#define GP_TIME_LATEST_WHY                                                     \
+    "9999-12-31T23:00:00Z, the latest time a trace, window or forecast may "   \
+    "reach (the end of its last clock hour must be a time in 9999)"
 /* The most instances, and GPUs, one trace row may hold.  The largest GPU
  * fleets are around a million GPUs, so these are ten times past any real
  * row and catch a mistyped or garbage number (1e300) with a clear error.

@@ -1241,12 +1241,27 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
                                             : "not supported, as ",
                      r->supported_term == 3 ? "" : why,
                      r->plans[i].annual_cost);
-        } else
+        } else {
+            /* on a forecast shorter than the term, the plan is billed for
+             * the forecast's hours of each term only (amortized): the rest
+             * of the year is in neither its savings nor its low case */
+            char covers[160] = "";
+            if (longest == 1 && c->low && c->n_hours < 365 * 24) {
+                char span[32];
+                span_words(c->n_hours, span, sizeof span);
+                snprintf(covers, sizeof covers,
+                         ", of which the forecast covers %s: its savings "
+                         "and low-demand case count only those, not the "
+                         "rest of each term",
+                         span);
+            }
             snprintf(r->plans[i].risk, sizeof r->plans[i].risk,
-                     "1-year terms; in the low-demand case it %s $%.2f "
+                     "1-year terms%s; in the low-demand case it %s $%.2f "
                      "over the window",
+                     covers,
                      r->plans[i].downside_net_savings < 0 ? "loses" : "saves",
                      fabs(r->plans[i].downside_net_savings));
+        }
     }
     r->recommended = 1;
     r->hindsight_cost = r->plans[1].total_cost;

@@ -35,6 +35,22 @@ assert agg["risk"].startswith("3-year terms on 13 weeks of forecast (not "
                               "supported, as 3-year terms need 26 weeks of "
                               "forecast)"), agg["risk"]
 assert all(c["term_years"] == 1 for c in bal["commitments"]), bal
+# a 1-year term is billed for the forecast's 13 weeks of it only, and the
+# risk says so; the conservative plan buys nothing and says nothing of it
+assert bal["commitments"], bal
+assert bal["risk"].startswith("1-year terms, of which the forecast covers "
+                              "13 weeks: its savings and low-demand case "
+                              "count only those, not the rest of each "
+                              "term; in the low-demand case it "), bal["risk"]
+con = plans["conservative"]
+assert con["commitments"] or "forecast covers" not in con["risk"], con
+PY
+
+# without --forward the window is history: no word of a forecast
+python3 - "$out/rec.json" <<'PY'
+import json, sys
+for p in json.load(open(sys.argv[1]))["plans"]:
+    assert "forecast covers" not in p["risk"], p["risk"]
 PY
 
 # --forward 30w on a declining trace: eight weeks of p4d.24xlarge for
@@ -78,8 +94,10 @@ assert "need 26" not in agg["risk"], agg["risk"]
 # -$393,780.85, its downside_net_savings.
 d = bal["downside_net_savings"]
 assert d < 0, bal
-assert bal["risk"] == ("1-year terms; in the low-demand case it loses $%.2f "
-                       "over the window" % -d), bal["risk"]
+assert bal["risk"] == ("1-year terms, of which the forecast covers 30 weeks: "
+                       "its savings and low-demand case count only those, "
+                       "not the rest of each term; in the low-demand case "
+                       "it loses $%.2f over the window" % -d), bal["risk"]
 assert any(n.endswith("; 1-year terms only, as the forecast declines: its "
                       "last 13 weeks average %s%% of the whole, and 3-year "
                       "terms need 90%% or more" % m.group(1))

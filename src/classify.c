@@ -489,10 +489,9 @@ gp_status gp_classify_apply(gp_trace *t, gp_classification *c,
             gp_free(sorted[j].util_gpu_hours);
             into->job_util |= sorted[j].job_util;
             /* the earlier start of demand (0: none, or not known) */
-            if (sorted[j].demand_start_s > 0 &&
-                (into->demand_start_s == 0 ||
-                 sorted[j].demand_start_s < into->demand_start_s))
-                into->demand_start_s = sorted[j].demand_start_s;
+            if (sorted[j].start_s > 0 &&
+                (into->start_s == 0 || sorted[j].start_s < into->start_s))
+                into->start_s = sorted[j].start_s;
         } else {
             sorted[kept++] = sorted[j];
         }

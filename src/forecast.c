@@ -1289,8 +1289,8 @@ void gp_forecast_series_clear(gp_forecast_series *s)
 typedef struct forecast_job {
     gp_forecast *fc;
     double **demand; /* per series: history then actual hours */
-    /* per series: where its demand starts (seconds; 0 when not known) */
-    const double *demand_start_s;
+    /* per series: where its rows start (seconds; 0 when not known) */
+    const double *start_s;
     size_t n_history, n_actual;
     int64_t first_hour;
     size_t horizon;
@@ -1326,12 +1326,14 @@ static void *forecast_worker(void *arg)
         size_t lead = 0;
         while (job->demand[i][lead] <= 0)
             lead++;
-        /* and when its demand first appears part-way through that hour (a
+        /* and when the series' rows start part-way through that hour (a
          * new pool's first job at 10:30), the hour holds only part of an
          * hour's demand: kept, it would read as a dip right before the
          * demand begins, as a trace's partial first hour would; so it is
-         * left out, unless it is all the demand in the history */
-        double s0 = job->demand_start_s[i];
+         * left out, unless it is all the demand in the history.  (A row of
+         * 0 instances before the demand covers the hour: its demand is
+         * what was seen, as for the trace.) */
+        double s0 = job->start_s[i];
         double h0 = (double)(job->first_hour + (int64_t)lead) * 3600;
         double partial = 0;
         if (s0 > h0 + 1e-6 && s0 < h0 + 3600) {
@@ -1380,7 +1382,7 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
     gp_forecast_options defaults;
     gp_forecast *fc = NULL;
     double **per_key = NULL, *growth = NULL, **demand = NULL;
-    double *key_start = NULL, *demand_start = NULL;
+    double *key_start = NULL, *series_start = NULL;
     size_t n_keys = trace->n_pools * GP_N_WORKLOADS, n_hist = trace->n_hours;
     gp_status st = GP_OK;
 
@@ -1512,10 +1514,10 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
         }
         for (size_t h = 0; h < trace->n_hours; h++)
             per_key[key][h] += ser->instance_hours[h];
-        /* the earliest start of demand over its teams and projects */
-        if (ser->demand_start_s > 0 &&
-            (key_start[key] == 0 || ser->demand_start_s < key_start[key]))
-            key_start[key] = ser->demand_start_s;
+        /* the earliest row over its teams and projects */
+        if (ser->start_s > 0 &&
+            (key_start[key] == 0 || ser->start_s < key_start[key]))
+            key_start[key] = ser->start_s;
     }
     size_t n_series = 0;
     for (size_t k = 0; k < n_keys; k++) {
@@ -1559,8 +1561,8 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
     fc->series = gp_calloc(n_series, sizeof *fc->series);
     demand = gp_calloc(n_series, sizeof *demand);
     growth = gp_calloc(n_series, sizeof *growth);
-    demand_start = gp_calloc(n_series, sizeof *demand_start);
-    if (!fc->series || !demand || !growth || !demand_start)
+    series_start = gp_calloc(n_series, sizeof *series_start);
+    if (!fc->series || !demand || !growth || !series_start)
         goto nomem;
     for (size_t k = 0, j = 0; k < n_keys; k++) {
         if (!per_key[k])
@@ -1569,7 +1571,7 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
         fc->series[j].pool = (uint32_t)(k / GP_N_WORKLOADS);
         fc->series[j].workload = w;
         demand[j] = per_key[k] + skip; /* from the first whole hour */
-        demand_start[j] = key_start[k];
+        series_start[j] = key_start[k];
         growth[j] = s && w != GP_UNLABELED ? s->growth[w] : 0;
         j++;
     }
@@ -1626,7 +1628,7 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
     memset(&job, 0, sizeof job);
     job.fc = fc;
     job.demand = demand;
-    job.demand_start_s = demand_start;
+    job.start_s = series_start;
     job.n_history = n_hist;
     job.n_actual = n_whole - n_hist;
     job.first_hour = first_hour;
@@ -1680,7 +1682,7 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
             gp_format_time((int64_t)floor(fs->partial_start_s / 3600) * 3600, h,
                            sizeof h);
             gp_warnings_add(&fc->notes,
-                            "%s %s: its demand starts at %s, part-way "
+                            "%s %s: its rows start at %s, part-way "
                             "through the hour from %s: that hour is left "
                             "out (partly covered, it would read as a dip in "
                             "demand), so it is forecast from the %zu hour%s "
@@ -1717,7 +1719,7 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
     gp_free(per_key);
     gp_free(key_start);
     gp_free(demand);
-    gp_free(demand_start);
+    gp_free(series_start);
     gp_free(growth);
     *out = fc;
     return GP_OK;
@@ -1732,7 +1734,7 @@ fail:
     gp_free(per_key);
     gp_free(key_start);
     gp_free(demand);
-    gp_free(demand_start);
+    gp_free(series_start);
     gp_free(growth);
     gp_forecast_free(fc);
     return st;

@@ -103,10 +103,11 @@ typedef struct gp_forecast_series {
      * with demand (a pool or workload that appeared after the trace
      * began), to the forecast start */
     size_t history_hours;
-    /* seconds: where the series' demand starts when that is part-way
-     * through an hour after the trace's first (a new pool's first job at
-     * 10:30), which is then left out of its history as the trace's would
-     * be (gp_forecast.partial_start_s); 0 otherwise */
+    /* seconds: where the series' rows start when that is part-way
+     * through its first hour with demand, after the trace's first hour (a
+     * new pool's first job at 10:30), which is then left out of its
+     * history as the trace's would be (gp_forecast.partial_start_s); 0
+     * otherwise */
     double partial_start_s;
     double history_mean; /* mean hourly demand over the history used */
     /* the burst profile of the history: fraction of hours with demand,
@@ -170,8 +171,8 @@ void gp_forecast_options_init(gp_forecast_options *o);
  * whose last row ends part-way through an hour (trace->end_s), or whose
  * first row starts part-way through one (trace->start_s), has that hour
  * left out, with a note: partly covered, it would read as a dip.  So has a
- * series whose demand first appears part-way through an hour
- * (gp_series.demand_start_s), from its own history, unless that hour holds
+ * series whose rows start part-way through its first hour with demand
+ * (gp_series.start_s), from its own history, unless that hour holds
  * all of the demand in it.  opt may
  * be NULL for the defaults.  On success *out is a new forecast for the caller
  * to free; on failure *out is NULL and err says why.

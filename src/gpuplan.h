@@ -353,12 +353,11 @@ typedef struct gp_series {
     /* some rows had both a job_id and a gpu_util: idle detection goes per
      * job for this series (idle.h) */
     bool job_util;
-    /* seconds: where its earliest row with instances above 0 starts; when
-     * that is part-way through an hour (a new pool's first job at 10:30),
-     * the series' first hour with demand is only partly covered.  0 when
-     * it has no such row, or for a trace built in memory, whose hours are
-     * all taken as whole. */
-    double demand_start_s;
+    /* seconds: where its earliest row starts (as gp_trace.start_s for the
+     * whole trace); when that is part-way through an hour (a new pool's
+     * first job at 10:30), the series' first hour is only partly covered.
+     * 0 for a trace built in memory, whose hours are all taken as whole. */
+    double start_s;
 } gp_series;
 
 /* A job run: consecutive rows of one job_id (or one row of --layout jobs). */

@@ -78,10 +78,9 @@ struct shard_series {
     uint8_t interruptible;
     int32_t team, project;
     bool job_util; /* a row had a job_id and a gpu_util */
-    /* the earliest start of a row with instances above 0 (seconds), when
-     * has_demand */
-    bool has_demand;
-    double demand_start_s;
+    /* the earliest start of a row of it (seconds), when has_start */
+    bool has_start;
+    double start_s;
     int64_t base; /* clock hour of cells[0] */
     size_t n, cap;
     struct cell *cells;
@@ -1107,9 +1106,9 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
         }
     }
     s->instance_hours[w] += inst_h;
-    if (n > 0 && (!ser->has_demand || t0 < ser->demand_start_s)) {
-        ser->has_demand = true;
-        ser->demand_start_s = t0;
+    if (!ser->has_start || t0 < ser->start_s) {
+        ser->has_start = true;
+        ser->start_s = t0;
     }
     /* (end_s is 0 before the first row: every row ends after 1970) */
     if (s->end_s == 0 || t0 < s->start_s)
@@ -1770,11 +1769,10 @@ static gp_status shard_merge(struct shard *into, struct shard *from)
         series_map[i] = sid;
         if (fs->job_util)
             into->series[sid].job_util = true;
-        if (fs->has_demand &&
-            (!into->series[sid].has_demand ||
-             fs->demand_start_s < into->series[sid].demand_start_s)) {
-            into->series[sid].has_demand = true;
-            into->series[sid].demand_start_s = fs->demand_start_s;
+        if (fs->has_start && (!into->series[sid].has_start ||
+                              fs->start_s < into->series[sid].start_s)) {
+            into->series[sid].has_start = true;
+            into->series[sid].start_s = fs->start_s;
         }
         for (size_t k = 0; k < fs->n; k++) {
             const struct cell *c = &fs->cells[k];
@@ -2430,7 +2428,7 @@ gp_status gp_trace_builder_finish(gp_trace_builder *b, gp_trace **out,
         d->project = src->project;
         d->interruptible = src->interruptible;
         d->job_util = src->job_util;
-        d->demand_start_s = src->has_demand ? src->demand_start_s : 0;
+        d->start_s = src->has_start ? src->start_s : 0;
         d->instance_hours = gp_calloc(t->n_hours, sizeof(double));
         d->useful_gpu_hours = gp_calloc(t->n_hours, sizeof(double));
         d->util_gpu_hours = gp_calloc(t->n_hours, sizeof(double));

@@ -19,7 +19,7 @@
 # forecast is 10 in every hour and a note says why.  simulate bills it as
 # used: the same 5,045 instance-hours and 165,324.65 over 505 hours.
 #
-# A pool whose own demand first appears part-way through an hour: late.csv
+# A pool whose own rows start part-way through an hour: late.csv
 # is trace.csv's 504 whole hours of p4d.24xlarge and 4 g5.xlarge for
 # inference in half-hour rows from 2026-01-19T10:30:00Z (hour 18 x 24 + 10
 # = 442) to the trace's end, hour 504.  Its hour 442 holds 2
@@ -146,7 +146,7 @@ assert g5["history_hours"] == 61, g5["history_hours"]
 for p in g5["points"]:
     assert abs(p["p50"] - 4) < 1e-9 and abs(p["p10"] - 4) < 1e-9, p
 assert g5["backtest"]["mase"] is None, g5["backtest"]
-note = ("aws/us-east-1/g5.xlarge inference: its demand starts at "
+note = ("aws/us-east-1/g5.xlarge inference: its rows start at "
         "2026-01-19T10:30:00Z, part-way through the hour from "
         "2026-01-19T10:00:00Z: that hour is left out (partly covered, it "
         "would read as a dip in demand), so it is forecast from the 61 "

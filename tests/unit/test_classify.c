@@ -283,12 +283,12 @@ static void test_apply_merges_series_that_become_equal(void **state)
             unl = s;
     assert_true(unl != SIZE_MAX);
     c->series[unl].label = GP_TRAINING;
-    /* the merged series' demand starts at the earlier of the two: the
+    /* the merged series' rows start at the earlier of the two: the
      * labelled one's moved by hand to 00:30, the unlabelled one's is 00:00
      * (2026-05-04 = 20577 days x 86400 = 1777852800 s) */
     for (size_t s = 0; s < t->n_series; s++)
         if (t->series[s].workload == GP_TRAINING)
-            t->series[s].demand_start_s += 1800;
+            t->series[s].start_s += 1800;
     assert_int_equal(gp_classify_apply(t, c, &err), GP_OK);
     assert_int_equal(t->n_series, 2);
     size_t merged = c->series[unl].series;
@@ -299,7 +299,7 @@ static void test_apply_merges_series_that_become_equal(void **state)
     assert_string_equal(t->labels[m->team], "a");
     assert_close(m->instance_hours[0], 5, 1e-9);
     assert_close(m->instance_hours[1], 2, 1e-9);
-    assert_close(m->demand_start_s, 1777852800, 0);
+    assert_close(m->start_s, 1777852800, 0);
     assert_int_equal(t->n_runs, 1);
     assert_int_equal(t->runs[0].series, merged);
     assert_close(t->instance_hours[GP_UNLABELED], 0, 1e-9);

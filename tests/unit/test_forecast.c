@@ -1167,17 +1167,18 @@ static void test_a_partial_first_hour_is_left_out(void **state)
 }
 
 /* Two pools in a trace of 97 hours: pool 0 has the wave above from hour
- * 0; pool 1's demand first appears at 24:30 (demand_start_s 24.5 hours,
+ * 0; pool 1's rows start at 24:30 (start_s 24.5 hours,
  * a new pool's first job), so hour 24 holds half an hour of it (5) and
  * hours 25..96 the wave.  Hour 24 is left out of pool 1's history as a
  * partial first hour of the trace would be: its forecast is the one of
  * its 72 whole hours alone (gp_forecast_series_run from hour 25), point
  * for point, with a note that replaces the "no demand before" one.  Kept
- * (demand_start_s 0, not known, as every trace was read before), hour 24
- * is a dip in its first day and the forecast differs.  When the partial
+ * (start_s 0, not known, as every trace was read before), hour 24
+ * is a dip in its first day and the forecast differs; it is kept too when the
+ * pool has a row before 24:30 (of 0 instances, from 23:30).  When the partial
  * hour is all of the demand in the history (the cut 2 hours in, at hour
  * 26, leaves hour 25 alone after it; here hour 25 is emptied), it is kept.
- * A series whose demand starts in the trace's own partial first hour is
+ * A series whose rows start in the trace's own partial first hour is
  * cut once, by the trace's rule. */
 static void test_a_partial_first_hour_of_a_pool_is_left_out(void **state)
 {
@@ -1198,7 +1199,7 @@ static void test_a_partial_first_hour_of_a_pool_is_left_out(void **state)
             series[1].instance_hours[k] = wave(k);
     }
     series[1].instance_hours[lead] = 5;
-    series[1].demand_start_s = (lead + 0.5) * 3600;
+    series[1].start_s = (lead + 0.5) * 3600;
     gp_forecast_options_init(&opt);
     opt.threads = 1;
     gp_error_clear(&err);
@@ -1224,8 +1225,8 @@ static void test_a_partial_first_hour_of_a_pool_is_left_out(void **state)
      * short history's) */
     assert_int_equal(fc->notes.count, 2);
     assert_string_equal(fc->notes.items[1],
-                        "aws/us-east-1/g6e.xlarge inference: its demand "
-                        "starts at 1970-01-02T00:30:00Z, part-way through "
+                        "aws/us-east-1/g6e.xlarge inference: its rows "
+                        "start at 1970-01-02T00:30:00Z, part-way through "
                         "the hour from 1970-01-02T00:00:00Z: that hour is "
                         "left out (partly covered, it would read as a dip "
                         "in demand), so it is forecast from the 72 hours "
@@ -1233,7 +1234,7 @@ static void test_a_partial_first_hour_of_a_pool_is_left_out(void **state)
     gp_forecast_free(fc);
 
     /* kept, the half hour changes the forecast */
-    series[1].demand_start_s = 0;
+    series[1].start_s = 0;
     assert_int_equal(gp_forecast_run(&t, NULL, h, &opt, &fc, &err), GP_OK);
     assert_int_equal(fc->series[1].history_hours, n - lead);
     double most = 0;
@@ -1246,10 +1247,17 @@ static void test_a_partial_first_hour_of_a_pool_is_left_out(void **state)
     assert_non_null(strstr(fc->notes.items[1], "no demand before "
                                                "1970-01-02T00:00:00Z"));
     gp_forecast_free(fc);
+    /* nor is it left out when the pool's rows start earlier (a row of 0
+     * instances from 23:30 the day before): the hour was seen whole */
+    series[1].start_s = (lead - 0.5) * 3600;
+    assert_int_equal(gp_forecast_run(&t, NULL, h, &opt, &fc, &err), GP_OK);
+    assert_int_equal(fc->series[1].history_hours, n - lead);
+    assert_float_equal(fc->series[1].partial_start_s, 0, 0);
+    gp_forecast_free(fc);
     gp_forecast_series_clear(&alone);
 
     /* all of the demand before the cut at hour 26: hour 24 is kept */
-    series[1].demand_start_s = (lead + 0.5) * 3600;
+    series[1].start_s = (lead + 0.5) * 3600;
     series[1].instance_hours[lead + 1] = 0;
     opt.train_until = (int64_t)(lead + 2) * 3600;
     assert_int_equal(gp_forecast_run(&t, NULL, h, &opt, &fc, &err), GP_OK);
@@ -1262,7 +1270,7 @@ static void test_a_partial_first_hour_of_a_pool_is_left_out(void **state)
     /* the trace starts at 00:30 too (pool 1 from hour 0, half an hour):
      * the trace's rule leaves hour 0 out, pool 1's history starts at hour
      * 1 as pool 0's does, and only the trace's note is given */
-    t.start_s = series[1].demand_start_s = 0.5 * 3600;
+    t.start_s = series[1].start_s = 0.5 * 3600;
     for (size_t k = 1; k < n; k++)
         series[1].instance_hours[k] = wave(k);
     series[1].instance_hours[0] = 5;
@@ -1270,7 +1278,7 @@ static void test_a_partial_first_hour_of_a_pool_is_left_out(void **state)
     assert_int_equal(fc->series[1].history_hours, n - 1);
     assert_float_equal(fc->series[1].partial_start_s, 0, 0);
     for (size_t i = 0; i < fc->notes.count; i++)
-        assert_null(strstr(fc->notes.items[i], "its demand starts"));
+        assert_null(strstr(fc->notes.items[i], "its rows start"));
     gp_forecast_free(fc);
     hand_trace_free(&t);
 }

@@ -95,29 +95,32 @@ static void test_row_is_spread_over_the_clock_hours_it_overlaps(void **state)
     gp_trace_free(t);
 }
 
-/* A series' demand_start_s is where its earliest row with instances above
- * 0 starts, whatever the order of the rows: team a has 0 instances from
- * 13:00, 2 from 14:15 and 1 from 13:30 (so 13:30 = H13 x 3600 + 1800);
- * team b only 0 instances, so none (0).  The trace's start_s counts every
- * row (13:00). */
-static void test_demand_start_is_the_earliest_row_with_instances(void **state)
+/* A series' start_s is where its earliest row starts, whatever the order
+ * of the rows, as the trace's start_s is for all of them: team a has 2
+ * instances from 14:15 and 1 from 13:30 (so 13:30 = H13 x 3600 + 1800);
+ * team b 0 instances from 13:45 (a row of 0 counts: H13 x 3600 + 2700)
+ * and 3 from 14:00; team c 0 from 13:00 (H13 x 3600).  The trace's is
+ * 13:00. */
+static void test_series_start_is_its_earliest_row(void **state)
 {
     gp_error err;
     gp_trace *t = read_csv("timestamp,instance_type,instances,team\n"
-                           "2026-01-05T13:00:00Z,g5.xlarge,0,a\n"
                            "2026-01-05T14:15:00Z,g5.xlarge,2,a\n"
                            "2026-01-05T13:30:00Z,g5.xlarge,1,a\n"
-                           "2026-01-05T13:00:00Z,g5.xlarge,0,b\n",
+                           "2026-01-05T14:00:00Z,g5.xlarge,3,b\n"
+                           "2026-01-05T13:45:00Z,g5.xlarge,0,b\n"
+                           "2026-01-05T13:00:00Z,g5.xlarge,0,c\n",
                            NULL, &err);
     (void)state;
     assert_non_null(t);
-    assert_int_equal(t->n_series, 2);
+    assert_int_equal(t->n_series, 3);
     assert_float_equal(t->start_s, (double)H13 * 3600, 0);
-    for (size_t s = 0; s < 2; s++) {
+    for (size_t s = 0; s < 3; s++) {
         const char *team = t->labels[t->series[s].team];
-        assert_float_equal(
-            t->series[s].demand_start_s,
-            strcmp(team, "a") == 0 ? (double)H13 * 3600 + 1800 : 0, 0);
+        double want = (double)H13 * 3600 + (team[0] == 'a'   ? 1800
+                                            : team[0] == 'b' ? 2700
+                                                             : 0);
+        assert_float_equal(t->series[s].start_s, want, 0);
     }
     gp_trace_free(t);
 }
@@ -765,8 +768,8 @@ static void test_threads_give_the_same_trace_as_one_thread(void **state)
         double want = 1767225600;
         if (strchr(team, '\n'))
             want += (double)((999 + 1000 * (size_t)atoi(team + 5)) / 40) * 3600;
-        assert_float_equal(a->series[s].demand_start_s, want, 0);
-        assert_float_equal(b->series[s].demand_start_s, want, 0);
+        assert_float_equal(a->series[s].start_s, want, 0);
+        assert_float_equal(b->series[s].start_s, want, 0);
     }
     gp_trace_free(a);
     gp_trace_free(b);
@@ -852,7 +855,7 @@ int main(void)
         cmocka_unit_test(test_job_that_ends_at_its_start_is_an_error),
         cmocka_unit_test(test_bundled_sample_matches_independent_summary),
         cmocka_unit_test(test_threads_give_the_same_trace_as_one_thread),
-        cmocka_unit_test(test_demand_start_is_the_earliest_row_with_instances),
+        cmocka_unit_test(test_series_start_is_its_earliest_row),
         cmocka_unit_test(test_a_row_on_the_hour_in_2600_covers_one_hour),
         cmocka_unit_test(test_threads_report_the_first_bad_row_by_line),
         cmocka_unit_test(

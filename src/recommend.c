@@ -1413,12 +1413,17 @@ gp_status gp_recommend(const gp_trace *trace, const gp_pricing *pricing,
             goto fail;
     } else if (opt->train_until > 0) {
         int64_t cut = opt->train_until / 3600;
-        if (cut <= start || cut >= start + (int64_t)hours) {
-            char a[32], z[32];
+        if (opt->train_until % 3600 != 0 || cut <= start ||
+            cut >= start + (int64_t)hours) {
+            char a[32], z[32], g[32];
             gp_format_time(start * 3600, a, sizeof a);
             gp_format_time((start + (int64_t)hours) * 3600, z, sizeof z);
+            gp_format_time(opt->train_until, g, sizeof g);
+            /* a cut inside an hour used to be moved to the hour's start */
             gp_error_set(err, NULL, 0, 0, "--train-until",
-                         "must fall inside the window, %s to %s", a, z);
+                         "must be a whole hour inside the window, %s to %s, "
+                         "got %s",
+                         a, z, g);
             gp_free(r);
             return GP_ERR_USAGE;
         }

@@ -564,6 +564,24 @@ static gp_status parse_scenario(gp_jdoc *d, const json_t *root, gp_scenario *s)
                 gp_json_quote(json_string_value(json_object_get(jw, "end")),
                               quoted, sizeof quoted));
         }
+        /* the engine bills whole clock hours: a window from 00:30 would
+         * bill the half hour before it, commitments included */
+        for (int i = 0; i < 2; i++) {
+            const char *key = i ? "end" : "start";
+            int64_t t = i ? s->window_end : s->window_start;
+            if (t % 3600 != 0) {
+                char quoted[128], hour[32];
+                gp_format_time(t - ((t % 3600) + 3600) % 3600, hour,
+                               sizeof hour);
+                return gp_jdoc_error(
+                    d, key,
+                    "must be on the hour in UTC (windows are billed in "
+                    "whole clock hours), got %s; write %s or an hour later",
+                    gp_json_quote(json_string_value(json_object_get(jw, key)),
+                                  quoted, sizeof quoted),
+                    hour);
+            }
+        }
         s->has_window = true;
         gp_jdoc_pop(d);
     }

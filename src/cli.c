@@ -283,7 +283,19 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
             cli->trace_opt.default_step_s = step;
             cli->step_given = true;
         } else if (strcmp(name, "region") == 0) {
-            cli->trace_opt.region = value;
+            /* the providers' regions are lower case, and --region only
+             * names one (of the rows that give none; import's catalog or
+             * price list rows): "US-EAST-1" can only mean us-east-1, which
+             * it is read as, in every command (it matched nothing, and the
+             * error blamed the instance type or the prices).  A catalog's
+             * region has at most GP_CATALOG_MAX_REGION characters. */
+            if (strlen(value) > GP_CATALOG_MAX_REGION)
+                return usage_error(cmd,
+                                   "--region: too long (at most %d "
+                                   "characters) to be a region, got \"%s\"",
+                                   GP_CATALOG_MAX_REGION, value);
+            gp_ascii_lower(cli->region, sizeof cli->region, value);
+            cli->trace_opt.region = cli->region;
         } else if (strcmp(name, "provider") == 0) {
             /* the catalogs' own names (catalog.c checks the same list) */
             size_t k = 0;

@@ -7,6 +7,7 @@
 #define GP_CLI_H
 
 #include "gpuplan.h"
+#include "util.h"
 
 #include <stdio.h>
 
@@ -47,6 +48,8 @@ typedef struct gp_cli {
     const char *provider, *instance_type, *time;
     const char *commitments_out; /* import focus/aws-cur: owned commitments */
     bool step_given;
+    /* --region, read in lower case (trace_opt.region points here) */
+    char region[GP_CATALOG_MAX_REGION + 1];
     bool json, quiet, skip_bad, relabel;
     long seed, runs;
     int threads;

@@ -204,29 +204,12 @@ static int exec_import(gp_cli *cli)
         }
     }
 
-    /* the providers' regions are lower case, and --region here only picks
-     * one (a catalog's, a price list's rows): "US-EAST-1" can only mean
-     * us-east-1, which it is read as (it matched nothing, and the error
-     * blamed the instance type or the prices).  A catalog's region has at
-     * most GP_CATALOG_MAX_REGION characters. */
-    char region[GP_CATALOG_MAX_REGION + 1];
-    if (cli->trace_opt.region &&
-        strlen(cli->trace_opt.region) > GP_CATALOG_MAX_REGION) {
-        fprintf(stderr,
-                "gpuplan import: --region: too long (at most %d characters) "
-                "to be a region, got \"%s\"\ntry 'gpuplan import --help'\n",
-                GP_CATALOG_MAX_REGION, cli->trace_opt.region);
-        return 2;
-    }
-    if (cli->trace_opt.region)
-        gp_ascii_lower(region, sizeof region, cli->trace_opt.region);
-
     gp_error_clear(&err);
     memset(&opt, 0, sizeof opt);
     opt.inputs = (const char *const *)(cli->args + 1);
     opt.n_inputs = (size_t)cli->n_args - 1;
     opt.provider = cli->provider;
-    opt.region = cli->trace_opt.region ? region : NULL;
+    opt.region = cli->trace_opt.region; /* lower case (gp_cli_parse) */
     opt.instance_type = cli->instance_type;
     opt.commitments_out = cli->commitments_out;
     opt.notes = &notes;

@@ -365,6 +365,26 @@ static gp_status check_currency(offer_ctx *x, long line, int col,
     return GP_OK;
 }
 
+/* Checks that a name the catalog will hold (its region, a type's name) is
+ * UTF-8: a JSON catalog holds no other text, and one that is not would be
+ * left out of it without a word (the region key, then the loader's
+ * "missing required key"; a type, then the type). */
+static gp_status check_utf8(offer_ctx *x, long line, int col, const char *name,
+                            const char *s, gp_error *err)
+{
+    char shown[160] = "";
+    size_t bad;
+
+    if (gp_utf8_valid(s, strlen(s), &bad))
+        return GP_OK;
+    /* the bytes escaped, as the trace reader shows them ("t\xffam") */
+    gp_append_escaped(shown, sizeof shown, s, strlen(s));
+    gp_error_set(err, x->source, line, col + 1, name,
+                 "not UTF-8 (byte %zu is \\x%02x), got \"%s\"", bad + 1,
+                 (unsigned char)s[bad], shown);
+    return GP_ERR_INPUT;
+}
+
 /* Reads the header row of a price list and decides which file it is. */
 static gp_status offer_header(offer_ctx *x, char **f, size_t n, long line,
                               gp_error *err)
@@ -468,6 +488,22 @@ static gp_status offer_row(offer_ctx *x, char **f, size_t n, long line,
                      gp_json_quote(region, quoted, sizeof quoted));
         return GP_ERR_INPUT;
     }
+    if (!(x->opt->region && x->opt->region[0])) {
+        gp_status rst;
+        /* the row's region becomes the catalog's, which must not be empty
+         * (catalog.c); with --region the row is another region's */
+        if (!region[0]) {
+            gp_error_set(err, x->source, line, c[O_REGION] + 1,
+                         offer_names[O_REGION],
+                         "missing value (a catalog is of one region: write "
+                         "the row's, such as us-east-1, or choose one with "
+                         "--region)");
+            return GP_ERR_INPUT;
+        }
+        if ((rst = check_utf8(x, line, c[O_REGION], offer_names[O_REGION],
+                              region, err)) != GP_OK)
+            return rst;
+    }
     if (!offer_region(x, region)) {
         x->other_rows++;
         return GP_OK;
@@ -479,6 +515,9 @@ static gp_status offer_row(offer_ctx *x, char **f, size_t n, long line,
                      gp_json_quote(type_name, quoted, sizeof quoted));
         return GP_ERR_INPUT;
     }
+    if ((st = check_utf8(x, line, c[O_TYPE], offer_names[O_TYPE], type_name,
+                         err)) != GP_OK)
+        return st;
     /* the family is the name up to the first dot (g5 of g5.xlarge): the
      * catalog's family plans and size flexibility go by it */
     if (dot == type_name || !dot[1]) {

@@ -390,6 +390,63 @@ static void test_offer_bad_rows_give_file_line_column(void **state)
     }
 }
 
+/* A field that would make a catalog the loader rejects (an empty region:
+ * "region: must not be empty") or that JSON cannot hold (bytes that are not
+ * UTF-8: the key was left out, then "region: missing required key", or the
+ * type dropped) is an error at its row and column, and nothing is written.
+ * Columns: Instance Type is the 10th, Region Code the 17th; the row is line
+ * 3.  With --region an empty Region Code is another region's row, skipped,
+ * and what is written (the one us-east-1 row, 1.006) loads. */
+static void test_offer_writes_no_catalog_the_loader_rejects(void **state)
+{
+#define OFFER_ROW_TO_TYPE "A,OnDemand,Hrs,1.006,USD,,,,Compute Instance,"
+#define OFFER_ROW_AFTER_TYPE ",Shared,Linux,No License required,NA,Used,1,"
+    static const struct {
+        const char *text, *want;
+    } cases[] = {
+        {OFFER_HEAD OFFER_ROW_TO_TYPE "g5.xlarge" OFFER_ROW_AFTER_TYPE "\n",
+         "offer.csv:3:17: Region Code: missing value (a catalog is of one "
+         "region: write the row's, such as us-east-1, or choose one with "
+         "--region)"},
+        {OFFER_HEAD OFFER_ROW_TO_TYPE "g5.xlarge" OFFER_ROW_AFTER_TYPE
+                                      "us-east-\xb9\n",
+         "offer.csv:3:17: Region Code: not UTF-8 (byte 9 is \\xb9), got "
+         "\"us-east-\\xb9\""},
+        {OFFER_HEAD OFFER_ROW_TO_TYPE "g5.\xe2\x80xlarge" OFFER_ROW_AFTER_TYPE
+                                      "us-east-1\n",
+         "offer.csv:3:10: Instance Type: not UTF-8 (byte 4 is \\xe2), got "
+         "\"g5.\\xe2\\x80xlarge\""},
+        {OFFER_HEAD OFFER_ROW_TO_TYPE OFFER_ROW_AFTER_TYPE "us-east-1\n",
+         "offer.csv:3:10: Instance Type: expected an instance type such as "
+         "g5.xlarge, got \"\""},
+        {OFFER_HEAD "A,OnDemand,Hrs,1.006,,,," OFFER_TAIL,
+         "offer.csv:3:5: Currency: expected a 3-letter currency code, got "
+         "\"\""},
+    };
+    run_result r;
+    gp_catalog *c;
+    (void)state;
+
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        r = run_offer_text(NULL, cases[i].text);
+        assert_int_equal(r.st, GP_ERR_INPUT);
+        assert_string_equal(formatted(&r.err), cases[i].want);
+        assert_int_equal(r.len, 0);
+        result_free(&r);
+    }
+    r = run_offer_text("us-east-1", OFFER_HEAD OFFER_ROW_TO_TYPE
+                       "g5.xlarge" OFFER_ROW_AFTER_TYPE "\n" OFFER_ROW_TO_TYPE
+                       "g5.xlarge" OFFER_ROW_AFTER_TYPE "us-east-1\n");
+    assert_int_equal(r.st, GP_OK);
+    c = load_output(&r);
+    assert_string_equal(c->region, "us-east-1");
+    assert_close(type_of(c, "g5.xlarge")->on_demand, 1.006, 1e-12);
+    gp_catalog_free(c);
+    result_free(&r);
+#undef OFFER_ROW_TO_TYPE
+#undef OFFER_ROW_AFTER_TYPE
+}
+
 /* g6f types carry a share of one L4 (1/8 for g6f.large): a catalog's GPUs
  * are whole, so the row is skipped and counted, not an error that stops
  * the whole region's import.  A GPU count that is not a number, in a row
@@ -613,6 +670,7 @@ int main(void)
         cmocka_unit_test(test_offer_region_picks_the_rows),
         cmocka_unit_test(test_offer_real_samples_have_no_gpu_linux_prices),
         cmocka_unit_test(test_offer_bad_rows_give_file_line_column),
+        cmocka_unit_test(test_offer_writes_no_catalog_the_loader_rejects),
         cmocka_unit_test(test_offer_skips_fractional_gpu_types),
         cmocka_unit_test(test_offer_allocation_failures_do_not_leak),
         cmocka_unit_test(

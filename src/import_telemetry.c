@@ -1605,6 +1605,11 @@ static gp_status add_reading(tel *T, uint32_t source, long line, long series,
     if (created || !s->labels)
         s->labels = labels;
     if (T->labels[labels].pod[0] && !s->pod_labels) {
+        /* the first reading to name a pod gives the sample its labels,
+         * also when an earlier one at this time (another metric's) had a
+         * namespace and no pod: that one kept, the pod and container were
+         * lost */
+        s->labels = labels;
         s->pod_labels = labels;
         s->pod_source = source;
         s->pod_where = series >= 0 ? series : line;

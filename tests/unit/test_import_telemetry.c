@@ -523,6 +523,60 @@ static void test_dcgm_kubernetes_labels_become_team_and_project(void **state)
     free(out);
 }
 
+/* One scrape (1767607200000 ms, 2026-01-05T10:00:00Z) where GPU n1/gpu0's
+ * utilization line has a namespace and no pod, and its memory line names
+ * namespace ml, pod p1, container c1 (the lines written by hand after the
+ * labels dcgm-exporter gives, as in dcgm-k8s.prom).  The sample is p1's
+ * whichever line comes first: the pod and container were lost when the
+ * pod-less line came first.  A third line naming pod p2 at the same time
+ * is still a second pod's claim (the existing rule, line 3). */
+static void test_dcgm_pod_after_a_reading_without_one(void **state)
+{
+#define L_UTIL_NS                                                              \
+    "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",modelName=\"Tesla T4\",Hostname=\"n1\","   \
+    "namespace=\"ml\"} 71 1767607200000\n"
+#define L_MEM_POD                                                              \
+    "DCGM_FI_DEV_FB_USED{gpu=\"0\",modelName=\"Tesla T4\",Hostname=\"n1\","    \
+    "namespace=\"ml\",pod=\"p1\",container=\"c1\"} 1024 1767607200000\n"
+    static const char *const texts[] = {L_UTIL_NS L_MEM_POD,
+                                        L_MEM_POD L_UTIL_NS};
+    const char *clash = L_UTIL_NS L_MEM_POD
+        "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE{gpu=\"0\",modelName=\"Tesla T4\","
+        "Hostname=\"n1\",namespace=\"ml\",pod=\"p2\",container=\"c2\"} 0.5 "
+        "1767607200000\n";
+    gp_import_options o = options();
+    gp_status st;
+    gp_error err;
+    char *out, msg[1024];
+
+    (void)state;
+    o.instance_type = "g4dn.xlarge";
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        out = run(gp_import_dcgm_buffer, texts[i], strlen(texts[i]), "n.prom",
+                  &o, &st, &err);
+        assert_int_equal(st, GP_OK);
+        assert_int_equal(rows(out), 1);
+        assert_field(out, 1, "timestamp", "2026-01-05T10:00:00Z");
+        assert_field(out, 1, "team", "ml");
+        assert_field(out, 1, "project", "c1");
+        assert_field(out, 1, "pod", "p1");
+        assert_field(out, 1, "gpu_util", "71");
+        assert_field(out, 1, "memory_used_mib", "1024");
+        free(out);
+    }
+    out = run(gp_import_dcgm_buffer, clash, strlen(clash), "n.prom", &o, &st,
+              &err);
+    assert_int_equal(st, GP_ERR_INPUT);
+    gp_error_format(&err, msg, sizeof msg);
+    assert_non_null(strstr(msg, "n.prom:3:"));
+    assert_non_null(strstr(msg, "is used by several pods at "
+                                "2026-01-05T10:00:00Z (p1 and p2, also line "
+                                "2)"));
+    free(out);
+#undef L_UTIL_NS
+#undef L_MEM_POD
+}
+
 static void test_dcgm_engine_activity_stands_in_for_missing_util(void **state)
 {
     gp_import_options o = options();
@@ -759,6 +813,7 @@ int main(void)
             test_model_fitting_several_types_asks_for_instance_type),
         cmocka_unit_test(test_dcgm_scrape_without_timestamps_takes_time),
         cmocka_unit_test(test_dcgm_kubernetes_labels_become_team_and_project),
+        cmocka_unit_test(test_dcgm_pod_after_a_reading_without_one),
         cmocka_unit_test(test_dcgm_engine_activity_stands_in_for_missing_util),
         cmocka_unit_test(test_dcgm_long_kubernetes_labels_are_kept_whole),
         cmocka_unit_test(test_dcgm_errors_point_at_the_line_and_column),

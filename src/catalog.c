@@ -253,7 +253,8 @@ static gp_status history_row(void *ctx, char **f, size_t n, long line,
  * Parses a price series "timestamp,hourly" with libcsv (RFC 4180, strict:
  * see csv_rows.c): a header row first, with the columns timestamp and
  * hourly once each, in any order, among any others; then rows of as many
- * fields as the header.  Blank lines are skipped; LF, CRLF or CR; an optional
+ * fields as the header.  Blank lines are skipped; LF, CRLF or CR (as
+ * gp_csv_rows_read takes them); an optional
  * UTF-8 byte order mark.  Times must increase.  Errors name `source` with
  * the line, the CSV column and the column's name.
  */

@@ -28,7 +28,13 @@ typedef struct csv_rows {
     long line;     /* the line being fed to libcsv */
     long row_line; /* the line the current row started on, 0 before */
     long last_line; /* the last line that had anything on it */
-    bool cr_pending; /* the text so far ends in a CR that ended a line */
+    /* how the lines end, told by the first line end (as
+     * gp_text_cr_line_ends tells it): -1 not yet known, 0 LF or CRLF, 1 CR */
+    int cr_lines;
+    /* whether the text fed so far ends inside a quoted field (rows_feed
+     * keeps it line by line) */
+    bool quoted;
+    unsigned long rows_ended; /* libcsv's row ends so far */
     gp_csv_row_fn row;
     void *ctx;
     const char *source;
@@ -78,6 +84,7 @@ static void rows_end(int c, void *p)
     csv_rows *r = p;
 
     (void)c;
+    r->rows_ended++;
     if (r->st != GP_OK)
         return;
     if (r->n > 0) {
@@ -95,10 +102,48 @@ static void rows_end(int c, void *p)
     r->len = 0;
 }
 
+/* Whether p[0, n) holds an odd number of double quotes. */
+static bool odd_quotes(const char *p, size_t n)
+{
+    const char *q = p, *end = p + n;
+    bool odd = false;
+
+    while ((q = memchr(q, '"', (size_t)(end - q))) != NULL) {
+        odd = !odd;
+        q++;
+    }
+    return odd;
+}
+
+/* Hands data[0, len) to libcsv. */
+static bool rows_parse(csv_rows *r, struct csv_parser *p, const char *data,
+                       size_t len)
+{
+    if (csv_parse(p, data, len, rows_field, rows_end, r) == len ||
+        r->st != GP_OK)
+        return r->st == GP_OK;
+    int e = csv_error(p);
+    if (e == CSV_ENOMEM) {
+        r->st = GP_ERR_NOMEM;
+        return false;
+    }
+    /* the fields before the bad one are complete */
+    gp_error_set(r->err, r->source, r->line, (long)r->n + 1, NULL,
+                 "malformed CSV: %s",
+                 e == CSV_EPARSE ? "a double quote inside an unquoted "
+                                   "field or after a closing quote"
+                                 : csv_strerror(e));
+    r->st = GP_ERR_INPUT;
+    return false;
+}
+
 /* Feeds len bytes to the parser a line at a time, so that r->line is the
- * line each callback happens on.  A line ends in LF, CRLF or a lone CR (old
- * Mac files; libcsv ends a row at each alike); a CR that ends one chunk of
- * a streamed file and an LF that starts the next are one line end. */
+ * line each callback happens on.  Lines end in LF or CRLF, and in a text
+ * whose first line ends in a lone CR (old Mac files) in a lone CR too, as
+ * the trace reader reads them.  A CR inside a quoted field is part of the
+ * field and ends no line, in every text.  A lone CR outside quotes in a
+ * text of LF or CRLF lines is an error (libcsv would end the row there).
+ * The caller never splits a CRLF between two calls. */
 static gp_status rows_feed(csv_rows *r, struct csv_parser *p,
                            const char *data, size_t len)
 {
@@ -106,43 +151,65 @@ static gp_status rows_feed(csv_rows *r, struct csv_parser *p,
 
     while (pos < len && r->st == GP_OK) {
         const char *nl = memchr(data + pos, '\n', len - pos);
-        const char *cr =
-            memchr(data + pos, '\r', (nl ? (size_t)(nl - data) : len) - pos);
-        const char *eol = nl;
-        size_t ending = nl ? 1u : 0u;
-        bool counted = false;
-        if (cr && cr + 1 != nl) {
-            eol = cr; /* a lone CR ends the line */
-            ending = 1;
-        } else if (cr) {
-            ending = 2; /* CRLF */
-        } else if (r->cr_pending && nl == data + pos) {
-            counted = true; /* the LF of a CRLF the chunks cut apart */
-        }
-        r->cr_pending = false;
-        size_t next = eol ? (size_t)(eol - data) + 1 : len;
-        if (next - pos > ending)
-            r->last_line = r->line;
-        if (csv_parse(p, data + pos, next - pos, rows_field, rows_end, r) !=
-                next - pos &&
-            r->st == GP_OK) {
-            int e = csv_error(p);
-            if (e == CSV_ENOMEM) {
-                r->st = GP_ERR_NOMEM;
+        size_t lf = nl ? (size_t)(nl - data) : len, next = nl ? lf + 1 : len;
+        size_t ending = nl ? 1u : 0u, at = pos;
+        bool ends = nl != NULL, quoted_at_pos = r->quoted;
+        unsigned long rows_before = r->rows_ended;
+
+        /* the lone CRs before the LF: part of a quoted field, or a line
+         * end (CR lines), or an error (LF lines) */
+        for (;;) {
+            const char *cr = memchr(data + at, '\r', lf - at);
+            if (!cr)
+                break;
+            size_t c = (size_t)(cr - data);
+            if (nl && c + 1 == lf) {
+                ending = 2; /* CRLF */
                 break;
             }
-            /* the fields before the bad one are complete */
-            gp_error_set(r->err, r->source, r->line, (long)r->n + 1, NULL,
-                         "malformed CSV: %s",
-                         e == CSV_EPARSE ? "a double quote inside an unquoted "
-                                           "field or after a closing quote"
-                                         : csv_strerror(e));
-            r->st = GP_ERR_INPUT;
+            /* libcsv reads up to the CR first, so that a malformed field
+             * before it is reported as such; past that (strict quoting)
+             * the line's quotes are an opening one, doubled ones and a
+             * closing one, so their count says whether the CR is inside
+             * a quoted field */
+            if (!rows_parse(r, p, data + at, c - at))
+                return r->st;
+            at = c;
+            if (quoted_at_pos != odd_quotes(data + pos, c - pos)) {
+                at = c + 1; /* part of the field */
+                if (!rows_parse(r, p, cr, 1))
+                    return r->st;
+                continue;
+            }
+            if (r->cr_lines < 0)
+                r->cr_lines = 1; /* the first line end is a lone CR */
+            if (r->cr_lines == 0) {
+                gp_error_set(r->err, r->source, r->line, (long)r->n + 1, NULL,
+                             "%s", GP_TEXT_STRAY_CR);
+                r->st = GP_ERR_INPUT;
+                return r->st;
+            }
+            next = c + 1;
+            ending = 1;
+            ends = true;
+            break;
         }
-        if (eol && !counted) {
+        if (ends && r->cr_lines < 0)
+            r->cr_lines = 0; /* the first line end is an LF or CRLF */
+        if (next - pos > ending)
+            r->last_line = r->line;
+        if (!rows_parse(r, p, data + at, next - at))
+            break;
+        /* where the next line starts: a line with no quote leaves it as it
+         * was; past one with quotes, inside a quoted field unless its line
+         * end ended the row (the only row end a line can hold).  A piece
+         * of a line (the chunk ended) goes by its quotes' count. */
+        if (!ends)
+            r->quoted = quoted_at_pos != odd_quotes(data + pos, next - pos);
+        else if (memchr(data + pos, '"', next - pos))
+            r->quoted = r->rows_ended == rows_before;
+        if (ends)
             r->line++;
-            r->cr_pending = eol == cr && next == len;
-        }
         pos = next;
     }
     return r->st;
@@ -159,6 +226,7 @@ gp_status gp_csv_rows_read(const char *text, size_t len, FILE *file,
 
     memset(&r, 0, sizeof r);
     r.line = 1;
+    r.cr_lines = -1;
     r.row = row;
     r.ctx = ctx;
     r.source = source;
@@ -173,17 +241,25 @@ gp_status gp_csv_rows_read(const char *text, size_t len, FILE *file,
     } else if (!(chunk = gp_malloc(READ_CHUNK))) {
         r.st = GP_ERR_NOMEM;
     } else {
-        size_t got;
-        while (r.st == GP_OK && (got = fread(chunk, 1, READ_CHUNK, file)) > 0) {
+        size_t got, carry = 0;
+        while (r.st == GP_OK &&
+               (got = fread(chunk + carry, 1, READ_CHUNK - carry, file)) > 0) {
             size_t bom = 0;
             if (first &&
                 (r.st = gp_text_bom(source, chunk, got, &bom, err)) != GP_OK)
                 break;
             const char *at = chunk + bom;
-            got -= bom;
+            size_t n = carry + got - bom;
             first = false;
-            rows_feed(&r, &p, at, got);
+            /* a CR that ends the chunk may be half a CRLF: it goes with
+             * the next one */
+            carry = n > 0 && at[n - 1] == '\r';
+            rows_feed(&r, &p, at, n - carry);
+            if (carry)
+                chunk[0] = '\r';
         }
+        if (r.st == GP_OK && carry)
+            rows_feed(&r, &p, "\r", 1);
         if (r.st == GP_OK && ferror(file)) {
             gp_error_set(err, source, 0, 0, NULL, "read error");
             r.st = GP_ERR_IO;

@@ -19,7 +19,10 @@ typedef gp_status (*gp_csv_row_fn)(void *ctx, char **fields, size_t n,
 /* Reads CSV text (RFC 4180, strict quoting) row by row, from memory
  * (`file` NULL) or streamed from `file` (for multi-gigabyte offer files),
  * and calls `row` for every row that has any field; blank lines are
- * skipped.  Lines end in LF, CRLF or CR, and each counts as one.  A UTF-8
+ * skipped.  Lines end in LF or CRLF, and in a text whose first line ends
+ * in a lone CR in a lone CR too (each counts as one line); a CR inside a
+ * quoted field is part of it, and a lone CR outside quotes in a text of LF
+ * or CRLF lines is an error (GP_TEXT_STRAY_CR), as in traces.  A UTF-8
  * byte order mark is skipped; a UTF-16 one is an error
  * (gp_text_bom).  Malformed quoting and NUL
  * bytes are errors that name `source`, the line and the CSV column. */

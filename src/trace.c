@@ -1155,6 +1155,7 @@ struct slow_row {
     size_t n;
     bool too_many, nomem;
     int rows_done; /* rows completed in the last csv_parse call */
+    size_t n_first; /* fields when the first of them ended */
     struct row *rows;
 };
 
@@ -1183,7 +1184,8 @@ static void slow_row_end(int c, void *data)
 {
     struct slow_row *r = data;
     (void)c;
-    r->rows_done++;
+    if (r->rows_done++ == 0)
+        r->n_first = r->n;
 }
 
 static const char *trim(const char *p, size_t *len)
@@ -1421,11 +1423,14 @@ static void read_range(gp_trace_builder *b, struct shard *s,
             if (slow.too_many)
                 gp_error_set(&s->err, ctx->source, row_line, 0, NULL,
                              "more than %d fields", MAX_FIELDS);
-            else
-                gp_error_set(&s->err, ctx->source, row_line, 0, NULL,
-                             "a carriage return inside a row (the file's "
-                             "first line ends in LF or CRLF, so only those "
-                             "end a line)");
+            else {
+                /* a CR outside quotes ended field n_first for libcsv */
+                size_t col = slow.n_first ? slow.n_first : 1;
+                gp_error_set(&s->err, ctx->source, line, (long)col,
+                             col <= ctx->n_header ? ctx->header_names[col - 1]
+                                                  : NULL,
+                             "%s", GP_TEXT_STRAY_CR);
+            }
             s->status = GP_ERR_INPUT;
             ok = false;
         } else if (slow.nomem) {
@@ -1539,15 +1544,19 @@ static gp_status read_header(const gp_trace_builder *b, struct file_ctx *ctx,
      * (read_source), and in one with LF or CRLF line ends a CR inside the
      * header is an error */
     bool quoted = false;
+    long column = 1;
     for (size_t k = pos; k < len && text[k] != '\n'; k++) {
         if (text[k] == '"')
             quoted = !quoted;
+        else if (text[k] == ',' && !quoted)
+            column++;
         else if (text[k] == '\r' && !quoted && k + 1 < len &&
                  text[k + 1] != '\n') {
-            gp_error_set(err, ctx->source, ctx->header_line, 0, NULL,
-                         "a carriage return inside the header row (the "
-                         "file's first line ends in LF or CRLF, so only "
-                         "those end a line)");
+            gp_error_set(err, ctx->source, ctx->header_line, column, NULL,
+                         "a carriage return inside the header row, outside "
+                         "quotes (the file's first line ends in LF or CRLF, "
+                         "so only those end a line: remove it, or quote the "
+                         "name)");
             return GP_ERR_INPUT;
         }
     }
@@ -2089,6 +2098,7 @@ struct source {
      * read, up to cr_done (csv_rows.c reads histories and imports alike) */
     int cr_lines;
     size_t cr_done;
+    int cr_quote; /* gp_text_cr_to_lf's quote state at cr_done */
 };
 
 /* Bytes read at a time from a file: large enough to keep every core busy,
@@ -2122,7 +2132,8 @@ static bool source_fill(struct source *s, gp_trace_builder *b)
     if (s->cr_lines < 0)
         s->cr_lines = gp_text_cr_line_ends(s->buf, s->len, !s->eof);
     if (s->cr_lines == 1)
-        s->cr_done = gp_text_cr_to_lf(s->buf, s->cr_done, s->len, !s->eof);
+        s->cr_done =
+            gp_text_cr_to_lf(s->buf, s->cr_done, s->len, !s->eof, &s->cr_quote);
     return !ferror(s->f);
 }
 

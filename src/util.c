@@ -636,22 +636,22 @@ int gp_text_cr_line_ends(const char *text, size_t len, bool more)
     return more ? -1 : 0;
 }
 
-size_t gp_text_cr_to_lf(char *p, size_t from, size_t n, bool more)
+size_t gp_text_cr_to_lf(char *p, size_t from, size_t n, bool more, int *quote)
 {
-    size_t i = from;
-    char *cr;
+    int q = *quote;
 
-    while (i < n && (cr = memchr(p + i, '\r', n - i)) != NULL) {
-        i = (size_t)(cr - p);
-        if (i + 1 == n) {
-            if (more)
+    for (size_t i = from; i < n; i++) {
+        if (p[i] == '\r' && q != GP_CSV_QUOTED) {
+            if (i + 1 == n && more) {
+                *quote = q;
                 return i; /* a CRLF's CR, perhaps: the next call sees */
-            *cr = '\n';
-        } else if (cr[1] != '\n') {
-            *cr = '\n';
+            }
+            if (i + 1 == n || p[i + 1] != '\n')
+                p[i] = '\n';
         }
-        i++;
+        q = gp_csv_quote_step(q, p[i]);
     }
+    *quote = q;
     return n;
 }
 
@@ -664,7 +664,8 @@ gp_status gp_text_lf_copy(const char *text, size_t len, char **copy)
         return GP_ERR_NOMEM;
     memcpy(*copy, text, len);
     (*copy)[len] = '\0';
-    gp_text_cr_to_lf(*copy, 0, len, false);
+    int quote = GP_CSV_FIELD_START;
+    gp_text_cr_to_lf(*copy, 0, len, false, &quote);
     return GP_OK;
 }
 

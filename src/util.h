@@ -78,15 +78,68 @@ gp_status gp_text_bom(const char *source, const char *text, size_t len,
  * byte, while `more` text may follow). */
 int gp_text_cr_line_ends(const char *text, size_t len, bool more);
 
+/* Where CSV text is as its bytes go by, as libcsv reads it (strict RFC
+ * 4180): at a field's start, in an unquoted field, in a quoted one, or
+ * just past a quote inside one (the closing quote, or the first of a
+ * doubled one).  Only GP_CSV_QUOTED is "inside quotes", where a CR or LF
+ * is part of the field.  Starts (and is after every line end outside
+ * quotes) at GP_CSV_FIELD_START. */
+enum {
+    GP_CSV_FIELD_START = 0,
+    GP_CSV_UNQUOTED,
+    GP_CSV_QUOTED,
+    GP_CSV_QUOTE_IN_QUOTED
+};
+
+/* The state after byte c (see above).  A quote inside an unquoted field,
+ * or text after a closing quote, is malformed (the reader says so); the
+ * field then counts as unquoted up to its end, so one bad row does not
+ * change how the rows after it are read. */
+static inline int gp_csv_quote_step(int state, char c)
+{
+    switch (state) {
+    case GP_CSV_QUOTED:
+        return c == '"' ? GP_CSV_QUOTE_IN_QUOTED : GP_CSV_QUOTED;
+    case GP_CSV_QUOTE_IN_QUOTED:
+        if (c == '"')
+            return GP_CSV_QUOTED; /* a doubled quote */
+        if (c == ',' || c == '\n' || c == '\r')
+            return GP_CSV_FIELD_START;
+        return c == ' ' || c == '\t' ? GP_CSV_QUOTE_IN_QUOTED : GP_CSV_UNQUOTED;
+    case GP_CSV_FIELD_START:
+        if (c == '"')
+            return GP_CSV_QUOTED;
+        if (c == ',' || c == '\n' || c == '\r' || c == ' ' || c == '\t')
+            return GP_CSV_FIELD_START;
+        return GP_CSV_UNQUOTED;
+    default:
+        return c == ',' || c == '\n' || c == '\r' ? GP_CSV_FIELD_START
+                                                  : GP_CSV_UNQUOTED;
+    }
+}
+
+/* What every CSV reader says of a CR outside quotes, not followed by LF,
+ * in a text whose lines end in LF or CRLF (gp_text_cr_line_ends 0): such a
+ * CR is no line end there, and libcsv would end the row at it. */
+#define GP_TEXT_STRAY_CR                                                       \
+    "a carriage return inside a row, outside quotes (the file's first line "   \
+    "ends in LF or CRLF, so only those end a line: remove it, or quote the "   \
+    "field to keep it)"
+
 /* For a text whose lines end in CR (gp_text_cr_line_ends): makes each lone
- * CR in p[from, n) an LF, so that a reader that splits lines at LF reads
- * every CR, CRLF or LF as one line end; a CRLF stays.  A CR as the last
- * byte is left while `more` text may follow (it may be half a CRLF).
- * Returns the offset p is done up to (the next call's `from`). */
-size_t gp_text_cr_to_lf(char *p, size_t from, size_t n, bool more);
+ * CR in p[from, n) outside quotes an LF, so that a reader that splits
+ * lines at LF reads every CR, CRLF or LF as one line end; a CRLF stays,
+ * and a CR inside a quoted field stays a CR, part of the field (as it is
+ * in a file whose lines end in LF).  *quote is the gp_csv_quote_step
+ * state at `from` (GP_CSV_FIELD_START at the text's start) and is left at
+ * the returned offset.  A CR as the last byte is left while `more` text
+ * may follow (it may be half a CRLF).  Returns the offset p is done up to
+ * (the next call's `from`). */
+size_t gp_text_cr_to_lf(char *p, size_t from, size_t n, bool more, int *quote);
 
 /* For a whole text in memory, which a reader must not write: *copy is a
- * new copy of text[0, len) with its CR line ends made LF (gp_malloc'd,
+ * new copy of text[0, len) with its CR line ends (outside quotes,
+ * gp_text_cr_to_lf) made LF (gp_malloc'd,
  * NUL-terminated, for the caller to free) when its lines end in CR, and
  * NULL when they do not.  GP_ERR_NOMEM when the copy cannot be made. */
 gp_status gp_text_lf_copy(const char *text, size_t len, char **copy);

@@ -800,34 +800,63 @@ static gp_status record_line(void *ctx, char **f, size_t n, long line,
     return GP_OK;
 }
 
-/* A streamed file is read in chunks of 1 MiB (csv_rows.c's READ_CHUNK):
- * a CRLF that the chunks cut apart (CR the chunk's last byte, LF the next
- * one's first) ends one line, not two, and a lone CR ends a line too.  The
- * file: line 1 is 2^20 - 1 bytes "x" then CR LF, line 2 "b" then CR, line
- * 3 "c" then LF, line 4 "d" then CRLF: rows on lines 1, 2, 3, 4. */
+/* Streams `head`, n bytes "x" and `tail` through gp_csv_rows_read; the
+ * lines its rows start on go to lines[1..lines[0]]. */
+static gp_status stream_rows(const char *head, size_t n, const char *tail,
+                             long *lines, gp_error *err)
+{
+    FILE *f = tmpfile();
+    gp_status st;
+
+    assert_non_null(f);
+    fputs(head, f);
+    for (size_t i = 0; i < n; i++)
+        fputc('x', f);
+    fputs(tail, f);
+    rewind(f);
+    gp_error_clear(err);
+    memset(lines, 0, 8 * sizeof *lines);
+    st = gp_csv_rows_read(NULL, 0, f, "big.csv", record_line, lines, err);
+    fclose(f);
+    return st;
+}
+
+/* A streamed file is read in chunks of 1 MiB (csv_rows.c's READ_CHUNK),
+ * and each case below puts a CR as the first chunk's last byte (head and
+ * the x's are 2^20 - 1 bytes).
+ * 1. A file whose first line ends in a lone CR ("a" CR): the CRLF the
+ *    chunks cut apart ends one line, not two, and a lone CR or an LF ends
+ *    a line too.  Lines: a, x..x CRLF, b CR, c LF, d CRLF: rows on 1-5.
+ * 2. A file of LF lines ("h" LF): the CR cut from the "y" after it is a
+ *    CR outside quotes, an error at line 2, column 1 (not a line end).
+ * 3. The same CR inside a quoted field is part of it and ends no line:
+ *    rows on lines 1 and 2 (the quoted one), and "z" on line 3. */
 static void test_csv_rows_count_cr_and_crlf_lines_across_chunks(void **state)
 {
     const size_t chunk = 1u << 20;
-    FILE *f = tmpfile();
-    long lines[8] = {0};
+    long lines[8];
     gp_error err;
 
     (void)state;
-    assert_non_null(f);
-    for (size_t i = 0; i + 1 < chunk; i++)
-        fputc('x', f);
-    fputs("\r\nb\rc\nd\r\n", f);
-    rewind(f);
-    gp_error_clear(&err);
     assert_int_equal(
-        gp_csv_rows_read(NULL, 0, f, "big.csv", record_line, lines, &err),
-        GP_OK);
-    fclose(f);
-    assert_int_equal(lines[0], 4);
+        stream_rows("a\r", chunk - 3, "\r\nb\rc\nd\r\n", lines, &err), GP_OK);
+    assert_int_equal(lines[0], 5);
+    for (long k = 1; k <= 5; k++)
+        assert_int_equal(lines[k], k);
+
+    assert_int_equal(stream_rows("h\n", chunk - 3, "\ry\n", lines, &err),
+                     GP_ERR_INPUT);
+    assert_int_equal(err.line, 2);
+    assert_int_equal(err.column, 1);
+    assert_non_null(strstr(err.message, "a carriage return inside a row, "
+                                        "outside quotes"));
+
+    assert_int_equal(stream_rows("h\n\"", chunk - 4, "\ry\"\nz\n", lines, &err),
+                     GP_OK);
+    assert_int_equal(lines[0], 3);
     assert_int_equal(lines[1], 1);
     assert_int_equal(lines[2], 2);
     assert_int_equal(lines[3], 3);
-    assert_int_equal(lines[4], 4);
 }
 
 static void test_spot_history_fails_cleanly_at_every_allocation(void **state)

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "gpuplan.h"
+#include "util.h"
 
 static gp_pricing *pricing;
 
@@ -468,6 +469,38 @@ static void test_shown_values_escape_control_characters(void **state)
                         "training, inference or empty)");
 }
 
+/* A CR inside a quoted field is part of it whatever the file's line ends:
+ * team "ml<CR>core" is read as written in a file of LF lines and in one of
+ * CR lines (where it became "ml<LF>core"), and it ends no line: the row
+ * after it is line 3 in both, as its error says.  A CR outside quotes in a
+ * file of LF lines is an error at its line and column: in "g5.x<CR>large"
+ * it ends column 2 (instance_type) for libcsv. */
+static void test_a_quoted_cr_is_part_of_the_field_in_every_file(void **state)
+{
+    static const char *const files[] = {
+        "timestamp,instance_type,instances,team\n"
+        "2026-01-05T13:00:00Z,g5.xlarge,2,\"ml\rcore\"\n",
+        "timestamp,instance_type,instances,team\r"
+        "2026-01-05T13:00:00Z,g5.xlarge,2,\"ml\rcore\"\r"};
+    gp_error err;
+    char bad[256];
+    (void)state;
+
+    for (size_t i = 0; i < 2; i++) {
+        gp_trace *t = read_csv(files[i], NULL, &err);
+        assert_non_null(t);
+        assert_int_equal(t->n_labels, 1);
+        assert_string_equal(t->labels[0], "ml\rcore");
+        gp_trace_free(t);
+        snprintf(bad, sizeof bad, "%s2026-01-05T14:00:00Z,g5.xlarge,-1,x%s",
+                 files[i], i ? "\r" : "\n");
+        expect_error(bad, 3, 3, "instances", "must not be negative");
+    }
+    expect_error("timestamp,instance_type,instances\n"
+                 "2026-01-05T13:00:00Z,g5.x\rlarge,2\n",
+                 2, 2, "instance_type", GP_TEXT_STRAY_CR);
+}
+
 static void test_text_fields_must_be_utf8(void **state)
 {
     gp_error err;
@@ -832,6 +865,7 @@ int main(void)
         cmocka_unit_test(test_gpus_become_whole_instances_and_useful_hours),
         cmocka_unit_test(test_instances_bill_and_gpus_say_what_is_in_use),
         cmocka_unit_test(test_a_row_holds_at_most_1e7_instances_and_1e8_gpus),
+        cmocka_unit_test(test_a_quoted_cr_is_part_of_the_field_in_every_file),
         cmocka_unit_test(test_jobs_layout_spreads_start_to_end),
         cmocka_unit_test(test_consecutive_rows_of_a_job_form_one_run),
         cmocka_unit_test(test_quotes_crlf_bom_and_map_are_read),

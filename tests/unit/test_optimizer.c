@@ -33,16 +33,23 @@
 
 static gp_pricing *pricing;
 
-static int setup(void **state)
+/* The catalog at `rel` in the source tree, or NULL. */
+static gp_pricing *load_pricing(const char *rel)
 {
     gp_error err;
+    gp_pricing *p = NULL;
     char path[4096];
     const char *src = getenv("GP_SOURCE_DIR");
-    (void)state;
-    snprintf(path, sizeof path, "%s/tests/data/engine/aws-test.json",
-             src ? src : GP_SOURCE_DIR);
+    snprintf(path, sizeof path, "%s/%s", src ? src : GP_SOURCE_DIR, rel);
     gp_error_clear(&err);
-    return gp_pricing_load(&pricing, path, 0, &err) == GP_OK ? 0 : -1;
+    return gp_pricing_load(&p, path, 0, &err) == GP_OK ? p : NULL;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    pricing = load_pricing("tests/data/engine/aws-test.json");
+    return pricing ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -431,16 +438,12 @@ static void test_flat_demand_is_all_reserved(void **state)
 static void test_equal_rates_do_not_use_up_the_exchanges(void **state)
 {
     gp_error err;
-    gp_pricing *bundled = NULL;
+    gp_pricing *bundled = load_pricing("pricing/aws/us-east-1.json");
     gp_scenario *s;
     gp_opt *o;
-    char path[4096];
-    const char *src = getenv("GP_SOURCE_DIR");
     (void)state;
-    snprintf(path, sizeof path, "%s/pricing/aws/us-east-1.json",
-             src ? src : GP_SOURCE_DIR);
+    assert_non_null(bundled);
     gp_error_clear(&err);
-    assert_int_equal(gp_pricing_load(&bundled, path, 0, &err), GP_OK);
     assert_int_equal(gp_scenario_default(&s, &err), GP_OK);
     gp_trace *t = flat_trace(bundled, 100);
     assert_int_equal(gp_opt_build(&o, t, bundled, s, 0, t->start_hour,

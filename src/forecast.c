@@ -1375,6 +1375,17 @@ static void *forecast_worker(void *arg)
 
 /* Every (pool, workload) series of the trace, summed over labels, on
  * worker threads; see forecast.h. */
+/* "T, part-way through the hour from H", for a time s (seconds) that is
+ * not on the hour: where a trace or a series starts or ends in a partly
+ * covered hour, as the notes that leave that hour out say it. */
+static void part_way(double s, char *buf, size_t size)
+{
+    char t[32], h[32];
+    gp_format_time((int64_t)floor(s + 0.5), t, sizeof t);
+    gp_format_time((int64_t)floor(s / 3600) * 3600, h, sizeof h);
+    snprintf(buf, size, "%s, part-way through the hour from %s", t, h);
+}
+
 gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
                           size_t horizon_hours, const gp_forecast_options *opt,
                           gp_forecast **out, gp_error *err)
@@ -1581,36 +1592,33 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
     fc->history_start_hour = first_hour;
     fc->history_hours = n_hist;
     if (cut_start) {
-        char a[32], h[32], w[32];
+        char a[96], w[32];
         fc->partial_start_s = trace->start_s;
-        gp_format_time((int64_t)floor(trace->start_s + 0.5), a, sizeof a);
-        gp_format_time(trace->start_hour * 3600, h, sizeof h);
+        part_way(trace->start_s, a, sizeof a);
         gp_format_time(first_hour * 3600, w, sizeof w);
         gp_warnings_add(&fc->notes,
-                        "the trace starts at %s, part-way through the hour "
-                        "from %s: that hour is left out (partly covered, it "
-                        "would read as a dip in demand), so the history "
-                        "starts at %s",
-                        a, h, w);
+                        "the trace starts at %s: that hour is left out "
+                        "(partly covered, it would read as a dip in demand), "
+                        "so the history starts at %s",
+                        a, w);
     }
     if (cut_end) {
-        char e[32], h[32];
+        char e[96], h[32];
         fc->partial_end_s = trace->end_s;
-        gp_format_time((int64_t)floor(trace->end_s + 0.5), e, sizeof e);
+        part_way(trace->end_s, e, sizeof e);
         gp_format_time(end_hour * 3600, h, sizeof h);
         if (n_hist == n_whole)
             gp_warnings_add(&fc->notes,
-                            "the trace ends at %s, part-way through the hour "
-                            "from %s: that hour is left out (partly covered, "
-                            "it would read as a dip in demand), so the "
-                            "history ends and the forecast starts at %s",
-                            e, h, h);
+                            "the trace ends at %s: that hour is left out "
+                            "(partly covered, it would read as a dip in "
+                            "demand), so the history ends and the forecast "
+                            "starts at %s",
+                            e, h);
         else
             gp_warnings_add(&fc->notes,
-                            "the trace ends at %s, part-way through the hour "
-                            "from %s: the hold-out is scored on the whole "
-                            "hours before it",
-                            e, h);
+                            "the trace ends at %s: the hold-out is scored on "
+                            "the whole hours before it",
+                            e);
     }
     if (n_hist < 2 * WEEK)
         gp_warnings_add(&fc->notes,
@@ -1676,18 +1684,14 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
                        sizeof t);
         gp_trace_pool_name(trace, fs->pool, name, sizeof name);
         if (fs->partial_start_s > 0) {
-            char a[32], h[32];
-            gp_format_time((int64_t)floor(fs->partial_start_s + 0.5), a,
-                           sizeof a);
-            gp_format_time((int64_t)floor(fs->partial_start_s / 3600) * 3600, h,
-                           sizeof h);
+            char a[96];
+            part_way(fs->partial_start_s, a, sizeof a);
             gp_warnings_add(&fc->notes,
-                            "%s %s: its rows start at %s, part-way "
-                            "through the hour from %s: that hour is left "
+                            "%s %s: its rows start at %s: that hour is left "
                             "out (partly covered, it would read as a dip in "
                             "demand), so it is forecast from the %zu hour%s "
                             "since %s",
-                            name, gp_workload_name(fs->workload), a, h,
+                            name, gp_workload_name(fs->workload), a,
                             fs->history_hours,
                             fs->history_hours == 1 ? "" : "s", t);
             continue;

@@ -920,10 +920,7 @@ static gp_status check_span(tel *T)
     for (size_t i = 0; i < T->n_samples; i++) {
         const tel_sample *s = &T->samples[i];
         int64_t h0 = (int64_t)floor(s->t / 3600.0);
-        int64_t h1 = (int64_t)floor((s->t + s->step - 1e-6) / 3600.0) + 1;
-        /* on the hour from 2514 on, where t - 1e-6 is t (trace.c) */
-        if (h1 - 1 > h0 && (double)(h1 - 1) * 3600 >= s->t + s->step)
-            h1--;
+        int64_t h1 = gp_last_clock_hour(s->t, s->t + s->step) + 1;
 
         if (!(s->step / 3600.0 < (double)GP_TRACE_MAX_SPAN_HOURS) ||
             h1 - h0 > GP_TRACE_MAX_SPAN_HOURS) {

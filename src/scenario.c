@@ -571,7 +571,8 @@ static gp_status parse_scenario(gp_jdoc *d, const json_t *root, gp_scenario *s)
             int64_t t = i ? s->window_end : s->window_start;
             if (t % 3600 != 0) {
                 char quoted[128], hour[32];
-                gp_format_time(t - ((t % 3600) + 3600) % 3600, hour,
+                /* the hour it is in (times are from 1970: t >= 0) */
+                gp_format_time(t - t % 3600, hour,
                                sizeof hour);
                 return gp_jdoc_error(
                     d, key,

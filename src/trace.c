@@ -1063,12 +1063,7 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
         return false;
     }
     int64_t h = (int64_t)floor(t0 / 3600.0);
-    int64_t h_last = (int64_t)floor((t1 - 1e-6) / 3600.0);
-    /* from mid-2514 (t1 of 2^34 s or more) a double's step is 3.8e-6 s
-     * and t1 - 1e-6 rounds back to t1: a row that ends on the hour would
-     * reach into the next one (an empty hour, a window an hour too long) */
-    if (h_last > h && (double)h_last * 3600 >= t1)
-        h_last--;
+    int64_t h_last = gp_last_clock_hour(t0, t1);
     if (h_last - h >= GP_TRACE_MAX_SPAN_HOURS) {
         /* shorter than that, but not starting on the hour: it has a part
          * in one clock hour more than a trace may span */

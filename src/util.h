@@ -8,6 +8,7 @@
 
 #include "gpuplan.h"
 
+#include <math.h>
 #include <stdio.h>
 
 /* ---- limits the loaders apply ----------------------------------------------
@@ -29,6 +30,20 @@
 #define GP_TIME_LATEST_WHY                                                     \
     "9999-12-31T23:00:00Z, the latest time a trace, window or forecast may "   \
     "reach (the end of its last clock hour must be a time in 9999)"
+/* The last clock hour (in hours since the epoch) that a span [t0, t1) of
+ * seconds has a part in: t1's own hour, unless t1 is on the hour.  From
+ * mid-2514 (t1 of 2^34 s or more) a double's step is 3.8e-6 s and
+ * t1 - 1e-6 rounds back to t1, so the hour is checked against t1 itself:
+ * a span that ends on the hour would otherwise reach into the next one
+ * (an empty hour, a window an hour too long). */
+static inline int64_t gp_last_clock_hour(double t0, double t1)
+{
+    int64_t h0 = (int64_t)floor(t0 / 3600.0);
+    int64_t h = (int64_t)floor((t1 - 1e-6) / 3600.0);
+    if (h > h0 && (double)h * 3600 >= t1)
+        h--;
+    return h;
+}
 /* The most instances, and GPUs, one trace row may hold.  The largest GPU
  * fleets are around a million GPUs, so these are ten times past any real
  * row and catch a mistyped or garbage number (1e300) with a clear error.

@@ -341,6 +341,29 @@ static void test_warning_names_series_and_instance_hours(void **state)
     free(csv.p);
 }
 
+/* classify --out's rows for texts[0, n) (the files the trace t was read
+ * from) into *out (malloc'd, for the caller to free); the status of
+ * gp_classify_write_labeled. */
+static gp_status write_labeled(const gp_trace *t, const gp_classification *c,
+                               size_t n, const char **sources,
+                               const char **texts, char **out, gp_error *err)
+{
+    gp_trace_options opt;
+    size_t out_len = 0, lens[2];
+    gp_trace_options_init(&opt);
+    assert_true(n <= 2);
+    for (size_t i = 0; i < n; i++)
+        lens[i] = strlen(texts[i]);
+    *out = NULL;
+    FILE *f = open_memstream(out, &out_len);
+    assert_non_null(f);
+    gp_error_clear(err);
+    gp_status st = gp_classify_write_labeled(f, t, pricing, &opt, c, n,
+                                             sources, texts, lens, err);
+    fclose(f);
+    return st;
+}
+
 /*
  * --out: every row once, in order; the unlabelled rows get the verdict
  * (the two-hour series: inference at 0.500), the labelled row keeps its
@@ -370,19 +393,11 @@ static void test_write_labeled_rows(void **state)
         GP_OK);
     assert_int_equal(gp_trace_builder_finish(bld, &t, &err), GP_OK);
     assert_int_equal(gp_classify(t, false, &c, &err), GP_OK);
-    gp_trace_options opt;
-    gp_trace_options_init(&opt);
-    char *out = NULL;
-    size_t out_len = 0;
-    FILE *f = open_memstream(&out, &out_len);
-    assert_non_null(f);
+    char *out;
     const char *sources[2] = {"a.csv", "b.csv"};
     const char *texts[2] = {a, b};
-    size_t lens[2] = {strlen(a), strlen(b)};
-    assert_int_equal(gp_classify_write_labeled(f, t, pricing, &opt, c, 2,
-                                               sources, texts, lens, &err),
+    assert_int_equal(write_labeled(t, c, 2, sources, texts, &out, &err),
                      GP_OK);
-    fclose(f);
     /* chat spans 00:00-02:59 (3 hours, under 6): inference at 0.500.
      * Classified rows that left interruptible empty state the flag they
      * were billed with (an unlabelled series is not interruptible: false);
@@ -416,19 +431,9 @@ static void test_write_labeled_reads_cr_line_ends(void **state)
     (void)state;
     gp_trace *t = trace_of(a);
     assert_int_equal(gp_classify(t, false, &c, &err), GP_OK);
-    gp_trace_options opt;
-    gp_trace_options_init(&opt);
-    char *out = NULL;
-    size_t out_len = 0;
-    FILE *f = open_memstream(&out, &out_len);
-    assert_non_null(f);
+    char *out;
     const char *source = "a.csv";
-    size_t len = strlen(a);
-    gp_error_clear(&err);
-    assert_int_equal(gp_classify_write_labeled(f, t, pricing, &opt, c, 1,
-                                               &source, &a, &len, &err),
-                     GP_OK);
-    fclose(f);
+    assert_int_equal(write_labeled(t, c, 1, &source, &a, &out, &err), GP_OK);
     assert_string_equal(out, "timestamp,instance_type,instances,team,workload,"
                              "workload_confidence,interruptible\n"
                              "2026-05-04T00:00:00Z,g5.xlarge,4,chat,inference,"
@@ -454,19 +459,10 @@ static void test_write_labeled_rejects_a_row_not_in_the_trace(void **state)
     (void)state;
     gp_trace *t = trace_of(loaded);
     assert_int_equal(gp_classify(t, false, &c, &err), GP_OK);
-    gp_trace_options opt;
-    gp_trace_options_init(&opt);
-    char *out = NULL;
-    size_t out_len = 0;
-    FILE *f = open_memstream(&out, &out_len);
-    assert_non_null(f);
+    char *out;
     const char *source = "t.csv";
-    size_t len = strlen(other);
-    gp_error_clear(&err);
-    assert_int_equal(gp_classify_write_labeled(f, t, pricing, &opt, c, 1,
-                                               &source, &other, &len, &err),
+    assert_int_equal(write_labeled(t, c, 1, &source, &other, &out, &err),
                      GP_ERR_INPUT);
-    fclose(f);
     free(out);
     char msg[1024];
     gp_error_format(&err, msg, sizeof msg);

@@ -1,9 +1,11 @@
 /*
  * cmd_validate.c: `gpuplan validate` reads every input, reports every
- * problem, and prints what it read: the window, the pools, instance-hours
- * by workload, useful GPU-hours, rows read and rejected.
+ * problem, and prints what it read: the window simulate would bill (and
+ * the trace's span when a scenario sets the window), the pools,
+ * instance-hours by workload, useful GPU-hours, rows read and rejected.
  */
 #include "cli.h"
+#include "engine.h"
 
 #include <stdio.h>
 
@@ -11,6 +13,35 @@
 static const char *plural(size_t n, const char *one, const char *many)
 {
     return n == 1 ? one : many;
+}
+
+/* With a scenario window: the trace's own span, and how many of its
+ * instance-hours fall in the window's hours [w0, w0 + wn), the ones
+ * simulate bills. */
+static void print_trace_span(const gp_trace *t, int64_t w0, size_t wn)
+{
+    char a[32], z[32];
+    double all = t->instance_hours[GP_TRAINING] +
+                 t->instance_hours[GP_INFERENCE] +
+                 t->instance_hours[GP_UNLABELED];
+    double in_window = 0;
+
+    if (w0 <= t->start_hour &&
+        w0 + (int64_t)wn >= t->start_hour + (int64_t)t->n_hours)
+        in_window = all; /* the whole trace, summed as the line below */
+    else
+        for (size_t s = 0; s < t->n_series; s++)
+            for (size_t h = 0; h < t->n_hours; h++) {
+                int64_t hour = t->start_hour + (int64_t)h;
+                if (hour >= w0 && hour < w0 + (int64_t)wn)
+                    in_window += t->series[s].instance_hours[h];
+            }
+    gp_format_time(t->start_hour * 3600, a, sizeof a);
+    gp_format_time((t->start_hour + (int64_t)t->n_hours) * 3600, z, sizeof z);
+    printf("trace:           %s to %s (%zu %s), %.2f of its %.2f "
+           "instance-hours in the window\n",
+           a, z, t->n_hours, plural(t->n_hours, "hour", "hours"), in_window,
+           all);
 }
 
 static int validate_exec(gp_cli *cli)
@@ -22,10 +53,29 @@ static int validate_exec(gp_cli *cli)
     if (rc != 0)
         return rc;
     const gp_trace *t = in.trace;
-    gp_format_time(t->start_hour * 3600, a, sizeof a);
-    gp_format_time((t->start_hour + (int64_t)t->n_hours) * 3600, z, sizeof z);
-    printf("window:          %s to %s (%zu %s)\n", a, z, t->n_hours,
-           plural(t->n_hours, "hour", "hours"));
+    /* the window simulate bills, and its warnings: a window that misses
+     * the trace, a commitment active at no hour of it */
+    gp_warnings ww = {NULL, 0, 0};
+    gp_cli_window_warn(&in, true, &ww);
+    if (!cli->quiet)
+        gp_cli_print_warnings(&ww);
+    gp_warnings_clear(&ww);
+    if (in.scenario->has_window) {
+        int64_t w0;
+        size_t wn;
+        gp_engine_window(t, in.scenario, &w0, &wn);
+        gp_format_time(w0 * 3600, a, sizeof a);
+        gp_format_time((w0 + (int64_t)wn) * 3600, z, sizeof z);
+        printf("window:          %s to %s (%zu %s, the scenario's)\n", a, z, wn,
+               plural(wn, "hour", "hours"));
+        print_trace_span(t, w0, wn);
+    } else {
+        gp_format_time(t->start_hour * 3600, a, sizeof a);
+        gp_format_time((t->start_hour + (int64_t)t->n_hours) * 3600, z,
+                       sizeof z);
+        printf("window:          %s to %s (%zu %s)\n", a, z, t->n_hours,
+               plural(t->n_hours, "hour", "hours"));
+    }
     printf("rows:            %llu read, %llu rejected\n",
            (unsigned long long)t->rows_read,
            (unsigned long long)t->rows_rejected);

@@ -110,24 +110,11 @@ static gp_status savings_plan_prepare(const gp_model_input *in, void **state,
         if (!pl->pools)
             goto nomem;
         for (size_t p = 0; p < t->n_pools; p++) {
-            const gp_catalog *cat = t->pools[p].catalog;
-            const gp_instance_type *it = t->pools[p].type;
-            if (strcmp(cat->provider, c->provider) != 0)
-                continue;
-            if (c->kind == GP_PLAN_FAMILY &&
-                (strcmp(cat->region, c->region) != 0 ||
-                 strcmp(it->family, c->family) != 0))
-                continue;
-            for (size_t k = 0; k < it->n_plans; k++) {
-                const gp_plan_offer *o = &it->plans[k];
-                if (o->kind == c->kind && o->term_years == c->term_years &&
-                    o->payment == c->payment && o->hourly > 0) {
-                    pl->pools[pl->n_pools++] = (struct eligible){
-                        (long)p, o->hourly, 1.0 - o->hourly / in->od_rate[p],
-                        0};
-                    break;
-                }
-            }
+            const gp_plan_offer *o =
+                gp_plan_offer_of(c, t->pools[p].catalog, t->pools[p].type);
+            if (o)
+                pl->pools[pl->n_pools++] = (struct eligible){
+                    (long)p, o->hourly, 1.0 - o->hourly / in->od_rate[p], 0};
         }
         qsort(pl->pools, pl->n_pools, sizeof *pl->pools, eligible_cmp);
     }

@@ -1183,3 +1183,21 @@ const gp_reserved_offer *gp_reserved_offer_of(const gp_pricing *p,
         *type = it;
     return offer;
 }
+
+const gp_plan_offer *gp_plan_offer_of(const gp_commitment *c,
+                                      const gp_catalog *cat,
+                                      const gp_instance_type *it)
+{
+    if (strcmp(cat->provider, c->provider) != 0)
+        return NULL;
+    if (c->kind == GP_PLAN_FAMILY && (strcmp(cat->region, c->region) != 0 ||
+                                      strcmp(it->family, c->family) != 0))
+        return NULL;
+    for (size_t k = 0; k < it->n_plans; k++) {
+        const gp_plan_offer *o = &it->plans[k];
+        if (o->kind == c->kind && o->term_years == c->term_years &&
+            o->payment == c->payment && o->hourly > 0)
+            return o;
+    }
+    return NULL;
+}

@@ -467,6 +467,55 @@ static void commitment_outside(const gp_commitment *c, const char *whose,
                     whose, what, a, z, w[0], w[1]);
 }
 
+/* Warns when savings plan c, active in the window, covers no pool of the
+ * trace (gp_plan_offer_of: its provider, a family plan's family in its
+ * region): its commitment is billed every hour for nothing, which a
+ * mistyped family or region would otherwise hide. */
+static void plan_covers_nothing(const gp_commitment *c, const char *whose,
+                                const gp_trace *t, int64_t w0, size_t n,
+                                gp_warnings *out)
+{
+    char what[200], scope[160];
+    size_t first, last;
+    bool in_scope = false;
+
+    if (c->type != GP_COMMIT_SAVINGS_PLAN)
+        return;
+    gp_commitment_active_hours(c, w0, n, &first, &last);
+    if (last <= first)
+        return; /* billed for no hour: commitment_outside says so */
+    for (size_t p = 0; p < t->n_pools; p++) {
+        const gp_catalog *cat = t->pools[p].catalog;
+        if (gp_plan_offer_of(c, cat, t->pools[p].type))
+            return;
+        in_scope |= strcmp(cat->provider, c->provider) == 0 &&
+                    (c->kind != GP_PLAN_FAMILY ||
+                     (strcmp(cat->region, c->region) == 0 &&
+                      strcmp(t->pools[p].type->family, c->family) == 0));
+    }
+    gp_commitment_describe(c, false, what, sizeof what);
+    if (c->kind == GP_PLAN_FAMILY)
+        snprintf(scope, sizeof scope, "of family %s in %s %s", c->family,
+                 c->provider, c->region);
+    else
+        snprintf(scope, sizeof scope, "on %s", c->provider);
+    if (in_scope)
+        gp_warnings_add(out,
+                        "%s commitment (%s) covers none of the trace's "
+                        "usage: no pool of the trace %s has a %d-year %s "
+                        "%s savings-plan rate in the catalogs, so its "
+                        "commitment is billed for nothing",
+                        whose, what, scope, c->term_years,
+                        gp_payment_name(c->payment),
+                        gp_plan_kind_name(c->kind));
+    else
+        gp_warnings_add(out,
+                        "%s commitment (%s) covers none of the trace's "
+                        "usage: the trace has no pool %s, so its "
+                        "commitment is billed for nothing",
+                        whose, what, scope);
+}
+
 void gp_cli_window_warn(const gp_inputs *in, bool strategies, gp_warnings *out)
 {
     const gp_scenario *sc = in->scenario;
@@ -491,8 +540,10 @@ void gp_cli_window_warn(const gp_inputs *in, bool strategies, gp_warnings *out)
                         "billed",
                         w[0], w[1], u[0], u[1]);
     }
-    for (size_t i = 0; i < sc->n_commitments; i++)
+    for (size_t i = 0; i < sc->n_commitments; i++) {
         commitment_outside(&sc->commitments[i], "an owned", w0, hours, out);
+        plan_covers_nothing(&sc->commitments[i], "an owned", t, w0, hours, out);
+    }
     for (size_t k = 0; strategies && k < sc->n_strategies; k++)
         for (size_t i = 0; i < sc->strategies[k].n_add; i++) {
             char whose[96];
@@ -500,6 +551,8 @@ void gp_cli_window_warn(const gp_inputs *in, bool strategies, gp_warnings *out)
                      sc->strategies[k].name);
             commitment_outside(&sc->strategies[k].add_commitments[i], whose, w0,
                                hours, out);
+            plan_covers_nothing(&sc->strategies[k].add_commitments[i], whose, t,
+                                w0, hours, out);
         }
 }
 

@@ -282,6 +282,14 @@ const gp_reserved_offer *gp_reserved_offer_of(const gp_pricing *p,
                                               const gp_commitment *c,
                                               const gp_instance_type **type);
 
+/* The rate savings plan `c` covers type `it` of catalog `cat` at, or NULL
+ * when the plan does not cover it: a compute plan covers its provider's
+ * types, an instance_family plan its family in its region, and only types
+ * with a rate above 0 for its kind, term and payment. */
+const gp_plan_offer *gp_plan_offer_of(const gp_commitment *c,
+                                      const gp_catalog *cat,
+                                      const gp_instance_type *it);
+
 typedef struct gp_strategy {
     char *name;
     gp_commitment *add_commitments;

@@ -283,19 +283,18 @@ void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
                                     c->term_years, gp_payment_name(c->payment),
                                     c->instance_type);
             } else {
+                /* the rates of the pools the plan covers (a family plan's
+                 * family in its region), as models/savings_plan.c bills */
                 for (size_t p = 0; p < t->n_pools; p++) {
-                    const gp_instance_type *it = t->pools[p].type;
-                    for (size_t j = 0; j < it->n_plans; j++)
-                        if (it->plans[j].estimate &&
-                            it->plans[j].kind == c->kind &&
-                            it->plans[j].term_years == c->term_years &&
-                            it->plans[j].payment == c->payment)
-                            gp_warnings_add(
-                                &info->warnings,
-                                "the %d-year %s %s savings-plan rate of %s "
-                                "is an estimate, not a list price",
-                                c->term_years, gp_payment_name(c->payment),
-                                gp_plan_kind_name(c->kind), it->name);
+                    const gp_plan_offer *o = gp_plan_offer_of(
+                        c, t->pools[p].catalog, t->pools[p].type);
+                    if (o && o->estimate)
+                        gp_warnings_add(
+                            &info->warnings,
+                            "the %d-year %s %s savings-plan rate of %s "
+                            "is an estimate, not a list price",
+                            c->term_years, gp_payment_name(c->payment),
+                            gp_plan_kind_name(c->kind), t->pools[p].type->name);
                 }
             }
         }

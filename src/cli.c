@@ -671,6 +671,11 @@ const char *gp_cli_input_named(const gp_cli *cli, const char *path)
     return NULL;
 }
 
+const char *gp_cli_rejects_path(const gp_cli *cli)
+{
+    return cli->rejects ? cli->rejects : "gpuplan-rejects.csv";
+}
+
 /* Closes the rejects file and renames it into place; on failure removes it
  * and fills err. */
 static bool finish_rejects(gp_inputs *in, const char *path, gp_error *err)
@@ -697,8 +702,7 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
     gp_trace_builder *b = NULL;
     gp_trace_options opt = cli->trace_opt;
     const char *scenario = cli->scenario;
-    const char *rejects_path =
-        cli->rejects ? cli->rejects : "gpuplan-rejects.csv";
+    const char *rejects_path = gp_cli_rejects_path(cli);
 
     memset(in, 0, sizeof *in);
     gp_error_clear(&err);
@@ -879,4 +883,16 @@ void gp_cli_run_info(gp_run_info *info, const char *command, const gp_cli *cli,
     info->used_sample = in->used_sample;
     for (size_t i = 0; i < in->pricing->warnings.count; i++)
         gp_warnings_add(&info->warnings, "%s", in->pricing->warnings.items[i]);
+    /* the terminal said so as the trace loaded ("N rows rejected; see
+     * ..."); the JSON and the workbook say it here */
+    uint64_t rejected = in->trace->rows_rejected;
+    if (rejected > 0)
+        gp_warnings_add(&info->warnings,
+                        "%llu trace %s rejected (--skip-bad) and %s not in "
+                        "these numbers; see %s for each with its reason",
+                        (unsigned long long)rejected,
+                        plural(rejected, "row was", "rows were"),
+                        plural(rejected, "is", "are"),
+                        gp_cli_rejects_path(cli));
+    info->n_load_warnings = info->warnings.count;
 }

@@ -112,6 +112,10 @@ bool gp_cli_same_file(const char *a, const char *b);
  * catalog" or "the scenario" (--trace, --pricing, --scenario), or NULL. */
 const char *gp_cli_input_named(const gp_cli *cli, const char *path);
 
+/* Where --skip-bad writes the rejected rows: --rejects, else
+ * gpuplan-rejects.csv. */
+const char *gp_cli_rejects_path(const gp_cli *cli);
+
 /* Prints err the way users see errors: "file:line:column: field: msg". */
 void gp_cli_print_error(const gp_error *err);
 /* "gpuplan: warning: ..." lines on stderr. */

@@ -131,18 +131,12 @@ static void print_idle(const gp_idle_report *r, gp_ledger *const *l,
     }
 }
 
-/* The run's own warnings (the catalogs' were printed when they loaded). */
+/* The run's own warnings (the catalogs' and the rejected rows' were
+ * printed when the inputs loaded). */
 static void print_run_warnings(const gp_run_info *info)
 {
-    for (size_t i = 0; i < info->warnings.count; i++) {
-        bool from_pricing = false;
-        for (size_t k = 0; k < info->pricing->warnings.count; k++)
-            from_pricing |= strcmp(info->warnings.items[i],
-                                   info->pricing->warnings.items[k]) == 0;
-        if (!from_pricing)
-            fprintf(stderr, "gpuplan: warning: %s\n",
-                    info->warnings.items[i]);
-    }
+    for (size_t i = info->n_load_warnings; i < info->warnings.count; i++)
+        fprintf(stderr, "gpuplan: warning: %s\n", info->warnings.items[i]);
 }
 
 static int simulate_exec(gp_cli *cli)

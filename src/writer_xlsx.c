@@ -712,8 +712,9 @@ static void summary_warning(gp_xl *x, xl_sheet *s, size_t *row,
     worksheet_write_string(s->ws, (lxw_row_t)(*row)++, 0, text, x->f.warn);
 }
 
-/* Warnings: estimated prices, stale catalogs, rejected rows, classified
- * workloads, the recommender's and the forecaster's notes. */
+/* Warnings: unlabelled usage, idle spans, the run's warnings (estimated
+ * prices, stale catalogs, rejected rows, classified workloads), the
+ * recommender's and the forecaster's notes. */
 static size_t summary_warnings(gp_xl *x, xl_sheet *s, size_t row)
 {
     const gp_report *r = x->r;
@@ -723,13 +724,6 @@ static size_t summary_warnings(gp_xl *x, xl_sheet *s, size_t row)
 
     worksheet_write_string(s->ws, (lxw_row_t)row++, 0, "Warnings and notes",
                            x->f.h2);
-    if (t->rows_rejected > 0) {
-        snprintf(buf, sizeof buf,
-                 "%llu trace rows were rejected (--skip-bad) and are not in "
-                 "these numbers; see the rejects file",
-                 (unsigned long long)t->rows_rejected);
-        summary_warning(x, s, &row, buf);
-    }
     if (t->instance_hours[GP_UNLABELED] > 0) {
         snprintf(buf, sizeof buf,
                  "%.0f instance-hours had no workload label and were billed "

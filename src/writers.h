@@ -21,6 +21,9 @@ typedef struct gp_run_info {
     const gp_trace *trace;
     bool used_sample;
     gp_warnings warnings; /* owned: pricing warnings plus the run's own */
+    /* the first n_load_warnings of them were printed as the inputs
+     * loaded (the catalogs' and scenario's, the rows --skip-bad rejected) */
+    size_t n_load_warnings;
     /* the command-line options that change the numbers, as given (the
      * Inputs sheet lists them): 0 or false when not given */
     int64_t train_until;  /* --train-until, epoch seconds */

@@ -323,6 +323,18 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
         } else if (strcmp(name, "scenario") == 0) {
             cli->scenario = value;
         } else if (strcmp(name, "out") == 0) {
+            /* the name alone says it: no work is done before saying so
+             * (a folder that is missing is found when it is written) */
+            size_t len = strlen(value);
+            const char *base = strrchr(value, '/');
+            base = base ? base + 1 : value;
+            if ((cmd->options & OPT_OUT_XLSX) &&
+                (strlen(base) <= 5 || strcmp(value + len - 5, ".xlsx") != 0))
+                return usage_error(cmd,
+                                   "--out: the report is an Excel workbook: "
+                                   "give it a name ending in .xlsx, not "
+                                   "\"%s\"",
+                                   value);
             cli->out = value;
         } else if (strcmp(name, "json") == 0) {
             cli->json = true;

@@ -29,7 +29,10 @@ enum {
     OPT_NEEDS_TRACE = 1 << 11,
     OPT_TRAIN_UNTIL = 1 << 12, /* --train-until */
     /* import: --provider, --instance-type, --time (and --region, --step) */
-    OPT_IMPORT = 1 << 13
+    OPT_IMPORT = 1 << 13,
+    /* not an option: --out is the Excel workbook, so a name not ending in
+     * .xlsx is a usage error, checked when the options are parsed */
+    OPT_OUT_XLSX = 1 << 14
 };
 
 typedef struct gp_cli {

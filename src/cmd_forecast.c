@@ -310,6 +310,6 @@ const struct gp_command gp_cmd_forecast = {
     "                      set bad rows aside instead of stopping\n"
     "  --quiet             no progress, notes or warnings on stderr\n",
     OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_JSON | OPT_CSV | OPT_OUT |
-        OPT_SKIP_BAD | OPT_HORIZON | OPT_TRAIN_UNTIL,
+        OPT_SKIP_BAD | OPT_HORIZON | OPT_TRAIN_UNTIL | OPT_OUT_XLSX,
     forecast_exec,
 };

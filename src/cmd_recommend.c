@@ -459,6 +459,7 @@ const struct gp_command gp_cmd_recommend = {
     "                      set bad rows aside instead of stopping\n"
     "  --quiet             no progress, notes or warnings on stderr\n",
     OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_JSON | OPT_SKIP_BAD |
-        OPT_SEED | OPT_TRAIN_UNTIL | OPT_OUT | OPT_CSV | OPT_FORWARD,
+        OPT_SEED | OPT_TRAIN_UNTIL | OPT_OUT | OPT_CSV | OPT_FORWARD |
+        OPT_OUT_XLSX,
     recommend_exec,
 };

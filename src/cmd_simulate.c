@@ -119,16 +119,27 @@ static void print_idle(const gp_idle_report *r, gp_ledger *const *l,
                100 * r->gpu_hours / r->gpu_hours_with_util);
     printf(", %.1f instance-hours, %s at on-demand rates\n",
            r->instance_hours, cost);
+    /* a baseline that terminates idle GPUs itself is no measure of what
+     * terminating saves: its own line would read "$0.00 below" it */
+    bool baseline_terminates = l[0]->idle_terminated_instance_hours > 0;
     for (size_t i = 0; i < n; i++) {
         if (l[i]->idle_terminated_instance_hours <= 0)
             continue;
+        printf("  %s: terminating idle GPUs removed %.1f instance-hours",
+               l[i]->strategy, l[i]->idle_terminated_instance_hours);
+        if (baseline_terminates) {
+            printf("\n");
+            continue;
+        }
         gp_format_money(l[0]->total_cost - l[i]->total_cost, saved,
                         sizeof saved);
-        printf("  %s: terminating idle GPUs removed %.1f instance-hours; "
-               "total cost %s below %s\n",
-               l[i]->strategy, l[i]->idle_terminated_instance_hours, saved,
-               l[0]->strategy);
+        printf("; total cost %s below %s\n", saved, l[0]->strategy);
     }
+    if (baseline_terminates)
+        printf("  (%s terminates idle GPUs itself, so no total above "
+               "shows what terminating saves: compare with a scenario "
+               "whose policy has no terminate_idle_h)\n",
+               l[0]->strategy);
 }
 
 /* The run's own warnings (the catalogs' and the rejected rows' were

@@ -1,0 +1,62 @@
+#!/bin/sh
+# simulate's idle lines when the baseline policy terminates idle GPUs
+# itself: the baseline is then no measure of what terminating saves, so
+# no strategy is said to cost so much "below baseline" (the baseline's
+# own line read "total cost $0.00 below baseline", and a strategy that
+# terminates later "-$1.01 below baseline"); a note says why.
+# Prices: tests/data/engine (g5.xlarge $1.006/h on demand).
+#
+# The trace of idle_simulate.sh: h1/gpu0 idle 01:00-04:00 (2% for 3 h).
+#   baseline (terminate_idle_h 1): 02:00 and 03:00 removed, 2.0
+#     instance-hours, total 10 - 2 = 8 instance-hours, $8.048;
+#   stop-later (terminate_idle_h 2): 03:00 removed, 1.0 instance-hour,
+#     $9.054, $1.006 above the baseline (what printed as "-$1.01 below").
+set -eu
+bin=$1
+src=$2
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+cat > "$out/trace.csv" <<'CSV'
+timestamp,instance_type,instances,gpu_util,job_id,team,project,workload
+2026-01-05T00:00:00Z,g5.xlarge,1,50,h1/gpu0,a,p1,inference
+2026-01-05T00:00:00Z,g5.xlarge,1,70,h1/gpu1,b,p2,inference
+2026-01-05T01:00:00Z,g5.xlarge,1,2,h1/gpu0,a,p1,inference
+2026-01-05T01:00:00Z,g5.xlarge,1,70,h1/gpu1,b,p2,inference
+2026-01-05T02:00:00Z,g5.xlarge,1,2,h1/gpu0,a,p1,inference
+2026-01-05T02:00:00Z,g5.xlarge,1,70,h1/gpu1,b,p2,inference
+2026-01-05T03:00:00Z,g5.xlarge,1,2,h1/gpu0,a,p1,inference
+2026-01-05T03:00:00Z,g5.xlarge,1,70,h1/gpu1,b,p2,inference
+2026-01-05T04:00:00Z,g5.xlarge,1,60,h1/gpu0,a,p1,inference
+2026-01-05T04:00:00Z,g5.xlarge,1,70,h1/gpu1,b,p2,inference
+CSV
+cat > "$out/scenario.json" <<'JSON'
+{"policy": {"inference": {"terminate_idle_h": 1}},
+ "strategies": [{"name": "stop-later",
+                 "policy": {"inference": {"terminate_idle_h": 2}}}]}
+JSON
+run() {
+    "$bin" simulate --quiet --pricing "$src/tests/data/engine/aws-test.json" \
+        --trace "$out/trace.csv" --scenario "$out/scenario.json" "$@"
+}
+run > "$out/table.txt"
+run --json > "$out/run.json"
+python3 - "$out" <<'PY'
+import json, sys
+d = sys.argv[1]
+def near(a, b, what):
+    assert abs(a - b) < 1e-6, "%s: %r, expected %r" % (what, a, b)
+s = {x["name"]: x for x in json.load(open(d + "/run.json"))["strategies"]}
+near(s["baseline"]["idle_terminated_instance_hours"], 2, "baseline removed")
+near(s["baseline"]["total_cost"], 8.048, "baseline total")
+near(s["stop-later"]["idle_terminated_instance_hours"], 1, "stop-later removed")
+near(s["stop-later"]["total_cost"], 9.054, "stop-later total")
+table = open(d + "/table.txt").read()
+lines = table.splitlines()
+assert "  baseline: terminating idle GPUs removed 2.0 instance-hours" in lines, table
+assert "  stop-later: terminating idle GPUs removed 1.0 instance-hours" in lines, table
+assert "below baseline" not in table, table
+assert "  (baseline terminates idle GPUs itself, so no total above shows " \
+       "what terminating saves: compare with a scenario whose policy has " \
+       "no terminate_idle_h)" in lines, table
+PY
+echo "a baseline that terminates idle GPUs is not compared against"

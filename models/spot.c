@@ -22,7 +22,14 @@
  *
  * A run that started before the window is not replayed (its first hours
  * are outside it): its hours in the window are priced like usage without
- * job_id, and the ledger counts such runs.
+ * job_id, and the ledger counts such runs.  A run that goes past the
+ * window's end is replayed whole, and each replicate's cost is billed in
+ * proportion to the run's instance-hours in each hour; the window holds
+ * the share `window` of it.  The ledger's spot statistics (expected
+ * interruptions and failed-attempt cost, the percentiles of the cost)
+ * count that share of every run, so they cover the hours the billed cost
+ * covers; a run's own row (gp_ledger_job) is the whole run, with its
+ * cost in the window beside it.
  *
  * Spot usage without job_id uses the expected value, Daly (2006):
  *   T_w = M e^(R/M) (e^((tau+delta)/M) - 1) W / tau,   M = 1 / (N lambda),
@@ -75,6 +82,9 @@ struct spot_run {
     double price, od; /* $/instance-hour */
     double lambda;
     const gp_policy *policy;
+    /* the share of the run's instance-hours inside the window: 1 unless
+     * the run goes past its end */
+    double window;
     /* results */
     gp_ledger_job out;
     double spot_cost_mean, fallback_cost_mean;
@@ -243,7 +253,7 @@ static void *mc_worker_run(void *arg)
             sum_failed += r->n * (rep.lost_hours * r->price +
                                   rep.fallback_restart * r->od);
             fell_back += rep.fallback_hours > 0;
-            w->totals[k] += llround(costs[k] * 1e6);
+            w->totals[k] += llround(costs[k] * r->window * 1e6);
         }
         r->out.run = r->run;
         r->out.interruptions_mean = sum_int / reps;
@@ -252,6 +262,7 @@ static void *mc_worker_run(void *arg)
         r->out.cost_mean = (sum_spot + sum_fb) / reps;
         r->out.fallback_share = fell_back / reps;
         r->out.base_cost = r->n * r->work * r->price;
+        r->out.cost_in_window = r->out.cost_mean * r->window;
         r->spot_cost_mean = sum_spot / reps;
         r->fallback_cost_mean = sum_fb / reps;
         gsl_sort(costs, 1, (size_t)reps);
@@ -319,6 +330,11 @@ static gp_status spot_prepare(const gp_model_input *in, void **state,
             continue;
         }
         struct spot_run *r = &s->runs[s->n_runs++];
+        double ih = 0;
+        for (size_t k = 0; k < jr->n_hours; k++)
+            if (jr->hour0 + (int64_t)k < in->start_hour + (int64_t)in->n_hours)
+                ih += jr->hour_ih[k];
+        r->window = ih / jr->instance_hours;
         r->run = (uint32_t)i;
         r->pool = pool;
         r->n = jr->instances;
@@ -449,9 +465,10 @@ static gp_status spot_finish(void *state, const gp_model_input *in,
     double interruptions = s->nonjob_interruptions;
     double failed = s->nonjob_failed;
     for (size_t i = 0; i < s->n_runs; i++) {
-        ledger->jobs[i] = s->runs[i].out;
-        interruptions += s->runs[i].out.interruptions_mean;
-        failed += s->runs[i].out.failed_attempt_cost_mean;
+        const struct spot_run *r = &s->runs[i];
+        ledger->jobs[i] = r->out;
+        interruptions += r->out.interruptions_mean * r->window;
+        failed += r->out.failed_attempt_cost_mean * r->window;
     }
     for (int r = 0; r < s->replicates; r++)
         tot[r] = s->nonjob_cost + (double)s->totals[r] / 1e6;

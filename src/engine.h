@@ -56,7 +56,8 @@ typedef struct gp_ledger_series {
     double util_gpu_hours; /* GPU-hours that came with a gpu_util */
 } gp_ledger_series;
 
-/* Spot replay of one job run. */
+/* Spot replay of one job run: the whole run, hours past the window's end
+ * included, except cost_in_window. */
 typedef struct gp_ledger_job {
     uint32_t run; /* index into trace->runs */
     double attempts_mean;
@@ -66,6 +67,9 @@ typedef struct gp_ledger_job {
     double cost_p50, cost_p95;
     double fallback_share; /* fraction of replicates that fell back */
     double base_cost;      /* the same work with no interruptions */
+    /* the part of cost_mean billed in the window's hours (all of it
+     * unless the run goes past the window's end) */
+    double cost_in_window;
 } gp_ledger_job;
 
 /* Use of one commitment over the window. */
@@ -106,7 +110,9 @@ typedef struct gp_ledger {
      * from demand in the window (idle.h); all_on_demand_cost still counts
      * them, so `savings` includes what terminating saved */
     double idle_terminated_instance_hours;
-    /* spot, over Monte Carlo replicates (expected values without job_id) */
+    /* spot, over Monte Carlo replicates (expected values without job_id),
+     * in the window: a job run past its end counts for its share of
+     * instance-hours in it, as its cost is billed */
     double spot_interruptions_mean;
     double spot_failed_attempt_cost_mean;
     double spot_cost_p50, spot_cost_p95;

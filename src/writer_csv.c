@@ -118,7 +118,8 @@ static gp_status write_jobs(FILE *f, void *ctx)
     fputs("strategy,job_id,provider,region,instance_type,start,end,"
           "instances,instance_hours,attempts_mean,interruptions_mean,"
           "failed_attempt_cost_mean,cost_per_completed_run,cost_p50,"
-          "cost_p95,fallback_share,cost_without_interruptions\n",
+          "cost_p95,fallback_share,cost_without_interruptions,"
+          "cost_in_window\n",
           f);
     for (size_t k = 0; k < tb->n; k++) {
         const gp_ledger *l = tb->ledgers[k];
@@ -144,6 +145,7 @@ static gp_status write_jobs(FILE *f, void *ctx)
             num(f, j->cost_p95);
             num(f, j->fallback_share);
             num(f, j->base_cost);
+            num(f, j->cost_in_window);
             fputc('\n', f);
         }
     }

@@ -520,7 +520,8 @@ void xl_sheet_spot(gp_xl *x)
                                      "Cost P50",
                                      "Cost P95",
                                      "Fell back",
-                                     "Cost without interruptions"};
+                                     "Cost without interruptions",
+                                     "Cost in the window"};
     const gp_report *r = x->r;
     const gp_trace *t = x->t;
     xl_sheet s;
@@ -532,7 +533,10 @@ void xl_sheet_spot(gp_xl *x)
                "without job_id, spot is priced by Daly's expected time.  "
                "Spot cost is what is billed at spot (hours that fell back "
                "are in on-demand cost); P50 and P95 are of the spot "
-               "usage's whole cost, fallback included");
+               "usage's cost in the window, fallback included, as are the "
+               "expected interruptions and failed-attempt cost.  A job "
+               "run's row is the whole run, hours after the window "
+               "included; its cost in the window is the part billed in it");
     if (r->n_ledgers == 0) {
         xl_not_computed(x, &s, 3, XL_NOT_BILLED);
         xl_fit(&s);
@@ -577,11 +581,12 @@ void xl_sheet_spot(gp_xl *x)
             xl_num(&s, row, 12, j->cost_p95, x->f.money);
             xl_num(&s, row, 13, j->fallback_share, x->f.pct);
             xl_num(&s, row, 14, j->base_cost, x->f.money);
+            xl_num(&s, row, 15, j->cost_in_window, x->f.money);
         }
     }
     if (row > first) {
         s.width[3] = s.width[4] = 17;
-        xl_table(x, &s, first, row, 0, hj, 15);
+        xl_table(x, &s, first, row, 0, hj, 16);
     } else {
         worksheet_write_string(s.ws, (lxw_row_t)row, 0,
                                "no job runs replayed on spot: the trace has "

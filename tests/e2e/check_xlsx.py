@@ -397,6 +397,8 @@ def check_ledger_sheets(wb, vb, doc, mode, csv_dir):
                  num(j["cost_per_completed_run"]), j["job_id"] + " cost")
             near(row["Interruptions"], num(j["interruptions_mean"]),
                  j["job_id"] + " interruptions", 1e-9)
+            near(row["Cost in the window"], num(j["cost_in_window"]),
+                 j["job_id"] + " cost in the window")
     # Chargeback: every row of chargeback.csv; cost per useful GPU-hour
     rows = table(wb["Chargeback"], "Strategy", vb["Chargeback"])
     want = read_csv(os.path.join(csv_dir, "chargeback.csv"))
@@ -436,7 +438,7 @@ def per_job_rows(wb, vb):
         if ws.cell(r0, 2).value == "Job":
             hi = ref.split(":")[1]
             c1, r1 = openpyxl.utils.cell.coordinate_from_string(hi)
-            heads = [ws.cell(r0, c).value for c in range(1, 16)]
+            heads = [ws.cell(r0, c).value for c in range(1, 17)]
             for r in range(r0 + 1, r1 + 1):
                 yield {h: vb["Spot"].cell(r, i + 1).value
                        for i, h in enumerate(heads)}

@@ -55,6 +55,12 @@ typedef struct gp_hour {
      * split over the pools in proportion to the on-demand value it covered
      * there; a commitment that covered nothing charges no pool */
     double *commit_cost;
+    /* [series] the part of spot_cost that is job runs' (spot and fallback),
+     * by the series each run belongs to, and those runs' instance-hours:
+     * chargeback gives each job its own cost and splits only the rest of
+     * the pool's spot cost by instance-hours */
+    double *job_spot_cost;
+    double *job_spot_ih;
 } gp_hour;
 
 typedef struct gp_model {

@@ -412,11 +412,13 @@ static void spot_bill_hour(void *state, const gp_model_input *in,
         if (k < 0 || k >= (int64_t)jr->n_hours || jr->hour_ih[k] <= 0)
             continue;
         double share = jr->hour_ih[k] / jr->instance_hours;
+        double cost = (r->spot_cost_mean + r->fallback_cost_mean) * share;
         s->job_ih[r->pool] += jr->hour_ih[k];
         /* the fallback is billed on demand, but charged back to the
-         * spot usage that needed it */
-        hour->spot_cost[r->pool] +=
-            (r->spot_cost_mean + r->fallback_cost_mean) * share;
+         * spot usage that needed it: this run's */
+        hour->spot_cost[r->pool] += cost;
+        hour->job_spot_cost[jr->series] += cost;
+        hour->job_spot_ih[jr->series] += jr->hour_ih[k];
         hour->row->spot_cost += r->spot_cost_mean * share;
         hour->row->on_demand_cost += r->fallback_cost_mean * share;
     }

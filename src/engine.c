@@ -595,10 +595,21 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
     hour.spot_cost = scratch + 4 * (np + 1);
     hour.commit_cost = scratch + 5 * (np + 1);
     double *od_launched = gp_calloc(np + 1, sizeof *od_launched);
-    if (!od_launched) {
+    /* [pool] spot instance-hours not in a replayed job run, and the
+     * runs' cost; [series] the runs' cost and instance-hours */
+    double *rest_ih = gp_calloc(2 * (np + 1), sizeof *rest_ih);
+    double *job_cost = rest_ih ? rest_ih + (np + 1) : NULL;
+    double *per_series =
+        gp_calloc(2 * (trace->n_series + 1), sizeof *per_series);
+    if (!od_launched || !rest_ih || !per_series) {
+        gp_free(od_launched);
+        gp_free(rest_ih);
+        gp_free(per_series);
         st = GP_ERR_NOMEM;
         goto fail;
     }
+    hour.job_spot_cost = per_series;
+    hour.job_spot_ih = per_series + (trace->n_series + 1);
     /* The series' arrays are read a block of hours at a time into
      * hour-major tiles: reading one value from each of thousands of arrays
      * every hour stalled on memory (bench/README.md). */
@@ -606,6 +617,8 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
     double *tile = gp_malloc((3 * TILE_HOURS * ns + 1) * sizeof *tile);
     if (!tile) {
         gp_free(od_launched);
+        gp_free(rest_ih);
+        gp_free(per_series);
         st = GP_ERR_NOMEM;
         goto fail;
     }
@@ -626,6 +639,7 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
         const double *d_useful = tile + (TILE_HOURS + slot) * ns;
         const double *d_util = tile + (2 * TILE_HOURS + slot) * ns;
         memset(scratch, 0, 6 * (np + 1) * sizeof *scratch);
+        memset(per_series, 0, 2 * (ns + 1) * sizeof *per_series);
         hour.h = h;
         hour.t = (in.start_hour + (int64_t)h) * 3600;
         hour.row = row;
@@ -655,24 +669,43 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
             covered += hour.covered_value[p];
         row->od_equiv_covered = covered;
 
-        /* charge the hour back to its series */
+        /* charge the hour back to its series: a job run's spot cost
+         * (its fallback included) to its own series, the rest of a pool's
+         * spot cost by the instance-hours outside job runs */
         double allocated = 0;
         if (th >= 0 && th < (int64_t)trace->n_hours) {
+            memset(rest_ih, 0, 2 * (np + 1) * sizeof *rest_ih);
+            for (size_t i = 0; i < ns; i++) {
+                const gp_series *ser = &trace->series[i];
+                double rest = d_inst[i] - hour.job_spot_ih[i];
+                if ((d_inst[i] == 0 && hour.job_spot_cost[i] == 0) ||
+                    gp_route_of(trace, strat, ser) != GP_ROUTE_SPOT)
+                    continue;
+                rest_ih[ser->pool] += rest > 0 ? rest : 0;
+                job_cost[ser->pool] += hour.job_spot_cost[i];
+            }
             for (size_t i = 0; i < trace->n_series; i++) {
                 const gp_series *ser = &trace->series[i];
                 double d = d_inst[i];
                 gp_ledger_series *ls = &l->series[i];
-                if (d == 0 && d_useful[i] == 0)
+                /* a job run's cost goes to its series whatever the
+                 * series' demand in the hour shows */
+                double job = hour.job_spot_cost[i];
+                if (d == 0 && d_useful[i] == 0 && job == 0)
                     continue;
                 ls->instance_hours += d;
                 ls->useful_gpu_hours += d_useful[i];
                 ls->util_gpu_hours += d_util[i];
-                if (d == 0)
+                if (d == 0 && job == 0)
                     continue;
                 size_t p = ser->pool;
                 double c;
                 if (gp_route_of(trace, strat, ser) == GP_ROUTE_SPOT) {
-                    c = hour.spot_cost[p] * d / hour.spot[p];
+                    double rest = d - hour.job_spot_ih[i];
+                    c = job;
+                    if (rest > 0 && rest_ih[p] > 0)
+                        c += (hour.spot_cost[p] - job_cost[p]) * rest /
+                             rest_ih[p];
                 } else {
                     double share = d / od_launched[p];
                     c = (hour.od_cost[p] + hour.commit_cost[p]) * share;
@@ -686,6 +719,8 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
                                allocated;
     }
     gp_free(od_launched);
+    gp_free(rest_ih);
+    gp_free(per_series);
     gp_free(tile);
 
     for (size_t k = 0; k < N_CHAIN; k++) {

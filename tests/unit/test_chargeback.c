@@ -245,6 +245,82 @@ static void test_chargeback_groups_pools_by_team_project_workload(
     gp_trace_free(t);
 }
 
+/* Two job runs on spot share a pool-hour; each falls back to on demand at
+ * once (interruption_factor 1e9: g5.xlarge's 5% a month becomes a hazard
+ * of 7.03e4 per instance-hour, so the first interruption comes within
+ * seconds; max_interruptions 1).  A fallback pays on demand for a restart
+ * (0.25 h) and all the work.  Job j1, team b: 2 g5.xlarge for hours 0-2,
+ * 2 x (0.25 + 3) x $1.006 = $6.5390; job j2, team c: 1 for hour 1,
+ * 1 x (0.25 + 1) x $1.006 = $1.2575.  The seconds on spot before the
+ * interruption cost about 2e-5 (tolerance 1e-4).  Each team pays its own
+ * job's cost, what the Spot sheet shows per run.  Splitting hour 1's
+ * pooled spot cost by instance-hours (j1's third, 2.1797, plus j2's
+ * 1.2575, shared 2:1) billed b $6.6508 and c $1.1457. */
+static void
+test_spot_fallback_is_charged_to_the_job_that_needed_it(void **state)
+{
+    (void)state;
+    gp_trace *t = trace_of(
+        "timestamp,step_s,instance_type,instances,job_id,team,workload\n"
+        "2026-01-05T00:00:00Z,3600,g5.xlarge,2,j1,b,training\n"
+        "2026-01-05T01:00:00Z,3600,g5.xlarge,2,j1,b,training\n"
+        "2026-01-05T02:00:00Z,3600,g5.xlarge,2,j1,b,training\n"
+        "2026-01-05T01:00:00Z,3600,g5.xlarge,1,j2,c,training\n");
+    gp_scenario *s = scenario_of(
+        "{\"adjustments\": {\"interruption_factor\": 1e9}, \"policy\": "
+        "{\"training\": {\"launch\": \"spot\", \"max_interruptions\": 1}}, "
+        "\"monte_carlo\": {\"runs\": 200, \"seed\": 1}}");
+    gp_ledger *l = run(t, s, 0);
+    assert_int_equal(l->n_jobs, 2);
+    const gp_ledger_series *b = series_of(t, l, "b", NULL, NULL);
+    const gp_ledger_series *c = series_of(t, l, "c", NULL, NULL);
+    assert_float_equal(b->cost, 2 * 3.25 * 1.006, 1e-4);
+    assert_float_equal(c->cost, 1.25 * 1.006, 1e-4);
+    /* the same as each run's cost in the Spot sheet */
+    for (size_t i = 0; i < l->n_jobs; i++) {
+        const gp_job_run *r = &t->runs[l->jobs[i].run];
+        const char *job = t->labels[r->job];
+        assert_float_equal(l->jobs[i].cost_mean,
+                           strcmp(job, "j1") == 0 ? b->cost : c->cost, 1e-9);
+    }
+    /* and the teams add up to the total */
+    assert_float_equal(b->cost + c->cost + l->unallocated_cost, l->total_cost,
+                       1e-9);
+    assert_float_equal(l->unallocated_cost, 0, 1e-9);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
+/* Spot usage without job_id beside a job run in the same pool-hour keeps
+ * its own expected-value cost.  Interruptions made negligible
+ * (interruption_factor 1e-9), checkpoints every hour at 0.05 h: job j1,
+ * team b, 2 g5.xlarge for hours 0-2, 2 x (3 + 3 x 0.05) x $0.40 = $2.52;
+ * team d, 1 g5.xlarge in hour 1 without job_id, Daly's time for one hour
+ * with no interruptions, 1.05 h: 1.05 x $0.40 = $0.42. */
+static void test_spot_without_job_beside_a_job_run_pays_its_own(void **state)
+{
+    (void)state;
+    gp_trace *t = trace_of(
+        "timestamp,step_s,instance_type,instances,job_id,team,workload\n"
+        "2026-01-05T00:00:00Z,3600,g5.xlarge,2,j1,b,training\n"
+        "2026-01-05T01:00:00Z,3600,g5.xlarge,2,j1,b,training\n"
+        "2026-01-05T02:00:00Z,3600,g5.xlarge,2,j1,b,training\n"
+        "2026-01-05T01:00:00Z,3600,g5.xlarge,1,,d,training\n");
+    gp_scenario *s = scenario_of(
+        "{\"adjustments\": {\"interruption_factor\": 1e-9}, \"policy\": "
+        "{\"training\": {\"launch\": \"spot\"}}}");
+    gp_ledger *l = run(t, s, 0);
+    assert_int_equal(l->n_jobs, 1);
+    assert_float_equal(series_of(t, l, "b", NULL, NULL)->cost, 2.52, 1e-6);
+    assert_float_equal(series_of(t, l, "d", NULL, NULL)->cost, 0.42, 1e-6);
+    assert_float_equal(l->total_cost, 2.94, 1e-6);
+    assert_float_equal(l->unallocated_cost, 0, 1e-9);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -253,12 +329,13 @@ int main(void)
         cmocka_unit_test(test_savings_plan_cost_goes_to_the_pools_it_covered),
         cmocka_unit_test(
             test_size_flexible_reservation_splits_by_value_covered),
-        cmocka_unit_test(
-            test_cost_per_useful_gpu_hour_by_project_and_workload),
+        cmocka_unit_test(test_cost_per_useful_gpu_hour_by_project_and_workload),
         cmocka_unit_test(
             test_series_without_utilization_has_no_cost_per_useful_hour),
+        cmocka_unit_test(test_chargeback_groups_pools_by_team_project_workload),
         cmocka_unit_test(
-            test_chargeback_groups_pools_by_team_project_workload),
+            test_spot_fallback_is_charged_to_the_job_that_needed_it),
+        cmocka_unit_test(test_spot_without_job_beside_a_job_run_pays_its_own),
     };
     gsl_set_error_handler_off();
     return cmocka_run_group_tests(tests, setup, teardown);

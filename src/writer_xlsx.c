@@ -317,9 +317,23 @@ static double active_hours(const gp_commitment *c, int64_t start_hour,
 /* Rows of the Recommendations table, for the what-if block. */
 struct rec_rows {
     size_t first, last; /* data rows; last < first when none */
-    double annual_cost, replaced;
+    /* over the rows the plan buys (its "In the plan" column says "yes"):
+     * renewals are offered on top of the plan, and the plan's figures
+     * (upfront, net savings) leave them out */
+    double annual_cost, replaced, upfront;
     double annual_routed; /* the routing action's part of annual_cost */
 };
+
+/* Recommendations' column that says whether the plan buys the row, which
+ * the totals and Summary's what-if sum over. */
+#define REC_IN_PLAN_COL 20
+
+/* Whether the recommended plan buys the action: everything but the
+ * renewals, which come on top of it (README, Renewals). */
+static bool in_plan(const gp_action *a)
+{
+    return !a->renewal;
+}
 
 /* One action's live-formula inputs: quantity, rate per unit ($/h), its
  * annual cost (quantity x rate x 8760; routing: training's spot spend per
@@ -359,12 +373,17 @@ static void rec_rows_of(const gp_report *r, struct rec_rows *rr)
     rr->first = 4;
     rr->last = 3 + r->rec->n_actions;
     for (size_t i = 0; i < r->rec->n_actions; i++) {
+        const gp_action *a = &r->rec->actions[i];
         double q, k, annual, replaced;
-        action_figures(r, &r->rec->actions[i], &q, &k, &annual, &replaced);
+        if (!in_plan(a))
+            continue;
+        action_figures(r, a, &q, &k, &annual, &replaced);
         rr->annual_cost += annual;
         rr->replaced += replaced;
-        if (r->rec->actions[i].type == GP_ACTION_ROUTING)
+        if (a->type == GP_ACTION_ROUTING)
             rr->annual_routed += annual;
+        else
+            rr->upfront += a->upfront;
     }
 }
 
@@ -600,7 +619,7 @@ static size_t summary_what_if(gp_xl *x, xl_sheet *s, size_t row,
                               const struct rec_rows *rr,
                               const struct headline_cells *hc)
 {
-    char in1[XL_CELL_SIZE], in2[XL_CELL_SIZE], f[400], m0[XL_CELL_SIZE],
+    char in1[XL_CELL_SIZE], in2[XL_CELL_SIZE], f[640], m0[XL_CELL_SIZE],
         m1[XL_CELL_SIZE], n0[XL_CELL_SIZE], n1[XL_CELL_SIZE], cc[XL_CELL_SIZE],
         rc[XL_CELL_SIZE];
     const gp_report *r = x->r;
@@ -623,31 +642,40 @@ static size_t summary_what_if(gp_xl *x, xl_sheet *s, size_t row,
         xl_cell(n1, rr->last, 13, true);
         xl_cell(cc, row, 1, true);
         xl_cell(rc, row + 1, 1, true);
+        /* the rows the plan buys: renewals, on top of it, are left out */
+        char p0[XL_CELL_SIZE], p1[XL_CELL_SIZE];
+        xl_cell(p0, rr->first, REC_IN_PLAN_COL, true);
+        xl_cell(p1, rr->last, REC_IN_PLAN_COL, true);
         if (rr->annual_routed > 0) {
             /* routing's spot spend takes no commitment discount */
             char c0[XL_CELL_SIZE], c1[XL_CELL_SIZE];
             xl_cell(c0, rr->first, 2, true);
             xl_cell(c1, rr->last, 2, true);
             snprintf(f, sizeof f,
-                     "=SUMIF(Recommendations!%s:%s,\"<>routing\","
-                     "Recommendations!%s:%s)*(1-%s)+SUMIF(Recommendations!"
-                     "%s:%s,\"routing\",Recommendations!%s:%s)",
-                     c0, c1, m0, m1, in1, c0, c1, m0, m1);
+                     "=SUMIFS(Recommendations!%s:%s,Recommendations!%s:%s,"
+                     "\"<>routing\",Recommendations!%s:%s,\"yes\")*(1-%s)"
+                     "+SUMIFS(Recommendations!%s:%s,Recommendations!%s:%s,"
+                     "\"routing\",Recommendations!%s:%s,\"yes\")",
+                     m0, m1, c0, c1, p0, p1, in1, m0, m1, c0, c1, p0, p1);
             headline_formula(x, s, row++, "Annual cost of the actions", f,
                              rr->annual_cost, x->f.money,
                              "commitments: rate x quantity x 8,760 h; "
-                             "routing: training's spot spend; from "
-                             "Recommendations");
+                             "routing: training's spot spend; the rows in "
+                             "the plan on Recommendations");
         } else {
-            snprintf(f, sizeof f, "=SUM(Recommendations!%s:%s)*(1-%s)", m0, m1,
-                     in1);
+            snprintf(f, sizeof f,
+                     "=SUMIF(Recommendations!%s:%s,\"yes\","
+                     "Recommendations!%s:%s)*(1-%s)",
+                     p0, p1, m0, m1, in1);
             headline_formula(x, s, row++, "Annual cost of the commitments", f,
                              rr->annual_cost, x->f.money,
-                             "rate x quantity x 8,760 h, from "
-                             "Recommendations");
+                             "rate x quantity x 8,760 h, the rows in the "
+                             "plan on Recommendations");
         }
-        snprintf(f, sizeof f, "=SUM(Recommendations!%s:%s)*(1+%s)", n0, n1,
-                 in2);
+        snprintf(f, sizeof f,
+                 "=SUMIF(Recommendations!%s:%s,\"yes\",Recommendations!%s:%s)"
+                 "*(1+%s)",
+                 p0, p1, n0, n1, in2);
         headline_formula(x, s, row++, "Spend the actions replace, per year", f,
                          rr->replaced, x->f.money,
                          "the window's covered usage at on-demand rates, "
@@ -861,6 +889,7 @@ static void sheet_recommendations(gp_xl *x, const struct rec_rows *rr)
                                     "Break-even utilization",
                                     "Expected utilization",
                                     "Low-demand net savings",
+                                    "In the plan",
                                     "Why"};
     const gp_recommendation *rec = x->r->rec;
     xl_sheet s;
@@ -943,21 +972,22 @@ static void sheet_recommendations(gp_xl *x, const struct rec_rows *rr)
             xl_num(&s, row, 18, a->expected_utilization, x->f.pct);
         }
         xl_num(&s, row, 19, a->downside_net_savings, x->f.money);
-        worksheet_write_string(s.ws, (lxw_row_t)row, 20, a->reason, x->f.wrap);
-        s.width[20] = 60;
+        xl_text(&s, row, REC_IN_PLAN_COL, in_plan(a) ? "yes" : "no", x->f.text);
+        worksheet_write_string(s.ws, (lxw_row_t)row, REC_IN_PLAN_COL + 1,
+                               a->reason, x->f.wrap);
+        s.width[REC_IN_PLAN_COL + 1] = 60;
     }
-    xl_table(x, &s, 3, row, 0, h, 21);
-    /* totals under the table, live too */
+    xl_table(x, &s, 3, row, 0, h, REC_IN_PLAN_COL + 2);
+    /* totals under the table, live too, over the rows the plan buys */
     row += 1;
-    worksheet_write_string(s.ws, (lxw_row_t)row, 1, "Total", x->f.label);
+    worksheet_write_string(s.ws, (lxw_row_t)row, 1, "Total, the plan",
+                           x->f.label);
     static const size_t sum_cols[] = {11, 12, 13, 14};
+    char p1[XL_CELL_SIZE], p2[XL_CELL_SIZE];
+    xl_cell(p1, rr->first, REC_IN_PLAN_COL, true);
+    xl_cell(p2, rr->last, REC_IN_PLAN_COL, true);
     for (size_t k = 0; k < 4; k++) {
-        double v = 0;
-        for (size_t i = 0; i < rec->n_actions; i++) {
-            const gp_action *a = &rec->actions[i];
-            if (sum_cols[k] == 11)
-                v += a->type == GP_ACTION_ROUTING ? 0 : a->upfront;
-        }
+        double v = rr->upfront;
         if (sum_cols[k] == 12)
             v = rr->annual_cost;
         else if (sum_cols[k] == 13)
@@ -966,7 +996,7 @@ static void sheet_recommendations(gp_xl *x, const struct rec_rows *rr)
             v = rr->replaced - rr->annual_cost;
         xl_cell(c1, rr->first, sum_cols[k], false);
         xl_cell(c2, rr->last, sum_cols[k], false);
-        snprintf(f, sizeof f, "=SUM(%s:%s)", c1, c2);
+        snprintf(f, sizeof f, "=SUMIF(%s:%s,\"yes\",%s:%s)", p1, p2, c1, c2);
         xl_formula(&s, row, sum_cols[k], f, v, x->f.money_bold);
     }
     worksheet_write_string(s.ws, (lxw_row_t)row + 2, 0,
@@ -976,7 +1006,10 @@ static void sheet_recommendations(gp_xl *x, const struct rec_rows *rr)
                            "discount. The routing action's annual cost is "
                            "what training costs on spot per year, "
                            "interruptions included; the spend it replaces, "
-                           "training's cost without it.",
+                           "training's cost without it. Renewals are "
+                           "offered on top of the plan: not in it, nor in "
+                           "its total or Summary's what-if; renew those that "
+                           "save, let those that cost lapse.",
                            x->f.note);
     worksheet_freeze_panes(s.ws, 4, 2);
     xl_fit(&s);

@@ -15,6 +15,7 @@ run, or from arithmetic on other cells of the workbook stated beside it;
 none is copied from the workbook itself.
 """
 import csv
+import datetime as dt
 import json
 import math
 import os
@@ -154,6 +155,13 @@ def check_summary(wb, vb, doc, mode):
              doc["baseline"]["all_on_demand_cost"], "all on demand")
         near(vs.cell(at["Share of the hindsight optimum captured"], 2).value,
              doc["captured_fraction"], "captured", 1e-9)
+        # the what-if block at no change is the plan's net savings a
+        # year: each action's savings are on top of those above it, so the
+        # plan's actions (not the renewals on top of it) add up to the plan
+        if "forward" not in doc:
+            near(vs.cell(at["Annual net savings of the actions"], 2).value,
+                 plan["net_savings"] * 8760 / doc["window"]["hours"],
+                 "what-if annual net savings", 0.01)
         rows = table(ws, "Action", vs)
         for row, a in zip(rows, doc["actions"]):
             near(row["Net savings"], a["net_savings"], "top action net")
@@ -263,13 +271,42 @@ def check_recommendations(wb, vb, doc):
         near(row["Annual cost"], row["Quantity"] * row["Rate per unit ($/h)"]
              * 8760, what + " annual cost")
         # the window's net savings scaled to a year equal the annual net
-        # savings when the commitment is active the whole window
-        near(row["Annual net savings"], a["net_savings"] * 8760 / hours,
+        # savings: over the whole window, or over the hours left when it
+        # starts inside it (a renewal of a commitment that expires there)
+        on = hours
+        t0 = dt.datetime.strptime(a["start"], "%Y-%m-%dT%H:%M:%SZ")
+        w0 = dt.datetime.strptime(doc["window"]["start"],
+                                  "%Y-%m-%dT%H:%M:%SZ")
+        if t0 > w0:
+            on = hours - (t0 - w0).total_seconds() / 3600
+        near(row["Annual net savings"], a["net_savings"] * 8760 / on,
              what + " annual net savings", 0.01)
         if cells["Annual cost"].number_format != MONEY:
             fail("%s annual cost format" % what)
         if cells["Savings %"].number_format != PCT:
             fail("%s savings %% format" % what)
+    # the plan buys every action but the renewals, which are offered on
+    # top of it: "In the plan" says which, and the total under the table
+    # sums those rows alone, so its upfront is --json's plan upfront
+    for row, a in zip(rows, doc["actions"]):
+        want = "no" if a.get("renewal") else "yes"
+        if row.get("In the plan") != want:
+            fail("action %d in the plan %r, expected %r"
+                 % (a["rank"], row.get("In the plan"), want))
+    bought = [row for row, a in zip(rows, doc["actions"])
+              if not a.get("renewal")]
+    total = [r for r in range(1, ws.max_row + 1)
+             if ws.cell(r, 2).value == "Total, the plan"]
+    if len(total) != 1:
+        fail("Recommendations total rows %r" % total)
+    elif rows:
+        cols = {h: c.column for h, c in rows[0]["_cells"].items()}
+        near(vs.cell(total[0], cols["Upfront"]).value,
+             doc["plan"]["upfront"], "total upfront")
+        for h in ("Annual cost", "On-demand spend replaced per year",
+                  "Annual net savings"):
+            near(vs.cell(total[0], cols[h]).value,
+                 sum(row[h] for row in bought), "total " + h.lower())
     if ws.freeze_panes != "C5":
         fail("Recommendations frozen at %r" % ws.freeze_panes)
 

@@ -32,15 +32,23 @@ $PY "$src/tests/e2e/check_xlsx.py" strip "$out/sample.xlsx" "$out/stripped.xlsx"
     --trace "$src/tests/e2e/data/xlsx-jobs.csv" \
     --scenario "$src/tests/e2e/data/xlsx-jobs.json" > /dev/null
 $PY "$src/tests/e2e/check_xlsx.py" strip "$out/sim.xlsx" "$out/sim-stripped.xlsx"
+# recommend's totals and what-if over the rows the plan buys (SUMIF on
+# "In the plan"), with a renewal to let lapse left out of them
+"$bin" recommend --quiet --out "$out/ren.xlsx" \
+    --pricing "$src/tests/e2e/data/renewal-lapse-catalog.json" \
+    --trace "$src/tests/e2e/data/renewal-lapse.csv" \
+    --scenario "$src/tests/e2e/data/renewal-lapse.json" > /dev/null
+$PY "$src/tests/e2e/check_xlsx.py" strip "$out/ren.xlsx" "$out/ren-stripped.xlsx"
 mkdir "$out/lo"
 soffice --headless --norestore -env:UserInstallation="file://$out/profile" \
     --convert-to 'xlsx:Calc MS Excel 2007 XML' --outdir "$out/lo" \
     "$out/sample.xlsx" "$out/stripped.xlsx" "$out/sim-stripped.xlsx" \
+    "$out/ren-stripped.xlsx" \
     > "$out/soffice.log" 2>&1 || {
     cat "$out/soffice.log" >&2
     exit 1
 }
-for f in sample stripped sim-stripped; do
+for f in sample stripped sim-stripped ren-stripped; do
     [ -s "$out/lo/$f.xlsx" ] || {
         cat "$out/soffice.log" >&2
         echo "LibreOffice did not convert $f.xlsx" >&2
@@ -51,3 +59,5 @@ $PY "$src/tests/e2e/check_xlsx.py" recalc "$out/sample.xlsx" \
     "$out/lo/stripped.xlsx" "$out/lo/sample.xlsx"
 $PY "$src/tests/e2e/check_xlsx.py" recalc "$out/sim.xlsx" \
     "$out/lo/sim-stripped.xlsx"
+$PY "$src/tests/e2e/check_xlsx.py" recalc "$out/ren.xlsx" \
+    "$out/lo/ren-stripped.xlsx"

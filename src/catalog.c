@@ -97,8 +97,9 @@ static int type_name_cmp(const void *key, const void *elem)
     return strcmp(key, t->name);
 }
 
-/* Money for messages: "$21.957642", "$7.25", "$7". */
-static void format_money(double v, char *buf, size_t size)
+/* Money for messages in a catalog's currency: "$21.957642", "$7.25",
+ * "$7"; "EUR 7.25" in another than USD. */
+static void format_money(double v, const char *currency, char *buf, size_t size)
 {
     char num[32];
 
@@ -114,7 +115,10 @@ static void format_money(double v, char *buf, size_t size)
             break;
         }
     }
-    snprintf(buf, size, "$%s", num);
+    if (strcmp(currency, "USD") == 0)
+        snprintf(buf, size, "$%s", num);
+    else
+        snprintf(buf, size, "%s %s", currency, num);
 }
 
 /* ---- spot price history (CSV) ------------------------------------------- */
@@ -805,8 +809,8 @@ static void warn_about(gp_pricing *p, const gp_catalog *c, int64_t today)
                 spot = t->spot.history[k].hourly;
         if (spot <= t->on_demand)
             continue;
-        format_money(spot, s_buf, sizeof s_buf);
-        format_money(t->on_demand, od_buf, sizeof od_buf);
+        format_money(spot, c->currency, s_buf, sizeof s_buf);
+        format_money(t->on_demand, c->currency, od_buf, sizeof od_buf);
         gp_warnings_add(&p->warnings,
                         "%s: spot %s/h is above on-demand %s/h for %s", c->path,
                         s_buf, od_buf, t->name);
@@ -814,7 +818,8 @@ static void warn_about(gp_pricing *p, const gp_catalog *c, int64_t today)
 }
 
 /* Loads one catalog file into p: parses it, refuses a second catalog for a
- * provider and region already loaded, appends it and adds its warnings. */
+ * provider and region already loaded, or one in another currency than
+ * those loaded, appends it and adds its warnings. */
 static gp_status load_file(gp_pricing *p, const char *path, int64_t today,
                            gp_error *err)
 {
@@ -849,6 +854,23 @@ static gp_status load_file(gp_pricing *p, const char *path, int64_t today,
             gp_catalog_free(c);
             return GP_ERR_INPUT;
         }
+    }
+    /* a run adds up one currency: no exchange rates to mix two */
+    if (p->n_catalogs > 0 &&
+        strcmp(p->catalogs[0]->currency, c->currency) != 0) {
+        const gp_catalog *o = p->catalogs[0];
+        gp_jdoc d;
+        gp_jdoc_init(&d, text, len, path, err);
+        gp_jdoc_error(&d, "currency",
+                      "%s, but %s is in %s: the catalogs of a run must "
+                      "share one currency, as their prices are added up "
+                      "(convert this catalog's prices to %s and write "
+                      "\"%s\", or run it apart)",
+                      c->currency, o->path, o->currency, o->currency,
+                      o->currency);
+        gp_free(text);
+        gp_catalog_free(c);
+        return GP_ERR_INPUT;
     }
     gp_free(text);
     grown = gp_realloc(p->catalogs, (p->n_catalogs + 1) * sizeof *grown);
@@ -1200,4 +1222,9 @@ const gp_plan_offer *gp_plan_offer_of(const gp_commitment *c,
             return o;
     }
     return NULL;
+}
+
+const char *gp_pricing_currency(const gp_pricing *p)
+{
+    return p && p->n_catalogs > 0 ? p->catalogs[0]->currency : "USD";
 }

@@ -729,6 +729,8 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
         if (gp_pricing_load(&in->pricing, cli->pricing[i], today, &err) !=
             GP_OK)
             goto fail;
+    /* every report writes money in the catalogs' currency */
+    gp_money_set_currency(gp_pricing_currency(in->pricing));
 
     /* scenario */
     if (!scenario && cli->n_traces == 0 && sample_default) {

@@ -35,9 +35,14 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
            a, z, l[0]->n_hours, t->n_pools,
            (unsigned long long)t->rows_read,
            in->used_sample ? " (bundled sample)" : "");
-    printf("\n%-16s %15s %15s %15s %8s %7s %7s %8s %12s\n", "strategy",
+    char per_gpu_hour[32];
+    snprintf(per_gpu_hour, sizeof per_gpu_hour, "%s/useful GPU-h",
+             gp_money_unit());
+    /* "$/useful GPU-h" fits 12 columns; "EUR/useful GPU-h" widens it */
+    int w = (int)strlen(per_gpu_hour) > 14 ? (int)strlen(per_gpu_hour) : 12;
+    printf("\n%-16s %15s %15s %15s %8s %7s %7s %8s %*s\n", "strategy",
            "total cost", "all on-demand", "savings", "savings", "RI use",
-           "SP use", "coverage", "$/useful GPU-h");
+           "SP use", "coverage", w, per_gpu_hour);
     for (size_t i = 0; i < n; i++) {
         gp_format_money(l[i]->total_cost, m[0], sizeof m[0]);
         gp_format_money(l[i]->all_on_demand_cost, m[1], sizeof m[1]);
@@ -51,9 +56,8 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
                             sizeof m[7]);
         else
             snprintf(m[7], sizeof m[7], "-");
-        printf("%-16s %15s %15s %15s %8s %7s %7s %8s %12s\n",
-               l[i]->strategy, m[0], m[1], m[2], m[3], m[4], m[5], m[6],
-               m[7]);
+        printf("%-16s %15s %15s %15s %8s %7s %7s %8s %*s\n", l[i]->strategy,
+               m[0], m[1], m[2], m[3], m[4], m[5], m[6], w, m[7]);
     }
     printf("\n%-16s %15s %15s %15s %15s %15s %15s\n", "cost by model",
            "on-demand", "reserved", "savings plan", "spot", "training",

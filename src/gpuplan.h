@@ -192,11 +192,32 @@ typedef struct gp_pricing {
 /* Loads one catalog file, or every *.json below a folder (recursively, in
  * name order), into *out, appending to an existing set when *out is not
  * NULL.  `today` (epoch seconds) dates the staleness warning.  Two catalogs
- * for the same provider and region are an error.  On failure a set that
+ * for the same provider and region are an error, and so are catalogs in
+ * two currencies.  On failure a set that
  * existed before the call is left as it was (still the caller's to free). */
 gp_status gp_pricing_load(gp_pricing **out, const char *path, int64_t today,
                           gp_error *err);
 void gp_pricing_free(gp_pricing *p);
+/* The loaded catalogs' currency ("USD", "EUR"), which they share; "USD"
+ * when none is loaded. */
+const char *gp_pricing_currency(const gp_pricing *p);
+
+/* The currency a run's money is written in: the catalogs' (which share
+ * one), "USD" until gp_money_set_currency names another.  One setting for
+ * the process, as a command bills in one currency: the CLI sets it once,
+ * after loading the catalogs and before any work starts or thread runs;
+ * NULL sets "USD" back.  The code is kept as given (3 letters, checked by
+ * the catalog loader). */
+void gp_money_set_currency(const char *code);
+/* "USD" */
+const char *gp_money_currency(void);
+/* What goes before an amount: "$" for USD ("$1,234.56"), otherwise the
+ * code and a space ("EUR 1,234.56"). */
+const char *gp_money_prefix(void);
+/* Money in a unit: "$" for USD ("$/h"), otherwise the code ("EUR/h"). */
+const char *gp_money_unit(void);
+/* "$/h", "EUR/h" */
+const char *gp_money_per_hour(void);
 
 /* Parses one catalog from memory (the fuzz target's entry point). */
 gp_status gp_catalog_parse(gp_catalog **out, const char *text, size_t len,

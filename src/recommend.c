@@ -838,13 +838,13 @@ static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
             snprintf(family_usage, sizeof family_usage, "%s usage not reserved",
                      cm->family);
             snprintf(a->reason, sizeof a->reason,
-                     "%s came to $%.2f/h or more at plan rates in %.0f%% of "
+                     "%s came to %s%.2f/h or more at plan rates in %.0f%% of "
                      "hours; break-even is %.0f%%",
                      cm->kind == GP_PLAN_FAMILY
                          ? family_usage
                          : "on-demand usage the reservations and family "
                            "plans left",
-                     cm->hourly_commitment,
+                     gp_money_prefix(), cm->hourly_commitment,
                      o->n_hours ? 100.0 * (double)hit / (double)o->n_hours : 0,
                      100 * a->breakeven_utilization);
         }
@@ -914,7 +914,7 @@ static gp_status make_curves(gp_recommendation *r, const gp_opt *full,
                      gp_plan_kind_name(a->c.kind), a->c.provider,
                      a->c.family[0] ? " " : "", a->c.family, a->c.term_years,
                      gp_payment_name(a->c.payment));
-            cv->unit = "$/h";
+            cv->unit = gp_money_per_hour();
         }
         if (!x)
             continue;
@@ -1036,19 +1036,20 @@ static gp_status renewals(const struct ctx *c, gp_recommendation *r,
         if (inside)
             snprintf(a->reason, sizeof a->reason,
                      "expires %s; renewed then at today's rates, on top of "
-                     "the plan, it %s $%.2f over the %.0f hour%s of the "
+                     "the plan, it %s %s%.2f over the %.0f hour%s of the "
                      "window left%s",
                      when, a->net_savings < 0 ? "costs" : "saves",
-                     fabs(a->net_savings), (double)(close - cm->end) / 3600.0,
+                     gp_money_prefix(), fabs(a->net_savings),
+                     (double)(close - cm->end) / 3600.0,
                      close - cm->end == 3600 ? "" : "s",
                      a->net_savings < 0 ? ": let it lapse" : "");
         else
             snprintf(a->reason, sizeof a->reason,
                      "expires %s, after the window; at today's rates, on "
-                     "top of the plan, it would %s $%.2f over a window "
+                     "top of the plan, it would %s %s%.2f over a window "
                      "like this one%s",
                      when, a->net_savings < 0 ? "cost" : "save",
-                     fabs(a->net_savings),
+                     gp_money_prefix(), fabs(a->net_savings),
                      a->net_savings < 0 ? ": let it lapse" : "");
         gp_ledger_free(l);
         l = NULL;
@@ -1156,12 +1157,14 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
                                         l->workload_cost[GP_TRAINING])
                                  : 0;
             snprintf(a->reason, sizeof a->reason,
-                     "training on spot costs $%.2f instead of $%.2f, "
-                     "interruptions included ($%.2f expected, %.1f "
+                     "training on spot costs %s%.2f instead of %s%.2f, "
+                     "interruptions included (%s%.2f expected, %.1f "
                      "interruptions); checkpoint every %g h",
-                     l->workload_cost[GP_TRAINING],
+                     gp_money_prefix(), l->workload_cost[GP_TRAINING],
+                     gp_money_prefix(),
                      l->workload_cost[GP_TRAINING] + a->net_savings,
-                     a->interruption_cost, l->spot_interruptions_mean,
+                     gp_money_prefix(), a->interruption_cost,
+                     l->spot_interruptions_mean,
                      c->strat.policy[0].checkpoint_interval_h);
             c->strat.policy[0].launch = GP_LAUNCH_SPOT;
         }
@@ -1234,12 +1237,12 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
             unsupported_why(r, 0, c->low != NULL, why, sizeof why);
             snprintf(r->plans[i].risk, sizeof r->plans[i].risk,
                      "3-year terms on %s of %s (%s%s): the plan pays "
-                     "$%.0f a year for 3 years whatever demand does",
+                     "%s%.0f a year for 3 years whatever demand does",
                      span, c->low ? "forecast" : "history",
                      r->supported_term == 3 ? "supported: 26+ weeks, not "
                                               "declining"
                                             : "not supported, as ",
-                     r->supported_term == 3 ? "" : why,
+                     r->supported_term == 3 ? "" : why, gp_money_prefix(),
                      r->plans[i].annual_cost);
         } else {
             /* on a forecast shorter than the term, the plan is billed for
@@ -1256,11 +1259,11 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
                          span);
             }
             snprintf(r->plans[i].risk, sizeof r->plans[i].risk,
-                     "1-year terms%s; in the low-demand case it %s $%.2f "
+                     "1-year terms%s; in the low-demand case it %s %s%.2f "
                      "over the window",
                      covers,
                      r->plans[i].downside_net_savings < 0 ? "loses" : "saves",
-                     fabs(r->plans[i].downside_net_savings));
+                     gp_money_prefix(), fabs(r->plans[i].downside_net_savings));
         }
     }
     r->recommended = 1;
@@ -1526,15 +1529,16 @@ void gp_commitment_describe(const gp_commitment *c, bool renewal, char *buf,
                  gp_payment_name(c->payment));
     else if (c->kind == GP_PLAN_FAMILY)
         snprintf(buf, size,
-                 "%sinstance_family plan %s $%.3f/h, %dy %s "
+                 "%sinstance_family plan %s %s%.3f/h, %dy %s "
                  "(%s %s)",
-                 renewal ? "renew " : "", c->provider, c->hourly_commitment,
-                 c->term_years, gp_payment_name(c->payment), c->family,
-                 c->region);
+                 renewal ? "renew " : "", c->provider, gp_money_prefix(),
+                 c->hourly_commitment, c->term_years,
+                 gp_payment_name(c->payment), c->family, c->region);
     else
-        snprintf(buf, size, "%scompute plan %s $%.3f/h, %dy %s",
-                 renewal ? "renew " : "", c->provider, c->hourly_commitment,
-                 c->term_years, gp_payment_name(c->payment));
+        snprintf(buf, size, "%scompute plan %s %s%.3f/h, %dy %s",
+                 renewal ? "renew " : "", c->provider, gp_money_prefix(),
+                 c->hourly_commitment, c->term_years,
+                 gp_payment_name(c->payment));
 }
 
 void gp_action_describe(const gp_action *a, char *buf, size_t size)

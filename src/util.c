@@ -823,3 +823,42 @@ gp_status gp_rename_into_place(char *tmp, const char *path, gp_status st,
     gp_free(tmp);
     return st;
 }
+
+/* ---- the currency money is written in ------------------------------------ */
+
+static char money_currency[4] = "USD";
+static char money_prefix[8] = "$";
+static char money_unit[4] = "$";
+static char money_per_hour[8] = "$/h";
+
+void gp_money_set_currency(const char *code)
+{
+    if (!code || strlen(code) != 3)
+        code = "USD";
+    snprintf(money_currency, sizeof money_currency, "%s", code);
+    bool usd = strcmp(code, "USD") == 0;
+    snprintf(money_prefix, sizeof money_prefix, "%s%s", usd ? "$" : code,
+             usd ? "" : " ");
+    snprintf(money_unit, sizeof money_unit, "%s", usd ? "$" : code);
+    snprintf(money_per_hour, sizeof money_per_hour, "%s/h", money_unit);
+}
+
+const char *gp_money_currency(void)
+{
+    return money_currency;
+}
+
+const char *gp_money_prefix(void)
+{
+    return money_prefix;
+}
+
+const char *gp_money_unit(void)
+{
+    return money_unit;
+}
+
+const char *gp_money_per_hour(void)
+{
+    return money_per_hour;
+}

@@ -425,8 +425,9 @@ void gp_format_money(double v, char *buf, size_t size)
         snprintf(buf, size, "n/a");
         return;
     }
+    const char *cur = gp_money_prefix();
     if (!(a < MONEY_EXPONENT_FROM)) { /* infinite too: "$inf" */
-        snprintf(buf, size, "%s$%.3e", v < 0 ? "-" : "", a);
+        snprintf(buf, size, "%s%s%.3e", v < 0 ? "-" : "", cur, a);
         return;
     }
     /* at most 16 digits, the point and two decimals: digits has room */
@@ -434,8 +435,8 @@ void gp_format_money(double v, char *buf, size_t size)
     n = (int)(strchr(digits, '.') - digits);
     if (v < 0 && k + 1 < size)
         buf[k++] = '-';
-    if (k + 1 < size)
-        buf[k++] = '$';
+    for (const char *p = cur; *p && k + 1 < size; p++)
+        buf[k++] = *p;
     lead = n % 3 ? n % 3 : 3;
     for (int i = 0; i < n && k + 2 < size; i++) {
         if (i > 0 && (i - lead) % 3 == 0)

@@ -232,6 +232,9 @@ json_t *gp_json_inputs(const gp_run_info *info)
             util_gpu_hours += t->series[i].util_gpu_hours[h];
     json_object_set_new(o, "version", json_string(GP_VERSION));
     json_object_set_new(o, "catalogs", cats);
+    /* the catalogs' currency, which every amount is in */
+    json_object_set_new(o, "currency",
+                        json_string(gp_pricing_currency(info->pricing)));
     json_object_set_new(o, "scenario",
                         json_string(info->scenario->name
                                         ? info->scenario->name
@@ -349,9 +352,9 @@ void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
                                 "the spot price history of %s starts at %s, "
                                 "after the window (from %s): spot hours "
                                 "before it are priced at its first price, "
-                                "$%.4f/h",
+                                "%s%.4f/h",
                                 t->pools[ser->pool].type->name, a, b,
-                                so->history[0].hourly);
+                                gp_money_prefix(), so->history[0].hourly);
             }
         }
     }

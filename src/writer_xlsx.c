@@ -214,6 +214,27 @@ void xl_not_computed(gp_xl *x, xl_sheet *s, size_t row, const char *why)
 
 /* ---- formats ------------------------------------------------------------- */
 
+void xl_money_format(char *buf, size_t size, const char *digits, bool negative)
+{
+    char cur[16];
+    const char *code = gp_money_currency();
+    if (strcmp(code, "USD") == 0)
+        snprintf(cur, sizeof cur, "$");
+    else
+        snprintf(cur, sizeof cur, "\"%s \"", code);
+    if (negative)
+        snprintf(buf, size, "%s%s;-%s%s", cur, digits, cur, digits);
+    else
+        snprintf(buf, size, "%s%s", cur, digits);
+}
+
+const char *xl_money_header(char *buf, size_t size, const char *before,
+                            const char *after)
+{
+    snprintf(buf, size, "%s%s%s", before, gp_money_unit(), after);
+    return buf;
+}
+
 static lxw_format *fmt(gp_xl *x, const char *num_format)
 {
     lxw_format *f = workbook_add_format(x->wb);
@@ -252,8 +273,10 @@ static void make_formats(gp_xl *x)
     f->wrap = fmt(x, NULL);
     format_set_text_wrap(f->wrap);
     format_set_align(f->wrap, LXW_ALIGN_VERTICAL_TOP);
-    f->money = fmt(x, "$#,##0.00;-$#,##0.00");
-    f->money_bold = fmt(x, "$#,##0.00;-$#,##0.00");
+    char money[64];
+    xl_money_format(money, sizeof money, "#,##0.00", true);
+    f->money = fmt(x, money);
+    f->money_bold = fmt(x, money);
     format_set_bold(f->money_bold);
     f->pct = fmt(x, "0.0%");
     f->num = fmt(x, "#,##0.00");
@@ -842,10 +865,11 @@ static void sheet_summary(gp_xl *x, const struct rec_rows *rr)
     worksheet_write_string(s.ws, 1, 0, line, x->f.subtitle);
     snprintf(line, sizeof line,
              "gpuplan %s %s; scenario %s; %llu trace rows; all amounts in "
-             "USD",
+             "%s",
              GP_VERSION, r->info->command,
              r->info->scenario->name ? r->info->scenario->name : "(default)",
-             (unsigned long long)r->info->trace->rows_read);
+             (unsigned long long)r->info->trace->rows_read,
+             gp_money_currency());
     worksheet_write_string(s.ws, 2, 0, line, x->f.subtitle);
     row = 4;
     if (r->n_ledgers || r->rec) {
@@ -869,28 +893,30 @@ static void sheet_summary(gp_xl *x, const struct rec_rows *rr)
 
 static void sheet_recommendations(gp_xl *x, const struct rec_rows *rr)
 {
-    static const char *const h[] = {"Rank",
-                                    "Action",
-                                    "Type",
-                                    "Provider",
-                                    "Region",
-                                    "Instance type or plan",
-                                    "Term (years)",
-                                    "Payment",
-                                    "Quantity",
-                                    "Unit",
-                                    "Rate per unit ($/h)",
-                                    "Upfront",
-                                    "Annual cost",
-                                    "On-demand spend replaced per year",
-                                    "Annual net savings",
-                                    "Net savings in the window",
-                                    "Savings %",
-                                    "Break-even utilization",
-                                    "Expected utilization",
-                                    "Low-demand net savings",
-                                    "In the plan",
-                                    "Why"};
+    char rate_head[32];
+    const char *const h[] = {
+        "Rank",
+        "Action",
+        "Type",
+        "Provider",
+        "Region",
+        "Instance type or plan",
+        "Term (years)",
+        "Payment",
+        "Quantity",
+        "Unit",
+        xl_money_header(rate_head, sizeof rate_head, "Rate per unit (", "/h)"),
+        "Upfront",
+        "Annual cost",
+        "On-demand spend replaced per year",
+        "Annual net savings",
+        "Net savings in the window",
+        "Savings %",
+        "Break-even utilization",
+        "Expected utilization",
+        "Low-demand net savings",
+        "In the plan",
+        "Why"};
     const gp_recommendation *rec = x->r->rec;
     xl_sheet s;
     char f[192], c1[XL_CELL_SIZE], c2[XL_CELL_SIZE], what[200];
@@ -942,10 +968,13 @@ static void sheet_recommendations(gp_xl *x, const struct rec_rows *rr)
             xl_num(&s, row, 6, c->term_years, x->f.count);
             xl_text(&s, row, 7, gp_payment_name(c->payment), x->f.text);
             xl_num(&s, row, 8, qty, x->f.num);
-            xl_text(&s, row, 9,
-                    c->type == GP_COMMIT_RESERVED ? "instances"
-                                                  : "$/h committed",
-                    x->f.text);
+            char unit[32];
+            xl_text(
+                &s, row, 9,
+                c->type == GP_COMMIT_RESERVED
+                    ? "instances"
+                    : xl_money_header(unit, sizeof unit, "", "/h committed"),
+                x->f.text);
             xl_num(&s, row, 10, rate, x->f.money);
             xl_num(&s, row, 11, a->upfront, x->f.money);
         }
@@ -1138,7 +1167,9 @@ static void sheet_plans(gp_xl *x)
                                       "the window"
                                     : "Strategies: cost and savings over "
                                       "the window");
-    chart_axis_set_num_format(ch->y_axis, "$#,##0");
+    char axis[64];
+    xl_money_format(axis, sizeof axis, "#,##0", false);
+    chart_axis_set_num_format(ch->y_axis, axis);
     chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
     xl_insert_chart(x, &s, row + 2, 0, ch, 1.6);
 
@@ -1180,9 +1211,12 @@ static void sheet_plans(gp_xl *x)
                        c->type == GP_COMMIT_RESERVED ? c->count
                                                      : c->hourly_commitment,
                        x->f.num);
+                char unit[32];
                 xl_text(&s, crow, 6,
-                        c->type == GP_COMMIT_RESERVED ? "instances"
-                                                      : "$/h committed",
+                        c->type == GP_COMMIT_RESERVED
+                            ? "instances"
+                            : xl_money_header(unit, sizeof unit, "",
+                                              "/h committed"),
                         x->f.text);
                 xl_num(&s, crow, 7, c->term_years, x->f.count);
                 xl_text(&s, crow, 8, gp_payment_name(c->payment), x->f.text);
@@ -1254,7 +1288,9 @@ static void sheet_curves(gp_xl *x)
         chart_series_set_name(se, "Net savings");
         chart_title_set_name(ch, cv->instrument);
         chart_axis_set_name(ch->x_axis, cv->unit);
-        chart_axis_set_num_format(ch->y_axis, "$#,##0");
+        char axis[64];
+        xl_money_format(axis, sizeof axis, "#,##0", false);
+        chart_axis_set_num_format(ch->y_axis, axis);
         chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
         xl_insert_chart(x, &s, 3 + i * 18, 6, ch, 1.2);
     }
@@ -1315,19 +1351,21 @@ static size_t inputs_catalogs(gp_xl *x, xl_sheet *s, size_t row)
 /* The prices of the pools in the trace, estimates marked. */
 static size_t inputs_prices(gp_xl *x, xl_sheet *s, size_t row)
 {
-    static const char *const h[] = {"Provider",
-                                    "Region",
-                                    "Instance type",
-                                    "GPUs",
-                                    "GPU model",
-                                    "On-demand ($/h)",
-                                    "Spot ($/h)",
-                                    "Spot interruptions per month",
-                                    "Spot estimate",
-                                    "Reservation offers",
-                                    "Reservation offers that are estimates",
-                                    "Savings-plan offers",
-                                    "Savings-plan offers that are estimates"};
+    char od_head[32], spot_head[32];
+    const char *const h[] = {
+        "Provider",
+        "Region",
+        "Instance type",
+        "GPUs",
+        "GPU model",
+        xl_money_header(od_head, sizeof od_head, "On-demand (", "/h)"),
+        xl_money_header(spot_head, sizeof spot_head, "Spot (", "/h)"),
+        "Spot interruptions per month",
+        "Spot estimate",
+        "Reservation offers",
+        "Reservation offers that are estimates",
+        "Savings-plan offers",
+        "Savings-plan offers that are estimates"};
     const gp_trace *t = x->t;
     worksheet_write_string(s->ws, (lxw_row_t)row++, 0,
                            "Prices of the pools in the trace (list prices "

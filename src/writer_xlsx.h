@@ -70,6 +70,15 @@ void xl_fit(xl_sheet *s);
 void xl_heading(gp_xl *x, xl_sheet *s, const char *title, const char *what);
 /* An Excel date-time serial of epoch seconds. */
 double xl_when(double seconds);
+/* An Excel number format for money in the run's currency
+ * (gp_money_currency): `digits` ("#,##0.00") after "$", or after a quoted
+ * "EUR " in another currency; with a section for negatives ("-$...")
+ * when `negative`. */
+void xl_money_format(char *buf, size_t size, const char *digits, bool negative);
+/* A header naming money: before, the currency's unit ("$", "EUR") and
+ * after, into buf, which it returns: "Rate per unit ($/h)". */
+const char *xl_money_header(char *buf, size_t size, const char *before,
+                            const char *after);
 /* Inserts a chart at (row, col), scaled to fit beside a table. */
 void xl_insert_chart(gp_xl *x, xl_sheet *s, size_t row, size_t col,
                      lxw_chart *chart, double width_scale);

@@ -161,7 +161,9 @@ void xl_sheet_monthly(gp_xl *x)
             chart_series_set_name(se, hd[c]);
         }
         chart_title_set_name(ch, title);
-        chart_axis_set_num_format(ch->y_axis, "$#,##0");
+        char axis[64];
+        xl_money_format(axis, sizeof axis, "#,##0", false);
+        chart_axis_set_num_format(ch->y_axis, axis);
         chart_axis_set_num_format(ch->x_axis,
                                   bh == 24 ? "mm-dd" : "mm-dd hh:mm");
         chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
@@ -368,16 +370,20 @@ static void ratio(gp_xl *x, xl_sheet *s, size_t row, size_t col, size_t num_col,
  * over the window. */
 void xl_sheet_utilization(gp_xl *x)
 {
-    static const char *const hd[] = {"Day",
-                                     "Reserved used (instance-hours)",
-                                     "Reserved purchased",
-                                     "Reserved utilization",
-                                     "Savings-plan $ used",
-                                     "Savings-plan $ committed",
-                                     "Savings-plan utilization",
-                                     "On-demand value covered",
-                                     "On-demand value launched",
-                                     "Coverage"};
+    char used_head[40], committed_head[40];
+    xl_money_header(used_head, sizeof used_head, "Savings-plan ", " used");
+    xl_money_header(committed_head, sizeof committed_head, "Savings-plan ",
+                    " committed");
+    const char *const hd[] = {"Day",
+                              "Reserved used (instance-hours)",
+                              "Reserved purchased",
+                              "Reserved utilization",
+                              used_head,
+                              committed_head,
+                              "Savings-plan utilization",
+                              "On-demand value covered",
+                              "On-demand value launched",
+                              "Coverage"};
     static const char *const hc[] = {
         "Strategy",  "Commitment",  "Cost in the window",     "Used",
         "Purchased", "Utilization", "On-demand value covered"};
@@ -421,16 +427,16 @@ void xl_sheet_utilization(gp_xl *x)
     gp_free(b);
     s.width[0] = bh == 24 ? 12 : 17;
     if (row > first) {
-        static const char *const hd1[] = {"Hour",
-                                          "Reserved used (instance-hours)",
-                                          "Reserved purchased",
-                                          "Reserved utilization",
-                                          "Savings-plan $ used",
-                                          "Savings-plan $ committed",
-                                          "Savings-plan utilization",
-                                          "On-demand value covered",
-                                          "On-demand value launched",
-                                          "Coverage"};
+        const char *const hd1[] = {"Hour",
+                                   "Reserved used (instance-hours)",
+                                   "Reserved purchased",
+                                   "Reserved utilization",
+                                   used_head,
+                                   committed_head,
+                                   "Savings-plan utilization",
+                                   "On-demand value covered",
+                                   "On-demand value launched",
+                                   "Coverage"};
         xl_table(x, &s, first, row, 0, bh == 24 ? hd : hd1, 10);
         lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_LINE);
         static const lxw_col_t cols[] = {3, 6, 9};
@@ -467,11 +473,11 @@ void xl_sheet_utilization(gp_xl *x)
                          c->instance_type, c->region, c->term_years,
                          gp_payment_name(c->payment));
             else
-                snprintf(what, sizeof what, "%s plan %s%s%s $%.3f/h, %dy %s",
+                snprintf(what, sizeof what, "%s plan %s%s%s %s%.3f/h, %dy %s",
                          gp_plan_kind_name(c->kind), c->provider,
                          c->kind == GP_PLAN_FAMILY ? " " : "",
                          c->kind == GP_PLAN_FAMILY ? c->family : "",
-                         c->hourly_commitment, c->term_years,
+                         gp_money_prefix(), c->hourly_commitment, c->term_years,
                          gp_payment_name(c->payment));
             row++;
             xl_text(&s, row, 0, lk->strategy, x->f.text);
@@ -772,7 +778,9 @@ void xl_sheet_chargeback(gp_xl *x)
                                 (lxw_row_t)row, 1);
         chart_series_set_name(se, "Cost");
         chart_title_set_name(ch, title);
-        chart_axis_set_num_format(ch->x_axis, "$#,##0");
+        char axis[64];
+        xl_money_format(axis, sizeof axis, "#,##0", false);
+        chart_axis_set_num_format(ch->x_axis, axis);
         chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
         xl_insert_chart(x, &s, first, 5, ch, 1.2);
     }

@@ -76,6 +76,29 @@ static void test_money_fits_any_buffer(void **state)
     assert_int_equal(buf[0], 'x');
 }
 
+static void test_money_in_another_currency_names_its_code(void **state)
+{
+    char buf[8];
+    (void)state;
+    /* "$" is for USD only: a catalog in EUR prices in euros, written
+     * with the code and a space before the amount, "-" before both */
+    gp_money_set_currency("EUR");
+    assert_string_equal(gp_money_currency(), "EUR");
+    assert_string_equal(gp_money_unit(), "EUR");
+    assert_string_equal(gp_money_per_hour(), "EUR/h");
+    assert_string_equal(money(1234.5), "EUR 1,234.50");
+    assert_string_equal(money(-0.5), "-EUR 0.50");
+    assert_string_equal(money(1e15), "EUR 1.000e+15");
+    assert_string_equal(money(NAN), "n/a");
+    /* cut to the buffer as in USD: "EUR 1,2" and the terminator */
+    gp_format_money(1234567, buf, sizeof buf);
+    assert_string_equal(buf, "EUR 1,2");
+    /* NULL sets USD back, as every other test expects */
+    gp_money_set_currency(NULL);
+    assert_string_equal(money(1234.5), "$1,234.50");
+    assert_string_equal(gp_money_per_hour(), "$/h");
+}
+
 /* ---- gp_file_set: --csv DIR all or nothing ------------------------------ */
 
 static char dir[64];
@@ -214,6 +237,7 @@ int main(void)
         cmocka_unit_test(test_money_has_thousands_separators_and_cents),
         cmocka_unit_test(test_money_past_a_quadrillion_takes_exponent_form),
         cmocka_unit_test(test_money_fits_any_buffer),
+        cmocka_unit_test(test_money_in_another_currency_names_its_code),
         cmocka_unit_test(test_file_set_renames_every_file_on_commit),
         cmocka_unit_test(
             test_file_set_renames_nothing_when_a_target_is_a_folder),

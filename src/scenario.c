@@ -346,6 +346,23 @@ static gp_status parse_commitment(gp_jdoc *d, const json_t *jc,
     }
     c->payment = (gp_payment)payment;
     c->end = c->start + c->term_years * YEAR_SECONDS;
+    /* its end is a time the run may show (a commitment billed for no hour
+     * of the window is warned about with it), so it is one in 9999 at the
+     * latest, as a window's end is */
+    if (c->end > GP_TIME_LATEST) {
+        char latest[32], quoted[128];
+        gp_format_time(GP_TIME_LATEST - c->term_years * YEAR_SECONDS, latest,
+                       sizeof latest);
+        return gp_jdoc_error(
+            d, "start",
+            "with a term of %d year%s (%lld days) the commitment ends after "
+            "%s; start it at %s at the latest, got %s",
+            c->term_years, c->term_years == 1 ? "" : "s",
+            (long long)(c->term_years * YEAR_SECONDS / 86400),
+            GP_TIME_LATEST_WHY, latest,
+            gp_json_quote(json_string_value(json_object_get(jc, "start")),
+                          quoted, sizeof quoted));
+    }
     return GP_OK;
 }
 

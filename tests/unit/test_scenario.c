@@ -271,6 +271,36 @@ static void test_a_three_year_term_is_three_times_365_days(void **state)
     gp_scenario_free(s);
 }
 
+static void test_a_commitment_term_ends_by_9999_12_31T23(void **state)
+{
+    /* 9999-12-31T23:00:00Z is 253402297200 s (GP_TIME_LATEST); 365 days
+     * before it is 9998-12-31T23:00:00Z (9999 is no leap year), and 1095
+     * days before it 9996-12-31T23:00:00Z (9997 to 9999 have 365 days
+     * each): terms that start then end on the limit itself */
+    gp_scenario *s = parse_ok(
+        edited("\"2025-11-01T00:00:00Z\"", "\"9998-12-31T23:00:00Z\""));
+    gp_error err;
+
+    (void)state;
+    assert_int_equal(s->commitments[0].end, 253402297200LL);
+    gp_scenario_free(s);
+    s = parse_ok(edited("\"count\": 4, \"term_years\": 1,\n"
+                        "     \"payment\": \"partial_upfront\", \"start\": "
+                        "\"2025-11-01T00:00:00Z\"",
+                        "\"count\": 4, \"term_years\": 3,\n"
+                        "     \"payment\": \"partial_upfront\", \"start\": "
+                        "\"9996-12-31T23:00:00Z\""));
+    assert_int_equal(s->commitments[0].end, 253402297200LL);
+    gp_scenario_free(s);
+    /* an hour later the term would end at 10000-01-01T00:00:00Z */
+    err = parse_fails(
+        edited("\"2025-11-01T00:00:00Z\"", "\"9999-01-01T00:00:00Z\""));
+    assert_int_equal(err.line, 16);
+    assert_string_equal(err.field, "commitments[0].start");
+    assert_non_null(strstr(err.message, "start it at 9998-12-31T23:00:00Z at "
+                                        "the latest"));
+}
+
 static void
 test_baseline_is_strategy_zero_with_the_owned_commitments(void **state)
 {
@@ -719,6 +749,7 @@ int main(void)
         cmocka_unit_test(test_an_empty_scenario_is_the_default),
         cmocka_unit_test(test_scenario_reads_every_key_of_the_spec_example),
         cmocka_unit_test(test_a_three_year_term_is_three_times_365_days),
+        cmocka_unit_test(test_a_commitment_term_ends_by_9999_12_31T23),
         cmocka_unit_test(test_a_compute_plan_may_have_an_empty_region),
         cmocka_unit_test(
             test_baseline_is_strategy_zero_with_the_owned_commitments),

@@ -79,6 +79,15 @@ static int usage_error(const struct gp_command *cmd, const char *fmt, ...)
     return 2;
 }
 
+/* Whether gp_parse_time refused a well-formed time for its range, which
+ * the usage error then gives: "9999-12-31T22:00:00-05:00" reads as a time
+ * of 9999 but is one of 10000 in UTC. */
+static bool range_why(const char *why)
+{
+    return strncmp(why, GP_TIME_OUT_OF_RANGE,
+                   sizeof GP_TIME_OUT_OF_RANGE - 1) == 0;
+}
+
 /* A duration option in whole hours, 1 h to 5 years (as 13w, 7d, 168h;
  * `like` gives examples for the message): stores it in *out, or prints
  * the usage error and returns false. */
@@ -317,8 +326,9 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
             if (!gp_parse_time(value, strlen(value), &t, &why))
                 return usage_error(cmd,
                                    "--time takes an ISO 8601 time or epoch "
-                                   "seconds, got \"%s\"",
-                                   value);
+                                   "seconds, got \"%s\"%s%s",
+                                   value, range_why(why) ? ": " : "",
+                                   range_why(why) ? why : "");
             cli->time = value;
         } else if (strcmp(name, "scenario") == 0) {
             cli->scenario = value;
@@ -358,8 +368,9 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
             if (!gp_parse_time(value, strlen(value), &t, &why))
                 return usage_error(cmd,
                                    "--train-until takes an ISO 8601 time, "
-                                   "got \"%s\"",
-                                   value);
+                                   "got \"%s\"%s%s",
+                                   value, range_why(why) ? ": " : "",
+                                   range_why(why) ? why : "");
             cli->train_until = (int64_t)t;
         } else if (strcmp(name, "relabel") == 0) {
             cli->relabel = true;

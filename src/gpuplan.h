@@ -526,7 +526,11 @@ double gp_trace_pool_demand(const gp_trace *t, size_t pool, gp_workload w,
 /* ---- time and numbers (util.c) ------------------------------------------ */
 
 /* Parses ISO 8601 ("2026-01-05T13:00:00Z", offsets, fractional seconds,
- * a space for T, naive = UTC, a bare date) or epoch seconds. */
+ * a space for T, naive = UTC, a bare date) or epoch seconds, from 1970 to
+ * 9999 in UTC.  On failure *why says what is wrong; for an ISO time that is
+ * outside that range once its offset is applied (9999-12-31T22:00:00-05:00
+ * is in 10000) it starts with GP_TIME_OUT_OF_RANGE. */
+#define GP_TIME_OUT_OF_RANGE "out of range: in UTC this is "
 bool gp_parse_time(const char *s, size_t len, double *out_seconds,
                    const char **why);
 /* Formats epoch seconds as "2026-01-05T13:00:00Z". */

@@ -365,10 +365,22 @@ bool gp_parse_time(const char *s, size_t len, double *out_seconds,
     }
     if (i != len)
         return false;
-    *out_seconds = (double)(gp_days_from_civil(y, (unsigned)mo, (unsigned)d) *
-                                86400 +
-                            h * 3600 + mi * 60 + sec - offset) +
-                   frac;
+    int64_t whole = gp_days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 +
+                    h * 3600 + mi * 60 + sec - offset;
+    /* the range epoch seconds have, in UTC: a year from 0000 parses, and
+     * an offset may move a time of 9999 into 10000
+     * (9999-12-31T22:00:00-05:00) or one of 1970 into 1969, which would
+     * print as such */
+    if (whole > 253402300799LL || whole < 0) {
+        *why = whole < 0 ? GP_TIME_OUT_OF_RANGE "before "
+                                                "1970-01-01T00:00:00Z (times "
+                                                "run from 1970 to 9999 in UTC)"
+                         : GP_TIME_OUT_OF_RANGE "after 9999-12-31T23:59:59Z "
+                                                "(times run from 1970 to 9999 "
+                                                "in UTC)";
+        return false;
+    }
+    *out_seconds = (double)whole + frac;
     return true;
 }
 

@@ -637,8 +637,18 @@ static gp_status parse_catalog(gp_jdoc *d, const json_t *root,
     if (!region[0])
         return gp_jdoc_error(d, "region", "must not be empty");
     if ((st = check_length(d, "region", region, GP_CATALOG_MAX_REGION)) !=
-            GP_OK ||
-        (st = dup_into(d, &c->region, region)) != GP_OK ||
+        GP_OK)
+        return st;
+    /* as the providers write them, and as --region is read (lower-cased):
+     * a catalog of "US-EAST-1" could not be chosen with it, and a trace's
+     * region column must then name it in upper case, which gpuplan says
+     * to write in lower case */
+    char lower[GP_CATALOG_MAX_REGION + 1];
+    if (gp_ascii_lower(lower, sizeof lower, region))
+        return gp_jdoc_error(
+            d, "region", "%s: regions are lower case (write \"%s\")",
+            gp_json_quote(region, quoted, sizeof quoted), lower);
+    if ((st = dup_into(d, &c->region, region)) != GP_OK ||
         (st = gp_jdoc_string(d, root, "currency", true, &currency, NULL)) !=
             GP_OK)
         return st;

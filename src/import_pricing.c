@@ -504,6 +504,20 @@ static gp_status offer_row(offer_ctx *x, char **f, size_t n, long line,
                               region, err)) != GP_OK)
             return rst;
     }
+    /* a catalog's region is lower case (catalog.c), as --region is read:
+     * without --region the row's becomes the catalog's, and with it a
+     * row of that region in upper case is not another region's */
+    char lower[GP_CATALOG_MAX_REGION + 1];
+    if (strlen(region) <= GP_CATALOG_MAX_REGION &&
+        gp_ascii_lower(lower, sizeof lower, region) &&
+        (!(x->opt->region && x->opt->region[0]) ||
+         strcmp(lower, x->opt->region) == 0)) {
+        gp_error_set(err, x->source, line, c[O_REGION] + 1,
+                     offer_names[O_REGION],
+                     "%s: regions are lower case (write \"%s\")",
+                     gp_json_quote(region, quoted, sizeof quoted), lower);
+        return GP_ERR_INPUT;
+    }
     if (!offer_region(x, region)) {
         x->other_rows++;
         return GP_OK;

@@ -531,6 +531,11 @@ double gp_trace_pool_demand(const gp_trace *t, size_t pool, gp_workload w,
  * outside that range once its offset is applied (9999-12-31T22:00:00-05:00
  * is in 10000) it starts with GP_TIME_OUT_OF_RANGE. */
 #define GP_TIME_OUT_OF_RANGE "out of range: in UTC this is "
+/* *why when the text is neither a time nor a number (no impossible date
+ * or time of day, nor a range, to name): a reader that takes only one of
+ * the two forms says so instead. */
+#define GP_TIME_EXPECTED                                                       \
+    "expected an ISO 8601 time (2026-01-05T13:00:00Z) or epoch seconds"
 bool gp_parse_time(const char *s, size_t len, double *out_seconds,
                    const char **why);
 /* Formats epoch seconds as "2026-01-05T13:00:00Z". */

@@ -741,13 +741,17 @@ static gp_status plan_row(offer_ctx *x, char **f, size_t n, long line,
 static gp_status offer_publication(offer_ctx *x, const char *s, long line,
                                    gp_error *err)
 {
-    const char *why = "expected an ISO 8601 time (2025-09-12T22:53:08Z)";
+    const char *expected = "expected an ISO 8601 time (2025-09-12T22:53:08Z)";
+    const char *why = expected;
     char quoted[160];
     double t;
 
-    /* a bare number parses as epoch seconds, which is no date to copy */
+    /* a bare number parses as epoch seconds, which is no date to copy:
+     * the parser's own "... or epoch seconds" would offer one */
     if (strlen(s) < 10 || s[4] != '-' ||
         !gp_parse_time(s, strlen(s), &t, &why)) {
+        if (strcmp(why, GP_TIME_EXPECTED) == 0)
+            why = expected;
         gp_error_set(err, x->source, line, 2, "Publication Date", "%s, got %s",
                      why, gp_json_quote(s, quoted, sizeof quoted));
         return GP_ERR_INPUT;

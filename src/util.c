@@ -292,8 +292,7 @@ bool gp_parse_time(const char *s, size_t len, double *out_seconds,
     long offset = 0;
     bool all_numeric = len > 0;
 
-    *why = "expected an ISO 8601 time (2026-01-05T13:00:00Z) or epoch "
-           "seconds";
+    *why = GP_TIME_EXPECTED;
     for (size_t k = 0; k < len; k++) {
         char c = s[k];
         if (!((c >= '0' && c <= '9') || c == '.' || (k == 0 && c == '-')))

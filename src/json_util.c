@@ -402,29 +402,31 @@ const char *gp_json_quote(const char *s, char *buf, size_t size)
         return buf;
     }
     buf[n++] = '"';
-    for (size_t i = 0; s[i]; i++) {
+    for (size_t i = 0, len = strlen(s), step; i < len; i += step) {
         unsigned char c = (unsigned char)s[i];
         char esc[8];
+        const char *out = esc;
         size_t k;
 
+        /* control bytes and bytes that are not UTF-8 as gp_append_escaped
+         * writes them (\n, \r, \t, \xNN), so that a field reads the same
+         * in every message; a character as it is */
+        step = gp_utf8_char_len(s + i, len - i);
         if (i >= limit) {
             snprintf(esc, sizeof esc, "...");
         } else if (c == '"' || c == '\\') {
             snprintf(esc, sizeof esc, "\\%c", c);
-        } else if (c == '\n') {
-            snprintf(esc, sizeof esc, "\\n");
-        } else if (c == '\t') {
-            snprintf(esc, sizeof esc, "\\t");
-        } else if (c < 0x20 || c == 0x7F) {
-            snprintf(esc, sizeof esc, "\\u%04x", c);
+        } else if (c < 0x20 || c == 0x7F || step == 0) {
+            esc[0] = '\0';
+            gp_append_escaped(esc, sizeof esc, s + i, 1);
+            step = 1;
         } else {
-            esc[0] = (char)c;
-            esc[1] = '\0';
+            out = s + i;
         }
-        k = strlen(esc);
+        k = out == esc ? strlen(esc) : step;
         if (n + k + 2 > size)
             break;
-        memcpy(buf + n, esc, k);
+        memcpy(buf + n, out, k);
         n += k;
         if (i >= limit)
             break;

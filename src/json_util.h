@@ -53,9 +53,11 @@ const char *gp_json_type_phrase(const json_t *v);
 /* The shortest decimal that reads back as v ("2.5", "0.125", "1e+20"). */
 void gp_json_format_number(double v, char *buf, size_t size);
 
-/* Writes s into buf as a double-quoted string for a message, with quotes,
- * backslashes and control characters escaped (so an error stays on one
- * line) and long strings cut short with "...".  Returns buf. */
+/* Writes s into buf as a double-quoted string for a message, with quotes
+ * and backslashes escaped, control characters and bytes that are not UTF-8
+ * escaped as gp_append_escaped does (\n, \r, \t, \xNN: an error stays on
+ * one line, and a field reads the same in every message) and long strings
+ * cut short with "...".  Returns buf. */
 const char *gp_json_quote(const char *s, char *buf, size_t size);
 
 /* A JSON document being read: its text (to locate errors), its name (the

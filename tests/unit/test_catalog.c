@@ -222,8 +222,12 @@ static void test_quoted_strings_stay_on_one_line(void **state)
     char buf[64];
 
     (void)state;
-    assert_string_equal(gp_json_quote("a\"b\\c\nd\x01", buf, sizeof buf),
-                        "\"a\\\"b\\\\c\\nd\\u0001\"");
+    /* each escaped as the trace reader's messages escape it
+     * (gp_append_escaped): \n, \r, \t, \x01, and \xff for a byte that is
+     * not UTF-8; "é" (C3 A9) is UTF-8 and stays as it is */
+    assert_string_equal(
+        gp_json_quote("a\"b\\c\nd\x01\re\tf\xff\xc3\xa9", buf, sizeof buf),
+        "\"a\\\"b\\\\c\\nd\\x01\\re\\tf\\xff\xc3\xa9\"");
 }
 
 /* ---- parsing one catalog ------------------------------------------------ */

@@ -147,6 +147,10 @@ typedef struct bill {
     /* counts for the summary */
     unsigned long rows, imported, not_usage, not_instance_hours, other_provider,
         spot, unpriced;
+    /* the header's names (gp_malloc'd), for the reader's errors in a row */
+    char **header;
+    size_t n_header;
+    long header_line;
 } bill;
 
 /* Frees what a bill holds. */
@@ -160,6 +164,34 @@ static void bill_free(bill *b)
     gp_strmap_free(&b->cell_index);
     gp_strmap_free(&b->owned_index);
     gp_strmap_free(&b->hour_index);
+    for (size_t i = 0; i < b->n_header; i++)
+        gp_free(b->header[i]);
+    gp_free(b->header);
+}
+
+/* Keeps a copy of the header row's n names f (read on line `line`). */
+static gp_status bill_keep_header(bill *b, char **f, size_t n, long line)
+{
+    if (!(b->header = gp_calloc(n, sizeof *b->header)))
+        return GP_ERR_NOMEM;
+    for (b->n_header = 0; b->n_header < n; b->n_header++)
+        if (!(b->header[b->n_header] = gp_strdup(f[b->n_header])))
+            return GP_ERR_NOMEM;
+    b->header_line = line;
+    return GP_OK;
+}
+
+/* An error the CSV reader gave in a row past the header (a quoting error,
+ * a NUL byte, a stray carriage return, a row shorter than the header)
+ * names the CSV column only: the header gives its name, as the importer's
+ * own errors give it.  A field past the header's last has none. */
+static void bill_name_field(const bill *b, gp_status st, gp_error *err)
+{
+    if (st == GP_ERR_INPUT && err && !err->field[0] && b->header_line > 0 &&
+        err->line > b->header_line && err->column > 0 &&
+        (size_t)err->column <= b->n_header)
+        snprintf(err->field, sizeof err->field, "%s",
+                 b->header[err->column - 1]);
 }
 
 /* Where a usage row's start, end and quantity are, for the errors
@@ -795,8 +827,8 @@ static gp_status check_columns(const char *source, long line,
 {
     for (size_t k = 0; k < n_names; k++)
         if (required[k] && cols[k] < 0) {
-            gp_error_set(err, source, line, 0, NULL,
-                         "missing column %s (is this %s?)", names[k], format);
+            gp_error_set(err, source, line, 0, names[k],
+                         "missing column (is this %s?)", format);
             return GP_ERR_INPUT;
         }
     return GP_OK;
@@ -929,6 +961,8 @@ static gp_status focus_row(void *pctx, char **f, size_t n, long line,
             return st;
         x->have_header = true;
         x->n_header = n;
+        if (bill_keep_header(b, f, n, line) != GP_OK)
+            return GP_ERR_NOMEM;
         return check_columns(src, line, focus_names, focus_required, F_N,
                              x->cols, "a FOCUS 1.0 export", err);
     }
@@ -1061,6 +1095,7 @@ static gp_status focus_run(const char *text, size_t len, FILE *file,
     x.b.source = name;
     x.b.pricing = opt->pricing;
     st = gp_csv_rows_read(text, len, file, name, focus_row, &x, err);
+    bill_name_field(&x.b, st, err);
     if (st == GP_OK && !x.have_header) {
         gp_error_set(err, name, 1, 0, NULL,
                      "empty file; expected a FOCUS 1.0 header row");
@@ -1367,6 +1402,8 @@ static gp_status cur_row(void *pctx, char **f, size_t n, long line,
             return st;
         x->have_header = true;
         x->n_header = n;
+        if (bill_keep_header(b, f, n, line) != GP_OK)
+            return GP_ERR_NOMEM;
         return check_columns(src, line, cur_names, cur_required, C_N, x->cols,
                              "an AWS Cost and Usage Report", err);
     }
@@ -1482,6 +1519,7 @@ static gp_status cur_run(const char *text, size_t len, FILE *file,
     x.b.source = name;
     x.b.pricing = opt->pricing;
     st = gp_csv_rows_read(text, len, file, name, cur_row, &x, err);
+    bill_name_field(&x.b, st, err);
     if (st == GP_OK && !x.have_header) {
         gp_error_set(err, name, 1, 0, NULL,
                      "empty file; expected an AWS Cost and Usage Report "

@@ -295,12 +295,13 @@ static void test_cur_bad_rows_give_file_line_column(void **state)
          "cur.csv:2:7: product/regionCode: missing value (no region, region "
          "code or availability zone names where the usage ran)"},
         {"lineItem/LineItemType,lineItem/UsageStartDate\n",
-         "cur.csv:1: missing column lineItem/UsageEndDate (is this an AWS "
+         "cur.csv:1: lineItem/UsageEndDate: missing column (is this an AWS "
          "Cost and Usage Report?)"},
         {"", "cur.csv:1: empty file; expected an AWS Cost and Usage Report "
              "header row"},
         {CUR_HEAD "Usage,\"2026-01-05,x\n",
-         "cur.csv:2:2: malformed CSV: a quoted field is not closed"},
+         "cur.csv:2:2: lineItem/UsageStartDate: malformed CSV: a quoted "
+         "field is not closed"},
     };
     (void)state;
 
@@ -595,23 +596,24 @@ static void test_focus_bad_rows_give_file_line_column(void **state)
                               "us-east-1"),
          "bill.csv:2:2: ChargePeriodStart: expected an ISO 8601 time "
          "(2026-01-05T13:00:00Z) or epoch seconds, got \"yesterday\""},
-        {FOCUS_HEAD FOCUS_ROW("2024-09-10 05:00:00", "2024-09-10 05:00:00",
-                              "1", "us-east-1"),
+        {FOCUS_HEAD FOCUS_ROW("2024-09-10 05:00:00", "2024-09-10 05:00:00", "1",
+                              "us-east-1"),
          "bill.csv:2:3: ChargePeriodEnd: the charge period ends before it "
          "starts (2024-09-10 05:00:00 to 2024-09-10 05:00:00)"},
-        {FOCUS_HEAD FOCUS_ROW("2024-09-10 05:00:00", "2024-09-10 06:00:00",
-                              "1", "NULL"),
+        {FOCUS_HEAD FOCUS_ROW("2024-09-10 05:00:00", "2024-09-10 06:00:00", "1",
+                              "NULL"),
          "bill.csv:2:11: RegionId: missing value"},
         {"ChargeCategory,ChargePeriodStart\n",
-         "bill.csv:1: missing column ChargePeriodEnd (is this a FOCUS 1.0 "
+         "bill.csv:1: ChargePeriodEnd: missing column (is this a FOCUS 1.0 "
          "export?)"},
         {FOCUS_HEAD "Usage,x\"y\n",
-         "bill.csv:2:2: malformed CSV: a double quote inside an unquoted "
-         "field or after a closing quote"},
+         "bill.csv:2:2: ChargePeriodStart: malformed CSV: a double quote "
+         "inside an unquoted field or after a closing quote"},
         /* 2 fields and 15 against the header's 14: the column named is
-         * the first one the two disagree on */
+         * the first one the two disagree on (the header's third name; the
+         * 15th field has none) */
         {FOCUS_HEAD "Usage,2024-09-10 05:00:00\n",
-         "bill.csv:2:3: row has 2 fields, the header has 14"},
+         "bill.csv:2:3: ChargePeriodEnd: row has 2 fields, the header has 14"},
         {FOCUS_HEAD "Tax,,,,,,,,,,,,,,\n",
          "bill.csv:2:15: row has 15 fields, the header has 14"},
         {FOCUS_HEAD "Tax,2024-09-10 05:00:00,2024-09-10 06:00:00,,,,,,,,,,,\n",

@@ -387,6 +387,13 @@ static int recommend_exec(gp_cli *cli)
     if (r->forward && r->forecast)
         gp_cli_stale_forecast_warn(cli, &info, r->forecast->start_hour,
                                    r->forecast->n_hours, "the plan is bought");
+    /* the workbook's Forecast sheet; a forecast that cannot be made is
+     * warned about with the run's warnings, before the JSON is written */
+    gp_forecast *sheet_forecast = NULL;
+    if (cli->out) {
+        gp_xlsx_run_forecast(&info, r, &sheet_forecast, &ww);
+        gp_cli_warn_now(cli, &ww, &info);
+    }
     if (cli->out || cli->csv_dir) {
         /* the workbook and the CSV tables show the plan billed */
         gp_ledger *pl[2] = {NULL, NULL};
@@ -406,7 +413,7 @@ static int recommend_exec(gp_cli *cli)
         gp_file_set_abort(&set);
         if (wst == GP_OK && cli->out)
             wst = gp_xlsx_write_run(cli->out, &info, pl, 2, r, NULL,
-                                    &err);
+                                    sheet_forecast, &err);
         gp_ledger_free(pl[0]);
         gp_ledger_free(pl[1]);
         if (wst != GP_OK) {
@@ -425,6 +432,7 @@ static int recommend_exec(gp_cli *cli)
         print_table(&in, r);
     }
 done:
+    gp_forecast_free(sheet_forecast);
     gp_classification_free(classified);
     gp_warnings_clear(&info.warnings);
     gp_recommendation_free(r);

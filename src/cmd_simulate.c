@@ -7,6 +7,7 @@
 #include "classify.h"
 #include "cli.h"
 #include "engine.h"
+#include "forecast.h"
 #include "idle.h"
 #include "writers.h"
 
@@ -160,6 +161,7 @@ static int simulate_exec(gp_cli *cli)
     gp_ledger **ledgers = NULL;
     gp_idle_report *idle = NULL;
     gp_classification *classified = NULL;
+    gp_forecast *sheet_forecast = NULL;
     gp_run_info info;
     gp_engine_options opt;
     gp_error err;
@@ -209,6 +211,10 @@ static int simulate_exec(gp_cli *cli)
     gp_run_info_warn(&info, ledgers, in.scenario->n_strategies);
     gp_classification_warn(classified, &info.warnings);
     gp_cli_window_warn(&in, true, &info.warnings);
+    /* the workbook's Forecast sheet; one that cannot be made is one of the
+     * run's warnings */
+    if (cli->out)
+        gp_xlsx_run_forecast(&info, NULL, &sheet_forecast, &info.warnings);
     if (!cli->quiet)
         print_run_warnings(&info);
 
@@ -230,9 +236,8 @@ static int simulate_exec(gp_cli *cli)
         }
     }
     if (cli->out &&
-        gp_xlsx_write_run(cli->out, &info, ledgers,
-                          in.scenario->n_strategies, NULL, idle, &err) !=
-            GP_OK) {
+        gp_xlsx_write_run(cli->out, &info, ledgers, in.scenario->n_strategies,
+                          NULL, idle, sheet_forecast, &err) != GP_OK) {
         gp_cli_print_error(&err);
         rc = 1;
         goto out;
@@ -258,6 +263,7 @@ static int simulate_exec(gp_cli *cli)
         print_idle(idle, ledgers, in.scenario->n_strategies);
     }
 out:
+    gp_forecast_free(sheet_forecast);
     gp_classification_free(classified);
     gp_idle_report_free(idle);
     for (size_t i = 0; i < in.scenario->n_strategies; i++)

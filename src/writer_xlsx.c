@@ -1787,15 +1787,40 @@ gp_status gp_report_bill_plan(const gp_trace *trace, const gp_pricing *pricing,
     return GP_OK;
 }
 
+void gp_xlsx_run_forecast(const gp_run_info *info, const gp_recommendation *rec,
+                          gp_forecast **out, gp_warnings *warnings)
+{
+    gp_forecast_options fo;
+    gp_error err;
+    char why[sizeof err.source + sizeof err.field + sizeof err.message + 8];
+
+    *out = NULL;
+    if (rec && rec->forecast)
+        return;
+    gp_forecast_options_init(&fo);
+    if (rec && rec->backtest)
+        fo.train_until = rec->train_until;
+    gp_error_clear(&err);
+    if (gp_forecast_run(info->trace, info->scenario, 13 * 168, &fo, out,
+                        &err) == GP_OK)
+        return;
+    *out = NULL;
+    gp_error_format(&err, why, sizeof why);
+    gp_warnings_add(warnings,
+                    "the workbook's Forecast sheet is empty: the 13-week "
+                    "forecast could not be made (%s)",
+                    why);
+}
+
 gp_status gp_xlsx_write_run(const char *path, const gp_run_info *info,
                             gp_ledger *const *ledgers, size_t n,
                             const gp_recommendation *rec,
-                            const gp_idle_report *idle, gp_error *err)
+                            const gp_idle_report *idle,
+                            const gp_forecast *forecast, gp_error *err)
 {
     gp_report r;
     gp_error ignored;
     gp_idle_report *own = NULL;
-    gp_forecast *fc = NULL;
 
     memset(&r, 0, sizeof r);
     r.info = info;
@@ -1821,21 +1846,11 @@ gp_status gp_xlsx_write_run(const char *path, const gp_run_info *info,
             GP_OK)
         r.idle = own;
     /* the Forecast sheet: the forecast a forward plan was bought for, or
-     * the next quarter's; with --train-until, from the hours before the
-     * cut, as the plan was (the hours after it are its hold-out) */
-    gp_forecast_options fo;
-    gp_forecast_options_init(&fo);
-    if (rec && rec->backtest)
-        fo.train_until = rec->train_until;
-    gp_error_clear(&ignored);
-    if (rec && rec->forecast)
-        r.forecast = rec->forecast;
-    else if (gp_forecast_run(info->trace, info->scenario, 13 * 168, &fo, &fc,
-                             &ignored) == GP_OK)
-        r.forecast = fc;
+     * the next quarter's (gp_xlsx_run_forecast) */
+    r.forecast = rec && rec->forecast ? rec->forecast : forecast;
+    r.forecast_failed = !r.forecast;
     gp_status st = gp_xlsx_write(path, &r, err);
     gp_idle_report_free(own);
-    gp_forecast_free(fc);
     return st;
 }
 

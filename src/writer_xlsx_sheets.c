@@ -220,8 +220,11 @@ void xl_sheet_forecast(gp_xl *x)
                "median (P50) and an 80% band (P10 to P90)");
     if (!fc) {
         xl_not_computed(x, &s, 3,
-                        "gpuplan forecast --out writes the forecast "
-                        "workbook");
+                        x->r->forecast_failed
+                            ? "the 13-week forecast could not be made: the "
+                              "warnings on Summary say why"
+                            : "gpuplan forecast --out writes the forecast "
+                              "workbook");
         xl_fit(&s);
         return;
     }

@@ -123,6 +123,7 @@ typedef struct gp_report {
     size_t proposed; /* ... and the one it calls the plan */
     const struct gp_recommendation *rec;
     const struct gp_forecast *forecast;
+    bool forecast_failed; /* a run's forecast could not be made (warned) */
     const struct gp_idle_report *idle;
 } gp_report;
 
@@ -137,17 +138,31 @@ gp_status gp_xlsx_check_path(const char *path, gp_error *err);
  * writes the same bytes. */
 gp_status gp_xlsx_write(const char *path, const gp_report *r, gp_error *err);
 
+/* The forecast a simulate or recommend run's workbook shows on its
+ * Forecast sheet: 13 weeks from the trace's end (with rec's --train-until,
+ * from the hours before the cut, as the plan was).  A forward plan's own
+ * forecast (rec->forecast) is shown instead, and *out stays NULL.  When the
+ * forecast cannot be made (a trace that ends in the last hour of 9999, one
+ * that covers no whole hour) *out is NULL and a warning in `warnings` says
+ * why and that the sheet is empty: the report is still written, and the
+ * caller shows the warning as the run's (stderr, inputs.warnings, Summary).
+ * The caller frees *out (gp_forecast_free). */
+void gp_xlsx_run_forecast(const gp_run_info *info,
+                          const struct gp_recommendation *rec,
+                          struct gp_forecast **out, gp_warnings *warnings);
+
 /* The workbook of a simulate or recommend run: gp_xlsx_write with the
  * run's idle GPUs (`idle`, or, when NULL, those over the hours the ledgers
- * bill, computed here: rec's window, else gp_idle_for_run's)
- * and a 13-week demand forecast computed here (a sheet whose computation
- * fails says so instead of failing the report).  The headline's plan is
- * the cheapest ledger; its current one is ledger 0. */
+ * bill, computed here: rec's window, else gp_idle_for_run's) and the
+ * forecast gp_xlsx_run_forecast made (`forecast`; rec's own when it has
+ * one; NULL when it could not be made, and the Forecast sheet says so).
+ * The headline's plan is the cheapest ledger; its current one is
+ * ledger 0. */
 gp_status gp_xlsx_write_run(const char *path, const gp_run_info *info,
                             gp_ledger *const *ledgers, size_t n,
                             const struct gp_recommendation *rec,
                             const struct gp_idle_report *idle,
-                            gp_error *err);
+                            const struct gp_forecast *forecast, gp_error *err);
 
 /* The forecast command's workbook (forecast --out R.xlsx): Summary with
  * the horizon's demand, Forecast with the P10-P90 band charts, Inputs. */

@@ -186,8 +186,13 @@ static void write_simulate(const char *path, gp_trace *t, gp_scenario *s,
     info.scenario = s;
     info.trace = t;
     gp_ledger *ls[1] = {l};
-    assert_int_equal(gp_xlsx_write_run(path, &info, ls, 1, NULL, NULL, &err),
-                     want);
+    gp_forecast *fc = NULL;
+    gp_warnings warned = {NULL, 0, 0};
+    gp_xlsx_run_forecast(&info, NULL, &fc, &warned);
+    assert_int_equal(
+        gp_xlsx_write_run(path, &info, ls, 1, NULL, NULL, fc, &err), want);
+    gp_forecast_free(fc);
+    gp_warnings_clear(&warned);
     gp_ledger_free(l);
 }
 

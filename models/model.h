@@ -61,6 +61,7 @@ typedef struct gp_hour {
      * the pool's spot cost by instance-hours */
     double *job_spot_cost;
     double *job_spot_ih;
+    bool job_spot; /* set when a model wrote to them this hour */
 } gp_hour;
 
 typedef struct gp_model {

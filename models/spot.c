@@ -419,6 +419,7 @@ static void spot_bill_hour(void *state, const gp_model_input *in,
         hour->spot_cost[r->pool] += cost;
         hour->job_spot_cost[jr->series] += cost;
         hour->job_spot_ih[jr->series] += jr->hour_ih[k];
+        hour->job_spot = true;
         hour->row->spot_cost += r->spot_cost_mean * share;
         hour->row->on_demand_cost += r->fallback_cost_mean * share;
     }

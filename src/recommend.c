@@ -428,8 +428,9 @@ static gp_status make_plan(const struct ctx *c, const gp_trace *size_on,
                          &pj.out, err);
     if (st == GP_OK) {
         out->total_cost = pj.out->total_cost;
-        if (downside)
-            out->downside_net_savings = low->policy - dj.out->total_cost;
+        /* a window under a day has no low-demand case: unknown, not 0 */
+        out->downside_net_savings =
+            downside ? low->policy - dj.out->total_cost : NAN;
     }
     gp_ledger_free(dj.out);
     if (st == GP_OK && ledger_out)
@@ -796,6 +797,8 @@ static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
             double d = bill_cost(c, downside, ordered, i + 1, err);
             a->downside_net_savings = prev_down - d;
             prev_down = d;
+        } else {
+            a->downside_net_savings = NAN; /* no low-demand case */
         }
         if (cm->type == GP_COMMIT_RESERVED) {
             const gp_opt_pool *pool = NULL;
@@ -1013,7 +1016,7 @@ static gp_status renewals(const struct ctx *c, gp_recommendation *r,
         a->renewal = true;
         a->upfront = upfront_of(c, cm);
         a->net_savings = cost0 - cost1;
-        a->downside_net_savings = downside ? down0 - down1 : 0;
+        a->downside_net_savings = downside ? down0 - down1 : NAN;
         a->expected_utilization =
             lc->purchased > 0 ? lc->used / lc->purchased : 0;
         double equiv = lc->od_equiv_covered;
@@ -1181,8 +1184,9 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
                    &balanced_opt, &balanced_bill, err);
     if (st != GP_OK)
         goto out;
-    if (low.routed && low.down)
-        r->actions[0].downside_net_savings = low.policy - low.base;
+    if (low.routed)
+        r->actions[0].downside_net_savings =
+            low.down ? low.policy - low.base : NAN;
     /* the aggressive plan on a second thread, from a copy of the balanced
      * levels, while this one ranks the balanced plan's actions, draws its
      * curves (which move the balanced levels about) and then makes the
@@ -1258,12 +1262,20 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
                          "rest of each term",
                          span);
             }
-            snprintf(r->plans[i].risk, sizeof r->plans[i].risk,
-                     "1-year terms%s; in the low-demand case it %s %s%.2f "
-                     "over the window",
-                     covers,
-                     r->plans[i].downside_net_savings < 0 ? "loses" : "saves",
-                     gp_money_prefix(), fabs(r->plans[i].downside_net_savings));
+            if (isnan(r->plans[i].downside_net_savings))
+                snprintf(r->plans[i].risk, sizeof r->plans[i].risk,
+                         "1-year terms%s; no low-demand case, as the window "
+                         "is under a day (the case repeats its lowest day)",
+                         covers);
+            else
+                snprintf(r->plans[i].risk, sizeof r->plans[i].risk,
+                         "1-year terms%s; in the low-demand case it %s "
+                         "%s%.2f over the window",
+                         covers,
+                         r->plans[i].downside_net_savings < 0 ? "loses"
+                                                              : "saves",
+                         gp_money_prefix(),
+                         fabs(r->plans[i].downside_net_savings));
         }
     }
     r->recommended = 1;

@@ -66,7 +66,9 @@ static json_t *plan_obj(const gp_plan_result *p)
     json_object_set_new(o, "upfront", gp_json_number_or_null(p->upfront));
     json_object_set_new(o, "downside_net_savings",
                         gp_json_number_or_null(p->downside_net_savings));
-    json_object_set_new(o, "max_term_years", json_integer(p->max_term));
+    /* the longest term it buys: none (null) when it buys nothing */
+    json_object_set_new(o, "max_term_years",
+                        p->max_term ? json_integer(p->max_term) : json_null());
     json_object_set_new(o, "training_on_spot",
                         json_boolean(p->route_training_to_spot));
     json_object_set_new(o, "risk", json_string(p->risk));

@@ -396,7 +396,6 @@ static gp_status make_plan(const struct ctx *c, const gp_trace *size_on,
 
     memset(out, 0, sizeof *out);
     snprintf(out->name, sizeof out->name, "%s", name);
-    out->max_term = max_term;
     out->route_training_to_spot = c->strat.policy[0].launch == GP_LAUNCH_SPOT;
     st = gp_opt_build(&o, size_on, c->pricing, &c->scn, 0, c->start_hour,
                       c->n_hours, max_term, payments, err);
@@ -1235,6 +1234,8 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
         for (size_t k = 0; k < r->plans[i].n_commitments; k++)
             if (r->plans[i].commitments[k].term_years > longest)
                 longest = r->plans[i].commitments[k].term_years;
+        r->plans[i].max_term = longest; /* 0: it buys nothing */
+        const char *terms = longest ? "1-year terms" : "buys no commitments";
         if (longest == 3) {
             char span[32], why[200];
             span_words(c->n_hours, span, sizeof span);
@@ -1264,14 +1265,14 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
             }
             if (isnan(r->plans[i].downside_net_savings))
                 snprintf(r->plans[i].risk, sizeof r->plans[i].risk,
-                         "1-year terms%s; no low-demand case, as the window "
-                         "is under a day (the case repeats its lowest day)",
-                         covers);
+                         "%s%s; no low-demand case, as the window is under a "
+                         "day (the case repeats its lowest day)",
+                         terms, covers);
             else
                 snprintf(r->plans[i].risk, sizeof r->plans[i].risk,
-                         "1-year terms%s; in the low-demand case it %s "
-                         "%s%.2f over the window",
-                         covers,
+                         "%s%s; in the low-demand case it %s %s%.2f over the "
+                         "window",
+                         terms, covers,
                          r->plans[i].downside_net_savings < 0 ? "loses"
                                                               : "saves",
                          gp_money_prefix(),

@@ -53,7 +53,7 @@ typedef struct gp_plan_result {
     gp_commitment *commitments;
     size_t n_commitments;
     bool route_training_to_spot;
-    int max_term;
+    int max_term; /* the longest term it buys, 0 when it buys nothing */
     double total_cost, net_savings, upfront;
     double downside_net_savings;
     double annual_cost; /* the commitments' amortized cost for a year */

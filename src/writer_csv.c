@@ -358,8 +358,8 @@ static gp_status write_plans(FILE *f, void *ctx)
         num(f, p->downside_net_savings);
         num(f, p->upfront);
         num(f, p->annual_cost);
-        fprintf(f, ",%d,%s,%zu,", p->max_term,
-                p->route_training_to_spot ? "true" : "false",
+        num(f, p->max_term ? p->max_term : NAN); /* blank: buys nothing */
+        fprintf(f, ",%s,%zu,", p->route_training_to_spot ? "true" : "false",
                 p->n_commitments);
         text(f, p->risk);
         fputc('\n', f);

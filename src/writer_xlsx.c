@@ -1093,7 +1093,8 @@ static void sheet_plans(gp_xl *x)
             xl_num(&s, row, 4, p->downside_net_savings, x->f.money);
             xl_num(&s, row, 5, p->upfront, x->f.money);
             xl_num(&s, row, 6, p->annual_cost, x->f.money);
-            xl_num(&s, row, 7, p->max_term, x->f.count);
+            /* the longest term it buys; blank when it buys nothing */
+            xl_num(&s, row, 7, p->max_term ? p->max_term : NAN, x->f.count);
             xl_text(&s, row, 8, p->route_training_to_spot ? "yes" : "no",
                     x->f.text);
             xl_num(&s, row, 9, (double)p->n_commitments, x->f.count);

@@ -940,6 +940,15 @@ static gp_status make_curves(gp_recommendation *r, const gp_opt *full,
 
 /* ---- renewals ------------------------------------------------------------- */
 
+/* The on-demand value of the usage a bill's commitments covered. */
+static double covered_value(const gp_ledger *l)
+{
+    double v = 0;
+    for (size_t h = 0; h < l->n_hours; h++)
+        v += l->hours[h].od_equiv_covered;
+    return v;
+}
+
 /* Owned commitments that end in the window or within 13 weeks after it,
  * each renewed at today's rates for its term, after the plan's actions
  * and the renewals before it (SPEC section 5: an action's savings are on
@@ -962,7 +971,7 @@ static gp_status renewals(const struct ctx *c, gp_recommendation *r,
     gp_commitment *extra =
         gp_calloc(n_plan + s->n_commitments + 1, sizeof *extra);
     gp_commitment *rest = gp_calloc(s->n_commitments + 1, sizeof *rest);
-    gp_ledger *l = NULL;
+    gp_ledger *l = NULL, *l0 = NULL;
     gp_status st = GP_ERR_NOMEM;
 
     if (!extra || !rest)
@@ -988,7 +997,10 @@ static gp_status renewals(const struct ctx *c, gp_recommendation *r,
             without.scn.commitments = rest;
             without.scn.n_commitments = m;
         }
-        double cost0 = bill_cost(&without, NULL, extra, n, err);
+        st = bill(&without, NULL, extra, n, &l0, err);
+        if (st != GP_OK)
+            goto out;
+        double cost0 = l0->total_cost;
         double down0 =
             downside ? bill_cost(&without, downside, extra, n, err) : 0;
         extra[n] = renewed;
@@ -1016,8 +1028,17 @@ static gp_status renewals(const struct ctx *c, gp_recommendation *r,
         a->upfront = upfront_of(c, cm);
         a->net_savings = cost0 - cost1;
         a->downside_net_savings = downside ? down0 - down1 : NAN;
-        a->expected_utilization =
-            lc->purchased > 0 ? lc->used / lc->purchased : 0;
+        /* its own use: what it covers beyond what the plan (and the
+         * renewals above it) already cover, in on-demand value, over what
+         * it would cover fully used.  The engine shares a reservation
+         * family's use among its reservations (and a renewed savings plan
+         * may take usage another plan covered), so the ledger's figure for
+         * it is the pool's: a renewal that adds nothing showed 67% used */
+        double added = covered_value(l) - covered_value(l0);
+        a->expected_utilization = lc->purchased > 0 && lc->od_equiv_covered > 0
+                                      ? fmax(0, added) / lc->od_equiv_covered *
+                                            (lc->used / lc->purchased)
+                                      : 0;
         double equiv = lc->od_equiv_covered;
         if (cm->type == GP_COMMIT_RESERVED) {
             /* today's effective rate over today's on-demand price */
@@ -1054,13 +1075,15 @@ static gp_status renewals(const struct ctx *c, gp_recommendation *r,
                      gp_money_prefix(), fabs(a->net_savings),
                      a->net_savings < 0 ? ": let it lapse" : "");
         gp_ledger_free(l);
-        l = NULL;
+        gp_ledger_free(l0);
+        l = l0 = NULL;
         if (inside)
             n++; /* the next renewal is on top of this one */
     }
     st = GP_OK;
 out:
     gp_ledger_free(l);
+    gp_ledger_free(l0);
     gp_free(extra);
     gp_free(rest);
     return st;

@@ -288,7 +288,7 @@ static bool has_estimated_rate(const gp_instance_type *it)
 /* Warns when the commitments the plans can buy (the trace's types) are
  * priced at estimated rates, naming the types; says nothing for catalogs
  * of list prices. */
-static void estimate_warning(const gp_trace *t, gp_run_info *info)
+static void estimate_warning(const gp_trace *t, gp_warnings *out)
 {
     char names[200] = "";
     size_t n = 0, shown = 0;
@@ -311,14 +311,14 @@ static void estimate_warning(const gp_trace *t, gp_run_info *info)
     if (n == 0)
         return;
     if (n > shown)
-        gp_warnings_add(&info->warnings,
+        gp_warnings_add(out,
                         "the reserved and savings-plan rates of %s%s%zu "
                         "more %s are estimates from published discount "
                         "ratios, not list prices; replace them with your own",
                         names, shown ? " and " : "", n - shown,
                         n - shown == 1 ? "type" : "types");
     else
-        gp_warnings_add(&info->warnings,
+        gp_warnings_add(out,
                         "the reserved and savings-plan rates of %s are "
                         "estimates from published discount ratios, not list "
                         "prices; replace them with your own",
@@ -379,9 +379,11 @@ static int recommend_exec(gp_cli *cli)
         return 1;
     }
     gp_cli_run_info(&info, "recommend", cli, &in);
-    estimate_warning(in.trace, &info);
-    /* (a forward plan is for the forecast's hours, not the window's) */
+    /* printed as simulate prints its own (--quiet: in the JSON and the
+     * workbook only) */
     gp_warnings ww = {NULL, 0, 0};
+    estimate_warning(in.trace, &ww);
+    /* (a forward plan is for the forecast's hours, not the window's) */
     if (!r->forward)
         gp_cli_window_warn(&in, false, &ww);
     gp_cli_warn_now(cli, &ww, &info);

@@ -325,6 +325,37 @@ static void estimate_warning(const gp_trace *t, gp_warnings *out)
                         names);
 }
 
+/* Warns about the estimated spot figures the numbers use: the types the
+ * scenario's policy launches on spot, with training on spot when the plans
+ * take the routing action, over the hours billed (a forward plan's
+ * forecast is of the whole trace). */
+static void spot_estimate_warning(const gp_trace *t, const gp_scenario *s,
+                                  const gp_recommendation *r, gp_warnings *out)
+{
+    gp_strategy sg = s->strategies[0];
+    double *hours = gp_calloc(t->n_series + 1, sizeof *hours);
+    int64_t from = r->start_hour;
+    int64_t to =
+        from + (int64_t)r->n_hours + (r->backtest ? (int64_t)r->test_hours : 0);
+
+    if (!hours)
+        return;
+    if (r->plans[r->recommended].route_training_to_spot)
+        sg.policy[GP_TRAINING].launch = GP_LAUNCH_SPOT;
+    if (r->forward) {
+        from = t->start_hour;
+        to = t->start_hour + (int64_t)t->n_hours;
+    }
+    for (size_t i = 0; i < t->n_series; i++)
+        for (int64_t h = from; h < to; h++) {
+            int64_t th = h - t->start_hour;
+            if (th >= 0 && th < (int64_t)t->n_hours)
+                hours[i] += t->series[i].instance_hours[th];
+        }
+    gp_spot_estimate_warn(out, t, &sg, hours);
+    gp_free(hours);
+}
+
 static int recommend_exec(gp_cli *cli)
 {
     gp_inputs in;
@@ -383,6 +414,7 @@ static int recommend_exec(gp_cli *cli)
      * workbook only) */
     gp_warnings ww = {NULL, 0, 0};
     estimate_warning(in.trace, &ww);
+    spot_estimate_warning(in.trace, in.scenario, r, &ww);
     /* (a forward plan is for the forecast's hours, not the window's) */
     if (!r->forward)
         gp_cli_window_warn(&in, false, &ww);

@@ -266,6 +266,24 @@ int gp_json_print(json_t *doc)
     return rc == 0 && fflush(stdout) == 0 ? 0 : 1;
 }
 
+void gp_spot_estimate_warn(gp_warnings *w, const gp_trace *t,
+                           const gp_strategy *sg, const double *hours)
+{
+    for (size_t p = 0; p < t->n_pools; p++) {
+        if (!t->pools[p].type->spot.estimate)
+            continue;
+        for (size_t i = 0; i < t->n_series; i++)
+            if (t->series[i].pool == p && hours[i] > 0 &&
+                gp_route_of(t, sg, &t->series[i]) == GP_ROUTE_SPOT) {
+                gp_warnings_add(w,
+                                "the spot price or interruption rate of %s "
+                                "is an estimate",
+                                t->pools[p].type->name);
+                break;
+            }
+    }
+}
+
 /* Says which estimated numbers a run's ledgers rest on. */
 void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
                       size_t n)
@@ -329,12 +347,13 @@ void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
                                     sg->name, gp_workload_name((gp_workload)w),
                                     left[w][r], why[r]);
         if (l->spot_cost > 0) {
-            for (size_t p = 0; p < t->n_pools; p++)
-                if (t->pools[p].type->spot.estimate)
-                    gp_warnings_add(&info->warnings,
-                                    "the spot price or interruption rate of "
-                                    "%s is an estimate",
-                                    t->pools[p].type->name);
+            /* the types it launched on spot, not every type of the trace */
+            double *hours = gp_calloc(t->n_series + 1, sizeof *hours);
+            for (size_t i = 0; hours && i < t->n_series; i++)
+                hours[i] = l->series[i].instance_hours;
+            if (hours)
+                gp_spot_estimate_warn(&info->warnings, t, sg, hours);
+            gp_free(hours);
             /* a price history that starts after the window does: its
              * first price stands in for the hours before it */
             for (size_t i = 0; i < t->n_series; i++) {

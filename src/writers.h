@@ -41,6 +41,14 @@ typedef struct gp_run_info {
 void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
                       size_t n);
 
+/* Adds to w that the spot price or interruption rate of a type is an
+ * estimate, for each type whose catalog says so and that strategy sg
+ * launches on spot: a series of it is routed to spot (gp_route_of) and
+ * hours[i], that series' instance-hours billed, is above 0.  Types only on
+ * demand are not named: their spot figures are in no number. */
+void gp_spot_estimate_warn(gp_warnings *w, const gp_trace *t,
+                           const gp_strategy *sg, const double *hours);
+
 /* A number, or null when it is not a number (utilization with nothing
  * bought, cost per useful GPU-hour without utilization data). */
 json_t *gp_json_number_or_null(double v);

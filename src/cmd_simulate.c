@@ -32,9 +32,11 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
     gp_format_time(l[0]->start_hour * 3600, a, sizeof a);
     gp_format_time((l[0]->start_hour + (int64_t)l[0]->n_hours) * 3600, z,
                    sizeof z);
-    printf("gpuplan simulate: %s to %s (%zu hours), %zu pools, %llu rows%s\n",
-           a, z, l[0]->n_hours, t->n_pools,
-           (unsigned long long)t->rows_read,
+    printf("gpuplan simulate: %s to %s (%zu hour%s), %zu pool%s, %llu "
+           "row%s%s\n",
+           a, z, l[0]->n_hours, l[0]->n_hours == 1 ? "" : "s", t->n_pools,
+           t->n_pools == 1 ? "" : "s", (unsigned long long)t->rows_read,
+           t->rows_read == 1 ? "" : "s",
            in->used_sample ? " (bundled sample)" : "");
     char per_gpu_hour[32];
     snprintf(per_gpu_hour, sizeof per_gpu_hour, "%s/useful GPU-h",

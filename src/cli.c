@@ -21,6 +21,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -339,7 +340,8 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
             const char *base = strrchr(value, '/');
             base = base ? base + 1 : value;
             if ((cmd->options & OPT_OUT_XLSX) &&
-                (strlen(base) <= 5 || strcmp(value + len - 5, ".xlsx") != 0))
+                (strlen(base) <= 5 ||
+                 strcasecmp(value + len - 5, ".xlsx") != 0)) /* R.XLSX too */
                 return usage_error(cmd,
                                    "--out: the report is an Excel workbook: "
                                    "give it a name ending in .xlsx, not "

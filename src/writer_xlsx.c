@@ -26,6 +26,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1625,7 +1626,7 @@ static char *claim_temp(const char *path, gp_error *err)
     struct stat st;
 
     base = base ? base + 1 : path;
-    if (strlen(base) <= 5 || strcmp(path + n - 5, ".xlsx") != 0) {
+    if (strlen(base) <= 5 || strcasecmp(path + n - 5, ".xlsx") != 0) {
         gp_error_set(err, path, 0, 0, "--out",
                      "the report is an Excel workbook: give it a name "
                      "ending in .xlsx");

@@ -1237,6 +1237,11 @@ static void transfers(gp_opt *o, struct work *w, int rounds, double *best_n,
  * short of the optimum).
  */
 #define POLISH_SWEEPS 32
+/* The polish tries a few exchanges per pool, each a pass or two: its time
+ * grows with pools x list entries a pass.  64 pools of a year (the
+ * 64-pool bench, 1.1e8) is where it was first bounded; above 64 pools it
+ * runs while the problem is no larger than that. */
+#define POLISH_BUDGET 1.1e8
 static void polish(gp_opt *o, struct work *w, int rounds, double *best_n,
                    double *best_S)
 {
@@ -1313,10 +1318,10 @@ double gp_opt_solve(gp_opt *o)
                                                  : floor(o->pools[p].n + 0.5);
     averages(o, &w, rounds / 2, false, best_n, best_S);
     restore(o, best_n, best_S);
-    if (o->n_pools <= 64)
-        polish(o, &w, rounds, best_n, best_S);
-    else
+    if (o->n_pools > 64)
         transfers(o, &w, rounds, best_n, best_S);
+    if (o->n_pools <= 64 || (double)o->n_pools * per_pass <= POLISH_BUDGET)
+        polish(o, &w, rounds, best_n, best_S);
     /* whole tenths of a cent an hour; a plan that saves nothing (or less
      * than a dollar over the window) is not worth a purchase order */
     for (size_t k = 0; k < o->n_plans; k++)

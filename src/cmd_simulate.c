@@ -12,6 +12,7 @@
 #include "writers.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,9 +63,23 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
         printf("%-16s %15s %15s %15s %8s %7s %7s %8s %*s\n", l[i]->strategy,
                m[0], m[1], m[2], m[3], m[4], m[5], m[6], w, m[7]);
     }
-    printf("\n%-16s %15s %15s %15s %15s %15s %15s\n", "cost by model",
+    /* training, inference, unlabelled usage (when any) and commitments
+     * that covered nothing (when any: unallocated_cost, the JSON's, the
+     * CSV's and the workbook's "unused commitments") add up to the total,
+     * as the purchase models do */
+    bool unlabeled = false, unused = false;
+    for (size_t i = 0; i < n; i++) {
+        unlabeled |= l[i]->workload_cost[GP_UNLABELED] != 0;
+        unused |= l[i]->unallocated_cost != 0;
+    }
+    printf("\n%-16s %15s %15s %15s %15s %15s %15s", "cost by model",
            "on-demand", "reserved", "savings plan", "spot", "training",
            "inference");
+    if (unlabeled)
+        printf(" %15s", gp_workload_name(GP_UNLABELED));
+    if (unused)
+        printf(" %18s", "unused commitments");
+    putchar('\n');
     for (size_t i = 0; i < n; i++) {
         gp_format_money(l[i]->on_demand_cost, m[0], sizeof m[0]);
         gp_format_money(l[i]->reserved_cost, m[1], sizeof m[1]);
@@ -72,8 +87,15 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
         gp_format_money(l[i]->spot_cost, m[3], sizeof m[3]);
         gp_format_money(l[i]->workload_cost[GP_TRAINING], m[4], sizeof m[4]);
         gp_format_money(l[i]->workload_cost[GP_INFERENCE], m[5], sizeof m[5]);
-        printf("%-16s %15s %15s %15s %15s %15s %15s\n", l[i]->strategy, m[0],
+        gp_format_money(l[i]->workload_cost[GP_UNLABELED], m[6], sizeof m[6]);
+        gp_format_money(l[i]->unallocated_cost, m[7], sizeof m[7]);
+        printf("%-16s %15s %15s %15s %15s %15s %15s", l[i]->strategy, m[0],
                m[1], m[2], m[3], m[4], m[5]);
+        if (unlabeled)
+            printf(" %15s", m[6]);
+        if (unused)
+            printf(" %18s", m[7]);
+        putchar('\n');
     }
     for (size_t i = 0; i < n; i++) {
         if (l[i]->spot_cost <= 0)

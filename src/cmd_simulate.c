@@ -104,10 +104,20 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
                         sizeof m[0]);
         gp_format_money(l[i]->spot_cost_p50, m[1], sizeof m[1]);
         gp_format_money(l[i]->spot_cost_p95, m[2], sizeof m[2]);
-        printf("\nspot (%s): %.1f interruptions expected, %s lost to them; "
-               "spot cost p50 %s, p95 %s over %d runs (seed %llu)\n",
-               l[i]->strategy, l[i]->spot_interruptions_mean, m[0], m[1],
-               m[2], l[i]->mc_runs, (unsigned long long)l[i]->mc_seed);
+        printf("\nspot (%s): %.1f interruptions expected, %s lost to them; ",
+               l[i]->strategy, l[i]->spot_interruptions_mean, m[0]);
+        /* the percentiles are of the spot usage's cost with its fallback
+         * (the Spot sheet's "P50/P95 with fallback"); with no job run
+         * replayed, no Monte Carlo ran and both are the expected value */
+        if (l[i]->n_jobs > 0)
+            printf("spot usage's cost with fallback p50 %s, p95 %s over %d "
+                   "Monte Carlo runs (seed %llu)\n",
+                   m[1], m[2], l[i]->mc_runs,
+                   (unsigned long long)l[i]->mc_seed);
+        else
+            printf("spot cost %s by the expected value (no job run with "
+                   "job_id to replay by Monte Carlo)\n",
+                   m[1]);
         if (l[i]->spot_runs_before_window > 0)
             printf("  %zu job %s started before the window: %s %.1f "
                    "instance-hours in it are priced by the expected value, "

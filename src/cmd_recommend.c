@@ -8,6 +8,7 @@
 #include "classify.h"
 #include "cli.h"
 #include "forecast.h"
+#include "idle.h"
 #include "recommend.h"
 #include "writers.h"
 
@@ -410,6 +411,19 @@ static int recommend_exec(gp_cli *cli)
         return 1;
     }
     gp_cli_run_info(&info, "recommend", cli, &in);
+    /* idle GPUs over the hours the plan is judged on, which the workbook
+     * shows and the JSON's warnings count (gp_xlsx_write_run's rule: a
+     * backtest's or window's own hours, a forward plan's whole trace); an
+     * idle report that cannot be made is left out, as the workbook does */
+    gp_idle_report *idle = NULL;
+    gp_error idle_err;
+    gp_error_clear(&idle_err);
+    if ((!r->forward ? gp_idle_for_hours(in.trace, in.scenario, r->start_hour,
+                                         r->n_hours, &idle, &idle_err)
+                     : gp_idle_for_run(in.trace, in.scenario, &idle,
+                                       &idle_err)) != GP_OK)
+        idle = NULL;
+    info.idle = idle;
     /* printed as simulate prints its own (--quiet: in the JSON and the
      * workbook only) */
     gp_warnings ww = {NULL, 0, 0};
@@ -448,7 +462,7 @@ static int recommend_exec(gp_cli *cli)
             wst = gp_file_set_commit(&set, &err);
         gp_file_set_abort(&set);
         if (wst == GP_OK && cli->out)
-            wst = gp_xlsx_write_run(cli->out, &info, pl, 2, r, NULL,
+            wst = gp_xlsx_write_run(cli->out, &info, pl, 2, r, idle,
                                     sheet_forecast, &err);
         gp_ledger_free(pl[0]);
         gp_ledger_free(pl[1]);
@@ -468,6 +482,7 @@ static int recommend_exec(gp_cli *cli)
         print_table(&in, r);
     }
 done:
+    gp_idle_report_free(idle);
     gp_forecast_free(sheet_forecast);
     gp_classification_free(classified);
     gp_warnings_clear(&info.warnings);

@@ -242,6 +242,7 @@ static int simulate_exec(gp_cli *cli)
         goto out;
     }
     gp_cli_run_info(&info, "simulate", cli, &in);
+    info.idle = idle;
     gp_run_info_warn(&info, ledgers, in.scenario->n_strategies);
     gp_classification_warn(classified, &info.warnings);
     gp_cli_window_warn(&in, true, &info.warnings);

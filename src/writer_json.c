@@ -205,6 +205,26 @@ json_t *gp_json_idle(const gp_idle_report *r, const gp_trace *t)
     return o;
 }
 
+void gp_usage_warnings(const gp_trace *t, const gp_idle_report *idle,
+                       gp_warnings *w)
+{
+    if (t->instance_hours[GP_UNLABELED] > 0)
+        gp_warnings_add(w,
+                        "%.0f instance-hours had no workload label and were "
+                        "billed as inference (never on spot)",
+                        t->instance_hours[GP_UNLABELED]);
+    if (idle && idle->n_spans > 0) {
+        char money[32];
+        gp_format_money(idle->cost, money, sizeof money);
+        gp_warnings_add(w,
+                        "%zu idle spans: %.1f GPU-hours below %g%% "
+                        "utilization for %g hours or more, %s at on-demand "
+                        "rates (see Idle)",
+                        idle->n_spans, idle->gpu_hours, idle->threshold_pct,
+                        idle->min_hours, money);
+    }
+}
+
 json_t *gp_json_inputs(const gp_run_info *info)
 {
     json_t *o = json_object();
@@ -220,6 +240,12 @@ json_t *gp_json_inputs(const gp_run_info *info)
                                               "region", c->region, "as_of",
                                               c->as_of, "path", c->path));
     }
+    /* the usage's own warnings first, as the Summary lists them */
+    gp_warnings usage = {NULL, 0, 0};
+    gp_usage_warnings(t, info->idle, &usage);
+    for (size_t i = 0; i < usage.count; i++)
+        json_array_append_new(warn, json_string(usage.items[i]));
+    gp_warnings_clear(&usage);
     for (size_t i = 0; i < info->warnings.count; i++)
         json_array_append_new(warn, json_string(info->warnings.items[i]));
     for (size_t i = 0; i < t->n_sources; i++)

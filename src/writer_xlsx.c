@@ -771,28 +771,16 @@ static size_t summary_warnings(gp_xl *x, xl_sheet *s, size_t row)
 {
     const gp_report *r = x->r;
     const gp_trace *t = x->t;
-    char buf[256];
     size_t first = row + 1;
 
     worksheet_write_string(s->ws, (lxw_row_t)row++, 0, "Warnings and notes",
                            x->f.h2);
-    if (t->instance_hours[GP_UNLABELED] > 0) {
-        snprintf(buf, sizeof buf,
-                 "%.0f instance-hours had no workload label and were billed "
-                 "as inference (never on spot)",
-                 t->instance_hours[GP_UNLABELED]);
-        summary_warning(x, s, &row, buf);
-    }
-    if (r->idle && r->idle->n_spans > 0) {
-        char money[32];
-        gp_format_money(r->idle->cost, money, sizeof money);
-        snprintf(buf, sizeof buf,
-                 "%zu idle spans: %.1f GPU-hours below %g%% utilization for "
-                 "%g hours or more, %s at on-demand rates (see Idle)",
-                 r->idle->n_spans, r->idle->gpu_hours, r->idle->threshold_pct,
-                 r->idle->min_hours, money);
-        summary_warning(x, s, &row, buf);
-    }
+    /* the usage's own warnings, then the run's, as inputs.warnings */
+    gp_warnings usage = {NULL, 0, 0};
+    gp_usage_warnings(t, r->idle, &usage);
+    for (size_t i = 0; i < usage.count; i++)
+        summary_warning(x, s, &row, usage.items[i]);
+    gp_warnings_clear(&usage);
     for (size_t i = 0; i < r->info->warnings.count; i++)
         summary_warning(x, s, &row, r->info->warnings.items[i]);
     if (r->rec)

@@ -34,7 +34,16 @@ typedef struct gp_run_info {
     bool skip_bad;              /* --skip-bad */
     bool step_given;            /* --step: trace_opt.default_step_s */
     gp_trace_options trace_opt; /* --layout, --step, --region, --map */
+    /* the idle spans the run reports (simulate's, a recommendation's
+     * window), or NULL: gp_usage_warnings says how many */
+    const struct gp_idle_report *idle;
 } gp_run_info;
+
+/* Adds to w what the usage itself warns of, ahead of the run's warnings
+ * in the JSON's inputs.warnings and the workbook's Summary: instance-hours
+ * that stayed unlabelled, and idle spans (`idle`, may be NULL). */
+void gp_usage_warnings(const gp_trace *t, const struct gp_idle_report *idle,
+                       gp_warnings *w);
 
 /* Adds to info->warnings what the ledgers used (estimated rates, spot
  * above on-demand); gp_cli_run_info put the pricing's there already. */

@@ -541,6 +541,52 @@ static void plan_covers_nothing(const gp_commitment *c, const char *whose,
                         whose, what, scope);
 }
 
+/* Warns when reservation c, active in the window, covers no pool of the
+ * trace, by models/reserved.c's rule: pools of its type in its catalog,
+ * or, when the type has a normalization factor (size flexibility), pools
+ * of its family with one in that catalog.  Like plan_covers_nothing: its
+ * cost is billed every hour for nothing. */
+static void reservation_covers_nothing(const gp_commitment *c,
+                                       const char *whose, const gp_pricing *pr,
+                                       const gp_trace *t, int64_t w0, size_t n,
+                                       gp_warnings *out)
+{
+    char what[200], scope[200];
+    size_t first, last;
+    const gp_catalog *cat = NULL;
+
+    if (c->type != GP_COMMIT_RESERVED)
+        return;
+    gp_commitment_active_hours(c, w0, n, &first, &last);
+    if (last <= first)
+        return; /* billed for no hour: commitment_outside says so */
+    const gp_instance_type *it = gp_pricing_find(pr, c->provider, c->region,
+                                                 c->instance_type, &cat, NULL);
+    if (!it || !cat)
+        return; /* not in the catalogs: an error of its own */
+    bool flex = it->normalization_factor > 0;
+    for (size_t p = 0; p < t->n_pools; p++) {
+        const gp_pool *pool = &t->pools[p];
+        if (pool->catalog != cat)
+            continue;
+        if (flex ? pool->type->normalization_factor > 0 &&
+                       strcmp(pool->type->family, it->family) == 0
+                 : pool->type == it)
+            return;
+    }
+    gp_commitment_describe(c, false, what, sizeof what);
+    if (flex)
+        snprintf(scope, sizeof scope, "of %s or another size of family %s",
+                 c->instance_type, it->family);
+    else
+        snprintf(scope, sizeof scope, "of %s", c->instance_type);
+    gp_warnings_add(out,
+                    "%s commitment (%s) covers none of the trace's usage: "
+                    "the trace has no pool %s in %s %s, so its commitment "
+                    "is billed for nothing",
+                    whose, what, scope, cat->provider, cat->region);
+}
+
 void gp_cli_window_warn(const gp_inputs *in, bool strategies, gp_warnings *out)
 {
     const gp_scenario *sc = in->scenario;
@@ -568,6 +614,8 @@ void gp_cli_window_warn(const gp_inputs *in, bool strategies, gp_warnings *out)
     for (size_t i = 0; i < sc->n_commitments; i++) {
         commitment_outside(&sc->commitments[i], "an owned", w0, hours, out);
         plan_covers_nothing(&sc->commitments[i], "an owned", t, w0, hours, out);
+        reservation_covers_nothing(&sc->commitments[i], "an owned", in->pricing,
+                                   t, w0, hours, out);
     }
     for (size_t k = 0; strategies && k < sc->n_strategies; k++)
         for (size_t i = 0; i < sc->strategies[k].n_add; i++) {
@@ -578,6 +626,8 @@ void gp_cli_window_warn(const gp_inputs *in, bool strategies, gp_warnings *out)
                                hours, out);
             plan_covers_nothing(&sc->strategies[k].add_commitments[i], whose, t,
                                 w0, hours, out);
+            reservation_covers_nothing(&sc->strategies[k].add_commitments[i],
+                                       whose, in->pricing, t, w0, hours, out);
         }
 }
 

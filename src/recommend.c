@@ -807,9 +807,10 @@ static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
                     pool = &o->pools[p];
             double od = pool ? pool->od : 1;
             a->breakeven_utilization = pool ? pool->ri_rate / od : 0;
-            /* on-demand value of the reservation over the window, at the
-             * discounted prices the savings are billed at */
-            double equiv = cm->count * od * kept(c) * (double)c->n_hours;
+            /* net savings over the on-demand value it covered, at the
+             * discounted prices the savings are billed at, as a savings
+             * plan's */
+            double equiv = lc->od_equiv_covered;
             a->savings_pct = equiv > 0 ? a->net_savings / equiv : 0;
             double share =
                 pool ? share_at_least(pool->demand, o->n_hours, cm->count)
@@ -1048,8 +1049,6 @@ static gp_status renewals(const struct ctx *c, gp_recommendation *r,
             if (o && it->on_demand > 0)
                 a->breakeven_utilization =
                     gp_reserved_effective_hourly(o) / it->on_demand;
-            double hours = (double)(close - renewed.start) / 3600.0;
-            equiv = it ? cm->count * it->on_demand * kept(c) * hours : 0;
         } else if (lc->od_equiv_covered > 0) {
             a->breakeven_utilization = lc->used / lc->od_equiv_covered;
         }

@@ -39,7 +39,8 @@ typedef struct gp_action {
     bool renewal;      /* renews an owned commitment that expires */
     double upfront;    /* cash at purchase */
     double net_savings; /* marginal, on top of the actions above */
-    double savings_pct; /* net_savings / its on-demand equivalent */
+    double savings_pct; /* net_savings / the on-demand value it covered
+                           (routing: / training's cost before it) */
     double breakeven_utilization;
     double expected_utilization;
     double downside_net_savings;

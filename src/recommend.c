@@ -140,7 +140,11 @@ static gp_status bill_two(struct bill_job *a, struct bill_job *b,
  * free with downside_free.  Job runs are left out: spot work in it is
  * priced by the expected-value formula.
  */
-static gp_trace *downside_trace(const struct ctx *c)
+static void downside_free(gp_trace *d);
+
+/* *out is NULL (and GP_OK) when the window is too short for the case;
+ * GP_ERR_NOMEM when memory ran out, nothing left allocated. */
+static gp_status downside_trace(const struct ctx *c, gp_trace **out)
 {
     /* --forward: the forecast's P10 over the whole window instead */
     const gp_trace *t = c->low ? c->low : c->trace;
@@ -150,8 +154,9 @@ static gp_trace *downside_trace(const struct ctx *c)
     double best_value = INFINITY;
     gp_trace *d;
 
+    *out = NULL;
     if (n_blocks == 0)
-        return NULL;
+        return GP_OK;
     for (size_t b = 0; b < n_blocks; b++) {
         double v = 0;
         for (size_t i = 0; i < t->n_series; i++) {
@@ -169,7 +174,7 @@ static gp_trace *downside_trace(const struct ctx *c)
     }
     d = gp_calloc(1, sizeof *d);
     if (!d)
-        return NULL;
+        return GP_ERR_NOMEM;
     *d = *t;
     d->start_hour = c->start_hour;
     d->n_hours = c->n_hours;
@@ -181,7 +186,7 @@ static gp_trace *downside_trace(const struct ctx *c)
     d->series = gp_calloc(t->n_series + 1, sizeof *d->series);
     if (!d->series) {
         gp_free(d);
-        return NULL;
+        return GP_ERR_NOMEM;
     }
     for (size_t i = 0; i < t->n_series; i++) {
         gp_series *s = &d->series[i];
@@ -189,8 +194,11 @@ static gp_trace *downside_trace(const struct ctx *c)
         s->instance_hours = gp_calloc(c->n_hours + 1, sizeof(double));
         s->useful_gpu_hours = gp_calloc(c->n_hours + 1, sizeof(double));
         s->util_gpu_hours = gp_calloc(c->n_hours + 1, sizeof(double));
-        if (!s->instance_hours || !s->useful_gpu_hours || !s->util_gpu_hours)
-            continue; /* left as zero demand: freed below either way */
+        if (!s->instance_hours || !s->useful_gpu_hours || !s->util_gpu_hours) {
+            /* the series not yet reached hold NULL (calloc) */
+            downside_free(d);
+            return GP_ERR_NOMEM;
+        }
         for (size_t h = 0; h < c->n_hours; h++) {
             int64_t th = c->start_hour + (int64_t)(best * block + h % block) -
                          t->start_hour;
@@ -201,7 +209,8 @@ static gp_trace *downside_trace(const struct ctx *c)
             s->util_gpu_hours[h] = t->series[i].util_gpu_hours[th];
         }
     }
-    return d;
+    *out = d;
+    return GP_OK;
 }
 
 static void downside_free(gp_trace *d)
@@ -242,9 +251,13 @@ static void *downside_run(void *arg)
     gp_error_clear(&j->err);
     j->st = GP_OK;
     j->policy = j->base = NAN;
-    j->down = downside_trace(c);
-    if (!j->down)
+    j->st = downside_trace(c, &j->down);
+    if (j->st != GP_OK) {
+        gp_error_set(&j->err, NULL, 0, 0, NULL, "out of memory");
         return NULL;
+    }
+    if (!j->down)
+        return NULL; /* the window is under a day: no case */
     struct ctx plain;
     ctx_copy(&plain, c);
     plain.strat.policy[0].launch = c->scn.policy[0].launch;

@@ -398,10 +398,9 @@ static gp_status offer_header(offer_ctx *x, char **f, size_t n, long line,
                                   &x->cols[k], err)) != GP_OK)
                 return st;
             if (x->cols[k] < 0) {
-                gp_error_set(err, x->source, line, 0, NULL,
-                             "missing column %s (is this an AWS savings-plan "
-                             "price list CSV?)",
-                             plan_names[k]);
+                gp_error_set(err, x->source, line, 0, plan_names[k],
+                             "missing column (is this an AWS savings-plan "
+                             "price list CSV?)");
                 return GP_ERR_INPUT;
             }
         }
@@ -413,10 +412,9 @@ static gp_status offer_header(offer_ctx *x, char **f, size_t n, long line,
                               &x->cols[k], err)) != GP_OK)
             return st;
         if (x->cols[k] < 0 && offer_required[k]) {
-            gp_error_set(err, x->source, line, 0, NULL,
-                         "missing column %s (is this an AWS EC2 price list "
-                         "offer file?)",
-                         offer_names[k]);
+            gp_error_set(err, x->source, line, 0, offer_names[k],
+                         "missing column (is this an AWS EC2 price list "
+                         "offer file?)");
             return GP_ERR_INPUT;
         }
     }

@@ -349,12 +349,12 @@ static void test_offer_bad_rows_give_file_line_column(void **state)
         {OFFER_HEAD "A,Reserved,Hrs,0.6,USD,2yr,No Upfront,standard" OFFER_TAIL,
          "offer.csv:3:6: LeaseContractLength: expected \"1yr\" or \"3yr\", got "
          "\"2yr\""},
-        {OFFER_HEAD "A,Reserved,Hrs,0.6,USD,1yr,Heavy Utilization,standard"
-                    OFFER_TAIL,
+        {OFFER_HEAD
+         "A,Reserved,Hrs,0.6,USD,1yr,Heavy Utilization,standard" OFFER_TAIL,
          "offer.csv:3:7: PurchaseOption: expected \"No Upfront\", \"Partial "
          "Upfront\" or \"All Upfront\", got \"Heavy Utilization\""},
-        {OFFER_HEAD "A,Reserved,Each,0.6,USD,1yr,No Upfront,standard"
-                    OFFER_TAIL,
+        {OFFER_HEAD
+         "A,Reserved,Each,0.6,USD,1yr,No Upfront,standard" OFFER_TAIL,
          "offer.csv:3:3: Unit: expected \"Hrs\" or \"Quantity\", got "
          "\"Each\""},
         {OFFER_HEAD "A,OnDemand,Hrs,1,usd,,," OFFER_TAIL,
@@ -364,7 +364,7 @@ static void test_offer_bad_rows_give_file_line_column(void **state)
                     "Shared,Linux,No License required,NA,Used,one,us-east-1\n",
          "offer.csv:3:16: GPU: expected a whole number of GPUs, got \"one\""},
         {"Publication Date,2025-09-12\nSKU,TermType\n",
-         "offer.csv:2: missing column Unit (is this an AWS EC2 price list "
+         "offer.csv:2: Unit: missing column (is this an AWS EC2 price list "
          "offer file?)"},
         {"Publication Date,yesterday\nSKU,TermType\n",
          "offer.csv:1:2: Publication Date: expected an ISO 8601 time "

@@ -1271,19 +1271,30 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
                 longest = r->plans[i].commitments[k].term_years;
         r->plans[i].max_term = longest; /* 0: it buys nothing */
         const char *terms = longest ? "1-year terms" : "buys no commitments";
+        /* the low-demand case, said alike for 1- and 3-year terms */
+        char low_case[160];
+        if (isnan(r->plans[i].downside_net_savings))
+            snprintf(low_case, sizeof low_case,
+                     "no low-demand case, as the window is under a day (the "
+                     "case repeats its lowest day)");
+        else
+            snprintf(low_case, sizeof low_case,
+                     "in the low-demand case it %s %s%.2f over the window",
+                     r->plans[i].downside_net_savings < 0 ? "loses" : "saves",
+                     gp_money_prefix(), fabs(r->plans[i].downside_net_savings));
         if (longest == 3) {
             char span[32], why[200];
             span_words(c->n_hours, span, sizeof span);
             unsupported_why(r, 0, c->low != NULL, why, sizeof why);
             snprintf(r->plans[i].risk, sizeof r->plans[i].risk,
                      "3-year terms on %s of %s (%s%s): the plan pays "
-                     "%s%.0f a year for 3 years whatever demand does",
+                     "%s%.0f a year for 3 years whatever demand does; %s",
                      span, c->low ? "forecast" : "history",
                      r->supported_term == 3 ? "supported: 26+ weeks, not "
                                               "declining"
                                             : "not supported, as ",
                      r->supported_term == 3 ? "" : why, gp_money_prefix(),
-                     r->plans[i].annual_cost);
+                     r->plans[i].annual_cost, low_case);
         } else {
             /* on a forecast shorter than the term, the plan is billed for
              * the forecast's hours of each term only (amortized): the rest
@@ -1298,20 +1309,8 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
                          "rest of each term",
                          span);
             }
-            if (isnan(r->plans[i].downside_net_savings))
-                snprintf(r->plans[i].risk, sizeof r->plans[i].risk,
-                         "%s%s; no low-demand case, as the window is under a "
-                         "day (the case repeats its lowest day)",
-                         terms, covers);
-            else
-                snprintf(r->plans[i].risk, sizeof r->plans[i].risk,
-                         "%s%s; in the low-demand case it %s %s%.2f over the "
-                         "window",
-                         terms, covers,
-                         r->plans[i].downside_net_savings < 0 ? "loses"
-                                                              : "saves",
-                         gp_money_prefix(),
-                         fabs(r->plans[i].downside_net_savings));
+            snprintf(r->plans[i].risk, sizeof r->plans[i].risk, "%s%s; %s",
+                     terms, covers, low_case);
         }
     }
     r->recommended = 1;

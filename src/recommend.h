@@ -58,7 +58,7 @@ typedef struct gp_plan_result {
     double total_cost, net_savings, upfront;
     double downside_net_savings;
     double annual_cost; /* the commitments' amortized cost for a year */
-    char risk[512];
+    char risk[768];
 } gp_plan_result;
 
 /* Net savings of one instrument at levels around the chosen one. */

@@ -377,16 +377,17 @@ void xl_sheet_utilization(gp_xl *x)
     xl_money_header(used_head, sizeof used_head, "Savings-plan ", " used");
     xl_money_header(committed_head, sizeof committed_head, "Savings-plan ",
                     " committed");
-    const char *const hd[] = {"Day",
-                              "Reserved used (instance-hours)",
-                              "Reserved purchased",
-                              "Reserved utilization",
-                              used_head,
-                              committed_head,
-                              "Savings-plan utilization",
-                              "On-demand value covered",
-                              "On-demand value launched",
-                              "Coverage"};
+    /* the first column is the bucket: "Day" or "Hour", set below */
+    const char *hd[] = {"Day",
+                        "Reserved used (instance-hours)",
+                        "Reserved purchased",
+                        "Reserved utilization",
+                        used_head,
+                        committed_head,
+                        "Savings-plan utilization",
+                        "On-demand value covered",
+                        "On-demand value launched",
+                        "Coverage"};
     static const char *const hc[] = {
         "Strategy",  "Commitment",  "Cost in the window",     "Used",
         "Purchased", "Utilization", "On-demand value covered"};
@@ -430,17 +431,8 @@ void xl_sheet_utilization(gp_xl *x)
     gp_free(b);
     s.width[0] = bh == 24 ? 12 : 17;
     if (row > first) {
-        const char *const hd1[] = {"Hour",
-                                   "Reserved used (instance-hours)",
-                                   "Reserved purchased",
-                                   "Reserved utilization",
-                                   used_head,
-                                   committed_head,
-                                   "Savings-plan utilization",
-                                   "On-demand value covered",
-                                   "On-demand value launched",
-                                   "Coverage"};
-        xl_table(x, &s, first, row, 0, bh == 24 ? hd : hd1, 10);
+        hd[0] = bh == 24 ? "Day" : "Hour";
+        xl_table(x, &s, first, row, 0, hd, 10);
         lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_LINE);
         static const lxw_col_t cols[] = {3, 6, 9};
         for (int k = 0; k < 3; k++) {

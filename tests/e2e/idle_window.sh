@@ -14,23 +14,8 @@ bin=$1
 src=$2
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-cat > "$out/trace.csv" <<'CSV'
-timestamp,instance_type,workload,instances,gpu_util,team,project,job_id
-2026-01-05T00:00:00Z,g5.xlarge,training,2,1,ml,a,j1
-2026-01-05T01:00:00Z,g5.xlarge,training,2,1,ml,a,j1
-2026-01-05T02:00:00Z,g5.xlarge,training,2,1,ml,a,j1
-2026-01-05T03:00:00Z,g5.xlarge,training,2,1,ml,a,j1
-2026-01-05T04:00:00Z,g5.xlarge,training,2,80,ml,a,j1
-2026-01-05T00:00:00Z,g5.xlarge,inference,1,2,web,b,
-2026-01-05T01:00:00Z,g5.xlarge,inference,1,2,web,b,
-2026-01-05T02:00:00Z,g5.xlarge,inference,1,2,web,b,
-2026-01-05T03:00:00Z,g5.xlarge,inference,1,2,web,b,
-2026-01-05T04:00:00Z,g5.xlarge,inference,1,2,web,b,
-2026-01-05T05:00:00Z,g5.xlarge,inference,1,2,web,b,
-CSV
-cat > "$out/scenario.json" <<'JSON'
-{"window": {"start": "2026-01-05T02:00:00Z", "end": "2026-01-05T05:00:00Z"}}
-JSON
+cp "$src/tests/e2e/data/idle-window.csv" "$out/trace.csv"
+cp "$src/tests/e2e/data/idle-window.json" "$out/scenario.json"
 "$bin" simulate --quiet --pricing "$src/tests/data/engine/aws-test.json" \
     --trace "$out/trace.csv" --scenario "$out/scenario.json" --json \
     --csv "$out/csv" > "$out/run.json"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The JSON's inputs.warnings holds every warning the workbook's Summary
 # lists, the idle-spans line included (it was in the Summary only).  The
-# trace and prices of idle_window.sh (tests/data/engine: g5.xlarge, 1 GPU,
+# trace and prices of idle_window.sh (tests/e2e/data/idle-window.*;
+# tests/data/engine: g5.xlarge, 1 GPU,
 # $1.006/h): in the window 02:00-05:00 job j1 is idle 2 h on 2 instances
 # and web/b 3 h on 1: 2 spans, 4 + 3 = 7.0 GPU-hours, 7 x 1.006 = $7.04.
 # recommend --train-until 03:00 judges the hours before the cut: j1 3 h x
@@ -11,23 +12,8 @@ bin=$1
 src=$2
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-cat > "$out/trace.csv" <<'CSV'
-timestamp,instance_type,workload,instances,gpu_util,team,project,job_id
-2026-01-05T00:00:00Z,g5.xlarge,training,2,1,ml,a,j1
-2026-01-05T01:00:00Z,g5.xlarge,training,2,1,ml,a,j1
-2026-01-05T02:00:00Z,g5.xlarge,training,2,1,ml,a,j1
-2026-01-05T03:00:00Z,g5.xlarge,training,2,1,ml,a,j1
-2026-01-05T04:00:00Z,g5.xlarge,training,2,80,ml,a,j1
-2026-01-05T00:00:00Z,g5.xlarge,inference,1,2,web,b,
-2026-01-05T01:00:00Z,g5.xlarge,inference,1,2,web,b,
-2026-01-05T02:00:00Z,g5.xlarge,inference,1,2,web,b,
-2026-01-05T03:00:00Z,g5.xlarge,inference,1,2,web,b,
-2026-01-05T04:00:00Z,g5.xlarge,inference,1,2,web,b,
-2026-01-05T05:00:00Z,g5.xlarge,inference,1,2,web,b,
-CSV
-cat > "$out/scenario.json" <<'JSON'
-{"window": {"start": "2026-01-05T02:00:00Z", "end": "2026-01-05T05:00:00Z"}}
-JSON
+cp "$src/tests/e2e/data/idle-window.csv" "$out/trace.csv"
+cp "$src/tests/e2e/data/idle-window.json" "$out/scenario.json"
 cat="$src/tests/data/engine/aws-test.json"
 "$bin" simulate --quiet --pricing "$cat" --trace "$out/trace.csv" \
     --scenario "$out/scenario.json" --json --out "$out/sim.xlsx" \

@@ -122,9 +122,9 @@ json_t *gp_json_ledger(const gp_ledger *l, const gp_trace *t)
             "failed_attempt_cost_mean",
             gp_json_number_or_null(l->spot_failed_attempt_cost_mean),
             "cost_p50", gp_json_number_or_null(l->spot_cost_p50), "cost_p95",
-            gp_json_number_or_null(l->spot_cost_p95), "runs", l->mc_runs,
-            "seed", (json_int_t)l->mc_seed, "job_runs_before_window",
-            (json_int_t)l->spot_runs_before_window,
+            gp_json_number_or_null(l->spot_cost_p95), "runs",
+            l->n_jobs > 0 ? l->mc_runs : 0, "seed", (json_int_t)l->mc_seed,
+            "job_runs_before_window", (json_int_t)l->spot_runs_before_window,
             "job_runs_before_window_instance_hours",
             gp_json_number_or_null(l->spot_runs_before_window_ih)));
     json_object_set_new(s, "unallocated_cost", gp_json_number_or_null(l->unallocated_cost));

@@ -553,7 +553,8 @@ void xl_sheet_spot(gp_xl *x)
         xl_num(&s, row, 3, l->spot_failed_attempt_cost_mean, x->f.money);
         xl_num(&s, row, 4, l->spot_cost_p50, x->f.money);
         xl_num(&s, row, 5, l->spot_cost_p95, x->f.money);
-        xl_num(&s, row, 6, l->mc_runs, x->f.count);
+        /* no job run replayed: no Monte Carlo ran */
+        xl_num(&s, row, 6, l->n_jobs > 0 ? l->mc_runs : 0, x->f.count);
         xl_num(&s, row, 7, (double)l->mc_seed, x->f.count);
     }
     xl_table(x, &s, first, row, 0, hs, 8);

@@ -55,6 +55,7 @@ static void test_ledger_writes_null_for_every_non_finite_number(void **state)
     l.spot_interruptions_mean = l.spot_failed_attempt_cost_mean = HUGE_VAL;
     l.spot_cost_p50 = l.spot_cost_p95 = HUGE_VAL;
     l.mc_runs = 3;
+    l.n_jobs = 1; /* a job run was replayed: runs are the Monte Carlo's */
     month.year = 2026;
     month.month = 1;
     month.on_demand_cost = month.reserved_cost = HUGE_VAL;

@@ -362,7 +362,9 @@ static bool in_plan(const gp_action *a)
 /* One action's live-formula inputs: quantity, rate per unit ($/h), its
  * annual cost (quantity x rate x 8760; routing: training's spot spend per
  * year) and the on-demand spend it replaces per year (its window net
- * savings plus its window cost, scaled to a year). */
+ * savings plus its window cost, scaled to a year over the hours its
+ * savings are over: a renewal that starts in the window, the hours left;
+ * one that starts after it is valued as if it ran the whole window). */
 static void action_figures(const gp_report *r, const gp_action *a, double *qty,
                            double *rate, double *annual, double *replaced)
 {
@@ -373,7 +375,10 @@ static void action_figures(const gp_report *r, const gp_action *a, double *qty,
         *qty = a->c.type == GP_COMMIT_RESERVED ? a->c.count
                                                : a->c.hourly_commitment;
         *rate = unit_rate(r, &a->c);
-        on = active_hours(&a->c, rec->start_hour, rec->n_hours);
+        int64_t close = rec->start_hour + (int64_t)rec->n_hours;
+        on = a->renewal && a->c.start >= close * 3600
+                 ? (double)rec->n_hours
+                 : active_hours(&a->c, rec->start_hour, rec->n_hours);
     }
     double per_year = 8760.0 / (double)rec->n_hours;
     if (a->type == GP_ACTION_ROUTING) {
@@ -383,7 +388,8 @@ static void action_figures(const gp_report *r, const gp_action *a, double *qty,
     }
     *annual = isfinite(*qty) && isfinite(*rate) ? *qty * *rate * 8760 : 0;
     double window_cost = *annual > 0 ? *qty * *rate * on : 0;
-    *replaced = (a->net_savings + window_cost) * per_year;
+    *replaced =
+        (a->net_savings + window_cost) * (on > 0 ? 8760.0 / on : per_year);
 }
 
 /* Where the Recommendations table's rows are (they start at row 5) and

@@ -272,12 +272,13 @@ def check_recommendations(wb, vb, doc):
              * 8760, what + " annual cost")
         # the window's net savings scaled to a year equal the annual net
         # savings: over the whole window, or over the hours left when it
-        # starts inside it (a renewal of a commitment that expires there)
+        # starts inside it (a renewal of a commitment that expires there);
+        # a renewal that starts after it is valued over the whole window
         on = hours
         t0 = dt.datetime.strptime(a["start"], "%Y-%m-%dT%H:%M:%SZ")
         w0 = dt.datetime.strptime(doc["window"]["start"],
                                   "%Y-%m-%dT%H:%M:%SZ")
-        if t0 > w0:
+        if w0 < t0 < w0 + dt.timedelta(hours=hours):
             on = hours - (t0 - w0).total_seconds() / 3600
         near(row["Annual net savings"], a["net_savings"] * 8760 / on,
              what + " annual net savings", 0.01)

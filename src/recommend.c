@@ -963,17 +963,128 @@ static double covered_value(const gp_ledger *l)
     return v;
 }
 
+/* Whether owned commitment cm is offered for renewal: it ends in the
+ * window [open, close) or within 13 weeks after it. */
+static bool renewable(const gp_commitment *cm, int64_t open, int64_t close)
+{
+    return cm->end >= open && cm->end <= close + 13 * WEEK * 3600L;
+}
+
+/* Values renewing owned commitment cm on top of the plan and the renewals
+ * already advised (extra[0..n)): bills `w` (the owned commitments, those
+ * that end after the window left out) without and with it, and fills *a
+ * but for its rank. */
+static gp_status value_renewal(const struct ctx *w, const gp_commitment *cm,
+                               gp_commitment *extra, size_t n, size_t n_plan,
+                               const gp_trace *downside, gp_action *a,
+                               gp_error *err)
+{
+    int64_t close = (w->start_hour + (int64_t)w->n_hours) * 3600;
+    bool inside = cm->end < close;
+    gp_ledger *l = NULL, *l0 = NULL;
+    gp_status st = bill(w, NULL, extra, n, &l0, err);
+    if (st != GP_OK)
+        goto out;
+    double cost0 = l0->total_cost;
+    double down0 = downside ? bill_cost(w, downside, extra, n, err) : 0;
+    extra[n] = *cm;
+    extra[n].start = inside ? cm->end : w->start_hour * 3600;
+    extra[n].end = extra[n].start + (int64_t)cm->term_years * 365 * 86400;
+    st = bill(w, NULL, extra, n + 1, &l, err);
+    if (st != GP_OK)
+        goto out;
+    double cost1 = l->total_cost;
+    double down1 = downside ? bill_cost(w, downside, extra, n + 1, err) : 0;
+    st = GP_ERR_INPUT;
+    if (isnan(cost0) || isnan(down0) || isnan(down1))
+        goto out;
+    st = GP_OK;
+    memset(a, 0, sizeof *a);
+    const gp_ledger_commitment *lc = &l->commitments[l->n_commitments - 1];
+    a->type = cm->type == GP_COMMIT_RESERVED ? GP_ACTION_RESERVED
+                                             : GP_ACTION_SAVINGS_PLAN;
+    a->c = *cm;
+    a->c.start = cm->end;
+    a->c.end = cm->end + (int64_t)cm->term_years * 365 * 86400;
+    a->renewal = true;
+    a->upfront = upfront_of(w, cm);
+    a->net_savings = cost0 - cost1;
+    a->downside_net_savings = downside ? down0 - down1 : NAN;
+    /* its own use: what it covers beyond what the plan (and the
+     * renewals above it) already cover, in on-demand value, over what
+     * it would cover fully used.  The engine shares a reservation
+     * family's use among its reservations (and a renewed savings plan
+     * may take usage another plan covered), so the ledger's figure for
+     * it is the pool's: a renewal that adds nothing showed 67% used */
+    double added = covered_value(l) - covered_value(l0);
+    a->expected_utilization =
+        lc->purchased > 0 && lc->od_equiv_covered > 0
+            ? fmax(0, added) / lc->od_equiv_covered * (lc->used / lc->purchased)
+            : 0;
+    double equiv = lc->od_equiv_covered;
+    if (cm->type == GP_COMMIT_RESERVED) {
+        /* today's effective rate over today's on-demand price */
+        const gp_instance_type *it;
+        const gp_reserved_offer *o = gp_reserved_offer_of(w->pricing, cm, &it);
+        if (o && it->on_demand > 0)
+            a->breakeven_utilization =
+                gp_reserved_effective_hourly(o) / it->on_demand;
+    } else if (lc->od_equiv_covered > 0) {
+        a->breakeven_utilization = lc->used / lc->od_equiv_covered;
+    }
+    a->savings_pct = equiv > 0 ? a->net_savings / equiv : 0;
+    const char *above = n == n_plan ? ""
+                        : n == n_plan + 1
+                            ? " and the renewal above it that saves"
+                            : " and the renewals above it that save";
+    char when[32];
+    gp_format_time(cm->end, when, sizeof when);
+    if (inside)
+        snprintf(a->reason, sizeof a->reason,
+                 "expires %s; renewed then at today's rates, on top of "
+                 "the plan%s, it %s %s%.2f over the %.0f hour%s of the "
+                 "window left%s",
+                 when, above, a->net_savings < 0 ? "costs" : "saves",
+                 gp_money_prefix(), fabs(a->net_savings),
+                 (double)(close - cm->end) / 3600.0,
+                 close - cm->end == 3600 ? "" : "s",
+                 a->net_savings < 0 ? ": let it lapse" : "");
+    else
+        snprintf(a->reason, sizeof a->reason,
+                 "expires %s, after the window; at today's rates, on "
+                 "top of the plan%s, it would %s %s%.2f over a window "
+                 "like this one%s",
+                 when, above, a->net_savings < 0 ? "cost" : "save",
+                 gp_money_prefix(), fabs(a->net_savings),
+                 a->net_savings < 0 ? ": let it lapse" : "");
+out:
+    gp_ledger_free(l);
+    gp_ledger_free(l0);
+    return st;
+}
+
 /* Owned commitments that end in the window or within 13 weeks after it,
- * each renewed at today's rates for its term, after the plan's actions
- * and the renewals before it (SPEC section 5: an action's savings are on
- * top of the actions ranked above it).
+ * each renewed at today's rates for its term, on top of the plan's
+ * actions (SPEC section 5: an action's savings are on top of the actions
+ * ranked above it).
  *
  * One that ends in the window is renewed when it ends: its savings are
  * over the hours left, so the hours it still covers are not counted
  * twice.  One that ends after the window holds none of it; its savings
  * are what it would save over a window like this one in place of the
  * owned one, with the plan as bought (the plan was sized with the owned
- * one in place, so it leaves that usage to it). */
+ * one in place, so it leaves that usage to it).
+ *
+ * They are valued against each other lapsing ("let it lapse" is read
+ * that way): the ones that end after the window are left out of the
+ * owned commitments, the others end when they do, and the renewals are
+ * picked greedily, each the one that saves most on top of the plan and
+ * those picked before it, while one saves anything.  The rest are valued
+ * on top of all the picked ones.  So the renewals the ranking advises
+ * cost less together than letting them lapse, and adding any other would
+ * cost more: with 5 instances and two owned reservations of 3 and 4 that
+ * both end after the window, each used to be valued with the other in
+ * place (both "let it lapse"), where renewing the 4 saves most. */
 static gp_status renewals(const struct ctx *c, gp_recommendation *r,
                           const gp_plan_result *plan, const gp_trace *downside,
                           gp_error *err)
@@ -985,119 +1096,70 @@ static gp_status renewals(const struct ctx *c, gp_recommendation *r,
     gp_commitment *extra =
         gp_calloc(n_plan + s->n_commitments + 1, sizeof *extra);
     gp_commitment *rest = gp_calloc(s->n_commitments + 1, sizeof *rest);
-    gp_ledger *l = NULL, *l0 = NULL;
+    size_t *cand = gp_calloc(s->n_commitments + 1, sizeof *cand);
+    gp_action *tried = gp_calloc(s->n_commitments + 1, sizeof *tried);
     gp_status st = GP_ERR_NOMEM;
 
-    if (!extra || !rest)
+    if (!extra || !rest || !cand || !tried)
         goto out;
     for (size_t i = 0; i < n_plan; i++)
         extra[i] = plan->commitments[i];
+    /* the owned commitments in a window like this one: those that end
+     * after it have lapsed (or are renewed: extra) */
+    struct ctx w;
+    ctx_copy(&w, c);
+    size_t m = 0, k = 0;
     for (size_t i = 0; i < s->n_commitments; i++) {
         const gp_commitment *cm = &s->commitments[i];
-        if (cm->end > close + 13 * WEEK * 3600L || cm->end < open)
-            continue;
-        bool inside = cm->end < close;
-        gp_commitment renewed = *cm;
-        renewed.start = inside ? cm->end : open;
-        renewed.end = renewed.start + (int64_t)cm->term_years * 365 * 86400;
-        /* after the window: bill it without the owned one */
-        struct ctx without;
-        ctx_copy(&without, c);
-        if (!inside) {
-            size_t m = 0;
-            for (size_t j = 0; j < s->n_commitments; j++)
-                if (j != i)
-                    rest[m++] = s->commitments[j];
-            without.scn.commitments = rest;
-            without.scn.n_commitments = m;
+        if (renewable(cm, open, close))
+            cand[k++] = i;
+        if (!renewable(cm, open, close) || cm->end < close)
+            rest[m++] = *cm;
+    }
+    w.scn.commitments = rest;
+    w.scn.n_commitments = m;
+    while (k > 0) {
+        size_t best = k;
+        for (size_t j = 0; j < k; j++) {
+            st = value_renewal(&w, &s->commitments[cand[j]], extra, n, n_plan,
+                               downside, &tried[j], err);
+            if (st != GP_OK)
+                goto out;
+            if (tried[j].net_savings > 0 &&
+                (best == k || tried[j].net_savings > tried[best].net_savings))
+                best = j;
         }
-        st = bill(&without, NULL, extra, n, &l0, err);
-        if (st != GP_OK)
-            goto out;
-        double cost0 = l0->total_cost;
-        double down0 =
-            downside ? bill_cost(&without, downside, extra, n, err) : 0;
-        extra[n] = renewed;
-        st = bill(&without, NULL, extra, n + 1, &l, err);
-        if (st != GP_OK)
-            goto out;
-        double cost1 = l->total_cost;
-        double down1 =
-            downside ? bill_cost(&without, downside, extra, n + 1, err) : 0;
-        st = GP_ERR_INPUT;
-        if (isnan(cost0) || isnan(down0) || isnan(down1))
-            goto out;
+        if (best == k)
+            break; /* none saves on top of those picked: they lapse */
         int ai = action_grow(r);
         st = GP_ERR_NOMEM;
         if (ai < 0)
             goto out;
-        gp_action *a = &r->actions[ai];
-        const gp_ledger_commitment *lc = &l->commitments[l->n_commitments - 1];
-        a->type = cm->type == GP_COMMIT_RESERVED ? GP_ACTION_RESERVED
-                                                 : GP_ACTION_SAVINGS_PLAN;
-        a->c = *cm;
-        a->c.start = cm->end;
-        a->c.end = cm->end + (int64_t)cm->term_years * 365 * 86400;
-        a->renewal = true;
-        a->upfront = upfront_of(c, cm);
-        a->net_savings = cost0 - cost1;
-        a->downside_net_savings = downside ? down0 - down1 : NAN;
-        /* its own use: what it covers beyond what the plan (and the
-         * renewals above it) already cover, in on-demand value, over what
-         * it would cover fully used.  The engine shares a reservation
-         * family's use among its reservations (and a renewed savings plan
-         * may take usage another plan covered), so the ledger's figure for
-         * it is the pool's: a renewal that adds nothing showed 67% used */
-        double added = covered_value(l) - covered_value(l0);
-        a->expected_utilization = lc->purchased > 0 && lc->od_equiv_covered > 0
-                                      ? fmax(0, added) / lc->od_equiv_covered *
-                                            (lc->used / lc->purchased)
-                                      : 0;
-        double equiv = lc->od_equiv_covered;
-        if (cm->type == GP_COMMIT_RESERVED) {
-            /* today's effective rate over today's on-demand price */
-            const gp_instance_type *it;
-            const gp_reserved_offer *o =
-                gp_reserved_offer_of(c->pricing, cm, &it);
-            if (o && it->on_demand > 0)
-                a->breakeven_utilization =
-                    gp_reserved_effective_hourly(o) / it->on_demand;
-        } else if (lc->od_equiv_covered > 0) {
-            a->breakeven_utilization = lc->used / lc->od_equiv_covered;
-        }
-        a->savings_pct = equiv > 0 ? a->net_savings / equiv : 0;
-        char when[32];
-        gp_format_time(cm->end, when, sizeof when);
-        if (inside)
-            snprintf(a->reason, sizeof a->reason,
-                     "expires %s; renewed then at today's rates, on top of "
-                     "the plan, it %s %s%.2f over the %.0f hour%s of the "
-                     "window left%s",
-                     when, a->net_savings < 0 ? "costs" : "saves",
-                     gp_money_prefix(), fabs(a->net_savings),
-                     (double)(close - cm->end) / 3600.0,
-                     close - cm->end == 3600 ? "" : "s",
-                     a->net_savings < 0 ? ": let it lapse" : "");
-        else
-            snprintf(a->reason, sizeof a->reason,
-                     "expires %s, after the window; at today's rates, on "
-                     "top of the plan, it would %s %s%.2f over a window "
-                     "like this one%s",
-                     when, a->net_savings < 0 ? "cost" : "save",
-                     gp_money_prefix(), fabs(a->net_savings),
-                     a->net_savings < 0 ? ": let it lapse" : "");
-        gp_ledger_free(l);
-        gp_ledger_free(l0);
-        l = l0 = NULL;
-        if (inside)
-            n++; /* the next renewal is on top of this one */
+        r->actions[ai] = tried[best];
+        /* the next ones are on top of this one, as it is valued */
+        const gp_commitment *cm = &s->commitments[cand[best]];
+        extra[n] = *cm;
+        extra[n].start = cm->end < close ? cm->end : open;
+        extra[n].end = extra[n].start + (int64_t)cm->term_years * 365 * 86400;
+        n++;
+        for (size_t j = best; j + 1 < k; j++)
+            cand[j] = cand[j + 1];
+        k--;
+    }
+    /* the ones to let lapse, valued on top of all the picked ones */
+    for (size_t j = 0; j < k; j++) {
+        int ai = action_grow(r);
+        st = GP_ERR_NOMEM;
+        if (ai < 0)
+            goto out;
+        r->actions[ai] = tried[j];
     }
     st = GP_OK;
 out:
-    gp_ledger_free(l);
-    gp_ledger_free(l0);
     gp_free(extra);
     gp_free(rest);
+    gp_free(cand);
+    gp_free(tried);
     return st;
 }
 

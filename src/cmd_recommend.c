@@ -238,10 +238,19 @@ static void print_table(const gp_inputs *in, const gp_recommendation *r)
     }
     gp_format_money(r->hindsight_net_savings, m[0], sizeof m[0]);
     share(m[1], sizeof m[1], r->captured_fraction);
-    printf("\n%s: %s net savings; the recommended plan captures %s of it\n",
-           r->forward ? "best purchase for the P50 forecast"
-                      : "hindsight optimum",
-           m[0], m[1]);
+    if (r->hindsight_net_savings <= 0 && !isnan(r->captured_fraction))
+        /* captured_fraction is 1 (README): not "100.0% of $0.00" */
+        printf("\n%s: %s net savings, as nothing was worth buying; the "
+               "recommended plan does as well\n",
+               r->forward ? "best purchase for the P50 forecast"
+                          : "hindsight optimum",
+               m[0]);
+    else
+        printf("\n%s: %s net savings; the recommended plan captures %s of "
+               "it\n",
+               r->forward ? "best purchase for the P50 forecast"
+                          : "hindsight optimum",
+               m[0], m[1]);
     if (r->forward) {
         gp_format_money(r->forward_downside_net_savings, m[0], sizeof m[0]);
         gp_format_money(r->forward_p50_net_savings, m[1], sizeof m[1]);

@@ -1610,8 +1610,15 @@ gp_status gp_recommend(const gp_trace *trace, const gp_pricing *pricing,
     if (r->supported_term == 1 && !r->forward) {
         char why[200];
         unsupported_why(r, r->n_hours, false, why, sizeof why);
-        gp_warnings_add(&r->notes,
-                        "the balanced plan buys 1-year terms only, as %s", why);
+        if (r->plans[1].max_term > 0)
+            gp_warnings_add(&r->notes,
+                            "the balanced plan buys 1-year terms only, as %s",
+                            why);
+        else /* it buys no terms at all */
+            gp_warnings_add(&r->notes,
+                            "the balanced plan buys nothing; it may buy "
+                            "1-year terms only, as %s",
+                            why);
     }
     *out = r;
     return GP_OK;

@@ -332,6 +332,30 @@ static bool bill_priced(bill *b, const char *provider, const char *region,
     return false;
 }
 
+/* Regions are lower case, as the providers write them (README, as a
+ * trace's region column): one with an upper-case letter that no loaded
+ * catalog is of ("US-EAST-1") is an error at its row and column, not usage
+ * left out as of a region the catalogs do not price. */
+static gp_status check_region_case(const bill *b, long line, int col,
+                                   const char *name, const char *region,
+                                   const char *cell, gp_error *err)
+{
+    char lower[64], quoted[160];
+
+    if (!gp_ascii_lower(lower, sizeof lower, region))
+        return GP_OK;
+    for (size_t i = 0; b->pricing && i < b->pricing->n_catalogs; i++)
+        if (strcmp(b->pricing->catalogs[i]->region, region) == 0)
+            return GP_OK;
+    /* the cell as written (an availability zone holds more than the
+     * region) */
+    gp_ascii_lower(lower, sizeof lower, cell);
+    gp_error_set(err, b->source, line, col + 1, name,
+                 "%s: regions are lower case (write \"%s\")",
+                 gp_json_quote(cell, quoted, sizeof quoted), lower);
+    return GP_ERR_INPUT;
+}
+
 /* The commitment with this id, created (of type t) when new; NULL when out
  * of memory. */
 static owned *bill_owned(bill *b, const char *id, gp_commitment_type t)
@@ -1032,13 +1056,15 @@ static gp_status focus_row(void *pctx, char **f, size_t n, long line,
              sizeof type, err)) != GP_OK ||
         (st = check_name(src, line, c[F_REGION], focus_names[F_REGION], region,
                          32, err)) != GP_OK ||
+        (st = check_region_case(b, line, c[F_REGION], focus_names[F_REGION],
+                                region, region, err)) != GP_OK ||
         (st = read_period(src, line, c[F_START], focus_names[F_START],
-                          field(f, n, c[F_START]), c[F_END],
-                          focus_names[F_END], field(f, n, c[F_END]), &start,
-                          &step, err)) != GP_OK ||
+                          field(f, n, c[F_START]), c[F_END], focus_names[F_END],
+                          field(f, n, c[F_END]), &start, &step, err)) !=
+            GP_OK ||
         (st = read_amount(src, line, c[F_QUANTITY], focus_names[F_QUANTITY],
-                          field(f, n, c[F_QUANTITY]), false, &quantity,
-                          err)) != GP_OK)
+                          field(f, n, c[F_QUANTITY]), false, &quantity, err)) !=
+            GP_OK)
         return st;
     if (quantity < 0) {
         gp_error_set(err, src, line, c[F_QUANTITY] + 1,
@@ -1242,21 +1268,21 @@ static int payment_from_text(const char *s)
 }
 
 /* The region code of a CUR row: product/regionCode, product/region (a code
- * in CUR 1), or the availability zone without its letter. */
-static void cur_region(char **f, size_t n, const int *c, char *buf,
-                       size_t size)
+ * in CUR 1), or the availability zone without its letter; returns the key
+ * of the column it came from (C_N: none). */
+static int cur_region(char **f, size_t n, const int *c, char *buf, size_t size)
 {
     const char *s = field(f, n, c[C_REGION_CODE]);
     size_t len;
 
     if (s[0]) {
         snprintf(buf, size, "%s", s);
-        return;
+        return C_REGION_CODE;
     }
     s = field(f, n, c[C_REGION]);
     if (s[0] && !strchr(s, ' ') && !strchr(s, '(')) {
         snprintf(buf, size, "%s", s);
-        return;
+        return C_REGION;
     }
     s = field(f, n, c[C_AZ]);
     len = strlen(s);
@@ -1264,9 +1290,10 @@ static void cur_region(char **f, size_t n, const int *c, char *buf,
         s[len - 2] >= '0' && s[len - 2] <= '9' && len < size) {
         memcpy(buf, s, len - 1);
         buf[len - 1] = '\0';
-        return;
+        return C_AZ;
     }
     buf[0] = '\0';
+    return C_N;
 }
 
 /* Takes a commitment's term, payment and start from a fee row. */
@@ -1344,7 +1371,12 @@ static gp_status cur_fee_row(cur_ctx *x, char **f, size_t n, long line,
         if (cur_usage_instance_type(field(f, n, c[C_USAGE_TYPE]), heavy, type,
                                     sizeof type, NULL))
             snprintf(o->instance_type, sizeof o->instance_type, "%s", type);
-        cur_region(f, n, c, o->region, sizeof o->region);
+        /* the owned reservation's region, written to --commitments-out */
+        int key = cur_region(f, n, c, o->region, sizeof o->region);
+        if (key != C_N && (st = check_region_case(
+                               &x->b, line, c[key], cur_names[key], o->region,
+                               field(f, n, c[key]), err)) != GP_OK)
+            return st;
         if ((st = read_amount(x->b.source, line, c[C_RI_COUNT],
                               cur_names[C_RI_COUNT],
                               field(f, n, c[C_RI_COUNT]), true, &v, err)) !=
@@ -1436,7 +1468,7 @@ static gp_status cur_row(void *pctx, char **f, size_t n, long line,
             return st;
         snprintf(type, sizeof type, "%s", field(f, n, c[C_INSTANCE_TYPE]));
     }
-    cur_region(f, n, c, region, sizeof region);
+    int region_key = cur_region(f, n, c, region, sizeof region);
     if (!region[0]) {
         gp_error_set(err, src, line,
                      c[C_REGION_CODE] >= 0 ? c[C_REGION_CODE] + 1 : 0,
@@ -1447,6 +1479,9 @@ static gp_status cur_row(void *pctx, char **f, size_t n, long line,
     }
     if ((st = check_name(src, line, c[C_REGION_CODE], "product/regionCode",
                          region, sizeof region, err)) != GP_OK ||
+        (st = check_region_case(b, line, c[region_key], cur_names[region_key],
+                                region, field(f, n, c[region_key]), err)) !=
+            GP_OK ||
         (st = read_period(src, line, c[C_START], cur_names[C_START],
                           field(f, n, c[C_START]), c[C_END], cur_names[C_END],
                           field(f, n, c[C_END]), &start, &step, err)) !=

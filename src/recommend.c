@@ -10,6 +10,7 @@
 #include "forecast.h"
 #include "optimizer.h"
 #include "util.h"
+#include "writers.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -1255,15 +1256,18 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
                                        (a->net_savings +
                                         l->workload_cost[GP_TRAINING])
                                  : 0;
+            /* the amounts as the tables write them: "$63,451.50" */
+            char on_spot[48], od[48], lost[48];
+            gp_format_money(l->workload_cost[GP_TRAINING], on_spot,
+                            sizeof on_spot);
+            gp_format_money(l->workload_cost[GP_TRAINING] + a->net_savings, od,
+                            sizeof od);
+            gp_format_money(a->interruption_cost, lost, sizeof lost);
             snprintf(a->reason, sizeof a->reason,
-                     "training on spot costs %s%.2f instead of %s%.2f, "
-                     "interruptions included (%s%.2f expected, %.1f "
+                     "training on spot costs %s instead of %s, "
+                     "interruptions included (%s expected, %.1f "
                      "interruptions); checkpoint every %g h",
-                     gp_money_prefix(), l->workload_cost[GP_TRAINING],
-                     gp_money_prefix(),
-                     l->workload_cost[GP_TRAINING] + a->net_savings,
-                     gp_money_prefix(), a->interruption_cost,
-                     l->spot_interruptions_mean,
+                     on_spot, od, lost, l->spot_interruptions_mean,
                      c->strat.policy[0].checkpoint_interval_h);
             c->strat.policy[0].launch = GP_LAUNCH_SPOT;
         }

@@ -364,15 +364,24 @@ void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
             "not interruptible (interruptible=false, the default for "
             "inference and unlabelled rows)",
             "on types with no spot price in the catalogs"};
+        static const char *const why_one[2] = {
+            "not interruptible (interruptible=false, the default for "
+            "inference and unlabelled rows)",
+            "on a type with no spot price in the catalogs"};
         for (int w = 0; w < 2; w++)
             for (int r = 0; r < 2; r++)
-                if (left[w][r] > 0)
+                if (left[w][r] > 0) {
+                    char hrs[32];
+                    snprintf(hrs, sizeof hrs, "%.0f", left[w][r]);
+                    bool one = strcmp(hrs, "1") == 0;
                     gp_warnings_add(&info->warnings,
                                     "strategy \"%s\" launches %s on spot, "
-                                    "but %.0f of its instance-hours in the "
-                                    "window are %s and stay on demand",
+                                    "but %s of its instance-hours in the "
+                                    "window %s %s and stay%s on demand",
                                     sg->name, gp_workload_name((gp_workload)w),
-                                    left[w][r], why[r]);
+                                    hrs, one ? "is" : "are",
+                                    one ? why_one[r] : why[r], one ? "s" : "");
+                }
         if (l->spot_cost > 0) {
             /* the types it launched on spot, not every type of the trace */
             double *hours = gp_calloc(t->n_series + 1, sizeof *hours);

@@ -240,15 +240,15 @@ def check_recommendations(wb, vb, doc):
             # not bought at a rate: its annual cost is training's spot
             # spend, the "costs $X" of its reason, scaled to a year, and
             # what it replaces is that plus its net savings
-            m = re.search(r"training on spot costs \$([0-9.]+) instead of "
-                          r"\$([0-9.]+)", a["reason"])
+            m = re.search(r"training on spot costs \$([0-9,.]+) instead of "
+                          r"\$([0-9,.]+)", a["reason"])
             if not m:
                 fail("%s reason %r" % (what, a["reason"]))
                 continue
-            near(row["Annual cost"], float(m.group(1)) * 8760 / hours,
+            near(row["Annual cost"], float(m.group(1).replace(",", "")) * 8760 / hours,
                  what + " annual cost", 0.01 * 8760 / hours)
             near(row["On-demand spend replaced per year"],
-                 float(m.group(2)) * 8760 / hours, what + " replaced",
+                 float(m.group(2).replace(",", "")) * 8760 / hours, what + " replaced",
                  0.01 * 8760 / hours)
             near(row["Annual net savings"], a["net_savings"] * 8760 / hours,
                  what + " annual net savings", 0.01)

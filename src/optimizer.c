@@ -1098,7 +1098,8 @@ static bool exchanges(gp_opt *o, const struct work *w, size_t p,
 }
 
 /*
- * Above 64 pools there is no polish, and the averages can stop with a
+ * Above 64 pools the polish runs only on small problems (POLISH_BUDGET),
+ * and the averages can stop with a
  * compute plan paying for usage that the pools' family plans would cover
  * at their lower rate: on flat demand in 72 pools they bought $4,449 an
  * hour of compute plan and billed 2.9% over the hand optimum, and no one
@@ -1200,9 +1201,10 @@ out:
     return moved;
 }
 
-/* Above 64 pools, in place of the polish: transfers from each compute plan
- * while one pays, with the plans sized again around them after each
- * round (the transfer moves by a quantile, not to the best point). */
+/* Above 64 pools, before the polish (or in its place on large problems):
+ * transfers from each compute plan while one pays, with the plans sized
+ * again around them after each round (the transfer moves by a quantile,
+ * not to the best point). */
 #define TRANSFERS 4
 static void transfers(gp_opt *o, struct work *w, int rounds, double *best_n,
                       double *best_S)

@@ -1335,14 +1335,17 @@ double gp_opt_solve(gp_opt *o)
      * toward nothing behind a family plan that grew cost the sample $127
      * over none at all.  Each plan, in turn, goes to its best response if
      * that is cheaper, until none moves (a plan that moved changes the
-     * others' best responses).  Two passes a plan: above 64 pools (over a
-     * hundred family plans on the 1,000-pool bench, which this took from
-     * 7 s to 32 s) only the compute plans, which overlap the others. */
+     * others' best responses).  Two passes a plan: on problems past the
+     * polish's budget (over a hundred family plans on the 1,000-pool
+     * bench, which this took from 7 s to 32 s) only the compute plans,
+     * which overlap the others. */
     for (int sweep = 0; sweep < 3; sweep++) {
         bool moved = false;
         for (size_t k = 0; k < o->n_plans; k++) {
             if (o->plans[k].fixed ||
-                (o->n_pools > 64 && o->plans[k].kind != GP_PLAN_COMPUTE))
+                (o->n_pools > 64 &&
+                 (double)o->n_pools * per_pass > POLISH_BUDGET &&
+                 o->plans[k].kind != GP_PLAN_COMPUTE))
                 continue;
             pass(o, &w);
             double to = floor(best_plan(o, &w, k) * GP_PLAN_STEPS + 0.5) /

@@ -369,9 +369,12 @@ gp_status gp_classify(const gp_trace *t, bool relabel,
         v->loaded = ser->workload;
         features(t, s, runs.len + runs.at[s], runs.at[s + 1] - runs.at[s],
                  scratch, &v->f);
-        v->short_series = gp_classify_decide(&v->f, ser->interruptible,
-                                             &v->label, &v->confidence,
-                                             &v->score);
+        /* only an unlabelled row's flag is what the user said: a
+         * training row's may be the SPEC's default, and counting it made
+         * --relabel confirm the old label */
+        v->short_series = gp_classify_decide(
+            &v->f, ser->interruptible && ser->workload == GP_UNLABELED,
+            &v->label, &v->confidence, &v->score);
         v->decided = relabel || ser->workload == GP_UNLABELED;
         if (!v->decided) {
             v->label = ser->workload;

@@ -188,6 +188,33 @@ static void test_interruptible_rows_tip_a_tie_to_training(void **state)
     free(csv.p);
 }
 
+/* A row labelled training with interruptible empty is interruptible by
+ * the SPEC's default, not because it said so: relabelled, it gains no
+ * log-odds from the flag (README: only unlabelled rows that say
+ * interruptible=true do).  The two-hour tie stays inference at 0.5, as
+ * for the same rows unlabelled; it was training, and written back
+ * interruptible=true (so sent to spot), on the default alone. */
+static void test_relabel_ignores_the_training_default_flag(void **state)
+{
+    text csv = {0};
+    gp_classification *c;
+    gp_error err;
+    (void)state;
+    append(&csv, HEADER);
+    hour_row(&csv, 0, 4, "chat", "training", "");
+    hour_row(&csv, 1, 5, "chat", "training", "");
+    gp_trace *t = trace_of(csv.p);
+    assert_true(t->series[0].interruptible); /* the default */
+    assert_int_equal(gp_classify(t, true, &c, &err), GP_OK);
+    assert_true(c->series[0].decided);
+    assert_int_equal(c->series[0].label, GP_INFERENCE);
+    assert_close(c->series[0].score, 0.0, 1e-12);
+    assert_close(c->series[0].confidence, 0.5, 1e-12);
+    gp_classification_free(c);
+    gp_trace_free(t);
+    free(csv.p);
+}
+
 /* Labelled series keep their label at confidence 1 unless relabel. */
 static void test_labels_are_kept_unless_relabel(void **state)
 {
@@ -520,6 +547,7 @@ int main(void)
         cmocka_unit_test(test_a_two_hour_series_is_inference_at_one_half),
         cmocka_unit_test(test_interruptible_rows_tip_a_tie_to_training),
         cmocka_unit_test(test_labels_are_kept_unless_relabel),
+        cmocka_unit_test(test_relabel_ignores_the_training_default_flag),
         cmocka_unit_test(test_request_and_queue_shapes),
         cmocka_unit_test(test_apply_merges_series_that_become_equal),
         cmocka_unit_test(test_warning_names_series_and_instance_hours),

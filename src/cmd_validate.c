@@ -97,10 +97,20 @@ static int validate_exec(gp_cli *cli)
     printf("instance-hours:  %.2f training, %.2f inference, %.2f unlabeled\n",
            t->instance_hours[GP_TRAINING], t->instance_hours[GP_INFERENCE],
            t->instance_hours[GP_UNLABELED]);
-    printf("useful GPU-hours: %.2f", t->useful_gpu_hours);
-    if (t->gpu_hours_without_util > 0)
-        printf(" (%.2f GPU-hours had no gpu_util and count none)",
-               t->gpu_hours_without_util);
+    /* unknown, not 0, when no row said its gpu_util (README, as the
+     * JSON's null) */
+    double util_gpu_hours = 0;
+    for (size_t i = 0; i < t->n_series; i++)
+        for (size_t h = 0; h < t->n_hours; h++)
+            util_gpu_hours += t->series[i].util_gpu_hours[h];
+    if (util_gpu_hours > 0) {
+        printf("useful GPU-hours: %.2f", t->useful_gpu_hours);
+        if (t->gpu_hours_without_util > 0)
+            printf(" (%.2f GPU-hours had no gpu_util and count none)",
+                   t->gpu_hours_without_util);
+    } else {
+        printf("useful GPU-hours: unknown (no row has gpu_util)");
+    }
     printf("\njob runs:        %zu\n", t->n_runs);
     printf("catalogs:        %zu", in.pricing->n_catalogs);
     for (size_t i = 0; i < in.pricing->n_catalogs; i++)

@@ -854,14 +854,16 @@ static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
             char family_usage[64];
             snprintf(family_usage, sizeof family_usage, "%s usage not reserved",
                      cm->family);
+            char per_hour[48];
+            gp_format_money(cm->hourly_commitment, per_hour, sizeof per_hour);
             snprintf(a->reason, sizeof a->reason,
-                     "%s came to %s%.2f/h or more at plan rates in %.0f%% of "
+                     "%s came to %s/h or more at plan rates in %.0f%% of "
                      "hours; break-even is %.0f%%",
                      cm->kind == GP_PLAN_FAMILY
                          ? family_usage
                          : "on-demand usage the reservations and family "
                            "plans left",
-                     gp_money_prefix(), cm->hourly_commitment,
+                     per_hour,
                      o->n_hours ? 100.0 * (double)hit / (double)o->n_hours : 0,
                      100 * a->breakeven_utilization);
         }
@@ -1038,25 +1040,24 @@ static gp_status value_renewal(const struct ctx *w, const gp_commitment *cm,
                         : n == n_plan + 1
                             ? " and the renewal above it that saves"
                             : " and the renewals above it that save";
-    char when[32];
+    char when[32], amount[48];
     gp_format_time(cm->end, when, sizeof when);
+    gp_format_money(fabs(a->net_savings), amount, sizeof amount);
     if (inside)
         snprintf(a->reason, sizeof a->reason,
                  "expires %s; renewed then at today's rates, on top of "
-                 "the plan%s, it %s %s%.2f over the %.0f hour%s of the "
+                 "the plan%s, it %s %s over the %.0f hour%s of the "
                  "window left%s",
-                 when, above, a->net_savings < 0 ? "costs" : "saves",
-                 gp_money_prefix(), fabs(a->net_savings),
+                 when, above, a->net_savings < 0 ? "costs" : "saves", amount,
                  (double)(close - cm->end) / 3600.0,
                  close - cm->end == 3600 ? "" : "s",
                  a->net_savings < 0 ? ": let it lapse" : "");
     else
         snprintf(a->reason, sizeof a->reason,
                  "expires %s, after the window; at today's rates, on "
-                 "top of the plan%s, it would %s %s%.2f over a window "
+                 "top of the plan%s, it would %s %s over a window "
                  "like this one%s",
-                 when, above, a->net_savings < 0 ? "cost" : "save",
-                 gp_money_prefix(), fabs(a->net_savings),
+                 when, above, a->net_savings < 0 ? "cost" : "save", amount,
                  a->net_savings < 0 ? ": let it lapse" : "");
 out:
     gp_ledger_free(l);
@@ -1343,11 +1344,15 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
             snprintf(low_case, sizeof low_case,
                      "no low-demand case, as the window is under a day (the "
                      "case repeats its lowest day)");
-        else
+        else {
+            char low_amount[48];
+            gp_format_money(fabs(r->plans[i].downside_net_savings), low_amount,
+                            sizeof low_amount);
             snprintf(low_case, sizeof low_case,
-                     "in the low-demand case it %s %s%.2f over the window",
+                     "in the low-demand case it %s %s over the window",
                      r->plans[i].downside_net_savings < 0 ? "loses" : "saves",
-                     gp_money_prefix(), fabs(r->plans[i].downside_net_savings));
+                     low_amount);
+        }
         if (longest == 3) {
             char span[32], why[200];
             span_words(c->n_hours, span, sizeof span);

@@ -97,7 +97,8 @@ assert d < 0, bal
 assert bal["risk"] == ("1-year terms, of which the forecast covers 30 weeks: "
                        "its savings and low-demand case count only those, "
                        "not the rest of each term; in the low-demand case "
-                       "it loses $%.2f over the window" % -d), bal["risk"]
+                       "it loses ${:,.2f} over the window".format(-d)), \
+    bal["risk"]
 assert any(n.endswith("; 1-year terms only, as the forecast declines: its "
                       "last 13 weeks average %s%% of the whole, and 3-year "
                       "terms need 90%% or more" % m.group(1))

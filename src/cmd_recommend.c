@@ -267,16 +267,28 @@ static void print_table(const gp_inputs *in, const gp_recommendation *r)
         share(m[2], sizeof m[2], r->test_captured_fraction);
         printf("backtest: bought at %s from the data before it, the plan "
                "saved %s over the next %zu hour%s; hindsight could have "
-               "saved %s: %s captured out of sample\n",
-               cut, m[0], r->test_hours, r->test_hours == 1 ? "" : "s", m[1],
-               m[2]);
+               "saved %s",
+               cut, m[0], r->test_hours, r->test_hours == 1 ? "" : "s", m[1]);
+        /* the fractions are 1 then (README): not "100.0% of $0.00" */
+        if (r->test_hindsight_net_savings <= 0 &&
+            !isnan(r->test_captured_fraction))
+            printf(", as nothing was worth buying; the plan does as well out "
+                   "of sample\n");
+        else
+            printf(": %s captured out of sample\n", m[2]);
         gp_format_money(r->test_commitment_net_savings, m[0], sizeof m[0]);
         gp_format_money(r->test_hindsight_commitment_savings, m[1],
                         sizeof m[1]);
         share(m[2], sizeof m[2], r->test_commitment_captured_fraction);
-        printf("          commitments alone: %s of a possible %s, %s "
-               "captured\n",
-               m[0], m[1], m[2]);
+        if (r->test_hindsight_commitment_savings <= 0 &&
+            !isnan(r->test_commitment_captured_fraction))
+            printf("          commitments alone: %s of a possible %s, as "
+                   "nothing was worth buying; they do as well\n",
+                   m[0], m[1]);
+        else
+            printf("          commitments alone: %s of a possible %s, %s "
+                   "captured\n",
+                   m[0], m[1], m[2]);
     }
     for (size_t i = 0; i < r->notes.count; i++)
         printf("note: %s\n", r->notes.items[i]);

@@ -371,8 +371,19 @@ void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
         for (int w = 0; w < 2; w++)
             for (int r = 0; r < 2; r++)
                 if (left[w][r] > 0) {
+                    /* to the hundredth without trailing zeros ("0.25",
+                     * "12.5", "3"), two significant digits under 0.005
+                     * ("0.0042"): a quarter-hour step left on demand is
+                     * not "0 of its instance-hours" */
                     char hrs[32];
-                    snprintf(hrs, sizeof hrs, "%.0f", left[w][r]);
+                    snprintf(hrs, sizeof hrs, "%.2f", left[w][r]);
+                    size_t len = strlen(hrs);
+                    while (len > 0 && hrs[len - 1] == '0')
+                        hrs[--len] = '\0';
+                    if (len > 0 && hrs[len - 1] == '.')
+                        hrs[--len] = '\0';
+                    if (strcmp(hrs, "0") == 0)
+                        snprintf(hrs, sizeof hrs, "%.2g", left[w][r]);
                     bool one = strcmp(hrs, "1") == 0;
                     gp_warnings_add(&info->warnings,
                                     "strategy \"%s\" launches %s on spot, "

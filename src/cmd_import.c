@@ -205,6 +205,18 @@ static int exec_import(gp_cli *cli)
     }
 
     gp_error_clear(&err);
+    /* a bill's files are added up (a CUR comes in parts): one file named
+     * twice would count its charges twice */
+    for (int i = 2; fmt->kind == BILL && i < cli->n_args; i++)
+        for (int j = 1; j < i; j++)
+            if (gp_cli_same_file(cli->args[i], cli->args[j])) {
+                gp_error_set(&err, cli->args[i], 0, 0, NULL,
+                             "the same file as %s: its charges would count "
+                             "twice",
+                             cli->args[j]);
+                st = GP_ERR_INPUT;
+                goto fail;
+            }
     memset(&opt, 0, sizeof opt);
     opt.inputs = (const char *const *)(cli->args + 1);
     opt.n_inputs = (size_t)cli->n_args - 1;

@@ -28,6 +28,10 @@
  * "covered_instance_hours" and "covered_on_demand_cost" (extra keys the
  * scenario loader ignores).
  *
+ * Several files (a CUR AWS delivered in parts) are one bill: each is read
+ * against its own header and its errors name it, and their rows add up
+ * into one trace and one set of owned commitments.
+ *
  * The CSV is read with libcsv through gp_csv_rows_read (csv_rows.c).
  */
 #include "csv_rows.h"
@@ -127,7 +131,11 @@ typedef struct owned_hour {
 } owned_hour;
 
 typedef struct bill {
-    const char *source;
+    const char *source; /* the file being read */
+    /* the files read so far (a CUR comes in parts: one bill), the first
+     * two named in the summary */
+    const char *parts[2];
+    size_t n_parts;
     usage_cell *cells;
     size_t n_cells, cap_cells;
     int64_t lo_hour, hi_hour; /* the clock hours [lo, hi) the cells cover */
@@ -167,6 +175,36 @@ static void bill_free(bill *b)
     for (size_t i = 0; i < b->n_header; i++)
         gp_free(b->header[i]);
     gp_free(b->header);
+}
+
+/* Starts reading the next file of the bill: its rows are read against
+ * its own header row, and its errors name it. */
+static void bill_new_part(bill *b, const char *name)
+{
+    for (size_t i = 0; i < b->n_header; i++)
+        gp_free(b->header[i]);
+    gp_free(b->header);
+    b->header = NULL;
+    b->n_header = 0;
+    b->header_line = 0;
+    b->source = name;
+    if (b->n_parts < 2)
+        b->parts[b->n_parts] = name;
+    b->n_parts++;
+}
+
+/* The files of the bill for the summary and the scenario's name:
+ * "cur.csv", "cur-1.csv and cur-2.csv", "cur-1.csv and 2 other files". */
+static void bill_label(const bill *b, char *buf, size_t size)
+{
+    if (b->n_parts <= 1)
+        snprintf(buf, size, "%s", base_name(b->parts[0]));
+    else if (b->n_parts == 2)
+        snprintf(buf, size, "%s and %s", base_name(b->parts[0]),
+                 base_name(b->parts[1]));
+    else
+        snprintf(buf, size, "%s and %zu other files", base_name(b->parts[0]),
+                 b->n_parts - 1);
 }
 
 /* Keeps a copy of the header row's n names f (read on line `line`). */
@@ -550,15 +588,15 @@ static double round6(double v)
 static json_t *bill_scenario(bill *b, const gp_import_options *opt)
 {
     json_t *root = json_object(), *list = json_array();
-    char name[160], when[32];
+    char label[200], name[240], when[32];
 
     if (!root || !list) {
         json_decref(root);
         json_decref(list);
         return NULL;
     }
-    snprintf(name, sizeof name, "owned commitments from %s",
-             base_name(b->source));
+    bill_label(b, label, sizeof label);
+    snprintf(name, sizeof name, "owned commitments from %s", label);
     json_object_set_new(root, "schema", json_string("gpuplan-scenario/1"));
     json_object_set_new(root, "name", json_string(name));
     json_object_set_new(root, "commitments", list);
@@ -603,7 +641,7 @@ static json_t *bill_scenario(bill *b, const gp_import_options *opt)
             if (opt->notes)
                 gp_warnings_add(
                     opt->notes, "%s: commitment %s left out: the bill shows %s",
-                    base_name(b->source), o->id,
+                    label, o->id,
                     o->unpriced && o->covered_hours == 0
                         ? "it covering only types the catalogs do not price"
                     : !(size > 0) ? "nothing charged to it, so its size is "
@@ -654,14 +692,20 @@ static gp_status bill_finish(bill *b, const char *expected,
                              gp_error *err)
 {
     gp_status st;
+    char label[200];
 
     if (b->imported == 0) {
-        gp_error_set(err, b->source, 0, 0, NULL,
-                     "no compute instance-hour rows among %lu rows (expected "
-                     "%s)",
-                     b->rows, expected);
+        /* like the telemetry importers, named by the first file */
+        char files[40] = "";
+        if (b->n_parts > 1)
+            snprintf(files, sizeof files, " of %zu files", b->n_parts);
+        gp_error_set(err, b->parts[0], 0, 0, NULL,
+                     "no compute instance-hour rows among %lu rows%s "
+                     "(expected %s)",
+                     b->rows, files, expected);
         return GP_ERR_INPUT;
     }
+    bill_label(b, label, sizeof label);
     bill_peaks(b);
     if (opt->notes) {
         char names[500] = "";
@@ -681,9 +725,9 @@ static gp_status bill_finish(bill *b, const char *expected,
                         "instance-hours, %lu from providers gpuplan does not "
                         "price, %lu of types the catalogs do not price in "
                         "their region%s",
-                        base_name(b->source), b->rows, b->imported, b->spot,
-                        b->not_usage, b->not_instance_hours, b->other_provider,
-                        b->unpriced, names);
+                        label, b->rows, b->imported, b->spot, b->not_usage,
+                        b->not_instance_hours, b->other_provider, b->unpriced,
+                        names);
     }
     if (opt->commitments_out) {
         json_t *scenario = bill_scenario(b, opt);
@@ -702,7 +746,7 @@ static gp_status bill_finish(bill *b, const char *expected,
             gp_warnings_add(opt->notes,
                             "%s: owned %s %s covered %.6g instance-hours "
                             "worth %.2f at on-demand rates",
-                            base_name(b->source),
+                            label,
                             o->type == GP_COMMIT_RESERVED ? "reservation"
                                                           : "savings plan",
                             o->id, o->covered_hours, o->covered_cost);
@@ -1109,32 +1153,28 @@ static gp_status focus_row(void *pctx, char **f, size_t n, long line,
     return GP_OK;
 }
 
-/* Runs the FOCUS importer on one input held in memory or open as a file. */
-static gp_status focus_run(const char *text, size_t len, FILE *file,
-                           const char *name, const gp_import_options *opt,
-                           FILE *out, gp_error *err)
+/* Reads one file of a FOCUS bill, held in memory or open as a file. */
+static gp_status focus_part(void *ctx, const char *text, size_t len, FILE *file,
+                            const char *name, gp_error *err)
 {
-    focus_ctx x;
+    focus_ctx *x = ctx;
     gp_status st;
 
-    memset(&x, 0, sizeof x);
-    x.b.source = name;
-    x.b.pricing = opt->pricing;
-    st = gp_csv_rows_read(text, len, file, name, focus_row, &x, err);
-    bill_name_field(&x.b, st, err);
-    if (st == GP_OK && !x.have_header) {
+    bill_new_part(&x->b, name);
+    x->have_header = false;
+    st = gp_csv_rows_read(text, len, file, name, focus_row, x, err);
+    bill_name_field(&x->b, st, err);
+    if (st == GP_OK && !x->have_header) {
         gp_error_set(err, name, 1, 0, NULL,
                      "empty file; expected a FOCUS 1.0 header row");
         st = GP_ERR_INPUT;
     }
-    if (st == GP_OK)
-        st = bill_finish(&x.b,
-                         "usage rows billed in hours whose ChargeDescription "
-                         "names an instance type, or an x_InstanceType column",
-                         opt, out, err);
-    bill_free(&x.b);
     return st;
 }
+
+static const char focus_expected[] =
+    "usage rows billed in hours whose ChargeDescription names an instance "
+    "type, or an x_InstanceType column";
 
 /* ---- AWS Cost and Usage Report ------------------------------------------ */
 
@@ -1542,86 +1582,101 @@ static gp_status cur_row(void *pctx, char **f, size_t n, long line,
     return GP_OK;
 }
 
-/* Runs the CUR importer on one input held in memory or open as a file. */
-static gp_status cur_run(const char *text, size_t len, FILE *file,
-                         const char *name, const gp_import_options *opt,
-                         FILE *out, gp_error *err)
+/* Reads one file (one part) of a CUR, held in memory or open as a file. */
+static gp_status cur_part(void *ctx, const char *text, size_t len, FILE *file,
+                          const char *name, gp_error *err)
 {
-    cur_ctx x;
+    cur_ctx *x = ctx;
     gp_status st;
 
-    memset(&x, 0, sizeof x);
-    x.b.source = name;
-    x.b.pricing = opt->pricing;
-    st = gp_csv_rows_read(text, len, file, name, cur_row, &x, err);
-    bill_name_field(&x.b, st, err);
-    if (st == GP_OK && !x.have_header) {
+    bill_new_part(&x->b, name);
+    x->have_header = false;
+    st = gp_csv_rows_read(text, len, file, name, cur_row, x, err);
+    bill_name_field(&x->b, st, err);
+    if (st == GP_OK && !x->have_header) {
         gp_error_set(err, name, 1, 0, NULL,
                      "empty file; expected an AWS Cost and Usage Report "
                      "header row");
         st = GP_ERR_INPUT;
     }
-    if (st == GP_OK)
-        st = bill_finish(&x.b,
-                         "AmazonEC2 rows with a usage type such as "
-                         "BoxUsage:g5.xlarge",
-                         opt, out, err);
-    bill_free(&x.b);
     return st;
 }
 
+static const char cur_expected[] =
+    "AmazonEC2 rows with a usage type such as BoxUsage:g5.xlarge";
+
 /* ---- entry points ------------------------------------------------------- */
 
-typedef gp_status (*bill_run_fn)(const char *text, size_t len, FILE *file,
-                                 const char *name,
-                                 const gp_import_options *opt, FILE *out,
-                                 gp_error *err);
+typedef gp_status (*bill_part_fn)(void *ctx, const char *text, size_t len,
+                                  FILE *file, const char *name, gp_error *err);
 
-/* Runs an importer on the single input file the options name. */
-static gp_status run_file(bill_run_fn run, const char *format,
-                          const gp_import_options *opt, FILE *out,
-                          gp_error *err)
+/* Reads every input file the options name, in order, into one bill (a
+ * CUR delivered in several parts is one bill), as the telemetry
+ * importers read several files into one trace; the first error wins. */
+static gp_status read_files(bill_part_fn part, void *ctx,
+                            const gp_import_options *opt, gp_error *err)
 {
-    const char *path;
-    FILE *f;
-    gp_status st;
+    gp_status st = GP_OK;
 
-    if (opt->n_inputs != 1) {
-        gp_error_set(err, "", 0, 0, NULL,
-                     "import %s takes one billing export, got %zu", format,
-                     opt->n_inputs);
-        return GP_ERR_USAGE;
+    for (size_t i = 0; i < opt->n_inputs && st == GP_OK; i++) {
+        const char *path = opt->inputs[i];
+        FILE *f;
+        if (strcmp(path, "-") == 0) {
+            st = part(ctx, NULL, 0, stdin, path, err);
+            continue;
+        }
+        if (!(f = fopen(path, "rb"))) {
+            gp_error_set(err, path, 0, 0, NULL, "cannot open: %s",
+                         strerror(errno));
+            return GP_ERR_INPUT;
+        }
+        st = part(ctx, NULL, 0, f, path, err);
+        fclose(f);
     }
-    path = opt->inputs[0];
-    if (strcmp(path, "-") == 0)
-        return run(NULL, 0, stdin, path, opt, out, err);
-    if (!(f = fopen(path, "rb"))) {
-        gp_error_set(err, path, 0, 0, NULL, "cannot open: %s",
-                     strerror(errno));
-        return GP_ERR_INPUT;
-    }
-    st = run(NULL, 0, f, path, opt, out, err);
-    fclose(f);
     return st;
 }
 
 gp_status gp_import_focus(const gp_import_options *opt, FILE *out,
                           gp_error *err)
 {
-    return run_file(focus_run, "focus", opt, out, err);
+    focus_ctx x;
+    gp_status st;
+
+    memset(&x, 0, sizeof x);
+    x.b.pricing = opt->pricing;
+    if ((st = read_files(focus_part, &x, opt, err)) == GP_OK)
+        st = bill_finish(&x.b, focus_expected, opt, out, err);
+    bill_free(&x.b);
+    return st;
 }
 
 gp_status gp_import_aws_cur(const gp_import_options *opt, FILE *out,
                             gp_error *err)
 {
-    return run_file(cur_run, "aws-cur", opt, out, err);
+    cur_ctx x;
+    gp_status st;
+
+    memset(&x, 0, sizeof x);
+    x.b.pricing = opt->pricing;
+    if ((st = read_files(cur_part, &x, opt, err)) == GP_OK)
+        st = bill_finish(&x.b, cur_expected, opt, out, err);
+    bill_free(&x.b);
+    return st;
 }
 
 gp_status gp_import_focus_buffer(const char *data, size_t len,
                                  const char *name, const gp_import_options *opt,
                                  FILE *out, gp_error *err)
 {
-    return focus_run(data, len, NULL, name, opt, out, err);
+    focus_ctx x;
+    gp_status st;
+
+    memset(&x, 0, sizeof x);
+    x.b.pricing = opt->pricing;
+    if ((st = focus_part(&x, data, len, NULL, name, err)) == GP_OK)
+        st = bill_finish(&x.b, focus_expected, opt, out, err);
+    bill_free(&x.b);
+    return st;
 }
 
 gp_status gp_import_aws_cur_buffer(const char *data, size_t len,
@@ -1629,5 +1684,13 @@ gp_status gp_import_aws_cur_buffer(const char *data, size_t len,
                                    const gp_import_options *opt, FILE *out,
                                    gp_error *err)
 {
-    return cur_run(data, len, NULL, name, opt, out, err);
+    cur_ctx x;
+    gp_status st;
+
+    memset(&x, 0, sizeof x);
+    x.b.pricing = opt->pricing;
+    if ((st = cur_part(&x, data, len, NULL, name, err)) == GP_OK)
+        st = bill_finish(&x.b, cur_expected, opt, out, err);
+    bill_free(&x.b);
+    return st;
 }

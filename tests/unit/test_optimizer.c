@@ -703,6 +703,52 @@ static void test_warm_start_between_terms_keeps_the_instances(void **state)
     gp_pricing_free(wide);
 }
 
+/* The window's cost the optimizer finds for two weeks of the same seeded
+ * daily demand in each of the first `regions` of us-east-1, us-west-2:
+ * type names[i] at base[i] x (1 + 0.5 sin(2 pi h / 24 + i)) plus noise
+ * of a quarter of base[i], at least 0. */
+static double two_region_cost(const gp_pricing *p, const gp_scenario *s,
+                              const char *const *names, const double *base,
+                              size_t n_types, int regions, unsigned long seed)
+{
+    enum { H = 336 };
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    size_t cap = 64 + (size_t)regions * n_types * H * 64, n = 0;
+    char *csv = malloc(cap);
+    gp_error err;
+    gp_opt *o;
+    assert_non_null(csv);
+    gsl_rng_set(rng, seed);
+    n += (size_t)snprintf(csv, cap,
+                          "timestamp,region,instance_type,instances\n");
+    for (int h = 0; h < H; h++)
+        for (size_t i = 0; i < n_types; i++) {
+            double d =
+                base[i] * (1 + 0.5 * sin(2 * 3.141592653589793 * h / 24.0 +
+                                         (double)i)) +
+                gsl_ran_gaussian(rng, base[i] * 0.25);
+            if (d < 0)
+                d = 0;
+            for (int r = 0; r < regions; r++)
+                n += (size_t)snprintf(csv + n, cap - n, "%ld,%s,%s,%.3f\n",
+                                      1767571200L + h * 3600L,
+                                      r ? "us-west-2" : "us-east-1", names[i],
+                                      d);
+        }
+    gp_trace *t = trace_of(p, csv, n);
+    gp_error_clear(&err);
+    assert_int_equal(
+        gp_opt_build(&o, t, p, s, 0, t->start_hour, t->n_hours, 1, 7u, &err),
+        GP_OK);
+    assert_int_equal(o->n_pools, (size_t)regions * n_types);
+    double cost = gp_opt_solve(o);
+    gp_opt_free(o);
+    gp_trace_free(t);
+    gsl_rng_free(rng);
+    free(csv);
+    return cost;
+}
+
 /* The same daily demand in 40 pools of each of two regions: the 80-pool
  * problem can do at least as well as the 40-pool one's purchase in each
  * region (its compute plan covers both, so pooling can only help), and
@@ -712,49 +758,24 @@ static void test_warm_start_between_terms_keeps_the_instances(void **state)
  * bundled catalog with 72 pools); polished up to its budget, 0.0003%. */
 static void test_two_regions_do_as_well_as_one_twice(void **state)
 {
-    enum { FAM = 5, N = FAM * WIDE_SIZES, H = 336 };
+    enum { FAM = 5, N = FAM * WIDE_SIZES };
     gp_pricing *wide = wide_pricing(2, FAM);
-    double cost[2];
+    char names[N][16];
+    const char *name[N];
+    double base[N], cost[2];
     gp_error err;
     gp_scenario *s;
     (void)state;
+    for (int i = 0; i < N; i++) {
+        snprintf(names[i], sizeof names[i], "w%d.s%d", i / WIDE_SIZES,
+                 i % WIDE_SIZES + 1);
+        name[i] = names[i];
+        base[i] = 1 + (i % 7) * 3;
+    }
     gp_error_clear(&err);
     assert_int_equal(gp_scenario_default(&s, &err), GP_OK);
-    for (int regions = 1; regions <= 2; regions++) {
-        gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-        size_t cap = 64 + (size_t)regions * N * H * 48, n = 0;
-        char *csv = malloc(cap);
-        gp_opt *o;
-        assert_non_null(csv);
-        gsl_rng_set(rng, 7);
-        n += (size_t)snprintf(csv, cap,
-                              "timestamp,region,instance_type,instances\n");
-        for (int h = 0; h < H; h++)
-            for (int i = 0; i < N; i++) {
-                double base = 1 + (i % 7) * 3;
-                double d =
-                    base *
-                        (1 + 0.5 * sin(2 * 3.141592653589793 * h / 24.0 + i)) +
-                    gsl_ran_gaussian(rng, base * 0.25);
-                if (d < 0)
-                    d = 0;
-                for (int r = 0; r < regions; r++)
-                    n += (size_t)snprintf(
-                        csv + n, cap - n, "%ld,%s,w%d.s%d,%.3f\n",
-                        1767571200L + h * 3600L, r ? "us-west-2" : "us-east-1",
-                        i / WIDE_SIZES, i % WIDE_SIZES + 1, d);
-            }
-        gp_trace *t = trace_of(wide, csv, n);
-        assert_int_equal(gp_opt_build(&o, t, wide, s, 0, t->start_hour,
-                                      t->n_hours, 1, 7u, &err),
-                         GP_OK);
-        assert_int_equal(o->n_pools, (size_t)(regions * N));
-        cost[regions - 1] = gp_opt_solve(o);
-        gp_opt_free(o);
-        gp_trace_free(t);
-        gsl_rng_free(rng);
-        free(csv);
-    }
+    for (int regions = 1; regions <= 2; regions++)
+        cost[regions - 1] = two_region_cost(wide, s, name, base, N, regions, 7);
     print_message("80 pools %.2f, twice 40 pools %.2f (%+.4f%%)\n", cost[1],
                   2 * cost[0], 100 * (cost[1] / (2 * cost[0]) - 1));
     assert_true(cost[1] <= 2 * cost[0] * 1.001);
@@ -812,54 +833,29 @@ static gp_pricing *bundled_two_regions(void)
  * cent an hour). */
 static void test_bundled_two_regions_do_as_well_as_one_twice(void **state)
 {
-    enum { H = 336 };
     gp_pricing *two = bundled_two_regions();
     const gp_catalog *cat = two->catalogs[0];
     size_t N = cat->n_types;
-    double cost[2];
+    const char **name = malloc(N * sizeof *name);
+    double *base = malloc(N * sizeof *base), cost[2];
     gp_error err;
     gp_scenario *s;
     (void)state;
+    assert_non_null(name);
+    assert_non_null(base);
+    for (size_t i = 0; i < N; i++) {
+        name[i] = cat->types[i].name;
+        base[i] = 1 + (double)(i % 5) * 2;
+    }
     gp_error_clear(&err);
     assert_int_equal(gp_scenario_default(&s, &err), GP_OK);
-    for (int regions = 1; regions <= 2; regions++) {
-        gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-        size_t cap = 64 + (size_t)regions * N * H * 64, n = 0;
-        char *csv = malloc(cap);
-        gp_opt *o;
-        assert_non_null(csv);
-        gsl_rng_set(rng, 3);
-        n += (size_t)snprintf(csv, cap,
-                              "timestamp,region,instance_type,instances\n");
-        for (int h = 0; h < H; h++)
-            for (size_t i = 0; i < N; i++) {
-                double base = 1 + (double)(i % 5) * 2;
-                double d =
-                    base * (1 + 0.5 * sin(2 * 3.141592653589793 * h / 24.0 +
-                                          (double)i)) +
-                    gsl_ran_gaussian(rng, base * 0.25);
-                if (d < 0)
-                    d = 0;
-                for (int r = 0; r < regions; r++)
-                    n += (size_t)snprintf(csv + n, cap - n, "%ld,%s,%s,%.3f\n",
-                                          1767571200L + h * 3600L,
-                                          r ? "us-west-2" : "us-east-1",
-                                          cat->types[i].name, d);
-            }
-        gp_trace *t = trace_of(two, csv, n);
-        assert_int_equal(gp_opt_build(&o, t, two, s, 0, t->start_hour,
-                                      t->n_hours, 1, 7u, &err),
-                         GP_OK);
-        assert_int_equal(o->n_pools, (size_t)regions * N);
-        cost[regions - 1] = gp_opt_solve(o);
-        gp_opt_free(o);
-        gp_trace_free(t);
-        gsl_rng_free(rng);
-        free(csv);
-    }
+    for (int regions = 1; regions <= 2; regions++)
+        cost[regions - 1] = two_region_cost(two, s, name, base, N, regions, 3);
     print_message("%zu pools %.2f, twice %zu pools %.2f (%+.4f%%)\n", 2 * N,
                   cost[1], N, 2 * cost[0], 100 * (cost[1] / (2 * cost[0]) - 1));
     assert_true(cost[1] <= 2 * cost[0] + 1.0);
+    free(name);
+    free(base);
     gp_scenario_free(s);
     gp_pricing_free(two);
 }

@@ -17,22 +17,7 @@ bin=$1
 src=$2
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-python3 - "$out" <<'PY'
-import datetime as dt, sys
-out = sys.argv[1]
-t0 = dt.datetime(2026, 5, 1)
-with open(out + "/t.csv", "w") as f:
-    f.write("timestamp,instance_type,workload,instances\n")
-    for h in range(14 * 24):
-        t = (t0 + dt.timedelta(hours=h)).strftime("%Y-%m-%dT%H:%M:%SZ")
-        f.write(f"{t},g6e.xlarge,inference,{2 if h < 7 * 24 else 3}\n")
-for name, start in (("in", "2025-05-08"), ("after", "2025-05-20")):
-    open(f"{out}/{name}.json", "w").write(
-        '{"schema": "gpuplan-scenario/1", "commitments": [{"type": '
-        '"reserved", "provider": "aws", "region": "us-east-1", '
-        '"instance_type": "g6e.xlarge", "count": 2, "term_years": 1, '
-        f'"payment": "no_upfront", "start": "{start}T00:00:00Z"}}]}}')
-PY
+python3 "$src/tests/e2e/lib/renewal_case.py" "$out" 2
 for s in in after; do
     "$bin" recommend --quiet --pricing "$src/pricing/aws/us-east-1.json" \
         --trace "$out/t.csv" --scenario "$out/$s.json" --json > "$out/$s.out"

@@ -99,11 +99,7 @@ static int validate_exec(gp_cli *cli)
            t->instance_hours[GP_UNLABELED]);
     /* unknown, not 0, when no row said its gpu_util (README, as the
      * JSON's null) */
-    double util_gpu_hours = 0;
-    for (size_t i = 0; i < t->n_series; i++)
-        for (size_t h = 0; h < t->n_hours; h++)
-            util_gpu_hours += t->series[i].util_gpu_hours[h];
-    if (util_gpu_hours > 0) {
+    if (gp_trace_util_gpu_hours(t) > 0) {
         printf("useful GPU-hours: %.2f", t->useful_gpu_hours);
         if (t->gpu_hours_without_util > 0)
             printf(" (%.2f GPU-hours had no gpu_util and count none)",

@@ -523,6 +523,10 @@ void gp_trace_pool_name(const gp_trace *t, size_t p, char *buf, size_t size);
 double gp_trace_pool_demand(const gp_trace *t, size_t pool, gp_workload w,
                             size_t h);
 
+/* GPU-hours whose rows gave a gpu_util, over the whole trace: 0 means
+ * useful GPU-hours are unknown, not 0 (README). */
+double gp_trace_util_gpu_hours(const gp_trace *t);
+
 /* ---- time and numbers (util.c) ------------------------------------------ */
 
 /* Parses ISO 8601 ("2026-01-05T13:00:00Z", offsets, fractional seconds,

@@ -2587,3 +2587,12 @@ double gp_trace_pool_demand(const gp_trace *t, size_t pool, gp_workload w,
             sum += t->series[i].instance_hours[h];
     return sum;
 }
+
+double gp_trace_util_gpu_hours(const gp_trace *t)
+{
+    double sum = 0;
+    for (size_t i = 0; i < t->n_series; i++)
+        for (size_t h = 0; h < t->n_hours; h++)
+            sum += t->series[i].util_gpu_hours[h];
+    return sum;
+}

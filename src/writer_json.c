@@ -253,10 +253,7 @@ json_t *gp_json_inputs(const gp_run_info *info)
         json_array_append_new(files, json_string(t->sources[i]));
     /* useful GPU-hours are unknown (null), not 0, when no row reported a
      * gpu_util, as in the strategies */
-    double util_gpu_hours = 0;
-    for (size_t i = 0; i < t->n_series; i++)
-        for (size_t h = 0; h < t->n_hours; h++)
-            util_gpu_hours += t->series[i].util_gpu_hours[h];
+    double util_gpu_hours = gp_trace_util_gpu_hours(t);
     json_object_set_new(o, "version", json_string(GP_VERSION));
     json_object_set_new(o, "catalogs", cats);
     /* the catalogs' currency, which every amount is in */

@@ -680,20 +680,19 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
          * (its fallback included) to its own series, the rest of a pool's
          * spot cost by the instance-hours outside job runs */
         double allocated = 0;
-        if (th >= 0 && th < (int64_t)trace->n_hours &&
-            (spot_any || hour.job_spot)) {
-            memset(rest_ih, 0, 2 * (np + 1) * sizeof *rest_ih);
-            for (size_t i = 0; i < ns; i++) {
-                const gp_series *ser = &trace->series[i];
-                double rest = d_inst[i] - hour.job_spot_ih[i];
-                if ((d_inst[i] == 0 && hour.job_spot_cost[i] == 0) ||
-                    gp_route_of(trace, strat, ser) != GP_ROUTE_SPOT)
-                    continue;
-                rest_ih[ser->pool] += rest > 0 ? rest : 0;
-                job_cost[ser->pool] += hour.job_spot_cost[i];
-            }
-        }
         if (th >= 0 && th < (int64_t)trace->n_hours) {
+            if (spot_any || hour.job_spot) {
+                memset(rest_ih, 0, 2 * (np + 1) * sizeof *rest_ih);
+                for (size_t i = 0; i < ns; i++) {
+                    const gp_series *ser = &trace->series[i];
+                    double rest = d_inst[i] - hour.job_spot_ih[i];
+                    if ((d_inst[i] == 0 && hour.job_spot_cost[i] == 0) ||
+                        gp_route_of(trace, strat, ser) != GP_ROUTE_SPOT)
+                        continue;
+                    rest_ih[ser->pool] += rest > 0 ? rest : 0;
+                    job_cost[ser->pool] += hour.job_spot_cost[i];
+                }
+            }
             for (size_t i = 0; i < trace->n_series; i++) {
                 const gp_series *ser = &trace->series[i];
                 double d = d_inst[i];

@@ -103,18 +103,7 @@ static void format_money(double v, const char *currency, char *buf, size_t size)
 {
     char num[32];
 
-    snprintf(num, sizeof num, "%.6f", v);
-    /* trim trailing zeros and a bare point */
-    for (size_t n = strlen(num); n > 0 && strchr(num, '.'); n--) {
-        if (num[n - 1] == '0' || num[n - 1] == '.') {
-            char last = num[n - 1];
-            num[n - 1] = '\0';
-            if (last == '.')
-                break;
-        } else {
-            break;
-        }
-    }
+    gp_format_trimmed(v, 6, num, sizeof num);
     if (strcmp(currency, "USD") == 0)
         snprintf(buf, size, "$%s", num);
     else
@@ -810,7 +799,7 @@ static void warn_about(gp_pricing *p, const gp_catalog *c, int64_t today)
     for (size_t i = 0; i < c->n_types; i++) {
         const gp_instance_type *t = &c->types[i];
         double spot = t->spot.hourly;
-        char s_buf[32], od_buf[32];
+        char s_buf[48], od_buf[48]; /* a currency code, a space, 31 digits */
 
         if (!t->spot.present)
             continue;

@@ -542,6 +542,20 @@ bool gp_ascii_lower(char *dst, size_t size, const char *src)
     return changed;
 }
 
+void gp_format_trimmed(double v, int decimals, char *buf, size_t size)
+{
+    if (size == 0)
+        return;
+    snprintf(buf, size, "%.*f", decimals, v);
+    if (!strchr(buf, '.'))
+        return;
+    size_t n = strlen(buf);
+    while (n > 0 && buf[n - 1] == '0')
+        buf[--n] = '\0';
+    if (n > 0 && buf[n - 1] == '.')
+        buf[--n] = '\0';
+}
+
 size_t gp_edit_distance(const char *a, const char *b, size_t cap)
 {
     size_t la = strlen(a), lb = strlen(b);

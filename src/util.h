@@ -65,6 +65,10 @@ static inline int64_t gp_last_clock_hour(double t0, double t1)
 int64_t gp_days_from_civil(int64_t y, unsigned m, unsigned d);
 void gp_civil_from_days(int64_t z, int *y, unsigned *m, unsigned *d);
 
+/* v with `decimals` decimals, trailing zeros and a bare point dropped:
+ * "7.25", "7", "0.25". */
+void gp_format_trimmed(double v, int decimals, char *buf, size_t size);
+
 /* Levenshtein distance, capped at `cap` (returns cap when larger). */
 size_t gp_edit_distance(const char *a, const char *b, size_t cap);
 

@@ -373,12 +373,7 @@ void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
                      * ("0.0042"): a quarter-hour step left on demand is
                      * not "0 of its instance-hours" */
                     char hrs[32];
-                    snprintf(hrs, sizeof hrs, "%.2f", left[w][r]);
-                    size_t len = strlen(hrs);
-                    while (len > 0 && hrs[len - 1] == '0')
-                        hrs[--len] = '\0';
-                    if (len > 0 && hrs[len - 1] == '.')
-                        hrs[--len] = '\0';
+                    gp_format_trimmed(left[w][r], 2, hrs, sizeof hrs);
                     if (strcmp(hrs, "0") == 0)
                         snprintf(hrs, sizeof hrs, "%.2g", left[w][r]);
                     bool one = strcmp(hrs, "1") == 0;

@@ -219,6 +219,12 @@ const char *gp_money_unit(void);
 /* "$/h", "EUR/h" */
 const char *gp_money_per_hour(void);
 
+/* "$1,234.56", "-$0.50"; from $1e15 up "$1.235e+15"; "$inf", "n/a" for
+ * NaN; in another currency than USD its code instead of "$":
+ * "EUR 1,234.56", "-EUR 0.50" (gp_money_prefix).  Safe for any double and
+ * any size (size 0 writes nothing). */
+void gp_format_money(double v, char *buf, size_t size);
+
 /* Parses one catalog from memory (the fuzz target's entry point). */
 gp_status gp_catalog_parse(gp_catalog **out, const char *text, size_t len,
                            const char *source, const char *base_dir,

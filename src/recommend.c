@@ -10,7 +10,6 @@
 #include "forecast.h"
 #include "optimizer.h"
 #include "util.h"
-#include "writers.h"
 
 #include <math.h>
 #include <stdio.h>

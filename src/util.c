@@ -887,3 +887,45 @@ const char *gp_money_per_hour(void)
 {
     return money_per_hour;
 }
+
+/* Amounts from this many dollars up are written in exponent form: cents
+ * are no longer exact in a double there, and no real bill comes near it
+ * (the trace bounds keep one row's cost under it), so such a number is a
+ * sign of bad input, not something to read digit by digit. */
+#define MONEY_EXPONENT_FROM 1e15
+
+void gp_format_money(double v, char *buf, size_t size)
+{
+    char digits[64];
+    double a = fabs(v);
+    int n, lead;
+    size_t k = 0;
+
+    if (size == 0)
+        return;
+    if (isnan(v)) {
+        snprintf(buf, size, "n/a");
+        return;
+    }
+    const char *cur = gp_money_prefix();
+    if (!(a < MONEY_EXPONENT_FROM)) { /* infinite too: "$inf" */
+        snprintf(buf, size, "%s%s%.3e", v < 0 ? "-" : "", cur, a);
+        return;
+    }
+    /* at most 16 digits, the point and two decimals: digits has room */
+    snprintf(digits, sizeof digits, "%.2f", a);
+    n = (int)(strchr(digits, '.') - digits);
+    if (v < 0 && k + 1 < size)
+        buf[k++] = '-';
+    for (const char *p = cur; *p && k + 1 < size; p++)
+        buf[k++] = *p;
+    lead = n % 3 ? n % 3 : 3;
+    for (int i = 0; i < n && k + 2 < size; i++) {
+        if (i > 0 && (i - lead) % 3 == 0)
+            buf[k++] = ',';
+        buf[k++] = digits[i];
+    }
+    for (const char *p = digits + n; *p && k + 1 < size; p++)
+        buf[k++] = *p;
+    buf[k < size ? k : size - 1] = '\0';
+}

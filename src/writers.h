@@ -87,12 +87,6 @@ gp_status gp_csv_write_ledgers(gp_file_set *set, const char *dir,
                                gp_ledger *const *ledgers, size_t n,
                                const gp_trace *t, gp_error *err);
 
-/* "$1,234.56", "-$0.50"; from $1e15 up "$1.235e+15"; "$inf", "n/a" for
- * NaN; in another currency than USD its code instead of "$":
- * "EUR 1,234.56", "-EUR 0.50" (gp_money_prefix).  Safe for any double and
- * any size (size 0 writes nothing). */
-void gp_format_money(double v, char *buf, size_t size);
-
 /* ---- idle GPUs (idle.h) -------------------------------------------------- */
 
 struct gp_idle_report;

@@ -973,26 +973,23 @@ static bool renewable(const gp_commitment *cm, int64_t open, int64_t close)
 }
 
 /* Values renewing owned commitment cm on top of the plan and the renewals
- * already advised (extra[0..n)): bills `w` (the owned commitments, those
- * that end after the window left out) without and with it, and fills *a
- * but for its rank. */
+ * already advised (extra[0..n)), whose bill of `w` (the owned
+ * commitments, those that end after the window left out) is l0, and
+ * down0 in the low-demand case: bills it with cm, and fills *a but for
+ * its rank. */
 static gp_status value_renewal(const struct ctx *w, const gp_commitment *cm,
                                gp_commitment *extra, size_t n, size_t n_plan,
-                               const gp_trace *downside, gp_action *a,
-                               gp_error *err)
+                               const gp_trace *downside, const gp_ledger *l0,
+                               double down0, gp_action *a, gp_error *err)
 {
     int64_t close = (w->start_hour + (int64_t)w->n_hours) * 3600;
     bool inside = cm->end < close;
-    gp_ledger *l = NULL, *l0 = NULL;
-    gp_status st = bill(w, NULL, extra, n, &l0, err);
-    if (st != GP_OK)
-        goto out;
+    gp_ledger *l = NULL;
     double cost0 = l0->total_cost;
-    double down0 = downside ? bill_cost(w, downside, extra, n, err) : 0;
     extra[n] = *cm;
     extra[n].start = inside ? cm->end : w->start_hour * 3600;
     extra[n].end = extra[n].start + (int64_t)cm->term_years * 365 * 86400;
-    st = bill(w, NULL, extra, n + 1, &l, err);
+    gp_status st = bill(w, NULL, extra, n + 1, &l, err);
     if (st != GP_OK)
         goto out;
     double cost1 = l->total_cost;
@@ -1060,7 +1057,6 @@ static gp_status value_renewal(const struct ctx *w, const gp_commitment *cm,
                  a->net_savings < 0 ? ": let it lapse" : "");
 out:
     gp_ledger_free(l);
-    gp_ledger_free(l0);
     return st;
 }
 
@@ -1099,6 +1095,7 @@ static gp_status renewals(const struct ctx *c, gp_recommendation *r,
     gp_commitment *rest = gp_calloc(s->n_commitments + 1, sizeof *rest);
     size_t *cand = gp_calloc(s->n_commitments + 1, sizeof *cand);
     gp_action *tried = gp_calloc(s->n_commitments + 1, sizeof *tried);
+    gp_ledger *l0 = NULL;
     gp_status st = GP_ERR_NOMEM;
 
     if (!extra || !rest || !cand || !tried)
@@ -1120,10 +1117,17 @@ static gp_status renewals(const struct ctx *c, gp_recommendation *r,
     w.scn.commitments = rest;
     w.scn.n_commitments = m;
     while (k > 0) {
+        /* the bill every candidate of this round is valued on top of */
         size_t best = k;
+        gp_ledger_free(l0);
+        l0 = NULL;
+        st = bill(&w, NULL, extra, n, &l0, err);
+        if (st != GP_OK)
+            goto out;
+        double down0 = downside ? bill_cost(&w, downside, extra, n, err) : 0;
         for (size_t j = 0; j < k; j++) {
             st = value_renewal(&w, &s->commitments[cand[j]], extra, n, n_plan,
-                               downside, &tried[j], err);
+                               downside, l0, down0, &tried[j], err);
             if (st != GP_OK)
                 goto out;
             if (tried[j].net_savings > 0 &&
@@ -1157,6 +1161,7 @@ static gp_status renewals(const struct ctx *c, gp_recommendation *r,
     }
     st = GP_OK;
 out:
+    gp_ledger_free(l0);
     gp_free(extra);
     gp_free(rest);
     gp_free(cand);

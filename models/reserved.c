@@ -176,15 +176,10 @@ static gp_status reserved_prepare(const gp_model_input *in, void **state,
             f->pools = gp_calloc(t->n_pools + 1, sizeof *f->pools);
             if (!f->pools)
                 goto nomem;
-            for (size_t p = 0; p < t->n_pools; p++) {
-                const gp_pool *pool = &t->pools[p];
-                if (pool->catalog != cat)
-                    continue;
-                if (fam ? (pool->type->normalization_factor > 0 &&
-                           strcmp(pool->type->family, fam) == 0)
-                        : pool->type == it)
+            for (size_t p = 0; p < t->n_pools; p++)
+                if (gp_reserved_covers(cat, it, t->pools[p].catalog,
+                                       t->pools[p].type))
                     f->pools[f->n_pools++] = (long)p;
-            }
             sort_trace = t;
             qsort(f->pools, f->n_pools, sizeof *f->pools, pool_factor_cmp);
         }

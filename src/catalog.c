@@ -1223,6 +1223,17 @@ const gp_plan_offer *gp_plan_offer_of(const gp_commitment *c,
     return NULL;
 }
 
+bool gp_reserved_covers(const gp_catalog *cat, const gp_instance_type *it,
+                        const gp_catalog *pcat, const gp_instance_type *pt)
+{
+    if (pcat != cat)
+        return false;
+    if (it->normalization_factor > 0)
+        return pt->normalization_factor > 0 &&
+               strcmp(pt->family, it->family) == 0;
+    return pt == it;
+}
+
 const char *gp_pricing_currency(const gp_pricing *p)
 {
     return p && p->n_catalogs > 0 ? p->catalogs[0]->currency : "USD";

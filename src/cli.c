@@ -542,10 +542,8 @@ static void plan_covers_nothing(const gp_commitment *c, const char *whose,
 }
 
 /* Warns when reservation c, active in the window, covers no pool of the
- * trace, by models/reserved.c's rule: pools of its type in its catalog,
- * or, when the type has a normalization factor (size flexibility), pools
- * of its family with one in that catalog.  Like plan_covers_nothing: its
- * cost is billed every hour for nothing. */
+ * trace (gp_reserved_covers, the rule models/reserved.c bills by).  Like
+ * plan_covers_nothing: its cost is billed every hour for nothing. */
 static void reservation_covers_nothing(const gp_commitment *c,
                                        const char *whose, const gp_pricing *pr,
                                        const gp_trace *t, int64_t w0, size_t n,
@@ -565,15 +563,9 @@ static void reservation_covers_nothing(const gp_commitment *c,
     if (!it || !cat)
         return; /* not in the catalogs: an error of its own */
     bool flex = it->normalization_factor > 0;
-    for (size_t p = 0; p < t->n_pools; p++) {
-        const gp_pool *pool = &t->pools[p];
-        if (pool->catalog != cat)
-            continue;
-        if (flex ? pool->type->normalization_factor > 0 &&
-                       strcmp(pool->type->family, it->family) == 0
-                 : pool->type == it)
+    for (size_t p = 0; p < t->n_pools; p++)
+        if (gp_reserved_covers(cat, it, t->pools[p].catalog, t->pools[p].type))
             return;
-    }
     gp_commitment_describe(c, false, what, sizeof what);
     if (flex)
         snprintf(scope, sizeof scope, "of %s or another size of family %s",

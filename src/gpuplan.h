@@ -317,6 +317,13 @@ const gp_plan_offer *gp_plan_offer_of(const gp_commitment *c,
                                       const gp_catalog *cat,
                                       const gp_instance_type *it);
 
+/* Whether a reservation of type `it` in catalog `cat` may cover usage of
+ * type `pt` in catalog `pcat`: the same catalog, and the same type, or,
+ * when `it` has a normalization factor (size flexibility), any type of its
+ * family that has one. */
+bool gp_reserved_covers(const gp_catalog *cat, const gp_instance_type *it,
+                        const gp_catalog *pcat, const gp_instance_type *pt);
+
 typedef struct gp_strategy {
     char *name;
     gp_commitment *add_commitments;

@@ -21,7 +21,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -336,12 +335,7 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
         } else if (strcmp(name, "out") == 0) {
             /* the name alone says it: no work is done before saying so
              * (a folder that is missing is found when it is written) */
-            size_t len = strlen(value);
-            const char *base = strrchr(value, '/');
-            base = base ? base + 1 : value;
-            if ((cmd->options & OPT_OUT_XLSX) &&
-                (strlen(base) <= 5 ||
-                 strcasecmp(value + len - 5, ".xlsx") != 0)) /* R.XLSX too */
+            if ((cmd->options & OPT_OUT_XLSX) && !gp_xlsx_name_ok(value))
                 return usage_error(cmd,
                                    "--out: the report is an Excel workbook: "
                                    "give it a name ending in .xlsx, not "

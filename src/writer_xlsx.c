@@ -1609,6 +1609,14 @@ static gp_status lxw_failed(const char *path, lxw_error e, int saved_errno,
     return GP_ERR_IO;
 }
 
+bool gp_xlsx_name_ok(const char *path)
+{
+    size_t n = strlen(path);
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    return strlen(base) > 5 && strcasecmp(path + n - 5, ".xlsx") == 0;
+}
+
 /* The temporary name of a workbook: in its own folder, so the rename
  * cannot cross file systems, and still ending in .xlsx.  Creates it empty
  * to learn whether the folder takes it.  Returns a new string, or NULL
@@ -1616,11 +1624,9 @@ static gp_status lxw_failed(const char *path, lxw_error e, int saved_errno,
 static char *claim_temp(const char *path, gp_error *err)
 {
     size_t n = strlen(path);
-    const char *base = strrchr(path, '/');
     struct stat st;
 
-    base = base ? base + 1 : path;
-    if (strlen(base) <= 5 || strcasecmp(path + n - 5, ".xlsx") != 0) {
+    if (!gp_xlsx_name_ok(path)) {
         gp_error_set(err, path, 0, 0, "--out",
                      "the report is an Excel workbook: give it a name "
                      "ending in .xlsx");

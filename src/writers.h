@@ -149,6 +149,10 @@ gp_status gp_xlsx_check_path(const char *path, gp_error *err);
  * writes the same bytes. */
 gp_status gp_xlsx_write(const char *path, const gp_report *r, gp_error *err);
 
+/* Whether `path` names a workbook: a file name (after the last '/')
+ * with something before ".xlsx", in any case ("R.XLSX"). */
+bool gp_xlsx_name_ok(const char *path);
+
 /* The forecast a simulate or recommend run's workbook shows on its
  * Forecast sheet: 13 weeks from the trace's end (with rec's --train-until,
  * from the hours before the cut, as the plan was).  A forward plan's own

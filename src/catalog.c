@@ -1223,6 +1223,17 @@ const gp_plan_offer *gp_plan_offer_of(const gp_commitment *c,
     return NULL;
 }
 
+bool gp_pricing_region_upper(const gp_pricing *p, const char *r, char *lower,
+                             size_t size)
+{
+    if (!gp_ascii_lower(lower, size, r))
+        return false;
+    for (size_t i = 0; p && i < p->n_catalogs; i++)
+        if (strcmp(p->catalogs[i]->region, r) == 0)
+            return false;
+    return true;
+}
+
 bool gp_reserved_covers(const gp_catalog *cat, const gp_instance_type *it,
                         const gp_catalog *pcat, const gp_instance_type *pt)
 {

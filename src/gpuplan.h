@@ -317,6 +317,13 @@ const gp_plan_offer *gp_plan_offer_of(const gp_commitment *c,
                                       const gp_catalog *cat,
                                       const gp_instance_type *it);
 
+/* Whether region r has an upper-case letter and no loaded catalog is of
+ * that region: "US-EAST-1" for us-east-1 (the providers' regions, and the
+ * bundled catalogs', are lower case; SPEC section 3 gives no other).
+ * lower[size] gets r in lower case.  Traces and bills say so at the row. */
+bool gp_pricing_region_upper(const gp_pricing *p, const char *r, char *lower,
+                             size_t size);
+
 /* Whether a reservation of type `it` in catalog `cat` may cover usage of
  * type `pt` in catalog `pcat`: the same catalog, and the same type, or,
  * when `it` has a normalization factor (size flexibility), any type of its

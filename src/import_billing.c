@@ -380,11 +380,8 @@ static gp_status check_region_case(const bill *b, long line, int col,
 {
     char lower[64], quoted[160];
 
-    if (!gp_ascii_lower(lower, sizeof lower, region))
+    if (!gp_pricing_region_upper(b->pricing, region, lower, sizeof lower))
         return GP_OK;
-    for (size_t i = 0; b->pricing && i < b->pricing->n_catalogs; i++)
-        if (strcmp(b->pricing->catalogs[i]->region, region) == 0)
-            return GP_OK;
     /* the cell as written (an availability zone holds more than the
      * region) */
     gp_ascii_lower(lower, sizeof lower, cell);

@@ -542,21 +542,6 @@ static void unresolved_type(struct shard *s, const gp_trace_builder *b,
                   shown);
 }
 
-/* Whether region r has an upper-case letter and no loaded catalog is of
- * that region: "US-EAST-1" for us-east-1 (the providers' regions, and the
- * bundled catalogs', are lower case; SPEC section 3 gives no other).
- * lower[size] gets r in lower case. */
-static bool upper_case_region(const gp_pricing *pricing, const char *r,
-                              char *lower, size_t size)
-{
-    if (!gp_ascii_lower(lower, size, r))
-        return false;
-    for (size_t i = 0; pricing && i < pricing->n_catalogs; i++)
-        if (strcmp(pricing->catalogs[i]->region, r) == 0)
-            return false;
-    return true;
-}
-
 /* Finds (and interns) the pool of the row. */
 static bool row_pool(struct shard *s, const gp_trace_builder *b,
                      const struct file_ctx *ctx, const struct row *row,
@@ -618,7 +603,8 @@ static bool row_pool(struct shard *s, const gp_trace_builder *b,
         }
         it = gp_pricing_find(b->pricing, p, r, t, &cat, &ambiguous);
         char lower[sizeof r];
-        if (!it && upper_case_region(b->pricing, r, lower, sizeof lower)) {
+        if (!it &&
+            gp_pricing_region_upper(b->pricing, r, lower, sizeof lower)) {
             /* the region is what is wrong, not the type */
             char shown[SHOWN_SIZE];
             show_bytes(shown, r, strlen(r), 32);

@@ -1,6 +1,6 @@
 /*
- * util.c: time and number parsing, names of the vocabulary enums, and the
- * small containers in util.h.
+ * util.c: time and number parsing, money in the run's currency, names of
+ * the vocabulary enums, and the small containers in util.h.
  *
  * Time and number parsing sit on the ingest's hot path (one call per row),
  * so both have a fast path for the common shapes and fall back to the C

@@ -433,9 +433,10 @@ static int recommend_exec(gp_cli *cli)
     }
     gp_cli_run_info(&info, "recommend", cli, &in);
     /* idle GPUs over the hours the plan is judged on, which the workbook
-     * shows and the JSON's warnings count (gp_xlsx_write_run's rule: a
-     * backtest's or window's own hours, a forward plan's whole trace); an
-     * idle report that cannot be made is left out, as the workbook does */
+     * shows and the JSON's warnings count: a backtest's or window's own
+     * hours (with --train-until, those before the cut), a forward plan's
+     * whole trace; an idle report that cannot be made is left out, and
+     * the Idle sheet says it was not computed */
     gp_idle_report *idle = NULL;
     gp_error idle_err;
     gp_error_clear(&idle_err);

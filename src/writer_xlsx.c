@@ -1821,8 +1821,6 @@ gp_status gp_xlsx_write_run(const char *path, const gp_run_info *info,
                             const gp_forecast *forecast, gp_error *err)
 {
     gp_report r;
-    gp_error ignored;
-    gp_idle_report *own = NULL;
 
     memset(&r, 0, sizeof r);
     r.info = info;
@@ -1835,25 +1833,12 @@ gp_status gp_xlsx_write_run(const char *path, const gp_run_info *info,
             r.proposed = i;
     if (rec && n == 2)
         r.proposed = 1; /* the recommended plan, even if not cheaper */
-    gp_error_clear(&ignored);
     r.idle = idle;
-    /* idle GPUs over the hours the ledgers bill: a recommendation's own
-     * window (with --train-until, the hours before the cut), else the
-     * run's */
-    if (!idle &&
-        (rec && !rec->forward
-             ? gp_idle_for_hours(info->trace, info->scenario, rec->start_hour,
-                                 rec->n_hours, &own, &ignored)
-             : gp_idle_for_run(info->trace, info->scenario, &own, &ignored)) ==
-            GP_OK)
-        r.idle = own;
     /* the Forecast sheet: the forecast a forward plan was bought for, or
      * the next quarter's (gp_xlsx_run_forecast) */
     r.forecast = rec && rec->forecast ? rec->forecast : forecast;
     r.forecast_failed = !r.forecast;
-    gp_status st = gp_xlsx_write(path, &r, err);
-    gp_idle_report_free(own);
-    return st;
+    return gp_xlsx_write(path, &r, err);
 }
 
 gp_status gp_xlsx_write_forecast(const char *path, const gp_run_info *info,

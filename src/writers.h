@@ -167,8 +167,8 @@ void gp_xlsx_run_forecast(const gp_run_info *info,
                           struct gp_forecast **out, gp_warnings *warnings);
 
 /* The workbook of a simulate or recommend run: gp_xlsx_write with the
- * run's idle GPUs (`idle`, or, when NULL, those over the hours the ledgers
- * bill, computed here: rec's window, else gp_idle_for_run's) and the
+ * run's idle GPUs over the hours the ledgers bill (`idle`; NULL: not
+ * computed, and the Idle sheet says so) and the
  * forecast gp_xlsx_run_forecast made (`forecast`; rec's own when it has
  * one; NULL when it could not be made, and the Forecast sheet says so).
  * The headline's plan is the cheapest ledger; its current one is

@@ -229,6 +229,13 @@ void xl_money_format(char *buf, size_t size, const char *digits, bool negative)
         snprintf(buf, size, "%s%s", cur, digits);
 }
 
+void xl_money_axis(lxw_chart_axis *axis)
+{
+    char f[64];
+    xl_money_format(f, sizeof f, "#,##0", false);
+    chart_axis_set_num_format(axis, f);
+}
+
 const char *xl_money_header(char *buf, size_t size, const char *before,
                             const char *after)
 {
@@ -1163,9 +1170,7 @@ static void sheet_plans(gp_xl *x)
                                       "the window"
                                     : "Strategies: cost and savings over "
                                       "the window");
-    char axis[64];
-    xl_money_format(axis, sizeof axis, "#,##0", false);
-    chart_axis_set_num_format(ch->y_axis, axis);
+    xl_money_axis(ch->y_axis);
     chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
     xl_insert_chart(x, &s, row + 2, 0, ch, 1.6);
 
@@ -1284,9 +1289,7 @@ static void sheet_curves(gp_xl *x)
         chart_series_set_name(se, "Net savings");
         chart_title_set_name(ch, cv->instrument);
         chart_axis_set_name(ch->x_axis, cv->unit);
-        char axis[64];
-        xl_money_format(axis, sizeof axis, "#,##0", false);
-        chart_axis_set_num_format(ch->y_axis, axis);
+        xl_money_axis(ch->y_axis);
         chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
         xl_insert_chart(x, &s, 3 + i * 18, 6, ch, 1.2);
     }

@@ -75,6 +75,9 @@ double xl_when(double seconds);
  * "EUR " in another currency; with a section for negatives ("-$...")
  * when `negative`. */
 void xl_money_format(char *buf, size_t size, const char *digits, bool negative);
+/* Sets a chart axis's numbers to whole money in the run's currency
+ * ("$#,##0", "\"EUR \"#,##0"). */
+void xl_money_axis(lxw_chart_axis *axis);
 /* A header naming money: before, the currency's unit ("$", "EUR") and
  * after, into buf, which it returns: "Rate per unit ($/h)". */
 const char *xl_money_header(char *buf, size_t size, const char *before,

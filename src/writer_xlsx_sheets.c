@@ -161,9 +161,7 @@ void xl_sheet_monthly(gp_xl *x)
             chart_series_set_name(se, hd[c]);
         }
         chart_title_set_name(ch, title);
-        char axis[64];
-        xl_money_format(axis, sizeof axis, "#,##0", false);
-        chart_axis_set_num_format(ch->y_axis, axis);
+        xl_money_axis(ch->y_axis);
         chart_axis_set_num_format(ch->x_axis,
                                   bh == 24 ? "mm-dd" : "mm-dd hh:mm");
         chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
@@ -774,9 +772,7 @@ void xl_sheet_chargeback(gp_xl *x)
                                 (lxw_row_t)row, 1);
         chart_series_set_name(se, "Cost");
         chart_title_set_name(ch, title);
-        char axis[64];
-        xl_money_format(axis, sizeof axis, "#,##0", false);
-        chart_axis_set_num_format(ch->x_axis, axis);
+        xl_money_axis(ch->x_axis);
         chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
         xl_insert_chart(x, &s, first, 5, ch, 1.2);
     }

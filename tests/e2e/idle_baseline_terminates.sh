@@ -6,7 +6,8 @@
 # terminates later "-$1.01 below baseline"); a note says why.
 # Prices: tests/data/engine (g5.xlarge $1.006/h on demand).
 #
-# The trace of idle_simulate.sh: h1/gpu0 idle 01:00-04:00 (2% for 3 h).
+# The trace of idle_simulate.sh (tests/e2e/data/idle-host.csv): h1/gpu0
+# idle 01:00-04:00 (2% for 3 h).
 #   baseline (terminate_idle_h 1): 02:00 and 03:00 removed, 2.0
 #     instance-hours, total 10 - 2 = 8 instance-hours, $8.048;
 #   stop-later (terminate_idle_h 2): 03:00 removed, 1.0 instance-hour,
@@ -16,19 +17,7 @@ bin=$1
 src=$2
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-cat > "$out/trace.csv" <<'CSV'
-timestamp,instance_type,instances,gpu_util,job_id,team,project,workload
-2026-01-05T00:00:00Z,g5.xlarge,1,50,h1/gpu0,a,p1,inference
-2026-01-05T00:00:00Z,g5.xlarge,1,70,h1/gpu1,b,p2,inference
-2026-01-05T01:00:00Z,g5.xlarge,1,2,h1/gpu0,a,p1,inference
-2026-01-05T01:00:00Z,g5.xlarge,1,70,h1/gpu1,b,p2,inference
-2026-01-05T02:00:00Z,g5.xlarge,1,2,h1/gpu0,a,p1,inference
-2026-01-05T02:00:00Z,g5.xlarge,1,70,h1/gpu1,b,p2,inference
-2026-01-05T03:00:00Z,g5.xlarge,1,2,h1/gpu0,a,p1,inference
-2026-01-05T03:00:00Z,g5.xlarge,1,70,h1/gpu1,b,p2,inference
-2026-01-05T04:00:00Z,g5.xlarge,1,60,h1/gpu0,a,p1,inference
-2026-01-05T04:00:00Z,g5.xlarge,1,70,h1/gpu1,b,p2,inference
-CSV
+cp "$src/tests/e2e/data/idle-host.csv" "$out/trace.csv"
 cat > "$out/scenario.json" <<'JSON'
 {"policy": {"inference": {"terminate_idle_h": 1}},
  "strategies": [{"name": "stop-later",

@@ -21,19 +21,7 @@ bin=$1
 src=$2
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-cat > "$out/trace.csv" <<'CSV'
-timestamp,instance_type,instances,gpu_util,job_id,team,project,workload
-2026-01-05T00:00:00Z,g5.xlarge,1,50,h1/gpu0,a,p1,inference
-2026-01-05T00:00:00Z,g5.xlarge,1,70,h1/gpu1,b,p2,inference
-2026-01-05T01:00:00Z,g5.xlarge,1,2,h1/gpu0,a,p1,inference
-2026-01-05T01:00:00Z,g5.xlarge,1,70,h1/gpu1,b,p2,inference
-2026-01-05T02:00:00Z,g5.xlarge,1,2,h1/gpu0,a,p1,inference
-2026-01-05T02:00:00Z,g5.xlarge,1,70,h1/gpu1,b,p2,inference
-2026-01-05T03:00:00Z,g5.xlarge,1,2,h1/gpu0,a,p1,inference
-2026-01-05T03:00:00Z,g5.xlarge,1,70,h1/gpu1,b,p2,inference
-2026-01-05T04:00:00Z,g5.xlarge,1,60,h1/gpu0,a,p1,inference
-2026-01-05T04:00:00Z,g5.xlarge,1,70,h1/gpu1,b,p2,inference
-CSV
+cp "$src/tests/e2e/data/idle-host.csv" "$out/trace.csv"
 cat > "$out/scenario.json" <<'JSON'
 {"strategies": [{"name": "stop-idle",
                  "policy": {"inference": {"terminate_idle_h": 1}}}]}

@@ -18,8 +18,9 @@
 
 static void pct(char *buf, size_t size, double v)
 {
+    /* what rounds to zero has no sign ("-0.0%" for -2e-16) */
     if (isfinite(v))
-        snprintf(buf, size, "%.1f%%", 100 * v);
+        snprintf(buf, size, "%.1f%%", fabs(100 * v) < 0.05 ? 0 : 100 * v);
     else
         snprintf(buf, size, "-");
 }

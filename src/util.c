@@ -915,7 +915,9 @@ void gp_format_money(double v, char *buf, size_t size)
     /* at most 16 digits, the point and two decimals: digits has room */
     snprintf(digits, sizeof digits, "%.2f", a);
     n = (int)(strchr(digits, '.') - digits);
-    if (v < 0 && k + 1 < size)
+    /* no sign on what rounds to zero: a baseline's savings of -1.5e-8
+     * (two sums of the same costs in another order) is "$0.00" */
+    if (v < 0 && strcmp(digits, "0.00") != 0 && k + 1 < size)
         buf[k++] = '-';
     for (const char *p = cur; *p && k + 1 < size; p++)
         buf[k++] = *p;

@@ -38,6 +38,10 @@ static void test_money_has_thousands_separators_and_cents(void **state)
     assert_string_equal(money(0), "$0.00");
     assert_string_equal(money(1234.5), "$1,234.50");
     assert_string_equal(money(-0.5), "-$0.50");
+    /* what rounds to zero has no sign: -1.5e-8 was "-$0.00" */
+    assert_string_equal(money(-1.5e-8), "$0.00");
+    assert_string_equal(money(-0.004), "$0.00");
+    assert_string_equal(money(-0.005), "-$0.01");
     assert_string_equal(money(999.999), "$1,000.00"); /* a digit longer */
     assert_string_equal(money(123456789.126), "$123,456,789.13");
     /* the largest amount written in full: 15 nines and cents */

@@ -138,12 +138,12 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
 }
 
 /* Idle GPUs (idle.h) under the tables: the spans' totals, and what each
- * strategy whose policy terminates idle GPUs removed and saved against the
- * baseline. */
+ * strategy whose policy terminates idle GPUs removed and what that saved
+ * it (saved[i], idle_savings). */
 static void print_idle(const gp_idle_report *r, gp_ledger *const *l,
-                       size_t n)
+                       const double *saved, size_t n)
 {
-    char cost[32], saved[32];
+    char cost[32], money[32];
 
     if (r->gpu_hours_with_util <= 0) {
         printf("\nidle GPUs: not judged (no gpu_util in the trace)\n");
@@ -157,29 +157,54 @@ static void print_idle(const gp_idle_report *r, gp_ledger *const *l,
     if (r->gpu_hours_with_util > 0)
         printf(" (%.1f%% of GPU-hours with gpu_util)",
                100 * r->gpu_hours / r->gpu_hours_with_util);
-    printf(", %.1f instance-hours, %s at on-demand rates\n",
-           r->instance_hours, cost);
-    /* a baseline that terminates idle GPUs itself is no measure of what
-     * terminating saves: its own line would read "$0.00 below" it */
-    bool baseline_terminates = l[0]->idle_terminated_instance_hours > 0;
+    printf(", %.1f instance-hours, %s at on-demand rates\n", r->instance_hours,
+           cost);
     for (size_t i = 0; i < n; i++) {
         if (l[i]->idle_terminated_instance_hours <= 0)
             continue;
         printf("  %s: terminating idle GPUs removed %.1f instance-hours",
                l[i]->strategy, l[i]->idle_terminated_instance_hours);
-        if (baseline_terminates) {
-            printf("\n");
-            continue;
+        /* less than half a cent either way is "$0.00", not "-$0.00" */
+        if (saved[i] <= -0.005) {
+            gp_format_money(-saved[i], money, sizeof money);
+            printf(" and cost %s more\n", money);
+        } else {
+            gp_format_money(saved[i] > 0 ? saved[i] : 0, money, sizeof money);
+            printf(" and saved %s\n", money);
         }
-        gp_format_money(l[0]->total_cost - l[i]->total_cost, saved,
-                        sizeof saved);
-        printf("; total cost %s below %s\n", saved, l[0]->strategy);
     }
-    if (baseline_terminates)
-        printf("  (%s terminates idle GPUs itself, so no total above "
-               "shows what terminating saves: compare with a scenario "
-               "whose policy has no terminate_idle_h)\n",
-               l[0]->strategy);
+}
+
+/* What terminating idle GPUs saved each strategy that terminated any: its
+ * total less the same strategy's billed with terminate_idle_h 0 and
+ * everything else equal, into saved[i] (NAN for the others).  Against the
+ * baseline it would include whatever else the strategy changes (spot,
+ * commitments), and say nothing when the baseline terminates too.  The
+ * strategy is billed again as the tables' were, by `opt`, from a copy of
+ * the scenario that holds it alone (as recommend.c changes a policy). */
+static gp_status idle_savings(const gp_inputs *in, const gp_engine_options *opt,
+                              gp_ledger *const *l, double *saved, gp_error *err)
+{
+    for (size_t i = 0; i < in->scenario->n_strategies; i++) {
+        gp_scenario scn = *in->scenario;
+        gp_strategy strat = scn.strategies[i];
+        gp_ledger *kept = NULL;
+
+        saved[i] = NAN;
+        if (l[i]->idle_terminated_instance_hours <= 0)
+            continue;
+        strat.policy[0].terminate_idle_h = 0;
+        strat.policy[1].terminate_idle_h = 0;
+        scn.strategies = &strat;
+        scn.n_strategies = 1;
+        gp_status st =
+            gp_engine_run(in->trace, in->pricing, &scn, 0, opt, &kept, err);
+        if (st != GP_OK)
+            return st;
+        saved[i] = kept->total_cost - l[i]->total_cost;
+        gp_ledger_free(kept);
+    }
+    return GP_OK;
 }
 
 /* The run's own warnings (the catalogs' and the rejected rows' were
@@ -194,6 +219,7 @@ static int simulate_exec(gp_cli *cli)
 {
     gp_inputs in;
     gp_ledger **ledgers = NULL;
+    double *saved = NULL;
     gp_idle_report *idle = NULL;
     gp_classification *classified = NULL;
     gp_forecast *sheet_forecast = NULL;
@@ -223,7 +249,10 @@ static int simulate_exec(gp_cli *cli)
     opt.mc_seed = cli->seed;
     opt.threads = cli->threads;
     ledgers = gp_calloc(in.scenario->n_strategies, sizeof *ledgers);
-    if (!ledgers) {
+    saved = gp_calloc(in.scenario->n_strategies, sizeof *saved);
+    if (!ledgers || !saved) {
+        gp_free(ledgers);
+        gp_free(saved);
         fprintf(stderr, "gpuplan: out of memory\n");
         gp_classification_free(classified);
         gp_inputs_free(&in);
@@ -236,6 +265,13 @@ static int simulate_exec(gp_cli *cli)
             rc = 1;
             goto out;
         }
+    }
+    /* the terminal's idle line; before any file is written, so that a
+     * failure leaves none */
+    if (!cli->json && idle_savings(&in, &opt, ledgers, saved, &err) != GP_OK) {
+        gp_cli_print_error(&err);
+        rc = 1;
+        goto out;
     }
     if (gp_idle_for_run(in.trace, in.scenario, &idle, &err) != GP_OK) {
         gp_cli_print_error(&err);
@@ -296,7 +332,7 @@ static int simulate_exec(gp_cli *cli)
         json_decref(doc);
     } else {
         print_table(&in, ledgers, in.scenario->n_strategies);
-        print_idle(idle, ledgers, in.scenario->n_strategies);
+        print_idle(idle, ledgers, saved, in.scenario->n_strategies);
     }
 out:
     gp_forecast_free(sheet_forecast);
@@ -305,6 +341,7 @@ out:
     for (size_t i = 0; i < in.scenario->n_strategies; i++)
         gp_ledger_free(ledgers[i]);
     gp_free(ledgers);
+    gp_free(saved);
     gp_warnings_clear(&info.warnings);
     gp_inputs_free(&in);
     return rc;

@@ -17,9 +17,10 @@
  *
  * A span's cost is its instance-hours priced at the pool's on-demand rate
  * (less the scenario discount): what the idle time would cost if nothing
- * else paid for it, the same for every strategy.  What each strategy saves
- * by terminating idle GPUs is the difference of the strategies' billed
- * totals (the engine removes the cut instance-hours from demand).
+ * else paid for it, the same for every strategy.  What a strategy saves by
+ * terminating idle GPUs is its billed total less the same strategy's
+ * billed without terminating (the engine removes the cut instance-hours
+ * from demand; simulate bills both).
  *
  * The terminate policy (gp_policy.terminate_idle_h = N > 0): every idle
  * span longer than N hours is cut after its first N hours; the

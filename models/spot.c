@@ -93,6 +93,10 @@ struct spot_run {
 struct state {
     struct spot_run *runs;
     size_t n_runs;
+    /* the runs active in window hour h, in run order:
+     * active[active_at[h], active_at[h + 1]) (index_hours) */
+    uint32_t *active;
+    size_t *active_at;
     int64_t *totals; /* [replicate] micro-dollars of all runs */
     int replicates;
     double *job_ih;  /* [pool] scratch: job-run instance-hours this hour */
@@ -127,6 +131,8 @@ static void spot_free(void *state)
     if (!s)
         return;
     gp_free(s->runs);
+    gp_free(s->active);
+    gp_free(s->active_at);
     gp_free(s->totals);
     gp_free(s->job_ih);
     gp_free(s->pool_pol);
@@ -276,6 +282,45 @@ static void *mc_worker_run(void *arg)
     return NULL;
 }
 
+/* Which runs each window hour bills, in run order (a counting sort of
+ * their hours with instance-hours in them): asking every run every hour
+ * took 58% of a 4-year simulate with 151,000 job runs.  The order keeps
+ * the hour's sums as they were. */
+static bool index_hours(struct state *s, const gp_model_input *in)
+{
+    const gp_trace *t = in->trace;
+    size_t n = 0;
+
+    s->active_at = gp_calloc(in->n_hours + 2, sizeof *s->active_at);
+    if (!s->active_at)
+        return false;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < s->n_runs; i++) {
+            const gp_job_run *jr = &t->runs[s->runs[i].run];
+            for (size_t k = 0; k < jr->n_hours; k++) {
+                int64_t h = jr->hour0 + (int64_t)k - in->start_hour;
+                if (h < 0 || h >= (int64_t)in->n_hours || jr->hour_ih[k] <= 0)
+                    continue;
+                if (pass == 0)
+                    s->active_at[h + 2]++;
+                else
+                    s->active[s->active_at[h + 1]++] = (uint32_t)i;
+            }
+        }
+        if (pass == 0) {
+            /* counts at h + 2 become starts at h + 1, which the second
+             * pass moves to h's end, that is h + 1's start */
+            for (size_t h = 2; h < in->n_hours + 2; h++)
+                s->active_at[h] += s->active_at[h - 1];
+            n = s->active_at[in->n_hours + 1];
+            s->active = gp_malloc((n + 1) * sizeof *s->active);
+            if (!s->active)
+                return false;
+        }
+    }
+    return true;
+}
+
 static gp_status spot_prepare(const gp_model_input *in, void **state,
                               gp_error *err)
 {
@@ -344,6 +389,8 @@ static gp_status spot_prepare(const gp_model_input *in, void **state,
         r->lambda = pool_lambda(in, pool);
         r->policy = pol;
     }
+    if (!index_hours(s, in))
+        goto nomem;
 
     /* Monte Carlo over the runs, on every core */
     if (s->n_runs > 0) {
@@ -405,12 +452,10 @@ static void spot_bill_hour(void *state, const gp_model_input *in,
      * in proportion to their instance-hours in it (a run's instance count
      * may change from hour to hour) */
     int64_t clock_h = hour->t / 3600;
-    for (size_t i = 0; i < s->n_runs; i++) {
-        const struct spot_run *r = &s->runs[i];
+    for (size_t a = s->active_at[hour->h]; a < s->active_at[hour->h + 1]; a++) {
+        const struct spot_run *r = &s->runs[s->active[a]];
         const gp_job_run *jr = &t->runs[r->run];
         int64_t k = clock_h - jr->hour0;
-        if (k < 0 || k >= (int64_t)jr->n_hours || jr->hour_ih[k] <= 0)
-            continue;
         double share = jr->hour_ih[k] / jr->instance_hours;
         double cost = (r->spot_cost_mean + r->fallback_cost_mean) * share;
         s->job_ih[r->pool] += jr->hour_ih[k];

@@ -1358,18 +1358,19 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
                      low_amount);
         }
         if (longest == 3) {
-            char span[32], why[200];
+            char span[32], why[200], annual[48];
             span_words(c->n_hours, span, sizeof span);
             unsupported_why(r, 0, c->low != NULL, why, sizeof why);
+            /* as the low-demand case writes money: "$119,005.27" */
+            gp_format_money(r->plans[i].annual_cost, annual, sizeof annual);
             snprintf(r->plans[i].risk, sizeof r->plans[i].risk,
                      "3-year terms on %s of %s (%s%s): the plan pays "
-                     "%s%.0f a year for 3 years whatever demand does; %s",
+                     "%s a year for 3 years whatever demand does; %s",
                      span, c->low ? "forecast" : "history",
                      r->supported_term == 3 ? "supported: 26+ weeks, not "
                                               "declining"
                                             : "not supported, as ",
-                     r->supported_term == 3 ? "" : why, gp_money_prefix(),
-                     r->plans[i].annual_cost, low_case);
+                     r->supported_term == 3 ? "" : why, annual, low_case);
         } else {
             /* on a forecast shorter than the term, the plan is billed for
              * the forecast's hours of each term only (amortized): the rest

@@ -453,11 +453,14 @@ gp_status gp_classify_apply(gp_trace *t, gp_classification *c,
         gp_error_set(err, NULL, 0, 0, NULL, "out of memory");
         return GP_ERR_NOMEM;
     }
+    bool unlabelled_left = false;
     for (size_t s = 0; s < n; s++) {
         gp_series *ser = &t->series[c->series[s].series];
         gp_workload to = c->series[s].label;
-        if (!c->series[s].decided || ser->workload == to)
+        if (!c->series[s].decided || ser->workload == to) {
+            unlabelled_left |= ser->workload == GP_UNLABELED;
             continue;
+        }
         double moved = 0;
         for (size_t h = 0; h < t->n_hours; h++)
             moved += ser->instance_hours[h];
@@ -465,8 +468,12 @@ gp_status gp_classify_apply(gp_trace *t, gp_classification *c,
         t->instance_hours[to] += moved;
         ser->workload = to;
     }
-    if (t->instance_hours[GP_UNLABELED] < 0)
-        t->instance_hours[GP_UNLABELED] = 0; /* rounding residue */
+    /* the rounding residue of the moves, either side of 0 (0.1 and 0.2
+     * instance-hours moved out of their sum 0.30000000000000004 leave
+     * 2.8e-17), is no unlabelled usage: with no unlabelled series left
+     * there is none */
+    if (!unlabelled_left || t->instance_hours[GP_UNLABELED] < 0)
+        t->instance_hours[GP_UNLABELED] = 0;
 
     /* sort the indices (merged_into holds them for now), then place */
     for (size_t i = 0; i < n; i++)

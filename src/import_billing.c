@@ -697,9 +697,9 @@ static gp_status bill_finish(bill *b, const char *expected,
         if (b->n_parts > 1)
             snprintf(files, sizeof files, " of %zu files", b->n_parts);
         gp_error_set(err, b->parts[0], 0, 0, NULL,
-                     "no compute instance-hour rows among %lu rows%s "
+                     "no compute instance-hour rows among %lu row%s%s "
                      "(expected %s)",
-                     b->rows, files, expected);
+                     b->rows, b->rows == 1 ? "" : "s", files, expected);
         return GP_ERR_INPUT;
     }
     bill_label(b, label, sizeof label);

@@ -617,7 +617,7 @@ static void test_focus_bad_rows_give_file_line_column(void **state)
         {FOCUS_HEAD "Tax,,,,,,,,,,,,,,\n",
          "bill.csv:2:15: row has 15 fields, the header has 14"},
         {FOCUS_HEAD "Tax,2024-09-10 05:00:00,2024-09-10 06:00:00,,,,,,,,,,,\n",
-         "bill.csv: no compute instance-hour rows among 1 rows (expected "
+         "bill.csv: no compute instance-hour rows among 1 row (expected "
          "usage rows billed in hours whose ChargeDescription names an "
          "instance type, or an x_InstanceType column)"},
     };

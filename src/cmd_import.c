@@ -163,6 +163,17 @@ static int exec_import(gp_cli *cli)
                 fmt->importer.name);
         return 2;
     }
+    /* standard input can be read once: a second "-" found it empty */
+    for (int i = 2; i < cli->n_args; i++)
+        for (int j = 1; j < i && strcmp(cli->args[i], "-") == 0; j++)
+            if (strcmp(cli->args[j], "-") == 0) {
+                fprintf(stderr,
+                        "gpuplan import %s: - (standard input) is given "
+                        "twice; it can be read once only\n"
+                        "try 'gpuplan import --help'\n",
+                        fmt->importer.name);
+                return 2;
+            }
     if (fmt->kind != TELEMETRY) {
         if (cli->step_given)
             return option_not_for("--step", fmt->importer.name,

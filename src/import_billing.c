@@ -580,6 +580,31 @@ static double round6(double v)
     return round(v * 1e6) / 1e6;
 }
 
+/* Commitment o's size in a scenario: reservations' count, savings plans'
+ * hourly commitment; 0 when the bill does not show it. */
+static double owned_size(const owned *o)
+{
+    if (o->type == GP_COMMIT_RESERVED)
+        return o->count > 0 ? o->count : ceil(o->peak_hours - 1e-9);
+    return round6(o->hourly > 0 ? o->hourly : o->peak_dollars);
+}
+
+/* Why commitment o cannot go into the scenario, as "the bill shows ...";
+ * NULL when it can. */
+static const char *owned_left_out(const owned *o)
+{
+    bool sized = owned_size(o) > 0;
+
+    if (sized && !(o->type == GP_COMMIT_RESERVED && !o->instance_type[0]) &&
+        !(o->type == GP_COMMIT_SAVINGS_PLAN && o->kind == GP_PLAN_FAMILY &&
+          (!o->family[0] || !o->region[0])))
+        return NULL;
+    return o->unpriced && o->covered_hours == 0
+               ? "it covering only types the catalogs do not price"
+           : !sized ? "nothing charged to it, so its size is unknown"
+                    : "no instance usage it covered";
+}
+
 /* Builds the scenario object for the commitments that can be sized; adds
  * a note for each that cannot. */
 static json_t *bill_scenario(bill *b, const gp_import_options *opt)
@@ -600,7 +625,8 @@ static json_t *bill_scenario(bill *b, const gp_import_options *opt)
     for (size_t i = 0; i < b->n_owned; i++) {
         const owned *o = &b->owned[i];
         json_t *c = json_object(), *assumed = json_array();
-        double size;
+        double size = owned_size(o);
+        const char *why = owned_left_out(o);
         if (!c || !assumed) {
             json_decref(c);
             json_decref(assumed);
@@ -621,29 +647,19 @@ static json_t *bill_scenario(bill *b, const gp_import_options *opt)
             (o->kind == GP_PLAN_FAMILY && o->region[0]))
             json_object_set_new(c, "region", json_string(o->region));
         if (o->type == GP_COMMIT_RESERVED) {
-            size = o->count > 0 ? o->count : ceil(o->peak_hours - 1e-9);
             json_object_set_new(c, "instance_type",
                                 json_string(o->instance_type));
             json_object_set_new(c, "count", json_integer((json_int_t)size));
         } else {
-            size = round6(o->hourly > 0 ? o->hourly : o->peak_dollars);
             if (o->kind == GP_PLAN_FAMILY)
                 json_object_set_new(c, "family", json_string(o->family));
             json_object_set_new(c, "hourly_commitment", json_real(size));
         }
-        if (!(size > 0) ||
-            (o->type == GP_COMMIT_RESERVED && !o->instance_type[0]) ||
-            (o->type == GP_COMMIT_SAVINGS_PLAN && o->kind == GP_PLAN_FAMILY &&
-             (!o->family[0] || !o->region[0]))) {
+        if (why) {
             if (opt->notes)
-                gp_warnings_add(
-                    opt->notes, "%s: commitment %s left out: the bill shows %s",
-                    label, o->id,
-                    o->unpriced && o->covered_hours == 0
-                        ? "it covering only types the catalogs do not price"
-                    : !(size > 0) ? "nothing charged to it, so its size is "
-                                    "unknown"
-                                  : "no instance usage it covered");
+                gp_warnings_add(opt->notes,
+                                "%s: commitment %s left out: the bill shows %s",
+                                label, o->id, why);
             json_decref(c);
             json_decref(assumed);
             continue;
@@ -740,6 +756,21 @@ static gp_status bill_finish(bill *b, const char *expected,
     if (opt->notes) {
         for (size_t i = 0; i < b->n_owned; i++) {
             const owned *o = &b->owned[i];
+            /* its usage is not in the trace, so "covered 0 instance-hours"
+             * would deny what the bill shows; when it is left out of
+             * --commitments-out, that note (bill_scenario) says so */
+            if (o->unpriced && o->covered_hours == 0) {
+                if (!opt->commitments_out || !owned_left_out(o))
+                    gp_warnings_add(opt->notes,
+                                    "%s: owned %s %s covered only types the "
+                                    "catalogs do not price",
+                                    label,
+                                    o->type == GP_COMMIT_RESERVED
+                                        ? "reservation"
+                                        : "savings plan",
+                                    o->id);
+                continue;
+            }
             gp_warnings_add(opt->notes,
                             "%s: owned %s %s covered %.6g instance-hours "
                             "worth %.2f at on-demand rates",

@@ -564,7 +564,8 @@ bool gp_parse_time(const char *s, size_t len, double *out_seconds,
                    const char **why);
 /* Formats epoch seconds as "2026-01-05T13:00:00Z". */
 void gp_format_time(int64_t t, char *buf, size_t size);
-/* Parses a duration "168h", "7d", "13w" into hours. */
+/* Parses a duration "168h", "7d", "13w" into hours, 0 or more (the
+ * caller checks its range). */
 bool gp_parse_duration_hours(const char *s, double *hours);
 /* Parses a whole decimal number; rejects junk, inf and nan. */
 bool gp_parse_number(const char *s, size_t len, double *out);

@@ -403,7 +403,9 @@ bool gp_parse_duration_hours(const char *s, double *hours)
     default:
         return false;
     }
-    if (!gp_parse_number(s, len - 1, &v) || v <= 0)
+    /* 0 is a duration, which the caller's range refuses in its own words
+     * ("0h" read "takes a duration like 13w") */
+    if (!gp_parse_number(s, len - 1, &v) || v < 0)
         return false;
     *hours = v * unit;
     return true;

@@ -860,9 +860,31 @@ static gp_status read_period(const char *source, long line, int col_start,
             GP_OK)
         return st;
     if (end <= *start) {
-        gp_error_set(err, source, line, col_end + 1, name_end,
-                     "the charge period ends before it starts (%s to %s)",
-                     start_s, end_s);
+        /* both read (read_time held them to the second): say which it is,
+         * from the times as written */
+        double t0 = 0, t1 = 0;
+        const char *why;
+        gp_parse_time(start_s, strlen(start_s), &t0, &why);
+        gp_parse_time(end_s, strlen(end_s), &t1, &why);
+        if (t1 < t0)
+            gp_error_set(err, source, line, col_end + 1, name_end,
+                         "the charge period ends before it starts (%s to %s)",
+                         start_s, end_s);
+        else if (t1 > t0)
+            gp_error_set(err, source, line, col_end + 1, name_end,
+                         "the charge period is under a second (%s to %s), "
+                         "and times are read to the second",
+                         start_s, end_s);
+        else if (strcmp(start_s, end_s) == 0)
+            gp_error_set(err, source, line, col_end + 1, name_end,
+                         "the charge period is empty (it starts and ends at "
+                         "%s)",
+                         start_s);
+        else
+            gp_error_set(err, source, line, col_end + 1, name_end,
+                         "the charge period is empty (%s and %s are the "
+                         "same time)",
+                         start_s, end_s);
         return GP_ERR_INPUT;
     }
     if (end > GP_TIME_LATEST) {

@@ -598,8 +598,8 @@ static void test_focus_bad_rows_give_file_line_column(void **state)
          "(2026-01-05T13:00:00Z) or epoch seconds, got \"yesterday\""},
         {FOCUS_HEAD FOCUS_ROW("2024-09-10 05:00:00", "2024-09-10 05:00:00", "1",
                               "us-east-1"),
-         "bill.csv:2:3: ChargePeriodEnd: the charge period ends before it "
-         "starts (2024-09-10 05:00:00 to 2024-09-10 05:00:00)"},
+         "bill.csv:2:3: ChargePeriodEnd: the charge period is empty (it "
+         "starts and ends at 2024-09-10 05:00:00)"},
         {FOCUS_HEAD FOCUS_ROW("2024-09-10 05:00:00", "2024-09-10 06:00:00", "1",
                               "NULL"),
          "bill.csv:2:11: RegionId: missing value"},

@@ -453,27 +453,33 @@ gp_status gp_classify_apply(gp_trace *t, gp_classification *c,
         gp_error_set(err, NULL, 0, 0, NULL, "out of memory");
         return GP_ERR_NOMEM;
     }
-    bool unlabelled_left = false;
+    bool unlabeled_moved = false;
     for (size_t s = 0; s < n; s++) {
         gp_series *ser = &t->series[c->series[s].series];
         gp_workload to = c->series[s].label;
-        if (!c->series[s].decided || ser->workload == to) {
-            unlabelled_left |= ser->workload == GP_UNLABELED;
+        if (!c->series[s].decided || ser->workload == to)
             continue;
-        }
         double moved = 0;
         for (size_t h = 0; h < t->n_hours; h++)
             moved += ser->instance_hours[h];
+        unlabeled_moved |= ser->workload == GP_UNLABELED;
         t->instance_hours[ser->workload] -= moved;
         t->instance_hours[to] += moved;
         ser->workload = to;
     }
-    /* the rounding residue of the moves, either side of 0 (0.1 and 0.2
-     * instance-hours moved out of their sum 0.30000000000000004 leave
-     * 2.8e-17), is no unlabelled usage: with no unlabelled series left
-     * there is none */
-    if (!unlabelled_left || t->instance_hours[GP_UNLABELED] < 0)
-        t->instance_hours[GP_UNLABELED] = 0;
+    /* What is left unlabelled is summed again from the series that still
+     * are, not left as the rows' total less what moved: the two sums add
+     * the same hours in another order, and their difference (1e-17 when
+     * every series moved) read as "0 instance-hours had no workload
+     * label". */
+    if (unlabeled_moved) {
+        double left = 0;
+        for (size_t s = 0; s < n; s++)
+            if (t->series[s].workload == GP_UNLABELED)
+                for (size_t h = 0; h < t->n_hours; h++)
+                    left += t->series[s].instance_hours[h];
+        t->instance_hours[GP_UNLABELED] = left;
+    }
 
     /* sort the indices (merged_into holds them for now), then place */
     for (size_t i = 0; i < n; i++)

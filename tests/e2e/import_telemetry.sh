@@ -30,6 +30,17 @@ check() {
         { echo "validate rejects the import of $file"; "$bin" validate --trace "$out/$n.csv"; exit 1; }
     "$bin" simulate --quiet --json --trace "$out/$n.csv" > "$out/$n.json" 2> /dev/null ||
         { echo "simulate rejects the import of $file"; exit 1; }
+    # an import has no workload column: classification labels every
+    # series, so nothing is left unlabelled (prometheus-range.json and
+    # smi-nounits.csv + smi-repeated-header.csv left 1e-17 and a warning
+    # "0 instance-hours had no workload label")
+    python3 - "$out/$n.json" "$file" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["inputs"]["trace"]["unlabeled_instance_hours"] == 0, (sys.argv[2], doc["inputs"]["trace"])
+bad = [w for w in doc["inputs"]["warnings"] if "no workload label" in w]
+assert not bad, (sys.argv[2], bad)
+PY
 }
 
 time="--time 2026-01-05T10:00:00Z"
@@ -44,6 +55,7 @@ check nvidia-smi "$data/smi-nounits.csv" --instance-type g6.xlarge
 check nvidia-smi "$data/smi-hosts.csv"
 check dcgm "$data/dcgm-k8s.prom" --instance-type g6e.12xlarge
 check prometheus "$data/prometheus-range.json"
+check nvidia-smi "$data/smi-nounits.csv" "$data/smi-repeated-header.csv" --instance-type g5.12xlarge
 check nvidia-smi "$data/smi-repeated-header.csv"
 python3 - "$out/$n.json" <<'PY'
 import json, sys

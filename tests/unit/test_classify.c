@@ -341,6 +341,44 @@ static void test_apply_merges_series_that_become_equal(void **state)
     gp_trace_free(t);
 }
 
+/*
+ * What is left unlabelled after relabelling is the instance-hours of the
+ * series still unlabelled, exactly.  Rows in file order: team "b" 1 and 2
+ * instances (hours 0, 1), then team "a" 0.1, 0.2, 0.6 (hours 0, 1, 0).
+ * The loader's total adds them in that order, 3 + 0.1 + 0.2 + 0.6 =
+ * 3.9000000000000004 in doubles; a's series holds 0.1 + 0.6 = 0.7 and 0.2,
+ * 0.7 + 0.2 = 0.8999999999999999.  Moving a only, the total less a left
+ * 3.0000000000000004 and not b's 3; moving both left 4.4e-16 (printed as
+ * "0 instance-hours had no workload label") and not 0.
+ */
+static void test_apply_leaves_exactly_what_is_unlabelled(void **state)
+{
+    const char *csv = "timestamp,instance_type,instances,team\n"
+                      "2026-05-04T00:00:00Z,g5.xlarge,1,b\n"
+                      "2026-05-04T01:00:00Z,g5.xlarge,2,b\n"
+                      "2026-05-04T00:00:00Z,g5.xlarge,0.1,a\n"
+                      "2026-05-04T01:00:00Z,g5.xlarge,0.2,a\n"
+                      "2026-05-04T00:00:00Z,g5.xlarge,0.6,a\n";
+    gp_error err;
+    (void)state;
+    for (int both = 0; both <= 1; both++) {
+        gp_classification *c;
+        gp_trace *t = trace_of(csv);
+        assert_close(t->instance_hours[GP_UNLABELED], 3.9, 1e-9);
+        assert_int_equal(gp_classify(t, false, &c, &err), GP_OK);
+        for (size_t s = 0; s < c->n_series; s++) {
+            const gp_series *ser = &t->series[c->series[s].series];
+            bool is_a = strcmp(t->labels[ser->team], "a") == 0;
+            c->series[s].label = GP_INFERENCE;
+            c->series[s].decided = is_a || both;
+        }
+        assert_int_equal(gp_classify_apply(t, c, &err), GP_OK);
+        assert_true(t->instance_hours[GP_UNLABELED] == (both ? 0 : 3));
+        gp_classification_free(c);
+        gp_trace_free(t);
+    }
+}
+
 /* The warning simulate and recommend print, for one 9-instance-hour
  * series decided inference. */
 static void test_warning_names_series_and_instance_hours(void **state)
@@ -581,6 +619,7 @@ int main(void)
         cmocka_unit_test(test_request_and_queue_shapes),
         cmocka_unit_test(test_apply_merges_series_that_become_equal),
         cmocka_unit_test(test_apply_leaves_no_unlabelled_residue),
+        cmocka_unit_test(test_apply_leaves_exactly_what_is_unlabelled),
         cmocka_unit_test(test_warning_names_series_and_instance_hours),
         cmocka_unit_test(test_write_labeled_rows),
         cmocka_unit_test(test_write_labeled_reads_cr_line_ends),

@@ -473,11 +473,14 @@ static int recommend_exec(gp_cli *cli)
                                             in.scenario, r, cli->threads,
                                             (int)cli->runs, cli->seed, pl,
                                             &err);
-        /* the tables are one set: all of them are written, or none */
+        /* the tables are one set: all of them are written, or none; a
+         * forward plan bills no ledger, and its ledger tables are written
+         * with their header alone, so that none of an earlier run is left
+         * in DIR beside the plan */
         gp_file_set set = {0};
-        if (wst == GP_OK && cli->csv_dir && pl[0])
-            wst = gp_csv_write_ledgers(&set, cli->csv_dir, pl, 2, in.trace,
-                                       &err);
+        if (wst == GP_OK && cli->csv_dir)
+            wst = gp_csv_write_ledgers(&set, cli->csv_dir, pl, pl[0] ? 2 : 0,
+                                       in.trace, &err);
         if (wst == GP_OK && cli->csv_dir)
             wst = gp_csv_write_recommendation(&set, cli->csv_dir, r, &err);
         if (wst == GP_OK && cli->csv_dir)
@@ -524,6 +527,7 @@ const struct gp_command gp_cmd_recommend = {
     "  --out R.xlsx        the Excel workbook for finance (SPEC section 6)\n"
     "  --csv DIR           recommendations.csv, plans.csv, curves.csv and\n"
     "                      the plan's hourly, monthly, ... tables in DIR\n"
+    "                      (with --forward: header only, nothing billed)\n"
     "  --train-until T     backtest: recommend from the data before T, buy "
     "at T,\n"
     "                      bill the rest and compare with hindsight\n"

@@ -82,7 +82,8 @@ int gp_json_print(json_t *doc);
 /* --csv DIR: hourly.csv, monthly.csv, spot_jobs.csv, chargeback.csv (by
  * series), chargeback_summary.csv (by team, project, workload) and
  * commitments.csv, added to `set` (created DIR first), to be renamed into
- * place with the set's other files or none (gp_file_set_commit). */
+ * place with the set's other files or none (gp_file_set_commit).  With n
+ * 0 each table is its header alone. */
 gp_status gp_csv_write_ledgers(gp_file_set *set, const char *dir,
                                gp_ledger *const *ledgers, size_t n,
                                const gp_trace *t, gp_error *err);

@@ -128,11 +128,14 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
                    l[i]->spot_runs_before_window == 1 ? "its" : "their",
                    l[i]->spot_runs_before_window_ih);
     }
-    if (t->useful_gpu_hours == 0)
+    /* whether any row reported a gpu_util, as validate and the JSON's
+     * inputs.trace.useful_gpu_hours ask: a gpu_util of 0 is reported, and
+     * its useful GPU-hours are 0, not unknown */
+    if (gp_trace_util_gpu_hours(t) <= 0)
         printf("\nno gpu_util in the trace: cost per useful GPU-hour is "
                "not known\n");
     else if (t->gpu_hours_without_util > 0)
-        printf("\n%.0f GPU-hours in the trace had no gpu_util: cost per "
+        printf("\n%.2f GPU-hours in the trace had no gpu_util: cost per "
                "useful GPU-hour is over the rest\n",
                t->gpu_hours_without_util);
 }

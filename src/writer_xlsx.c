@@ -1480,7 +1480,10 @@ static size_t inputs_trace(gp_xl *x, xl_sheet *s, size_t row)
            t->instance_hours[GP_INFERENCE], x->f.num);
     kv_num(x, s, row++, "Unlabelled instance-hours",
            t->instance_hours[GP_UNLABELED], x->f.num);
-    kv_num(x, s, row++, "Useful GPU-hours", t->useful_gpu_hours, x->f.num);
+    /* empty (unknown) when no row had a gpu_util, as the JSON's null */
+    kv_num(x, s, row++, "Useful GPU-hours",
+           gp_trace_util_gpu_hours(t) > 0 ? t->useful_gpu_hours : NAN,
+           x->f.num);
     kv_num(x, s, row++, "GPU-hours without gpu_util", t->gpu_hours_without_util,
            x->f.num);
     return row + 1;

@@ -856,7 +856,7 @@ void xl_sheet_idle(gp_xl *x)
         worksheet_freeze_panes(s.ws, (lxw_row_t)first + 1, 1);
     } else {
         worksheet_write_string(s.ws, (lxw_row_t)row, 0,
-                               t->useful_gpu_hours > 0 ||
+                               id->gpu_hours_with_util > 0 ||
                                        t->gpu_hours_without_util == 0
                                    ? "no idle spans"
                                    : "no idle spans: the trace has no "

@@ -1632,6 +1632,33 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
                         horizon_hours, horizon_hours == 1 ? "" : "s", n_hist,
                         n_hist == 1 ? "" : "s");
 
+    /* the scenario's growth moves every point (5% a month is +15.7% by
+     * the end of 13 weeks): said, per workload forecast, with the file
+     * it came from */
+    if (s) {
+        char applied[256] = "";
+        size_t len = 0;
+        for (int w = GP_TRAINING; w <= GP_INFERENCE; w++) {
+            bool forecast = false;
+            for (size_t j = 0; j < n_series; j++)
+                forecast = forecast || (int)fc->series[j].workload == w;
+            if (!forecast || s->growth[w] == 0 || len >= sizeof applied)
+                continue;
+            double end = pow(1 + s->growth[w],
+                             (double)horizon_hours / GP_HOURS_PER_MONTH);
+            len += (size_t)snprintf(
+                applied + len, sizeof applied - len,
+                "%s%s %+g%% a month, %+.1f%% by the horizon's end",
+                len ? "; " : "", gp_workload_name((gp_workload)w),
+                100 * s->growth[w], 100 * (end - 1));
+        }
+        if (len > 0)
+            gp_warnings_add(&fc->notes,
+                            "growth from the scenario %s is applied on top "
+                            "of the forecast: %s",
+                            s->path && *s->path ? s->path : s->name, applied);
+    }
+
     forecast_job job;
     memset(&job, 0, sizeof job);
     job.fc = fc;

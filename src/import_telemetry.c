@@ -11,7 +11,8 @@
  *   - one row per GPU per sample, `instances` = 1 / the instance type's
  *     GPUs, so a host's GPUs add up to one instance while each GPU keeps
  *     its own `gpu_util` (idle detection finds one idle GPU among busy
- *     ones through its `job_id`, "host/gpu3");
+ *     ones through its `job_id`, "host/gpu3"); a host logging fewer GPUs
+ *     than --instance-type has is part of an instance, with a note;
  *   - a sample lasts until the GPU's next one (`step_s`), except across a
  *     gap of more than three times the GPU's median sampling interval (the
  *     GPU or its logger was off): then, and for the last sample, it lasts
@@ -779,12 +780,47 @@ static gp_status type_from_model(tel *T, tel_gpu *g, int per_host)
                     g->host, per_host, q, per_host == 1 ? "" : "s", fit);
 }
 
+/* How many hosts' notes "host H logs 2 GPUs, T has 4" are written one
+ * by one; the rest are counted in one more note. */
+#define PART_HOST_NOTES 3
+
+/* Notes that GPU g's host logs fewer GPUs (per_host) than the given type
+ * has, once per host (noted[] by host index): its GPUs add up to part of
+ * an instance, which is right for a container or a share of a machine but
+ * leaves GPUs unbilled when the host is a whole instance whose other GPUs
+ * were not logged.  Returns whether this host is newly noted. */
+static bool note_part_host(const tel *T, const tel_gpu *g, int per_host,
+                           const gp_instance_type *type, bool *noted,
+                           size_t n_noted)
+{
+    uint32_t at = 0;
+    int missing = type->gpus - per_host;
+
+    gp_strmap_get(&T->host_map, g->host, strlen(g->host), &at);
+    if (noted[at])
+        return false;
+    noted[at] = true;
+    if (T->opt->notes && n_noted < PART_HOST_NOTES)
+        gp_warnings_add(T->opt->notes,
+                        "note: %s: host %s logs %d GPU%s, %s has %d: billed "
+                        "as %g instance; if %s is a whole %s, %d of its GPUs "
+                        "%s missing from the telemetry and go unbilled",
+                        T->sources[g->source].name, g->host, per_host,
+                        per_host == 1 ? "" : "s", type->name, type->gpus,
+                        (double)per_host / type->gpus, g->host, type->name,
+                        missing, missing == 1 ? "is" : "are");
+    return true;
+}
+
 /* Gives every GPU its instance type and catalog. */
 static gp_status resolve_types(tel *T)
 {
     const gp_import_options *o = T->opt;
     const gp_instance_type *given = NULL;
     const gp_catalog *given_cat = NULL;
+    bool *noted = NULL;
+    size_t n_noted = 0;
+    gp_status st = GP_OK;
 
     if (o->instance_type) {
         bool ambiguous;
@@ -832,17 +868,23 @@ static gp_status resolve_types(tel *T)
             return GP_ERR_INPUT;
         }
     }
-    for (size_t i = 0; i < T->n_gpus; i++) {
+    if (given &&
+        !(noted = gp_calloc(T->n_hosts ? T->n_hosts : 1, sizeof *noted)))
+        return nomem(T);
+    for (size_t i = 0; i < T->n_gpus && st == GP_OK; i++) {
         tel_gpu *g = &T->gpus[i];
         int per_host = host_gpus(T, g);
-        gp_status st;
         if (given) {
-            if (per_host > given->gpus)
-                return at_error(T, g->source, g->line, g->series,
-                                "instance_type",
-                                "host %s has %d GPUs, more than the %d of "
-                                "%s; is --instance-type right?",
-                                g->host, per_host, given->gpus, given->name);
+            if (per_host > given->gpus) {
+                st = at_error(T, g->source, g->line, g->series, "instance_type",
+                              "host %s has %d GPUs, more than the %d of "
+                              "%s; is --instance-type right?",
+                              g->host, per_host, given->gpus, given->name);
+                break;
+            }
+            if (per_host < given->gpus &&
+                note_part_host(T, g, per_host, given, noted, n_noted))
+                n_noted++;
             g->type = given;
             g->catalog = given_cat;
             if (g->model[0] && T->opt->notes &&
@@ -854,10 +896,18 @@ static gp_status resolve_types(tel *T)
                                 g->model, given->name, given->gpu_model);
             continue;
         }
-        if ((st = type_from_model(T, g, per_host)) != GP_OK)
-            return st;
+        st = type_from_model(T, g, per_host);
     }
-    return GP_OK;
+    if (st == GP_OK && n_noted > PART_HOST_NOTES && T->opt->notes)
+        gp_warnings_add(T->opt->notes,
+                        "note: %zu more host%s fewer GPUs than %s has and "
+                        "%s billed as part of an instance",
+                        n_noted - PART_HOST_NOTES,
+                        n_noted - PART_HOST_NOTES == 1 ? " logs" : "s log",
+                        given->name,
+                        n_noted - PART_HOST_NOTES == 1 ? "is" : "are each");
+    gp_free(noted);
+    return st;
 }
 
 /* Works out each sample's step_s from its GPU's sampling times. */

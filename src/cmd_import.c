@@ -123,14 +123,40 @@ static int usage(const char *what, const char *arg)
     return 2;
 }
 
-/* An option given to a format that does not read it. */
-static int option_not_for(const char *option, const char *format,
-                          const char *which)
+/* The formats as bits, in IMPORT_FORMATS' order (bit i is formats[i]),
+ * for which options each reads. */
+enum {
+    F_NVIDIA_SMI = 1 << 0,
+    F_DCGM = 1 << 1,
+    F_PROMETHEUS = 1 << 2,
+    F_AWS_OFFER = 1 << 3,
+    F_SPOT_ADVISOR = 1 << 4,
+    F_FOCUS = 1 << 5,
+    F_AWS_CUR = 1 << 6,
+    F_TELEMETRY = F_NVIDIA_SMI | F_DCGM | F_PROMETHEUS,
+    F_BILL = F_FOCUS | F_AWS_CUR
+};
+
+/* An option given to a format that does not read it (`readers`: the
+ * formats that do, as F_* bits): a usage error, since ignoring it would
+ * give the output without it and no word. */
+static int option_not_for(const char *option, const import_format *fmt,
+                          unsigned readers)
 {
-    fprintf(stderr,
-            "gpuplan import: %s is not read by %s (only by %s)\n"
-            "try 'gpuplan import --help'\n",
-            option, format, which);
+    size_t n = 0, k = 0;
+
+    for (size_t i = 0; i < N_FORMATS; i++)
+        n += (readers >> i) & 1u;
+    fprintf(stderr, "gpuplan import: %s is not read by %s (only by ", option,
+            fmt->importer.name);
+    for (size_t i = 0; i < N_FORMATS; i++)
+        if ((readers >> i) & 1u)
+            fprintf(stderr, "%s%s",
+                    k++ == 0 ? ""
+                    : k == n ? " and "
+                             : ", ",
+                    formats[i].importer.name);
+    fprintf(stderr, ")\ntry 'gpuplan import --help'\n");
     return 2;
 }
 
@@ -174,18 +200,24 @@ static int exec_import(gp_cli *cli)
                         fmt->importer.name);
                 return 2;
             }
-    if (fmt->kind != TELEMETRY) {
-        if (cli->step_given)
-            return option_not_for("--step", fmt->importer.name,
-                                  "nvidia-smi, dcgm and prometheus");
-        if (cli->time)
-            return option_not_for("--time", fmt->importer.name, "dcgm");
-    } else if (cli->time && strcmp(fmt->importer.name, "dcgm") != 0) {
-        return option_not_for("--time", fmt->importer.name, "dcgm");
-    }
-    if (cli->commitments_out && fmt->kind != BILL)
-        return option_not_for("--commitments-out", fmt->importer.name,
-                              "focus and aws-cur");
+    /* each option only where the format reads it */
+    const struct {
+        const char *option;
+        bool given;
+        unsigned readers;
+    } reads[] = {
+        {"--step", cli->step_given, F_TELEMETRY},
+        {"--time", cli->time != NULL, F_DCGM},
+        {"--commitments-out", cli->commitments_out != NULL, F_BILL},
+        {"--instance-type", cli->instance_type != NULL, F_TELEMETRY},
+        {"--provider", cli->provider != NULL, F_TELEMETRY},
+        {"--region", cli->trace_opt.region != NULL, F_TELEMETRY | F_AWS_OFFER},
+        {"--pricing", cli->n_pricing > 0, F_TELEMETRY | F_BILL},
+    };
+    unsigned bit = 1u << (fmt - formats);
+    for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++)
+        if (reads[i].given && !(reads[i].readers & bit))
+            return option_not_for(reads[i].option, fmt, reads[i].readers);
     if (cli->commitments_out && cli->out &&
         (strcmp(cli->out, cli->commitments_out) == 0 ||
          gp_cli_same_file(cli->out, cli->commitments_out))) {
@@ -244,7 +276,7 @@ static int exec_import(gp_cli *cli)
 
     /* the telemetry importers need catalogs: a type's GPU count; the bill
      * importers leave out usage of types they do not price */
-    if (fmt->kind != PRICES || cli->n_pricing) {
+    if (fmt->kind != PRICES) {
         int64_t today = gp_cli_today();
         if (cli->n_pricing == 0) {
             snprintf(path, sizeof path, "%s/pricing", gp_cli_data_dir());
@@ -295,11 +327,14 @@ const struct gp_command gp_cmd_import = {
     "\n"
     "formats:\n" IMPORT_FORMATS(
         AS_USAGE) "\n"
-                  "options:\n"
+                  "options (one a format does not read is a usage "
+                  "error):\n"
                   "  --out F               write here (temporary name, then "
                   "renamed)\n"
-                  "  --pricing P...        catalogs (default: the bundled "
-                  "pricing/)\n"
+                  "  --quiet               no summary on stderr\n"
+                  "  --pricing P...        telemetry and bills: catalogs "
+                  "(default: the\n"
+                  "                        bundled pricing/)\n"
                   "telemetry (nvidia-smi, dcgm, prometheus):\n"
                   "  --instance-type T     the instance type the GPUs run on "
                   "(default:\n"
@@ -318,14 +353,17 @@ const struct gp_command gp_cmd_import = {
                   "  --time T              dcgm: when a scrape without "
                   "timestamps was\n"
                   "                        taken (ISO 8601 or epoch seconds)\n"
+                  "aws-offer:\n"
+                  "  --region R            the region to import (needed when "
+                  "the GPU\n"
+                  "                        rows are in several)\n"
                   "bills (focus, aws-cur): usage of types the catalogs do "
                   "not price\n"
                   "in its region (CPU instances) is left out and counted\n"
                   "  --commitments-out F   also write the commitments the "
                   "bill shows as\n"
                   "                        owned, as a scenario JSON "
-                  "(atomically)\n"
-                  "  --quiet               no summary on stderr\n",
+                  "(atomically)\n",
     OPT_IMPORT | OPT_PRICING | OPT_OUT,
     exec_import,
 };

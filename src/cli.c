@@ -56,8 +56,8 @@ static const struct opt_def opt_defs[] = {
     {"seed", OPT_SEED, true, false},
     {"runs", OPT_SEED, true, false},
     {"threads", OPT_SEED | OPT_TRACE, true, false},
-    {"idle-threshold", OPT_TRACE, true, false},
-    {"idle-min-hours", OPT_TRACE, true, false},
+    {"idle-threshold", OPT_IDLE, true, false},
+    {"idle-min-hours", OPT_IDLE, true, false},
     {"quiet", 0, false, false},
 };
 

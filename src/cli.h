@@ -32,7 +32,10 @@ enum {
     OPT_IMPORT = 1 << 13,
     /* not an option: --out is the Excel workbook, so a name not ending in
      * .xlsx is a usage error, checked when the options are parsed */
-    OPT_OUT_XLSX = 1 << 14
+    OPT_OUT_XLSX = 1 << 14,
+    /* --idle-threshold, --idle-min-hours: read with the trace, but only
+     * for the commands whose output shows idle GPUs (simulate, recommend) */
+    OPT_IDLE = 1 << 15
 };
 
 typedef struct gp_cli {

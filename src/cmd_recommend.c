@@ -535,6 +535,12 @@ const struct gp_command gp_cmd_recommend = {
     "demand\n"
     "                      forecast: P50 sized, downside on P10, upside on "
     "P90\n"
+    "  --idle-threshold PCT, --idle-min-hours H\n"
+    "                      idle GPUs (the JSON's warnings, the workbook's "
+    "Idle\n"
+    "                      sheet, a terminate_idle_h policy): gpu_util "
+    "below\n"
+    "                      PCT (default 5) for H hours or more (default 2)\n"
     "  --runs N, --seed N  Monte Carlo runs and seed for spot (default: "
     "scenario's)\n"
     "  --threads N         threads (default: all cores)\n"
@@ -545,6 +551,6 @@ const struct gp_command gp_cmd_recommend = {
     "  --quiet             no progress, notes or warnings on stderr\n",
     OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_JSON | OPT_SKIP_BAD |
         OPT_SEED | OPT_TRAIN_UNTIL | OPT_OUT | OPT_CSV | OPT_FORWARD |
-        OPT_OUT_XLSX,
+        OPT_OUT_XLSX | OPT_IDLE,
     recommend_exec,
 };

@@ -374,6 +374,6 @@ const struct gp_command gp_cmd_simulate = {
     "                      set bad rows aside instead of stopping\n"
     "  --quiet             no progress, notes or warnings on stderr\n",
     OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_JSON | OPT_CSV | OPT_SKIP_BAD |
-        OPT_SEED | OPT_OUT | OPT_OUT_XLSX,
+        OPT_SEED | OPT_OUT | OPT_OUT_XLSX | OPT_IDLE,
     simulate_exec,
 };

@@ -1319,10 +1319,12 @@ static gp_status advisor_apply(gp_jdoc *d, const json_t *root, json_t *cat,
     json_array_append_new(sources, json_string(source));
     if (opt && opt->notes)
         gp_warnings_add(opt->notes,
-                        "spot-advisor: %s: spot estimates for %zu types; %zu "
-                        "types the advisor does not list keep their spot "
-                        "section",
-                        region, listed, kept);
+                        "spot-advisor: %s: spot estimates for %zu type%s; "
+                        "%zu type%s the advisor does not list keep%s %s "
+                        "spot section%s",
+                        region, listed, listed == 1 ? "" : "s", kept,
+                        kept == 1 ? "" : "s", kept == 1 ? "s" : "",
+                        kept == 1 ? "its" : "their", kept == 1 ? "" : "s");
     return GP_OK;
 }
 

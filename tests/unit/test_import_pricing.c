@@ -569,11 +569,11 @@ static void test_spot_advisor_matches_the_rule_and_the_bundled_catalog(
                      b->spot.interruption_rate_monthly, 1e-12);
         assert_string_equal(t->spot.bucket, b->spot.bucket);
     }
-    /* 36 bundled types, p5.4xlarge not in the feed */
+    /* 36 bundled types, p5.4xlarge not in the feed: one type, singular */
     assert_int_equal(listed, 35);
     assert_non_null(strstr(r.notes.items[0],
-                           "spot estimates for 35 types; 1 types the advisor "
-                           "does not list"));
+                           "spot estimates for 35 types; 1 type the advisor "
+                           "does not list keeps its spot section"));
     /* one more source line says where the spot numbers came from */
     assert_int_equal(c->n_sources, bundled->n_sources + 1);
     json_decref(feed);

@@ -45,6 +45,17 @@ want='keep                       $0.00          $20.00           $0.00          
     echo "row: $row" >&2
     exit 1
 }
+# chargeback.csv's row for them: nothing ran on what they paid for, so
+# 0 instance-hours and 0 useful GPU-hours (known, not blank as a series
+# without gpu_util is) and no cost per useful GPU-hour
+"$bin" simulate --quiet --pricing "$out/cat.json" --trace "$out/t.csv" \
+    --scenario "$out/s.json" --csv "$out/csv" > /dev/null
+row=$(grep '^"keep",(unused commitments),' "$out/csv/chargeback.csv")
+want='"keep",(unused commitments),,,,,,10,0,0,'
+[ "$row" = "$want" ] || {
+    echo "chargeback row: $row" >&2
+    exit 1
+}
 # no unused commitment: the table as before (no column)
 printf 'timestamp,step_s,instance_type,workload,instances\n2026-03-02T00:00:00Z,14400,x.large,inference,1\n' \
     > "$out/full.csv"

@@ -1329,11 +1329,17 @@ static size_t inputs_catalogs(gp_xl *x, xl_sheet *s, size_t row)
     size_t first = row;
     for (size_t i = 0; i < p->n_catalogs; i++) {
         const gp_catalog *c = p->catalogs[i];
-        char src[1024] = "";
-        size_t n = 0;
-        for (size_t k = 0; k < c->n_sources && n < sizeof src - 1; k++)
-            n += (size_t)snprintf(src + n, sizeof src - n, "%s%s",
-                                  k ? "; " : "", c->sources[k]);
+        /* all of them: a 1,024-byte buffer cut the bundled AWS catalog's
+         * 1,110 characters of sources mid-word */
+        size_t len = 1, n = 0;
+        for (size_t k = 0; k < c->n_sources; k++)
+            len += strlen(c->sources[k]) + 2;
+        char *src = gp_malloc(len);
+        if (src)
+            src[0] = '\0';
+        for (size_t k = 0; src && k < c->n_sources; k++)
+            n += (size_t)snprintf(src + n, len - n, "%s%s", k ? "; " : "",
+                                  c->sources[k]);
         row++;
         xl_text(s, row, 0, c->provider, x->f.text);
         xl_text(s, row, 1, c->region, x->f.text);
@@ -1341,7 +1347,9 @@ static size_t inputs_catalogs(gp_xl *x, xl_sheet *s, size_t row)
         xl_text(s, row, 3, c->as_of, x->f.text);
         xl_num(s, row, 4, (double)c->n_types, x->f.count);
         xl_text(s, row, 5, c->path, x->f.text);
-        worksheet_write_string(s->ws, (lxw_row_t)row, 6, src, x->f.wrap);
+        if (src) /* out of memory: the cell is left empty */
+            write_string_capped(s->ws, row, 6, src, x->f.wrap);
+        gp_free(src);
     }
     xl_table(x, s, first, row, 0, h, 7);
     return row + 2;

@@ -513,10 +513,20 @@ def check_inputs(wb, vb, doc):
     rows = table(wb["Inputs"], "Provider", vb["Inputs"])
     dates = {(c["provider"], c["region"]): c["as_of"]
              for c in doc["inputs"]["catalogs"]}
+    paths = {(c["provider"], c["region"]): c["path"]
+             for c in doc["inputs"]["catalogs"]}
     for row in rows:
         key = (row["Provider"], row["Region"])
         if "Prices as of" in row and dates.get(key) != row["Prices as of"]:
             fail("catalog %r as of %r" % (key, row["Prices as of"]))
+        # every source, from the catalog file itself: a 1,024-byte buffer
+        # cut the bundled AWS catalog's 1,110 characters mid-word
+        if "Sources" in row and key in paths:
+            with open(paths[key]) as f:
+                want = "; ".join(json.load(f).get("sources", []))
+            if row["Sources"] != want:
+                fail("catalog %r sources %r, want %r"
+                     % (key, row["Sources"], want))
 
 
 def structure_and_numbers(mode, book, doc_path, csv_dir):

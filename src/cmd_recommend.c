@@ -483,6 +483,11 @@ static int recommend_exec(gp_cli *cli)
                                        in.trace, &err);
         if (wst == GP_OK && cli->csv_dir)
             wst = gp_csv_write_recommendation(&set, cli->csv_dir, r, &err);
+        /* the Idle sheet's spans (a forward plan's too: they are the
+         * trace's, not a ledger's); header only when the idle report
+         * could not be made and the sheet says so */
+        if (wst == GP_OK && cli->csv_dir)
+            wst = gp_csv_write_idle(&set, cli->csv_dir, idle, in.trace, &err);
         if (wst == GP_OK && cli->csv_dir)
             wst = gp_file_set_commit(&set, &err);
         gp_file_set_abort(&set);
@@ -525,8 +530,9 @@ const struct gp_command gp_cmd_recommend = {
     "  --scenario S        scenario JSON: window, policy, owned commitments\n"
     "  --json              the SPEC section 5 document on stdout\n"
     "  --out R.xlsx        the Excel workbook for finance (SPEC section 6)\n"
-    "  --csv DIR           recommendations.csv, plans.csv, curves.csv and\n"
-    "                      the plan's hourly, monthly, ... tables in DIR\n"
+    "  --csv DIR           recommendations.csv, plans.csv, curves.csv, "
+    "idle.csv\n"
+    "                      and the plan's hourly, monthly, ... tables in DIR\n"
     "                      (with --forward: header only, nothing billed)\n"
     "  --train-until T     backtest: recommend from the data before T, buy "
     "at T,\n"
@@ -538,9 +544,10 @@ const struct gp_command gp_cmd_recommend = {
     "  --idle-threshold PCT, --idle-min-hours H\n"
     "                      idle GPUs (the JSON's warnings, the workbook's "
     "Idle\n"
-    "                      sheet, a terminate_idle_h policy): gpu_util "
-    "below\n"
-    "                      PCT (default 5) for H hours or more (default 2)\n"
+    "                      sheet, idle.csv, a terminate_idle_h policy): "
+    "gpu_util\n"
+    "                      below PCT (default 5) for H hours or more "
+    "(default 2)\n"
     "  --runs N, --seed N  Monte Carlo runs and seed for spot (default: "
     "scenario's)\n"
     "  --threads N         threads (default: all cores)\n"

@@ -413,7 +413,8 @@ struct idle_table {
     const gp_trace *t;
 };
 
-/* idle.csv: one row per idle span, the keys of the JSON "idle" spans. */
+/* idle.csv: one row per idle span, the keys of the JSON "idle" spans;
+ * the header alone without a report. */
 static gp_status write_idle(FILE *f, void *ctx)
 {
     const struct idle_table *it = ctx;
@@ -422,7 +423,7 @@ static gp_status write_idle(FILE *f, void *ctx)
     fputs("label,job_id,provider,region,instance_type,workload,team,project,"
           "start,end,hours,mean_util_pct,gpu_hours,instance_hours,cost\n",
           f);
-    for (size_t i = 0; i < it->r->n_spans; i++) {
+    for (size_t i = 0; it->r && i < it->r->n_spans; i++) {
         const gp_idle_span *s = &it->r->spans[i];
         const gp_series *ser = &t->series[s->series];
         const gp_pool *p = &t->pools[s->pool];

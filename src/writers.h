@@ -100,7 +100,8 @@ struct gp_idle_report;
 json_t *gp_json_idle(const struct gp_idle_report *r, const gp_trace *t);
 
 /* --csv DIR: idle.csv, one row per idle span (the keys of gp_json_idle's
- * spans), added to `set` as gp_csv_write_ledgers does. */
+ * spans), added to `set` as gp_csv_write_ledgers does; with r NULL (not
+ * computed) its header alone. */
 gp_status gp_csv_write_idle(gp_file_set *set, const char *dir,
                             const struct gp_idle_report *r, const gp_trace *t,
                             gp_error *err);

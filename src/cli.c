@@ -397,6 +397,7 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
                                    "0 up to 100, got \"%s\"",
                                    value);
             cli->trace_opt.idle_threshold_pct = pct;
+            cli->idle_threshold_given = true;
         } else if (strcmp(name, "idle-min-hours") == 0) {
             /* ... for at least this many hours: a number or a duration */
             double h;
@@ -408,6 +409,7 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
                                    "(2, 1.5, 2h, 1d), got \"%s\"",
                                    value);
             cli->trace_opt.idle_min_hours = h;
+            cli->idle_min_hours_given = true;
         } else if (strcmp(name, "quiet") == 0) {
             cli->quiet = true;
         }
@@ -939,6 +941,8 @@ void gp_cli_run_info(gp_run_info *info, const char *command, const gp_cli *cli,
     info->seed_given = cli->seed >= 0;
     info->skip_bad = cli->skip_bad;
     info->step_given = cli->step_given;
+    info->idle_threshold_given = cli->idle_threshold_given;
+    info->idle_min_hours_given = cli->idle_min_hours_given;
     info->trace_opt = cli->trace_opt;
     info->pricing = in->pricing;
     info->scenario = in->scenario;

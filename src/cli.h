@@ -54,6 +54,8 @@ typedef struct gp_cli {
     const char *provider, *instance_type, *time;
     const char *commitments_out; /* import focus/aws-cur: owned commitments */
     bool step_given;
+    /* --idle-threshold, --idle-min-hours given (trace_opt holds them) */
+    bool idle_threshold_given, idle_min_hours_given;
     /* --region, read in lower case (trace_opt.region points here) */
     char region[GP_CATALOG_MAX_REGION + 1];
     bool json, quiet, skip_bad, relabel;

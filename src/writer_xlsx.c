@@ -1548,6 +1548,17 @@ static size_t inputs_options(gp_xl *x, xl_sheet *s, size_t row)
                  i ? ", " : "", to->map[i][0], to->map[i][1]);
     if (to->n_map)
         kv_text(x, s, row++, "--map", buf);
+    if (in->idle_threshold_given) {
+        snprintf(buf, sizeof buf, "%g%% (idle GPUs: gpu_util below it)",
+                 to->idle_threshold_pct);
+        kv_text(x, s, row++, "--idle-threshold", buf);
+    }
+    if (in->idle_min_hours_given) {
+        snprintf(buf, sizeof buf,
+                 "%g hour%s (idle GPUs: spans at least this long)",
+                 to->idle_min_hours, to->idle_min_hours == 1 ? "" : "s");
+        kv_text(x, s, row++, "--idle-min-hours", buf);
+    }
     if (in->skip_bad)
         kv_text(x, s, row++, "--skip-bad",
                 "bad rows set aside (Rows rejected, below)");

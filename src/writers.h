@@ -33,6 +33,9 @@ typedef struct gp_run_info {
     bool runs_given, seed_given;
     bool skip_bad;              /* --skip-bad */
     bool step_given;            /* --step: trace_opt.default_step_s */
+    /* --idle-threshold, --idle-min-hours: trace_opt.idle_threshold_pct,
+     * idle_min_hours */
+    bool idle_threshold_given, idle_min_hours_given;
     gp_trace_options trace_opt; /* --layout, --step, --region, --map */
     /* the idle spans the run reports (simulate's, a recommendation's
      * window), or NULL: gp_usage_warnings says how many */

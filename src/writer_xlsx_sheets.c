@@ -185,8 +185,8 @@ static void series_name(const gp_trace *t, uint32_t pool, gp_workload w,
 }
 
 /* The forecast per pool and workload: accuracy (with --train-until, the
- * hold-out's too, as the JSON's holdout block), hourly quantiles, and a
- * band chart per series. */
+ * hold-out's too, as the JSON's holdout block) and the forecast's notes
+ * under it, hourly quantiles, and a band chart per series. */
 void xl_sheet_forecast(gp_xl *x)
 {
     static const char *const hs[] = {"Series",
@@ -256,11 +256,13 @@ void xl_sheet_forecast(gp_xl *x)
         xl_num(&s, row, 14, h->mape, x->f.num);
         xl_num(&s, row, 15, h->coverage, x->f.pct);
     }
-    if (row > first)
+    if (row > first) {
         xl_table(x, &s, first, row, 0, hs, n_cols);
-    else
+    } else {
         worksheet_write_string(s.ws, (lxw_row_t)row + 1, 0,
                                "no series had demand to forecast", x->f.note);
+        row++; /* (the notes go under it) */
+    }
     if (holdout) {
         char a[32], note[320];
         gp_format_time(fc->start_hour * 3600, a, sizeof a);
@@ -273,6 +275,15 @@ void xl_sheet_forecast(gp_xl *x)
         worksheet_write_string(s.ws, (lxw_row_t)row + 1, 0, note, x->f.note);
         row++;
     }
+    /* the forecast's own notes (growth applied, short history, ...), which
+     * Summary lists with the run's warnings, beside its figures too; the
+     * charts then start below them, not over their ends */
+    for (size_t i = 0; i < fc->notes.count; i++) {
+        worksheet_write_string(s.ws, (lxw_row_t)row + 1, 0, fc->notes.items[i],
+                               x->f.note);
+        row++;
+    }
+    size_t chart_top = fc->notes.count ? row + 2 : 3;
     row += 2;
     worksheet_write_string(s.ws, (lxw_row_t)row++, 0, "Hourly forecast",
                            x->f.h2);
@@ -342,7 +353,7 @@ void xl_sheet_forecast(gp_xl *x)
                                      fc->n_hours > 24 * 21 ? 168 : 24);
         chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
         chart_legend_delete_series(ch, (int16_t[]){0, -1});
-        xl_insert_chart(x, &s, 3 + i * 18, n_cols + 1, ch, 1.8);
+        xl_insert_chart(x, &s, chart_top + i * 18, n_cols + 1, ch, 1.8);
     }
     gp_free(start);
     worksheet_freeze_panes(s.ws, 4, 1);

@@ -1586,7 +1586,13 @@ static void sheet_inputs(gp_xl *x)
                                  : "given with --trace");
     if (r->n_ledgers) {
         const gp_ledger *l = r->ledgers[r->proposed];
-        kv_num(x, &s, row++, "Monte Carlo runs used", l->mc_runs, x->f.count);
+        /* as the Spot sheet and the JSON count them: none when no job
+         * run was replayed (it read 1000 beside the Spot sheet's 0) */
+        bool replayed = false;
+        for (size_t k = 0; k < r->n_ledgers; k++)
+            replayed |= r->ledgers[k]->n_jobs > 0;
+        kv_num(x, &s, row++, "Monte Carlo runs used", replayed ? l->mc_runs : 0,
+               x->f.count);
         kv_num(x, &s, row++, "Monte Carlo seed used", (double)l->mc_seed,
                x->f.count);
     }

@@ -510,6 +510,12 @@ def check_inputs(wb, vb, doc):
     near(ws.cell(at["Job runs"], 2).value, tr["job_runs"], "job runs", 0)
     if ws.cell(at["gpuplan version"], 2).value != doc["inputs"]["version"]:
         fail("version")
+    if "strategies" in doc and "Monte Carlo runs used" in at:
+        # 0 when no job run was replayed, as the JSON's spot.runs: it
+        # read 1000 beside the Spot sheet's 0
+        want = max(s["spot"]["runs"] for s in doc["strategies"])
+        near(ws.cell(at["Monte Carlo runs used"], 2).value, want,
+             "Monte Carlo runs used", 0)
     rows = table(wb["Inputs"], "Provider", vb["Inputs"])
     dates = {(c["provider"], c["region"]): c["as_of"]
              for c in doc["inputs"]["catalogs"]}

@@ -29,6 +29,11 @@ data="--pricing $src/tests/data/engine/aws-test.json
 "$bin" simulate --quiet --json --out "$out/sim.xlsx" --csv "$out/sim" $data \
     > "$out/sim.json"
 $check simulate "$out/sim.xlsx" "$out/sim.json" "$out/sim"
+# the bundled sample has no job_id: no Monte Carlo run is made, and
+# Inputs says 0 runs used as the JSON and the Spot sheet do
+"$bin" simulate --quiet --json --out "$out/sam.xlsx" --csv "$out/sam" \
+    > "$out/sam.json"
+$check simulate "$out/sam.xlsx" "$out/sam.json" "$out/sam"
 
 "$bin" recommend --quiet --json --out "$out/rec.xlsx" --csv "$out/rec" \
     > "$out/rec.json"

@@ -713,9 +713,10 @@ static gp_status bill_finish(bill *b, const char *expected,
         if (b->n_parts > 1)
             snprintf(files, sizeof files, " of %zu files", b->n_parts);
         gp_error_set(err, b->parts[0], 0, 0, NULL,
-                     "no compute instance-hour rows among %lu row%s%s "
+                     "no compute instance-hour rows among %lu %s%s "
                      "(expected %s)",
-                     b->rows, b->rows == 1 ? "" : "s", files, expected);
+                     b->rows, gp_plural(b->rows, "row", "rows"), files,
+                     expected);
         return GP_ERR_INPUT;
     }
     bill_label(b, label, sizeof label);
@@ -732,15 +733,23 @@ static gp_status bill_finish(bill *b, const char *expected,
                     ": not GPU types, or add their catalog with "
                     "--pricing)",
                     sizeof names - strlen(names) - 1);
+        /* "(1 of them spot)" when several were imported; one row is
+         * "(spot)" or "(not spot)" */
+        char spot[40];
+        if (b->imported == 1)
+            snprintf(spot, sizeof spot, "%s", b->spot ? "spot" : "not spot");
+        else
+            snprintf(spot, sizeof spot, "%lu of them spot", b->spot);
         gp_warnings_add(opt->notes,
-                        "%s: %lu rows: %lu compute instance-hour rows imported "
-                        "(%lu of them spot); skipped %lu not usage, %lu not "
+                        "%s: %lu %s: %lu compute instance-hour %s imported "
+                        "(%s); skipped %lu not usage, %lu not "
                         "instance-hours, %lu from providers gpuplan does not "
                         "price, %lu of types the catalogs do not price in "
                         "their region%s",
-                        label, b->rows, b->imported, b->spot, b->not_usage,
-                        b->not_instance_hours, b->other_provider, b->unpriced,
-                        names);
+                        label, b->rows, gp_plural(b->rows, "row", "rows"),
+                        b->imported, gp_plural(b->imported, "row", "rows"),
+                        spot, b->not_usage, b->not_instance_hours,
+                        b->other_provider, b->unpriced, names);
     }
     if (opt->commitments_out) {
         json_t *scenario = bill_scenario(b, opt);
@@ -772,12 +781,13 @@ static gp_status bill_finish(bill *b, const char *expected,
                 continue;
             }
             gp_warnings_add(opt->notes,
-                            "%s: owned %s %s covered %.6g instance-hours "
+                            "%s: owned %s %s covered %.6g instance-hour%s "
                             "worth %.2f at on-demand rates",
                             label,
                             o->type == GP_COMMIT_RESERVED ? "reservation"
                                                           : "savings plan",
-                            o->id, o->covered_hours, o->covered_cost);
+                            o->id, o->covered_hours,
+                            o->covered_hours == 1 ? "" : "s", o->covered_cost);
         }
     }
     return GP_OK;

@@ -1046,10 +1046,13 @@ static gp_status offer_finish(offer_ctx *x, FILE *out, gp_error *err)
         snprintf(x->region, sizeof x->region, "%s", x->regions_seen[0]);
     if (x->n_types == 0) {
         gp_error_set(err, x->source, 0, 0, NULL,
-                     "no GPU instance prices%s%s: of %lu rows none is a "
-                     "Linux, shared-tenancy, on-demand or standard reserved "
-                     "price of a type with a GPU column of 1 or more",
-                     x->region[0] ? " for " : "", x->region, x->rows);
+                     "no GPU instance prices%s%s: %s%lu %s %s a Linux, "
+                     "shared-tenancy, on-demand or standard reserved price "
+                     "of a type with a GPU column of 1 or more",
+                     x->region[0] ? " for " : "", x->region,
+                     x->rows == 1 ? "the " : "of ", x->rows,
+                     gp_plural(x->rows, "row", "rows"),
+                     gp_plural(x->rows, "is not", "none is"));
         return GP_ERR_INPUT;
     }
     if ((st = offer_apply_plans(x, &unused_plans, err)) != GP_OK)
@@ -1059,26 +1062,30 @@ static gp_status offer_finish(offer_ctx *x, FILE *out, gp_error *err)
     if (json_object_size(json_object_get(root, "instance_types")) == 0) {
         json_decref(root);
         gp_error_set(err, x->source, 0, 0, NULL,
-                     "no on-demand price for any of the %zu GPU types found "
-                     "(a catalog needs one per type)",
-                     x->n_types);
+                     "no on-demand price for %s %zu GPU %s found (a "
+                     "catalog needs one per type)",
+                     gp_plural(x->n_types, "the", "any of the"), x->n_types,
+                     gp_plural(x->n_types, "type", "types"));
         return GP_ERR_INPUT;
     }
     st = dump_json(root, out, err);
     written = json_object_size(json_object_get(root, "instance_types"));
     json_decref(root);
     if (st == GP_OK && x->opt->notes)
-        gp_warnings_add(x->opt->notes,
-                        "aws-offer: %s: %zu GPU instance types from %lu price "
-                        "rows; skipped %lu rows of non-GPU types, %lu of "
-                        "types with a share of one GPU (such as g6f), %lu "
-                        "convertible reserved rows, %lu other rows (other "
-                        "OS, tenancy, region, capacity), %lu savings-plan "
-                        "rates of types or regions without an on-demand "
-                        "price, %lu incomplete types or offers",
-                        x->region, written, x->offer_rows, x->not_gpu,
-                        x->fractional, x->convertible, x->other_rows,
-                        unused_plans, incomplete);
+        gp_warnings_add(
+            x->opt->notes,
+            "aws-offer: %s: %zu GPU instance %s from %lu price %s; skipped "
+            "%lu %s of non-GPU types, %lu of types with a share of one GPU "
+            "(such as g6f), %lu convertible reserved %s, %lu other %s (other "
+            "OS, tenancy, region, capacity), %lu savings-plan %s of types or "
+            "regions without an on-demand price, %lu incomplete %s",
+            x->region, written, gp_plural(written, "type", "types"),
+            x->offer_rows, gp_plural(x->offer_rows, "row", "rows"), x->not_gpu,
+            gp_plural(x->not_gpu, "row", "rows"), x->fractional, x->convertible,
+            gp_plural(x->convertible, "row", "rows"), x->other_rows,
+            gp_plural(x->other_rows, "row", "rows"), unused_plans,
+            gp_plural(unused_plans, "rate", "rates"), incomplete,
+            gp_plural(incomplete, "type or offer", "types or offers"));
     return st;
 }
 

@@ -1313,10 +1313,11 @@ static bool smi_is_other_header(const smi_reader *r, char **fields, size_t n,
     } else {
         gp_error_set(r->T->err, r->T->sources[r->source].name, line,
                      (long)common + 1, "header",
-                     "a second header row, unlike line %ld's (%zu columns "
+                     "a second header row, unlike line %ld's (%zu %s "
                      "here, %zu there): two logs joined into one file? Give "
                      "each log as its own file",
-                     r->header_line, n, r->n_header);
+                     r->header_line, n, gp_plural(n, "column", "columns"),
+                     r->n_header);
     }
     return true;
 }
@@ -1415,7 +1416,8 @@ static gp_status smi_row(void *ctx, char **fields, size_t n, long line,
     if (n != r->n_header) {
         gp_error_set(T->err, name, line,
                      (long)(n < r->n_header ? n : r->n_header + 1), NULL,
-                     "the row has %zu fields, the header %zu", n, r->n_header);
+                     "the row has %zu %s, the header %zu", n,
+                     gp_plural(n, "field", "fields"), r->n_header);
         return GP_ERR_INPUT;
     }
 

@@ -69,6 +69,13 @@ void gp_civil_from_days(int64_t z, int *y, unsigned *m, unsigned *d);
  * "7.25", "7", "0.25". */
 void gp_format_trimmed(double v, int decimals, char *buf, size_t size);
 
+/* `one` when n is 1, else `many`: "1 row", "0 rows", "2 rows". */
+static inline const char *gp_plural(uint64_t n, const char *one,
+                                    const char *many)
+{
+    return n == 1 ? one : many;
+}
+
 /* Levenshtein distance, capped at `cap` (returns cap when larger). */
 size_t gp_edit_distance(const char *a, const char *b, size_t cap);
 

@@ -739,9 +739,36 @@ static void test_focus_period_length_bom_and_crlf(void **state)
         r.out, "timestamp,step_s,provider,region,instance_type,instances\n"
                "2024-09-10T05:00:00Z,1800,aws,us-east-1,g5.xlarge,1\n");
     /* PricingCategory Dynamic is spot */
-    assert_true(has_note(&r.notes, "1 compute instance-hour rows imported (1 "
-                                   "of them spot)"));
+    /* one row of the two imported: singular, and "(spot)" rather than
+     * "(1 of them spot)" */
+    assert_true(has_note(&r.notes, "bill.csv: 2 rows: 1 compute instance-hour "
+                                   "row imported (spot); skipped 0 not usage"));
     assert_true(has_note(&r.notes, "1 from providers gpuplan does not price"));
+    result_free(&r);
+}
+
+/* A bill of one on-demand row: the summary is singular throughout.  It
+ * read "bill.csv: 1 rows: 1 compute instance-hour rows imported (0 of
+ * them spot)". */
+static void test_focus_one_row_summary_is_singular(void **state)
+{
+    run_result r;
+    (void)state;
+
+    r = run_text("focus",
+                 "ChargeCategory,ChargePeriodStart,ChargePeriodEnd,"
+                 "PricingCategory,CommitmentDiscountId,"
+                 "CommitmentDiscountCategory,CommitmentDiscountType,"
+                 "ConsumedQuantity,ConsumedUnit,ProviderName,RegionId,"
+                 "ChargeDescription,EffectiveCost,ListCost\n"
+                 "Usage,2024-09-10 05:00:00,2024-09-10 06:00:00,Standard,,,,1,"
+                 "Hours,AWS,us-east-1,$1.006 per On Demand Linux g5.xlarge "
+                 "Instance Hour,1.006,1.006\n");
+    assert_int_equal(r.st, GP_OK);
+    assert_true(has_note(&r.notes,
+                         "bill.csv: 1 row: 1 compute instance-hour row "
+                         "imported (not spot); skipped 0 not "
+                         "usage"));
     result_free(&r);
 }
 
@@ -789,7 +816,7 @@ test_focus_spot_and_reserved_descriptions_are_instance_hours(void **state)
                                    "of them spot); skipped 0 not usage, 1 not "
                                    "instance-hours"));
     assert_true(has_note(&r.notes, "reserved-instances/r1 covered 1 "
-                                   "instance-hours"));
+                                   "instance-hour worth"));
     result_free(&r);
 }
 
@@ -915,6 +942,7 @@ int main(void)
         cmocka_unit_test(test_focus_bad_rows_give_file_line_column),
         cmocka_unit_test(test_focus_rows_past_the_trace_limits),
         cmocka_unit_test(test_focus_period_length_bom_and_crlf),
+        cmocka_unit_test(test_focus_one_row_summary_is_singular),
         cmocka_unit_test(
             test_focus_spot_and_reserved_descriptions_are_instance_hours),
         cmocka_unit_test(test_focus_unusable_x_instance_type_is_an_error),

@@ -255,9 +255,9 @@ static void test_offer_catalog_has_the_list_prices(void **state)
      * us-west-2 (3) + DedicatedUsage and Windows plan rows (2); c5 and
      * us-west-2 plan rates without an on-demand price (2) */
     assert_non_null(strstr(r.notes.items[0],
-                           "skipped 1 rows of non-GPU types, 0 of types "
+                           "skipped 1 row of non-GPU types, 0 of types "
                            "with a share of one GPU (such as g6f), 1 "
-                           "convertible reserved rows, 5 other rows"));
+                           "convertible reserved row, 5 other rows"));
     assert_non_null(strstr(r.notes.items[0], "2 savings-plan rates of types "
                                              "or regions without an "
                                              "on-demand price"));
@@ -469,11 +469,15 @@ static void test_offer_skips_fractional_gpu_types(void **state)
     assert_non_null(strstr(r.out, "1.006"));
     assert_null(strstr(r.out, "g6f"));
     assert_null(strstr(r.out, "g6.xlarge"));
-    assert_non_null(strstr(r.notes.items[0], "1 GPU instance types"));
+    /* singular at 1: one type from one price row (g5.xlarge's), and one
+     * "other row" (the us-west-2 one) */
+    assert_non_null(strstr(r.notes.items[0], "1 GPU instance type from 1 "
+                                             "price row;"));
     assert_non_null(strstr(r.notes.items[0],
                            "skipped 0 rows of non-GPU types, 1 of types "
                            "with a share of one GPU (such as g6f), 0 "
-                           "convertible reserved rows, 1 other rows"));
+                           "convertible reserved rows, 1 other row (other "
+                           "OS"));
     result_free(&r);
 }
 

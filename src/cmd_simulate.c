@@ -9,6 +9,7 @@
 #include "engine.h"
 #include "forecast.h"
 #include "idle.h"
+#include "util.h"
 #include "writers.h"
 
 #include <math.h>
@@ -101,12 +102,17 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (l[i]->spot_cost <= 0)
             continue;
-        gp_format_money(l[i]->spot_failed_attempt_cost_mean, m[0],
-                        sizeof m[0]);
+        /* a count or money that is not zero never reads as zero (10 hours
+         * at 10% a month expect 0.0015 interruptions) */
+        char count[48];
+        gp_format_small(l[i]->spot_interruptions_mean, "no", count,
+                        sizeof count);
+        gp_format_money_small(l[i]->spot_failed_attempt_cost_mean, m[0],
+                              sizeof m[0]);
         gp_format_money(l[i]->spot_cost_p50, m[1], sizeof m[1]);
         gp_format_money(l[i]->spot_cost_p95, m[2], sizeof m[2]);
-        printf("\nspot (%s): %.1f interruptions expected, %s lost to them; ",
-               l[i]->strategy, l[i]->spot_interruptions_mean, m[0]);
+        printf("\nspot (%s): %s interruptions expected, %s lost to them; ",
+               l[i]->strategy, count, m[0]);
         /* the percentiles are of the spot usage's cost with its fallback
          * (the Spot sheet's "P50/P95 with fallback"); with no job run
          * replayed, no Monte Carlo ran and both are the expected value */

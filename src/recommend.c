@@ -1267,20 +1267,13 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
                             sizeof on_spot);
             gp_format_money(l->workload_cost[GP_TRAINING] + a->net_savings, od,
                             sizeof od);
-            gp_format_money(a->interruption_cost, lost, sizeof lost);
-            /* the expected count to one decimal, as simulate's spot line
-             * has it, but a count that would read "0.0" (a few hours of
-             * training at a low rate) to two significant figures */
-            double n_int = l->spot_interruptions_mean;
+            /* neither the money lost nor the expected count reads as zero
+             * when it is not (a few hours of training at a low rate), as
+             * in simulate's spot line */
+            gp_format_money_small(a->interruption_cost, lost, sizeof lost);
             char count[48];
-            if (!(n_int > 0))
-                snprintf(count, sizeof count, "no");
-            else if (n_int < 0.0001)
-                snprintf(count, sizeof count, "under 0.0001");
-            else if (n_int < 0.05)
-                snprintf(count, sizeof count, "%.2g", n_int);
-            else
-                snprintf(count, sizeof count, "%.1f", n_int);
+            gp_format_small(l->spot_interruptions_mean, "no", count,
+                            sizeof count);
             snprintf(a->reason, sizeof a->reason,
                      "training on spot costs %s instead of %s, "
                      "interruptions included (%s expected, %s "

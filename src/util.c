@@ -558,6 +558,28 @@ void gp_format_trimmed(double v, int decimals, char *buf, size_t size)
         buf[--n] = '\0';
 }
 
+void gp_format_small(double v, const char *zero, char *buf, size_t size)
+{
+    if (size == 0)
+        return;
+    if (!(v > 0))
+        snprintf(buf, size, "%s", zero);
+    else if (v < 0.0001)
+        snprintf(buf, size, "under 0.0001");
+    else if (v < 0.05)
+        snprintf(buf, size, "%.2g", v);
+    else
+        snprintf(buf, size, "%.1f", v);
+}
+
+void gp_format_money_small(double v, char *buf, size_t size)
+{
+    if (v > 0 && v < 0.005)
+        snprintf(buf, size, "under %s0.01", gp_money_prefix());
+    else
+        gp_format_money(v, buf, size);
+}
+
 size_t gp_edit_distance(const char *a, const char *b, size_t cap)
 {
     size_t la = strlen(a), lb = strlen(b);

@@ -69,6 +69,18 @@ void gp_civil_from_days(int64_t z, int *y, unsigned *m, unsigned *d);
  * "7.25", "7", "0.25". */
 void gp_format_trimmed(double v, int decimals, char *buf, size_t size);
 
+/* An expected count or amount that may be small (interruptions,
+ * instance-hours), such that one that is not zero never reads as zero: to
+ * one decimal from 0.05 up ("1.6"), to two significant figures below
+ * ("0.0015"), "under 0.0001" below that; `zero` ("no", "0.0") when it is
+ * zero, negative or NaN. */
+void gp_format_small(double v, const char *zero, char *buf, size_t size);
+
+/* Money as gp_format_money writes it, but an amount above zero that would
+ * round to "$0.00" (under half a cent) is "under $0.01" ("under EUR
+ * 0.01"). */
+void gp_format_money_small(double v, char *buf, size_t size);
+
 /* `one` when n is 1, else `many`: "1 row", "0 rows", "2 rows". */
 static inline const char *gp_plural(uint64_t n, const char *one,
                                     const char *many)

@@ -7,7 +7,11 @@
 # work takes T = 1.0501175 h (Daly's formula, as simulate_spot_line.sh
 # works it out), so 10 x 1.0501175 x 1.44331e-4 = 0.0015157 interruptions
 # are expected.  The reason said "0.0 interruptions" (%.1f) beside "$0.01
-# expected"; it now says "0.0015 interruptions".
+# expected"; it now says "0.0015 interruptions".  One hour of training
+# expects 0.00015157 interruptions, whose failed attempts cost
+# (1.0501175 - 1.05 for checkpointing alone) x $8 = $0.00094: the reason
+# said "$0.00 expected"; it now says "under $0.01 expected, 0.00015
+# interruptions".
 set -eu
 bin=$1
 out=$(mktemp -d)
@@ -37,5 +41,17 @@ a = [a for a in json.load(open(sys.argv[1]))["actions"]
 assert len(a) == 1, a
 reason = a[0]["reason"]
 assert "($0.01 expected, 0.0015 interruptions)" in reason, reason
+PY
+printf '%s\n2026-03-02T00:00:00Z,3600,y.large,training,1,,true\n' "$h" \
+    > "$out/hour.csv"
+"$bin" recommend --quiet --json --pricing "$out/cat.json" \
+    --trace "$out/hour.csv" --scenario "$out/s.json" > "$out/r.json"
+python3 - "$out/r.json" <<'PY'
+import json, sys
+a = [a for a in json.load(open(sys.argv[1]))["actions"]
+     if a["type"] == "routing"]
+assert len(a) == 1, a
+reason = a[0]["reason"]
+assert "(under $0.01 expected, 0.00015 interruptions)" in reason, reason
 PY
 echo "recommend_routing_rare_interruptions: ok"

@@ -9,6 +9,12 @@
 # the run is replayed 200 times, and the percentiles include the
 # on-demand fallback (the Spot sheet's "P50/P95 with fallback"): the line
 # says so.
+# The expected interruptions are 10 x 1.0501175 x lambda = 0.0015157,
+# and the failed attempts cost 10 x (1.0501175 - 1.05 checkpointing alone)
+# x $8 = $0.0094: the line said "0.0 interruptions expected, $0.01 lost";
+# it now gives two significant figures under 0.05 ("0.0015").  For one
+# hour: 0.00015157 interruptions and $0.00094 lost, which read "0.0" and
+# "$0.00"; now "0.00015" and "under $0.01".
 set -eu
 bin=$1
 out=$(mktemp -d)
@@ -35,9 +41,18 @@ printf '%s\n2026-03-02T00:00:00Z,36000,y.large,training,1,J1,true\n' "$h" \
     > "$out/job.csv"
 line=$("$bin" simulate --quiet --pricing "$out/cat.json" \
     --trace "$out/nojob.csv" --scenario "$out/s.json" | grep '^spot (')
-want='spot (spot): 0.0 interruptions expected, $0.01 lost to them; spot cost $84.01 by the expected value (no job run with job_id to replay by Monte Carlo)'
+want='spot (spot): 0.0015 interruptions expected, $0.01 lost to them; spot cost $84.01 by the expected value (no job run with job_id to replay by Monte Carlo)'
 [ "$line" = "$want" ] || {
     echo "without job_id: $line" >&2
+    exit 1
+}
+printf '%s\n2026-03-02T00:00:00Z,3600,y.large,training,1,,true\n' "$h" \
+    > "$out/hour.csv"
+line=$("$bin" simulate --quiet --pricing "$out/cat.json" \
+    --trace "$out/hour.csv" --scenario "$out/s.json" | grep '^spot (')
+want='spot (spot): 0.00015 interruptions expected, under $0.01 lost to them; spot cost $8.40 by the expected value (no job run with job_id to replay by Monte Carlo)'
+[ "$line" = "$want" ] || {
+    echo "one hour: $line" >&2
     exit 1
 }
 line=$("$bin" simulate --quiet --pricing "$out/cat.json" \

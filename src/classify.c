@@ -555,15 +555,18 @@ void gp_classification_warn(const gp_classification *c, gp_warnings *w)
 
     if (n == 0)
         return;
+    /* the hours of a short trace (a few minutes) never read "0.0" */
+    char all[32], train[32], infer[32];
+    gp_format_small(c->decided_hours[0] + c->decided_hours[1], "0.0", all,
+                    sizeof all);
+    gp_format_small(c->decided_hours[0], "0.0", train, sizeof train);
+    gp_format_small(c->decided_hours[1], "0.0", infer, sizeof infer);
     gp_warnings_add(w,
-                    "classified %zu series (%.1f instance-hours) as "
-                    "training/inference: %zu training (%.1f), %zu inference "
-                    "(%.1f)%s; see gpuplan classify",
-                    n, c->decided_hours[0] + c->decided_hours[1],
-                    c->n_decided[0], c->decided_hours[0], c->n_decided[1],
-                    c->decided_hours[1],
-                    c->n_short ? ", some from under two days of data"
-                               : "");
+                    "classified %zu series (%s instance-hours) as "
+                    "training/inference: %zu training (%s), %zu inference "
+                    "(%s)%s; see gpuplan classify",
+                    n, all, c->n_decided[0], train, c->n_decided[1], infer,
+                    c->n_short ? ", some from under two days of data" : "");
 }
 
 /* The "classified" JSON block: totals, then the decided series. */

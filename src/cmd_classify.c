@@ -138,11 +138,13 @@ static int classify_exec(gp_cli *cli)
     }
     if (!cli->quiet) {
         size_t n = c->n_decided[0] + c->n_decided[1];
+        char train[32], infer[32];
+        gp_format_small(c->decided_hours[0], "0.0", train, sizeof train);
+        gp_format_small(c->decided_hours[1], "0.0", infer, sizeof infer);
         fprintf(stderr,
                 "gpuplan classify: %zu of %zu series decided: %zu training "
-                "(%.1f instance-hours), %zu inference (%.1f)%s%s\n",
-                n, c->n_series, c->n_decided[0], c->decided_hours[0],
-                c->n_decided[1], c->decided_hours[1],
+                "(%s instance-hours), %zu inference (%s)%s%s\n",
+                n, c->n_series, c->n_decided[0], train, c->n_decided[1], infer,
                 cli->out ? "; labelled rows in " : "",
                 cli->out ? cli->out : "");
     }

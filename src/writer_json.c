@@ -208,11 +208,22 @@ json_t *gp_json_idle(const gp_idle_report *r, const gp_trace *t)
 void gp_usage_warnings(const gp_trace *t, const gp_idle_report *idle,
                        gp_warnings *w)
 {
-    if (t->instance_hours[GP_UNLABELED] > 0)
+    /* simulate, recommend and forecast classify every unlabelled series
+     * first (gp_classify_trace), so from the CLI none is left; a caller
+     * that bills a trace as loaded gets this.  Such usage follows the
+     * inference policy (gp_policy_of), which sends it to spot when it
+     * launches spot and the rows said interruptible=true (gp_route_of) */
+    if (t->instance_hours[GP_UNLABELED] > 0) {
+        char hours[32];
+        gp_format_small(t->instance_hours[GP_UNLABELED], "0", hours,
+                        sizeof hours);
         gp_warnings_add(w,
-                        "%.0f instance-hours had no workload label and were "
-                        "billed as inference (never on spot)",
-                        t->instance_hours[GP_UNLABELED]);
+                        "%s instance-hours had no workload label and were "
+                        "billed by the inference policy (on demand unless "
+                        "it launches spot and their rows say "
+                        "interruptible=true)",
+                        hours);
+    }
     if (idle && idle->n_spans > 0) {
         char money[32];
         gp_format_money(idle->cost, money, sizeof money);

@@ -44,7 +44,8 @@ typedef struct gp_run_info {
 
 /* Adds to w what the usage itself warns of, ahead of the run's warnings
  * in the JSON's inputs.warnings and the workbook's Summary: instance-hours
- * that stayed unlabelled, and idle spans (`idle`, may be NULL). */
+ * that are unlabelled (none once gp_classify_trace has run, as the
+ * commands run it), and idle spans (`idle`, may be NULL). */
 void gp_usage_warnings(const gp_trace *t, const struct gp_idle_report *idle,
                        gp_warnings *w);
 

@@ -436,6 +436,54 @@ static void test_apply_leaves_no_unlabelled_residue(void **state)
     gp_trace_free(t);
 }
 
+/*
+ * The unlabelled-usage warning says what the engine does with usage no
+ * one labelled.  Billed as loaded, it follows the inference policy, and
+ * when that launches spot, the interruptible row goes to spot (the warning
+ * said "never on spot"): 2 instance-hours at the catalog's g5.xlarge spot
+ * $0.40 = $0.80 (interruptions made negligible, no checkpoint cost), and
+ * the other row's 1 instance-hour on demand at $1.006.  After
+ * gp_classify_trace, as simulate, recommend and forecast call it, every
+ * series is decided, the one-hour ones too (inference at 0.5, or training
+ * with interruptible=true), so no unlabelled hours are left to warn of.
+ */
+static void test_unlabelled_warning_says_what_is_billed(void **state)
+{
+    const char *csv = "timestamp,instance_type,instances,team,interruptible\n"
+                      "2026-05-04T00:00:00Z,g5.xlarge,2,a,true\n"
+                      "2026-05-04T00:00:00Z,g5.xlarge,1,b,\n";
+    gp_classification *c;
+    gp_error err;
+    gp_warnings w = {NULL, 0, 0};
+    (void)state;
+    gp_trace *t = trace_of(csv);
+    gp_usage_warnings(t, NULL, &w);
+    assert_int_equal(w.count, 1);
+    assert_string_equal(w.items[0],
+                        "3.0 instance-hours had no workload label and were "
+                        "billed by the inference policy (on demand unless "
+                        "it launches spot and their rows say "
+                        "interruptible=true)");
+    gp_warnings_clear(&w);
+    gp_scenario *s = scenario_of(
+        "{\"adjustments\": {\"interruption_factor\": 1e-9}, \"policy\": "
+        "{\"inference\": {\"launch\": \"spot\", \"checkpoint_cost_h\": "
+        "0}}}");
+    gp_ledger *l = run(t, s, 0);
+    assert_close(l->spot_cost, 0.80, 1e-6);
+    assert_close(l->on_demand_cost, 1.006, 1e-9);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+
+    assert_int_equal(gp_classify_trace(t, false, &c, &err), GP_OK);
+    assert_int_equal(c->n_decided[0] + c->n_decided[1], 2);
+    assert_true(t->instance_hours[GP_UNLABELED] == 0);
+    gp_usage_warnings(t, NULL, &w);
+    assert_int_equal(w.count, 0);
+    gp_classification_free(c);
+    gp_trace_free(t);
+}
+
 /* classify --out's rows for texts[0, n) (the files the trace t was read
  * from) into *out (malloc'd, for the caller to free); the status of
  * gp_classify_write_labeled. */
@@ -620,6 +668,7 @@ int main(void)
         cmocka_unit_test(test_apply_merges_series_that_become_equal),
         cmocka_unit_test(test_apply_leaves_no_unlabelled_residue),
         cmocka_unit_test(test_apply_leaves_exactly_what_is_unlabelled),
+        cmocka_unit_test(test_unlabelled_warning_says_what_is_billed),
         cmocka_unit_test(test_warning_names_series_and_instance_hours),
         cmocka_unit_test(test_write_labeled_rows),
         cmocka_unit_test(test_write_labeled_reads_cr_line_ends),

@@ -887,9 +887,11 @@ static gp_status resolve_types(tel *T)
                 n_noted++;
             g->type = given;
             g->catalog = given_cat;
+            /* once per model: the note names no host, and
+             * gp_warnings_add says each text once, so the GPUs after the
+             * first of a model (on any host, adjacent or not) add none */
             if (g->model[0] && T->opt->notes &&
-                model_match(g->model, given->gpu_model) == 0 &&
-                (i == 0 || strcmp(T->gpus[i - 1].model, g->model) != 0))
+                model_match(g->model, given->gpu_model) == 0)
                 gp_warnings_add(T->opt->notes,
                                 "note: the telemetry's GPU model \"%s\" is "
                                 "not %s's %s; check --instance-type",

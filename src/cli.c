@@ -14,6 +14,7 @@
 #include "model.h"
 #include "progress.h"
 #include "recommend.h"
+#include "util.h"
 #include "writers.h"
 
 #include <errno.h>
@@ -696,11 +697,6 @@ static void on_reject(void *ctx, const gp_error *why, const char *row,
     in->rejects_printed++;
 }
 
-static const char *plural(uint64_t n, const char *one, const char *many)
-{
-    return n == 1 ? one : many;
-}
-
 /* Without a rejects file (validate) the first 100 bad rows are printed;
  * this counts the rest. */
 static void print_more_bad_rows(const gp_inputs *in)
@@ -708,7 +704,7 @@ static void print_more_bad_rows(const gp_inputs *in)
     if (!in->rejects_tmp && in->rejects_printed > 100)
         fprintf(stderr, "... and %llu more bad %s\n",
                 (unsigned long long)(in->rejects_printed - 100),
-                plural(in->rejects_printed - 100, "row", "rows"));
+                gp_plural(in->rejects_printed - 100, "row", "rows"));
 }
 
 bool gp_cli_same_file(const char *a, const char *b)
@@ -885,7 +881,8 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
                     "gpuplan: %llu %s rejected; see %s for each with its "
                     "reason\n",
                     (unsigned long long)in->rejects_printed,
-                    plural(in->rejects_printed, "row", "rows"), rejects_path);
+                    gp_plural(in->rejects_printed, "row", "rows"),
+                    rejects_path);
     }
     print_more_bad_rows(in);
     gp_status st = gp_trace_builder_finish(b, &in->trace, &err);
@@ -958,8 +955,8 @@ void gp_cli_run_info(gp_run_info *info, const char *command, const gp_cli *cli,
                         "%llu trace %s rejected (--skip-bad) and %s not in "
                         "these numbers; see %s for each with its reason",
                         (unsigned long long)rejected,
-                        plural(rejected, "row was", "rows were"),
-                        plural(rejected, "is", "are"),
+                        gp_plural(rejected, "row was", "rows were"),
+                        gp_plural(rejected, "is", "are"),
                         gp_cli_rejects_path(cli));
     info->n_load_warnings = info->warnings.count;
 }

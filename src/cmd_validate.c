@@ -6,14 +6,9 @@
  */
 #include "cli.h"
 #include "engine.h"
+#include "util.h"
 
 #include <stdio.h>
-
-/* "1 hour", "2 hours" */
-static const char *plural(size_t n, const char *one, const char *many)
-{
-    return n == 1 ? one : many;
-}
 
 /* With a scenario window: the trace's own span, and how many of its
  * instance-hours fall in the window's hours [w0, w0 + wn), the ones
@@ -40,7 +35,7 @@ static void print_trace_span(const gp_trace *t, int64_t w0, size_t wn)
     gp_format_time((t->start_hour + (int64_t)t->n_hours) * 3600, z, sizeof z);
     printf("trace:           %s to %s (%zu %s), %.2f of its %.2f "
            "instance-hours in the window\n",
-           a, z, t->n_hours, plural(t->n_hours, "hour", "hours"), in_window,
+           a, z, t->n_hours, gp_plural(t->n_hours, "hour", "hours"), in_window,
            all);
 }
 
@@ -67,14 +62,14 @@ static int validate_exec(gp_cli *cli)
         gp_format_time(w0 * 3600, a, sizeof a);
         gp_format_time((w0 + (int64_t)wn) * 3600, z, sizeof z);
         printf("window:          %s to %s (%zu %s, the scenario's)\n", a, z, wn,
-               plural(wn, "hour", "hours"));
+               gp_plural(wn, "hour", "hours"));
         print_trace_span(t, w0, wn);
     } else {
         gp_format_time(t->start_hour * 3600, a, sizeof a);
         gp_format_time((t->start_hour + (int64_t)t->n_hours) * 3600, z,
                        sizeof z);
         printf("window:          %s to %s (%zu %s)\n", a, z, t->n_hours,
-               plural(t->n_hours, "hour", "hours"));
+               gp_plural(t->n_hours, "hour", "hours"));
     }
     printf("rows:            %llu read, %llu rejected\n",
            (unsigned long long)t->rows_read,
@@ -118,9 +113,9 @@ static int validate_exec(gp_cli *cli)
     printf("scenario:        %s, %zu %s, %zu %s owned\n",
            in.scenario->name ? in.scenario->name : "(default)",
            in.scenario->n_strategies,
-           plural(in.scenario->n_strategies, "strategy", "strategies"),
+           gp_plural(in.scenario->n_strategies, "strategy", "strategies"),
            in.scenario->n_commitments,
-           plural(in.scenario->n_commitments, "commitment", "commitments"));
+           gp_plural(in.scenario->n_commitments, "commitment", "commitments"));
     gp_inputs_free(&in);
     return 0;
 }

@@ -14,15 +14,10 @@
 # interruptions".
 set -eu
 bin=$1
+src=$2
+catalog=$src/tests/e2e/data/y-large-spot.json  # y.large: $20/h, spot $8/h, 10%/month
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-cat > "$out/cat.json" <<'JSON'
-{"schema": "gpuplan-catalog/1", "provider": "aws", "region": "us-east-1",
- "currency": "USD", "as_of": "2026-11-01", "sources": ["test catalog"],
- "instance_types": {"y.large": {"family": "y", "gpu_model": "A10G", "gpus": 4,
-  "vcpus": 16, "memory_gib": 64, "on_demand": 20,
-  "spot": {"hourly": 8, "interruption_rate_monthly": 0.1}}}}
-JSON
 cat > "$out/s.json" <<'JSON'
 {"schema": "gpuplan-scenario/1", "name": "spot",
  "policy": {"training": {"checkpoint_interval_h": 1.0,
@@ -32,7 +27,7 @@ JSON
 h='timestamp,step_s,instance_type,workload,instances,job_id,interruptible'
 printf '%s\n2026-03-02T00:00:00Z,36000,y.large,training,1,,true\n' "$h" \
     > "$out/t.csv"
-"$bin" recommend --quiet --json --pricing "$out/cat.json" \
+"$bin" recommend --quiet --json --pricing "$catalog" \
     --trace "$out/t.csv" --scenario "$out/s.json" > "$out/r.json"
 python3 - "$out/r.json" <<'PY'
 import json, sys
@@ -44,7 +39,7 @@ assert "($0.01 expected, 0.0015 interruptions)" in reason, reason
 PY
 printf '%s\n2026-03-02T00:00:00Z,3600,y.large,training,1,,true\n' "$h" \
     > "$out/hour.csv"
-"$bin" recommend --quiet --json --pricing "$out/cat.json" \
+"$bin" recommend --quiet --json --pricing "$catalog" \
     --trace "$out/hour.csv" --scenario "$out/s.json" > "$out/r.json"
 python3 - "$out/r.json" <<'PY'
 import json, sys

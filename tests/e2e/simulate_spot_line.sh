@@ -17,15 +17,10 @@
 # "$0.00"; now "0.00015" and "under $0.01".
 set -eu
 bin=$1
+src=$2
+catalog=$src/tests/e2e/data/y-large-spot.json  # y.large: $20/h, spot $8/h, 10%/month
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-cat > "$out/cat.json" <<'JSON'
-{"schema": "gpuplan-catalog/1", "provider": "aws", "region": "us-east-1",
- "currency": "USD", "as_of": "2026-11-01", "sources": ["test catalog"],
- "instance_types": {"y.large": {"family": "y", "gpu_model": "A10G", "gpus": 4,
-  "vcpus": 16, "memory_gib": 64, "on_demand": 20,
-  "spot": {"hourly": 8, "interruption_rate_monthly": 0.1}}}}
-JSON
 cat > "$out/s.json" <<'JSON'
 {"schema": "gpuplan-scenario/1", "name": "spot",
  "strategies": [{"name": "spot", "policy": {"training": {"launch": "spot",
@@ -39,7 +34,7 @@ printf '%s\n2026-03-02T00:00:00Z,36000,y.large,training,1,,true\n' "$h" \
     > "$out/nojob.csv"
 printf '%s\n2026-03-02T00:00:00Z,36000,y.large,training,1,J1,true\n' "$h" \
     > "$out/job.csv"
-line=$("$bin" simulate --quiet --pricing "$out/cat.json" \
+line=$("$bin" simulate --quiet --pricing "$catalog" \
     --trace "$out/nojob.csv" --scenario "$out/s.json" | grep '^spot (')
 want='spot (spot): 0.0015 interruptions expected, $0.01 lost to them; spot cost $84.01 by the expected value (no job run with job_id to replay by Monte Carlo)'
 [ "$line" = "$want" ] || {
@@ -48,14 +43,14 @@ want='spot (spot): 0.0015 interruptions expected, $0.01 lost to them; spot cost 
 }
 printf '%s\n2026-03-02T00:00:00Z,3600,y.large,training,1,,true\n' "$h" \
     > "$out/hour.csv"
-line=$("$bin" simulate --quiet --pricing "$out/cat.json" \
+line=$("$bin" simulate --quiet --pricing "$catalog" \
     --trace "$out/hour.csv" --scenario "$out/s.json" | grep '^spot (')
 want='spot (spot): 0.00015 interruptions expected, under $0.01 lost to them; spot cost $8.40 by the expected value (no job run with job_id to replay by Monte Carlo)'
 [ "$line" = "$want" ] || {
     echo "one hour: $line" >&2
     exit 1
 }
-line=$("$bin" simulate --quiet --pricing "$out/cat.json" \
+line=$("$bin" simulate --quiet --pricing "$catalog" \
     --trace "$out/job.csv" --scenario "$out/s.json" | grep '^spot (')
 case $line in
 "spot (spot): "*"; spot usage's cost with fallback p50 \$"*", p95 \$"*" over 200 Monte Carlo runs (seed 3)") ;;

@@ -1415,13 +1415,11 @@ static gp_status smi_row(void *ctx, char **fields, size_t n, long line,
         return GP_OK;
     if (smi_is_other_header(r, fields, n, line))
         return GP_ERR_INPUT;
-    if (n != r->n_header) {
-        gp_error_set(T->err, name, line,
-                     (long)(n < r->n_header ? n : r->n_header + 1), NULL,
-                     "the row has %zu %s, the header %zu", n,
-                     gp_plural(n, "field", "fields"), r->n_header);
-        return GP_ERR_INPUT;
-    }
+    /* the same rule as traces and bills: the column is the first one the
+     * row and the header disagree on (a short row's first missing one) */
+    if ((st = gp_csv_check_row_width(name, line, n, r->n_header, T->err)) !=
+        GP_OK)
+        return st;
 
     /* time: ISO 8601, or nvidia-smi's own "2023/05/12 10:00:00.123" */
     s = smi_field(r, fields, SMI_TIMESTAMP, &len);

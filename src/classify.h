@@ -129,8 +129,8 @@ gp_status gp_classify(const gp_trace *t, bool relabel,
 gp_status gp_classify_apply(gp_trace *t, gp_classification *c,
                             gp_error *err);
 
-/* gp_classify then gp_classify_apply: what simulate and recommend do
- * before billing.  *out may be NULL when the caller does not want the
+/* gp_classify then gp_classify_apply: what simulate, recommend and
+ * forecast do first.  *out may be NULL when the caller does not want the
  * verdicts. */
 gp_status gp_classify_trace(gp_trace *t, bool relabel,
                             gp_classification **out, gp_error *err);

@@ -263,6 +263,7 @@ void xl_sheet_forecast(gp_xl *x)
                                "no series had demand to forecast", x->f.note);
         row++; /* (the notes go under it) */
     }
+    size_t table_end = row; /* the notes are the rows after it */
     if (holdout) {
         char a[32], note[320];
         gp_format_time(fc->start_hour * 3600, a, sizeof a);
@@ -276,14 +277,17 @@ void xl_sheet_forecast(gp_xl *x)
         row++;
     }
     /* the forecast's own notes (growth applied, short history, ...), which
-     * Summary lists with the run's warnings, beside its figures too; the
-     * charts then start below them, not over their ends */
+     * Summary lists with the run's warnings, beside its figures too */
     for (size_t i = 0; i < fc->notes.count; i++) {
         worksheet_write_string(s.ws, (lxw_row_t)row + 1, 0, fc->notes.items[i],
                                x->f.note);
         row++;
     }
-    size_t chart_top = fc->notes.count ? row + 2 : 3;
+    /* the charts start beside the series table, or, when any note is
+     * under it (the hold-out's, the forecast's), a row below the last
+     * one: a note runs right over the empty cells, so however long it is
+     * it does not run under a chart */
+    size_t chart_top = row > table_end ? row + 2 : 3;
     row += 2;
     worksheet_write_string(s.ws, (lxw_row_t)row++, 0, "Hourly forecast",
                            x->f.h2);

@@ -37,6 +37,9 @@ struct step {
     double at, delta;
 };
 #define PLAN_BUCKETS 4096
+/* Two offers whose rates differ by less than this ($/h, plus as much
+ * relative) differ only by the catalogs' rounding (five decimals) */
+#define SAME_RATE 1e-5
 
 struct arena {
     struct entry *e;
@@ -197,7 +200,11 @@ static bool best_plan_offer(const gp_opt *o, gp_plan_kind kind,
                     }
                 }
             }
-            if (den > 0 && num / den < best) {
+            /* the loops go from the shorter term and the smaller
+             * upfront: a later offer must be cheaper by more than the
+             * catalog's rounding (see the reservations below) */
+            if (den > 0 && (!isfinite(best) ||
+                            num / den < best - SAME_RATE * (1 + best))) {
                 best = num / den;
                 *term = t;
                 *pay = (gp_payment)pm;
@@ -241,7 +248,11 @@ gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
         pool->demand = gp_calloc(n_hours + 1, sizeof *pool->demand);
         if (!pool->demand)
             goto fail;
-        /* the cheapest allowed reservation */
+        /* the cheapest allowed reservation; between two that cost the
+         * same but for the catalog's rounding, the shorter term, then the
+         * smaller upfront (Azure charges the same either way: 2.31399/h
+         * against 20270.55 upfront, 2.3139897/h, bought $40,541 upfront
+         * for $0.0008) */
         double best = INFINITY;
         for (size_t k = 0; k < pool->type->n_reserved; k++) {
             const gp_reserved_offer *of = &pool->type->reserved[k];
@@ -249,7 +260,12 @@ gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
             if (of->term_years > max_term ||
                 !payment_allowed(payments, of->payment) || eff >= pool->od)
                 continue;
-            if (eff < best) {
+            const gp_reserved_offer *was = pool->ri_offer;
+            bool tie = was && fabs(eff - best) <= SAME_RATE * (1 + best);
+            if (tie ? of->term_years < was->term_years ||
+                          (of->term_years == was->term_years &&
+                           of->upfront < was->upfront)
+                    : eff < best) {
                 best = eff;
                 pool->ri_offer = of;
                 pool->ri_rate = eff;

@@ -304,6 +304,12 @@ static gp_status downside_wait(struct downside_job *j, gp_error *err)
 
 /* ---- what the history supports ----------------------------------------- */
 
+/* A 1-year term sized on fewer hours of history than this carries a
+ * caveat (README, "1-year terms"): four weeks, four of the weekly cycles
+ * demand follows, the shortest window whose lowest week (the low-demand
+ * case) is one of several. */
+#define ONE_YEAR_HISTORY_HOURS (4 * WEEK)
+
 /* 3 when the window has 26 weeks or more and its last 13 weeks average at
  * least 90% of the whole; else 1.  *share is that average over the
  * whole's (NAN under 26 weeks). */
@@ -332,14 +338,17 @@ static int supported_term(const struct ctx *c, double *share)
 }
 
 /* A span of hours in words: "13 weeks", "1 week", "27.5 weeks", or under a
- * week "100 hours", "1 hour". */
+ * week "100 hours", "1 hour".  Tenths of a week are cut, not rounded, so
+ * a span short of a whole number of weeks never reads as it: 671 hours is
+ * "3.9 weeks", under the 4 weeks a rule asks for, not "4.0 weeks". */
 static void span_words(size_t hours, char *buf, size_t size)
 {
     if (hours >= WEEK && hours % WEEK == 0)
         snprintf(buf, size, "%zu week%s", hours / WEEK,
                  hours == WEEK ? "" : "s");
     else if (hours >= WEEK)
-        snprintf(buf, size, "%.1f weeks", (double)hours / WEEK);
+        snprintf(buf, size, "%zu.%zu weeks", hours / WEEK,
+                 hours % WEEK * 10 / WEEK);
     else
         snprintf(buf, size, "%zu hour%s", hours, hours == 1 ? "" : "s");
 }
@@ -1382,7 +1391,16 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
              * the forecast's hours of each term only (amortized): the rest
              * of the year is in neither its savings nor its low case */
             char covers[160] = "";
-            if (longest == 1 && c->low && c->n_hours < 365 * 24) {
+            if (longest == 1 && !c->low &&
+                c->n_hours < ONE_YEAR_HISTORY_HOURS) {
+                /* a year bought on a few days of history */
+                char span[32];
+                span_words(c->n_hours, span, sizeof span);
+                snprintf(covers, sizeof covers,
+                         " sized on %s of history (under 4 weeks: too "
+                         "little to tell whether demand lasts the year)",
+                         span);
+            } else if (longest == 1 && c->low && c->n_hours < 365 * 24) {
                 char span[32];
                 span_words(c->n_hours, span, sizeof span);
                 snprintf(covers, sizeof covers,
@@ -1639,6 +1657,17 @@ gp_status gp_recommend(const gp_trace *trace, const gp_pricing *pricing,
                             "the balanced plan buys nothing; it may buy "
                             "1-year terms only, as %s",
                             why);
+    }
+    if (!r->forward && r->plans[r->recommended].max_term == 1 &&
+        r->n_hours < ONE_YEAR_HISTORY_HOURS) {
+        char span[32];
+        span_words(r->n_hours, span, sizeof span);
+        gp_warnings_add(&r->notes,
+                        "the %s plan buys 1-year terms sized on %s of "
+                        "history: under 4 weeks, too little to tell whether "
+                        "demand lasts the year; size the plan on a longer "
+                        "trace before buying",
+                        r->plans[r->recommended].name, span);
     }
     *out = r;
     return GP_OK;

@@ -16,7 +16,8 @@
  * forecast horizon, the plan is sized on the forecast's P50 demand, the
  * low-demand case is its P10 demand and the upside its P90 demand.
  * 3-year terms are "supported" by at least 26 weeks of history whose last
- * 13 weeks average at least 90% of the whole.
+ * 13 weeks average at least 90% of the whole; 1-year terms sized on under
+ * 4 weeks of history carry a caveat (the plan's risk, a note).
  */
 #ifndef GP_RECOMMEND_H
 #define GP_RECOMMEND_H

@@ -576,6 +576,57 @@ static void reservation_covers_nothing(const gp_commitment *c,
                     whose, what, scope, cat->provider, cat->region);
 }
 
+/* A span of hours in words: "31 days", "1 day and 6 hours", "5 hours". */
+static void hours_words(int64_t hours, char *buf, size_t size)
+{
+    int64_t d = hours / 24, h = hours % 24;
+
+    if (d && h)
+        snprintf(buf, size, "%lld %s and %lld %s", (long long)d,
+                 gp_plural((uint64_t)d, "day", "days"), (long long)h,
+                 gp_plural((uint64_t)h, "hour", "hours"));
+    else if (d)
+        snprintf(buf, size, "%lld %s", (long long)d,
+                 gp_plural((uint64_t)d, "day", "days"));
+    else
+        snprintf(buf, size, "%lld %s", (long long)h,
+                 gp_plural((uint64_t)h, "hour", "hours"));
+}
+
+/* Warns when the window [w0, w1) (epoch hours) reaches before the trace's
+ * first row or past its end [t0, t1): those hours have no row, so they
+ * are billed, and plans sized, as hours in which nothing ran (a window
+ * from January on a trace from February made January's demand 0, and
+ * recommend found nothing to buy). */
+static void window_past_trace(int64_t w0, int64_t w1, int64_t t0, int64_t t1,
+                              gp_warnings *out)
+{
+    char a[32], z[32], span[64];
+
+    if (w0 < t0) {
+        gp_format_time(w0 * 3600, a, sizeof a);
+        gp_format_time(t0 * 3600, z, sizeof z);
+        hours_words(t0 - w0, span, sizeof span);
+        gp_warnings_add(out,
+                        "the scenario's window starts %s before the "
+                        "trace's first row (%s to %s): those hours have no "
+                        "demand, as if nothing ran; give their rows or "
+                        "start the window at the trace's first hour",
+                        span, a, z);
+    }
+    if (w1 > t1) {
+        gp_format_time(t1 * 3600, a, sizeof a);
+        gp_format_time(w1 * 3600, z, sizeof z);
+        hours_words(w1 - t1, span, sizeof span);
+        gp_warnings_add(out,
+                        "the scenario's window ends %s after the trace's "
+                        "last hour (%s to %s): those hours have no demand, "
+                        "as if nothing ran; give their rows or end the "
+                        "window where the trace ends",
+                        span, a, z);
+    }
+}
+
 void gp_cli_window_warn(const gp_inputs *in, bool strategies, gp_warnings *out)
 {
     const gp_scenario *sc = in->scenario;
@@ -599,6 +650,8 @@ void gp_cli_window_warn(const gp_inputs *in, bool strategies, gp_warnings *out)
                         "trace's usage (%s to %s): only commitments are "
                         "billed",
                         w[0], w[1], u[0], u[1]);
+    } else {
+        window_past_trace(w0, w0 + (int64_t)hours, t0, t1, out);
     }
     for (size_t i = 0; i < sc->n_commitments; i++) {
         commitment_outside(&sc->commitments[i], "an owned", w0, hours, out);

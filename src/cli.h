@@ -142,11 +142,12 @@ void gp_cli_classification_warn(const gp_cli *cli,
                                 struct gp_run_info *info);
 
 /* Adds warnings to *out when the window (the scenario's, else the trace's
- * span) holds none of the trace's usage, for each commitment (owned, or
- * with `strategies` one a strategy adds) active at no time in it, and for
- * each savings plan among them that covers no pool of the trace: a
- * mistyped year, family or region would otherwise bill commitments for
- * nothing without a word. */
+ * span) holds none of the trace's usage, or starts before the trace's
+ * first row or ends after its last hour (hours with no demand), for each
+ * commitment (owned, or with `strategies` one a strategy adds) active at
+ * no time in it, and for each savings plan among them that covers no pool
+ * of the trace: a mistyped year, family or region would otherwise bill
+ * commitments for nothing without a word. */
 void gp_cli_window_warn(const gp_inputs *in, bool strategies, gp_warnings *out);
 
 /* A forecast from the end of a stale trace (its forecast starts over 30

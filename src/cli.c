@@ -627,6 +627,56 @@ static void window_past_trace(int64_t w0, int64_t w1, int64_t t0, int64_t t1,
     }
 }
 
+/* Hours with no demand in a row longer than this inside the window are
+ * warned about (README, "The window"): longer than a week, so no night,
+ * weekend or other part of the weekly cycle demand follows. */
+#define GAP_WARN_HOURS 168
+
+/* Warns about the longest stretch of more than GAP_WARN_HOURS hours of
+ * [h0, h1) (epoch hours, inside the trace's span) in which no series has
+ * demand: no rows there, or rows of 0 instances, billed as if nothing ran
+ * (a trace missing 78 days between March and June was billed so without
+ * a word). */
+static void trace_gap(const gp_trace *t, int64_t h0, int64_t h1,
+                      gp_warnings *out)
+{
+    int64_t run = 0, best = 0, best_end = 0;
+    size_t n_long = 0;
+
+    for (int64_t h = h0; h <= h1; h++) {
+        bool busy = h == h1; /* the end closes a run */
+        for (size_t i = 0; !busy && i < t->n_series; i++)
+            busy = t->series[i].instance_hours[h - t->start_hour] > 0;
+        if (!busy) {
+            run++;
+            continue;
+        }
+        if (run > GAP_WARN_HOURS) {
+            n_long++;
+            if (run > best) {
+                best = run;
+                best_end = h;
+            }
+        }
+        run = 0;
+    }
+    if (!best)
+        return;
+    char a[32], z[32], span[64], more[64] = "";
+    gp_format_time((best_end - best) * 3600, a, sizeof a);
+    gp_format_time(best_end * 3600, z, sizeof z);
+    hours_words(best, span, sizeof span);
+    if (n_long > 1)
+        snprintf(more, sizeof more,
+                 ", the longest of %zu stretches over a week", n_long);
+    gp_warnings_add(out,
+                    "the trace has no demand for %s, %s to %s%s (no rows, "
+                    "or rows of 0 instances): those hours are billed as if "
+                    "nothing ran; if rows are missing there, give them or "
+                    "a window without them",
+                    span, a, z, more);
+}
+
 void gp_cli_window_warn(const gp_inputs *in, bool strategies, gp_warnings *out)
 {
     const gp_scenario *sc = in->scenario;
@@ -652,6 +702,8 @@ void gp_cli_window_warn(const gp_inputs *in, bool strategies, gp_warnings *out)
                         w[0], w[1], u[0], u[1]);
     } else {
         window_past_trace(w0, w0 + (int64_t)hours, t0, t1, out);
+        trace_gap(t, w0 > t0 ? w0 : t0,
+                  w0 + (int64_t)hours < t1 ? w0 + (int64_t)hours : t1, out);
     }
     for (size_t i = 0; i < sc->n_commitments; i++) {
         commitment_outside(&sc->commitments[i], "an owned", w0, hours, out);

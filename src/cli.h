@@ -143,7 +143,8 @@ void gp_cli_classification_warn(const gp_cli *cli,
 
 /* Adds warnings to *out when the window (the scenario's, else the trace's
  * span) holds none of the trace's usage, or starts before the trace's
- * first row or ends after its last hour (hours with no demand), for each
+ * first row or ends after its last hour (hours with no demand), or holds
+ * more than a week in a row with no demand in any pool, for each
  * commitment (owned, or with `strategies` one a strategy adds) active at
  * no time in it, and for each savings plan among them that covers no pool
  * of the trace: a mistyped year, family or region would otherwise bill

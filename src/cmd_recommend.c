@@ -294,57 +294,70 @@ static void print_table(const gp_inputs *in, const gp_recommendation *r)
         printf("note: %s\n", r->notes.items[i]);
 }
 
-/* Whether a type's catalog marks a reservation or savings-plan rate as an
- * estimate ("estimate": true). */
-static bool has_estimated_rate(const gp_instance_type *it)
+/* Which of a type's commitment rates its catalog marks as estimates
+ * ("estimate": true): ESTIMATED_RESERVED, ESTIMATED_PLAN, both or none. */
+enum { ESTIMATED_RESERVED = 1, ESTIMATED_PLAN = 2 };
+static unsigned estimated_rates(const gp_instance_type *it)
 {
+    unsigned kinds = 0;
     for (size_t i = 0; i < it->n_reserved; i++)
         if (it->reserved[i].estimate)
-            return true;
+            kinds |= ESTIMATED_RESERVED;
     for (size_t i = 0; i < it->n_plans; i++)
         if (it->plans[i].estimate)
-            return true;
-    return false;
+            kinds |= ESTIMATED_PLAN;
+    return kinds;
 }
 
 /* Warns when the commitments the plans can buy (the trace's types) are
  * priced at estimated rates, naming the types; says nothing for catalogs
- * of list prices. */
+ * of list prices.  Each warning names only the rates its types have: a
+ * GCP type's catalog has reserved offers (its committed use discounts)
+ * and no savings plans, so it is not said to have savings-plan rates. */
 static void estimate_warning(const gp_trace *t, gp_warnings *out)
 {
-    char names[200] = "";
-    size_t n = 0, shown = 0;
+    static const unsigned groups[] = {ESTIMATED_RESERVED | ESTIMATED_PLAN,
+                                      ESTIMATED_RESERVED, ESTIMATED_PLAN};
 
-    for (size_t p = 0; p < t->n_pools; p++) {
-        const gp_instance_type *it = t->pools[p].type;
-        bool seen = false;
-        for (size_t q = 0; q < p && !seen; q++)
-            seen = strcmp(t->pools[q].type->name, it->name) == 0;
-        if (seen || !has_estimated_rate(it))
-            continue;
-        n++;
-        size_t len = strlen(names);
-        if (len + strlen(it->name) + 3 < sizeof names) {
-            snprintf(names + len, sizeof names - len, "%s%s", shown ? ", " : "",
-                     it->name);
-            shown++;
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+        char names[200] = "";
+        size_t n = 0, shown = 0;
+        const char *rates = groups[g] == ESTIMATED_RESERVED ? "reserved rates"
+                            : groups[g] == ESTIMATED_PLAN
+                                ? "savings-plan rates"
+                                : "reserved and savings-plan rates";
+
+        for (size_t p = 0; p < t->n_pools; p++) {
+            const gp_instance_type *it = t->pools[p].type;
+            bool seen = false;
+            for (size_t q = 0; q < p && !seen; q++)
+                seen = strcmp(t->pools[q].type->name, it->name) == 0;
+            if (seen || estimated_rates(it) != groups[g])
+                continue;
+            n++;
+            size_t len = strlen(names);
+            if (len + strlen(it->name) + 3 < sizeof names) {
+                snprintf(names + len, sizeof names - len, "%s%s",
+                         shown ? ", " : "", it->name);
+                shown++;
+            }
         }
+        if (n == 0)
+            continue;
+        if (n > shown)
+            gp_warnings_add(out,
+                            "the %s of %s%s%zu more %s are estimates from "
+                            "published discount ratios, not list prices; "
+                            "replace them with your own",
+                            rates, names, shown ? " and " : "", n - shown,
+                            n - shown == 1 ? "type" : "types");
+        else
+            gp_warnings_add(out,
+                            "the %s of %s are estimates from published "
+                            "discount ratios, not list prices; replace them "
+                            "with your own",
+                            rates, names);
     }
-    if (n == 0)
-        return;
-    if (n > shown)
-        gp_warnings_add(out,
-                        "the reserved and savings-plan rates of %s%s%zu "
-                        "more %s are estimates from published discount "
-                        "ratios, not list prices; replace them with your own",
-                        names, shown ? " and " : "", n - shown,
-                        n - shown == 1 ? "type" : "types");
-    else
-        gp_warnings_add(out,
-                        "the reserved and savings-plan rates of %s are "
-                        "estimates from published discount ratios, not list "
-                        "prices; replace them with your own",
-                        names);
 }
 
 /* Warns about the estimated spot figures the numbers use: the types the

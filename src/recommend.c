@@ -701,6 +701,29 @@ static gp_status plan_hours_reached(const gp_opt *o,
     return GP_OK;
 }
 
+/* What a compute plan's reason says it covers: "on-demand usage the
+ * reservations and family plans left", naming only the instruments the
+ * catalogs sell for the types it covers (Azure sells no family plans, a
+ * catalog of your own may have no reservations). */
+static void compute_left(const gp_opt *o, const gp_opt_plan *p, char *buf,
+                         size_t size)
+{
+    bool reserved = false, family = false;
+
+    for (size_t e = 0; e < p->n_el; e++) {
+        const gp_instance_type *it = o->pools[p->el[e].pool].type;
+        reserved = reserved || it->n_reserved > 0;
+        for (size_t j = 0; j < it->n_plans; j++)
+            family = family || it->plans[j].kind == GP_PLAN_FAMILY;
+    }
+    snprintf(buf, size, "on-demand usage%s%s%s%s",
+             reserved || family ? " the " : "", reserved ? "reservations" : "",
+             reserved && family ? " and " : "",
+             family     ? "family plans left"
+             : reserved ? " left"
+                        : "");
+}
+
 /*
  * The recommended plan's purchases in order: routing first, then
  * reservations by their standalone savings, then instance_family plans,
@@ -859,18 +882,21 @@ static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
                 (st = plan_hours_reached(o, ordered, k, pl,
                                          cm->hourly_commitment, &hit)) != GP_OK)
                 goto out;
-            char family_usage[64];
+            char family_usage[64], compute_usage[80];
             snprintf(family_usage, sizeof family_usage, "%s usage not reserved",
                      cm->family);
+            if (pl < o->n_plans)
+                compute_left(o, &o->plans[pl], compute_usage,
+                             sizeof compute_usage);
+            else
+                snprintf(compute_usage, sizeof compute_usage,
+                         "on-demand usage");
             char per_hour[48];
             gp_format_money(cm->hourly_commitment, per_hour, sizeof per_hour);
             snprintf(a->reason, sizeof a->reason,
                      "%s came to %s/h or more at plan rates in %.0f%% of "
                      "hours; break-even is %.0f%%",
-                     cm->kind == GP_PLAN_FAMILY
-                         ? family_usage
-                         : "on-demand usage the reservations and family "
-                           "plans left",
+                     cm->kind == GP_PLAN_FAMILY ? family_usage : compute_usage,
                      per_hour,
                      o->n_hours ? 100.0 * (double)hit / (double)o->n_hours : 0,
                      100 * a->breakeven_utilization);

@@ -103,3 +103,37 @@ for a in plans:
     assert a["expected_utilization"] > 0.999, a
     assert "in 100% of hours" in a["reason"], a["reason"]
 PY
+
+# The compute plan's reason names only the instruments the catalogs sell
+# before it: AWS has reservations and instance_family plans, Azure
+# reservations only (pricing/README.md: "No instance_family plans: Azure
+# does not sell them").  The Azure run said "the reservations and family
+# plans left".  Same demand formulas as the first case, on
+# Standard_NC24ads_A100_v4 and Standard_NC4as_T4_v3: recommend buys both
+# reservations and an Azure compute plan over what they leave.
+python3 - "$dir/azure.csv" <<'PY'
+import sys, datetime
+t0 = datetime.datetime(2026, 5, 1)
+with open(sys.argv[1], "w") as f:
+    f.write("timestamp,instance_type,workload,instances\n")
+    for h in range(24 * 28):
+        ts = (t0 + datetime.timedelta(hours=h)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        f.write("%s,Standard_NC24ads_A100_v4,inference,%d\n"
+                % (ts, 40 + (37 * h) % 61))
+        f.write("%s,Standard_NC4as_T4_v3,inference,%d\n" % (ts, (53 * h) % 61))
+PY
+"$bin" recommend --quiet --json --trace "$dir/azure.csv" \
+    --pricing "$src/pricing/azure/eastus.json" > "$dir/azure.json"
+python3 - "$dir/out.json" "$dir/azure.json" <<'PY'
+import json, sys
+def compute(path):
+    acts = [a for a in json.load(open(path))["actions"]
+            if a.get("kind") == "compute"]
+    assert len(acts) == 1, acts
+    return acts[0]["reason"]
+aws, azure = compute(sys.argv[1]), compute(sys.argv[2])
+assert aws.startswith("on-demand usage the reservations and family plans "
+                      "left came to "), aws
+assert azure.startswith("on-demand usage the reservations left came to "), \
+    azure
+PY

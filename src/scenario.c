@@ -818,11 +818,15 @@ static gp_status check_reserved(gp_jdoc *d, const gp_pricing *p,
 
 /* Checks a savings plan: its provider (and for an instance_family plan its
  * region and family) has catalogs, and some type there has a plan rate of
- * its kind, term and payment. */
+ * its kind, term and payment.  The error is on the field that is wrong: a
+ * provider whose catalogs have no savings plans at all (GCP's committed
+ * use discounts are reserved offers) is told at `type`, one without plans
+ * of this kind at `kind`, then `term_years`, then `payment`. */
 static gp_status check_plan(gp_jdoc *d, const gp_pricing *p,
                             const gp_commitment *c)
 {
-    bool family_seen = false;
+    bool family_seen = false, term_known = false;
+    bool any_plan = false, kind_sold = false, reserved_sold = false;
     gp_commitment where = *c;
     char quoted[160], scope[96];
     gp_status st;
@@ -833,21 +837,61 @@ static gp_status check_plan(gp_jdoc *d, const gp_pricing *p,
         return st;
     for (size_t i = 0; p && i < p->n_catalogs; i++) {
         const gp_catalog *cat = p->catalogs[i];
-        if (strcmp(cat->provider, c->provider) != 0 ||
-            (where.region[0] && strcmp(cat->region, c->region) != 0))
+        if (strcmp(cat->provider, c->provider) != 0)
+            continue;
+        /* what the provider sells anywhere, for the errors below */
+        for (size_t j = 0; j < cat->n_types; j++) {
+            const gp_instance_type *t = &cat->types[j];
+            reserved_sold = reserved_sold || t->n_reserved > 0;
+            any_plan = any_plan || t->n_plans > 0;
+            for (size_t k = 0; k < t->n_plans; k++)
+                kind_sold = kind_sold || t->plans[k].kind == c->kind;
+        }
+        if (where.region[0] && strcmp(cat->region, c->region) != 0)
             continue;
         for (size_t j = 0; j < cat->n_types; j++) {
             const gp_instance_type *t = &cat->types[j];
             if (c->kind == GP_PLAN_FAMILY && strcmp(t->family, c->family) != 0)
                 continue;
             family_seen = true;
-            for (size_t k = 0; k < t->n_plans; k++)
-                if (t->plans[k].kind == c->kind &&
-                    t->plans[k].term_years == c->term_years &&
-                    t->plans[k].payment == c->payment)
+            for (size_t k = 0; k < t->n_plans; k++) {
+                if (t->plans[k].kind != c->kind ||
+                    t->plans[k].term_years != c->term_years)
+                    continue;
+                term_known = true;
+                if (t->plans[k].payment == c->payment)
                     return GP_OK;
+            }
         }
     }
+    if (!any_plan && strcmp(c->provider, "gcp") == 0 && reserved_sold)
+        return gp_jdoc_error(d, "type",
+                             "gcp sells no savings plans in the loaded "
+                             "catalogs: its committed use discounts are "
+                             "reserved commitments (write \"type\": "
+                             "\"reserved\" with an instance_type and count)");
+    if (!any_plan)
+        return gp_jdoc_error(
+            d, "type", "the loaded %s catalogs have no savings plans%s",
+            c->provider,
+            reserved_sold ? " (write \"type\": \"reserved\" with an "
+                            "instance_type and count)"
+                          : " or reserved offers (add the plan's rates "
+                            "to their types' savings_plans)");
+    if (!kind_sold && c->kind == GP_PLAN_FAMILY)
+        return gp_jdoc_error(d, "kind",
+                             "the loaded %s catalogs have no instance_family "
+                             "savings plans, only compute ones (write "
+                             "\"kind\": \"compute\", which covers every "
+                             "family and region)",
+                             c->provider);
+    if (!kind_sold)
+        return gp_jdoc_error(d, "kind",
+                             "the loaded %s catalogs have no compute savings "
+                             "plans, only instance_family ones (write "
+                             "\"kind\": \"instance_family\" with a region and "
+                             "family)",
+                             c->provider);
     if (c->kind == GP_PLAN_FAMILY && !family_seen)
         return gp_jdoc_error(d, "family",
                              "no instance type of family %s in %s %s",
@@ -858,9 +902,10 @@ static gp_status check_plan(gp_jdoc *d, const gp_pricing *p,
                  c->provider, c->region);
     else
         snprintf(scope, sizeof scope, "%s type", c->provider);
-    return gp_jdoc_error(
-        d, "payment", "no %s has a %d-year %s %s savings plan rate", scope,
-        c->term_years, gp_payment_name(c->payment), gp_plan_kind_name(c->kind));
+    return gp_jdoc_error(d, term_known ? "payment" : "term_years",
+                         "no %s has a %d-year %s %s savings plan rate", scope,
+                         c->term_years, gp_payment_name(c->payment),
+                         gp_plan_kind_name(c->kind));
 }
 
 /* Whether an upfront stated on a commitment is `upfront` (what the

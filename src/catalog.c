@@ -769,6 +769,7 @@ void gp_catalog_free(gp_catalog *c)
     gp_free(c->region);
     gp_free(c->currency);
     gp_free(c->as_of);
+    gp_free(c->as_of_warning);
     gp_free(c);
 }
 
@@ -778,23 +779,31 @@ void gp_catalog_free(gp_catalog *c)
  * STALE_DAYS before today or dated a day or more after it (today <= 0:
  * unknown, no check), and spot prices (the highest of a history) above
  * on-demand. */
-static void warn_about(gp_pricing *p, const gp_catalog *c, int64_t today)
+static void warn_about(gp_pricing *p, gp_catalog *c, int64_t today)
 {
+    char as_of[1024] = "";
+
     if (today > 0 && today > c->as_of_t) {
         int64_t days = (today - c->as_of_t) / 86400;
         if (days > STALE_DAYS)
-            gp_warnings_add(&p->warnings,
-                            "%s: prices as of %s are %lld days old", c->path,
-                            c->as_of, (long long)days);
+            snprintf(as_of, sizeof as_of,
+                     "%s: prices as of %s are %lld days old", c->path, c->as_of,
+                     (long long)days);
     } else if (today > 0 && c->as_of_t - today >= 86400) {
         /* a date after today is a typo (2062 for 2026) or a clock set
          * wrong: the staleness check cannot be trusted either way */
         int64_t days = (c->as_of_t - today) / 86400;
-        gp_warnings_add(&p->warnings,
-                        "%s: prices as of %s are dated %lld %s after today; "
-                        "check as_of",
-                        c->path, c->as_of, (long long)days,
-                        days == 1 ? "day" : "days");
+        snprintf(as_of, sizeof as_of,
+                 "%s: prices as of %s are dated %lld %s after today; "
+                 "check as_of",
+                 c->path, c->as_of, (long long)days,
+                 days == 1 ? "day" : "days");
+    }
+    /* kept on the catalog, so that a run that uses none of its types can
+     * take it back (gp_pricing_drop_unused_warnings) */
+    if (as_of[0]) {
+        gp_warnings_add(&p->warnings, "%s", as_of);
+        c->as_of_warning = gp_strdup(as_of);
     }
     for (size_t i = 0; i < c->n_types; i++) {
         const gp_instance_type *t = &c->types[i];
@@ -882,6 +891,49 @@ static gp_status load_file(gp_pricing *p, const char *path, int64_t today,
     p->catalogs[p->n_catalogs++] = c;
     warn_about(p, c, today);
     return GP_OK;
+}
+
+/* Whether the run prices anything from catalog c: a pool of the trace, or
+ * a reservation owned or added by a strategy, is of one of its types. */
+static bool catalog_used(const gp_pricing *p, const gp_catalog *c,
+                         const gp_trace *t, const gp_scenario *s)
+{
+    for (size_t i = 0; t && i < t->n_pools; i++)
+        if (t->pools[i].catalog == c)
+            return true;
+    for (size_t k = 0; s && k <= s->n_strategies; k++) {
+        const gp_commitment *cm =
+            k ? s->strategies[k - 1].add_commitments : s->commitments;
+        size_t n = k ? s->strategies[k - 1].n_add : s->n_commitments;
+        for (size_t i = 0; i < n; i++) {
+            const gp_catalog *of = NULL;
+            if (cm[i].type == GP_COMMIT_RESERVED &&
+                gp_pricing_find(p, cm[i].provider, cm[i].region,
+                                cm[i].instance_type, &of, NULL) &&
+                of == c)
+                return true;
+        }
+    }
+    return false;
+}
+
+void gp_pricing_drop_unused_warnings(gp_pricing *p, const gp_trace *t,
+                                     const gp_scenario *s)
+{
+    for (size_t i = 0; p && i < p->n_catalogs; i++) {
+        const gp_catalog *c = p->catalogs[i];
+        gp_warnings *w = &p->warnings;
+        if (!c->as_of_warning || catalog_used(p, c, t, s))
+            continue;
+        for (size_t k = 0; k < w->count; k++)
+            if (strcmp(w->items[k], c->as_of_warning) == 0) {
+                gp_free(w->items[k]);
+                memmove(&w->items[k], &w->items[k + 1],
+                        (w->count - k - 1) * sizeof *w->items);
+                w->count--;
+                break;
+            }
+    }
 }
 
 /* qsort order of folder entries: by name, bytewise. */

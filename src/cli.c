@@ -1000,6 +1000,8 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
         gp_inputs_free(in);
         return 1;
     }
+    /* the trace is known: stale prices only of the catalogs it uses */
+    gp_pricing_drop_unused_warnings(in->pricing, in->trace, in->scenario);
     if (!cli->quiet)
         gp_cli_print_warnings(&in->pricing->warnings);
     if (report_all && in->trace->rows_rejected) {

@@ -178,6 +178,9 @@ typedef struct gp_catalog {
     size_t n_sources;
     gp_instance_type *types; /* sorted by name */
     size_t n_types;
+    /* the as_of warning loading added to the set's warnings (prices over
+     * 180 days old, or dated after today), or NULL */
+    char *as_of_warning;
 } gp_catalog;
 
 /* All loaded catalogs. */
@@ -467,6 +470,14 @@ typedef struct gp_trace {
     size_t n_sources;
     char **sources; /* the files read */
 } gp_trace;
+
+/* Drops from p->warnings the as_of warnings of the catalogs a run does not
+ * price anything from: none of the trace's pools is of them, nor is any
+ * reservation the scenario owns or a strategy adds (a savings plan is
+ * priced at the rates of the pools it covers).  Stale Azure prices say
+ * nothing about a run of AWS usage. */
+void gp_pricing_drop_unused_warnings(gp_pricing *p, const gp_trace *t,
+                                     const gp_scenario *s);
 
 typedef enum gp_layout { GP_LAYOUT_SAMPLES = 0, GP_LAYOUT_JOBS = 1 } gp_layout;
 

@@ -608,6 +608,76 @@ static void test_pricing_load_warns_about_stale_and_odd_prices(void **state)
     gp_pricing_free(p);
 }
 
+/* The stale-prices warning stays only for a catalog the run prices from:
+ * a pool of the trace or a reservation of the scenario is of its types.
+ * pricing-small's gcp catalog (as of 2026-01-01, 324 days before TODAY, as
+ * above) has g2-standard-4; the aws ones are fresh, and us-west-2's spot
+ * warning is about a type, not a date, so it always stays. */
+static void test_pricing_drops_stale_warning_of_unused_catalogs(void **state)
+{
+    gp_pricing *p = NULL;
+    gp_error err;
+    char stale[1200];
+    const gp_catalog *east = NULL, *gcp = NULL;
+    gp_pool pool;
+    gp_trace t;
+    gp_commitment owned;
+    gp_scenario s;
+
+    (void)state;
+    gp_error_clear(&err);
+    snprintf(stale, sizeof stale,
+             "%s: prices as of 2026-01-01 are 324 days old",
+             src_path("tests/data/pricing-small/gcp/us-central1.json"));
+    memset(&t, 0, sizeof t);
+    memset(&s, 0, sizeof s);
+    memset(&owned, 0, sizeof owned);
+
+    /* a trace of g5.xlarge in us-east-1 only: the gcp date goes */
+    assert_int_equal(
+        gp_pricing_load(&p, src_path("tests/data/pricing-small"), TODAY, &err),
+        GP_OK);
+    assert_non_null(
+        gp_pricing_find(p, "aws", "us-east-1", "g5.xlarge", &east, NULL));
+    pool.catalog = east;
+    pool.type = &east->types[0];
+    t.pools = &pool;
+    t.n_pools = 1;
+    gp_pricing_drop_unused_warnings(p, &t, &s);
+    assert_int_equal(p->warnings.count, 1);
+    assert_non_null(strstr(p->warnings.items[0], "spot $1.25/h"));
+
+    /* the same trace, and a scenario owning a g2-standard-4 reservation:
+     * the gcp date stays */
+    gp_pricing_free(p);
+    p = NULL;
+    assert_int_equal(
+        gp_pricing_load(&p, src_path("tests/data/pricing-small"), TODAY, &err),
+        GP_OK);
+    assert_non_null(
+        gp_pricing_find(p, "aws", "us-east-1", "g5.xlarge", &east, NULL));
+    pool.catalog = east;
+    pool.type = &east->types[0];
+    owned.type = GP_COMMIT_RESERVED;
+    snprintf(owned.instance_type, sizeof owned.instance_type, "g2-standard-4");
+    s.commitments = &owned;
+    s.n_commitments = 1;
+    gp_pricing_drop_unused_warnings(p, &t, &s);
+    assert_int_equal(p->warnings.count, 2);
+    assert_string_equal(p->warnings.items[1], stale);
+
+    /* a trace of g2-standard-4 and no commitments: it stays */
+    assert_non_null(
+        gp_pricing_find(p, "gcp", "us-central1", "g2-standard-4", &gcp, NULL));
+    pool.catalog = gcp;
+    pool.type = &gcp->types[0];
+    s.n_commitments = 0;
+    gp_pricing_drop_unused_warnings(p, &t, &s);
+    assert_int_equal(p->warnings.count, 2);
+    assert_string_equal(p->warnings.items[1], stale);
+    gp_pricing_free(p);
+}
+
 static void test_pricing_load_rejects_two_catalogs_for_one_region(void **state)
 {
     gp_pricing *p = NULL;
@@ -1088,6 +1158,7 @@ int main(void)
         cmocka_unit_test(
             test_pricing_folder_loads_in_name_order_and_skips_other_files),
         cmocka_unit_test(test_pricing_load_warns_about_stale_and_odd_prices),
+        cmocka_unit_test(test_pricing_drops_stale_warning_of_unused_catalogs),
         cmocka_unit_test(test_pricing_load_rejects_two_catalogs_for_one_region),
         cmocka_unit_test(
             test_pricing_load_failure_leaves_an_existing_set_as_it_was),

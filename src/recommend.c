@@ -921,6 +921,19 @@ out:
     return st;
 }
 
+/* Whether o's decisions buy nothing: no reservation, no plan dollar (owned
+ * plans aside, which are in every bill). */
+static bool nothing_bought(const gp_opt *o)
+{
+    for (size_t p = 0; p < o->n_pools; p++)
+        if (o->pools[p].n > 0)
+            return false;
+    for (size_t k = 0; k < o->n_plans; k++)
+        if (!o->plans[k].fixed && o->plans[k].S > 0)
+            return false;
+    return true;
+}
+
 /* Net savings of each of the first few instruments at levels from none to
  * twice the plan's, the others held at the plan's levels (optimizer costs,
  * shifted to the engine's bill of the plan). */
@@ -935,6 +948,11 @@ static gp_status make_curves(gp_recommendation *r, const gp_opt *full,
     gp_opt *o = sample ? sample : (gp_opt *)full;
     double scale = (double)full->n_hours / (double)o->n_hours;
     double base = gp_opt_cost(o);
+    /* what buying nothing saves, as billed: the routing action's savings
+     * (training on spot), or none */
+    double none = r->n_actions && r->actions[0].type == GP_ACTION_ROUTING
+                      ? r->actions[0].net_savings
+                      : 0;
 
     r->curves = gp_calloc(want + 1, sizeof *r->curves);
     if (!r->curves) {
@@ -962,11 +980,15 @@ static gp_status make_curves(gp_recommendation *r, const gp_opt *full,
                     strcmp(o->plans[k].region, a->c.region) == 0 &&
                     strcmp(o->plans[k].provider, a->c.provider) == 0)
                     x = &o->plans[k].S;
+            /* an instance_family plan is of one region, as a
+             * reservation: g5 plans in two regions are two curves */
+            bool family = a->c.kind == GP_PLAN_FAMILY;
             snprintf(cv->instrument, sizeof cv->instrument,
-                     "%s savings plan %s%s%s %dy %s",
+                     "%s savings plan %s%s%s%s%s %dy %s",
                      gp_plan_kind_name(a->c.kind), a->c.provider,
-                     a->c.family[0] ? " " : "", a->c.family, a->c.term_years,
-                     gp_payment_name(a->c.payment));
+                     family ? " " : "", family ? a->c.family : "",
+                     family ? " " : "", family ? a->c.region : "",
+                     a->c.term_years, gp_payment_name(a->c.payment));
             cv->unit = gp_money_per_hour();
         }
         if (!x)
@@ -980,7 +1002,11 @@ static gp_status make_curves(gp_recommendation *r, const gp_opt *full,
                 level = floor(level + 0.5);
             *x = level;
             cv->level[j] = level;
-            cv->net_savings[j] = plan_net + scale * (base - gp_opt_cost(o));
+            /* with nothing bought the bill is known exactly: the shift from
+             * the optimizer's costs left 1.04e-10 there for "0" */
+            cv->net_savings[j] =
+                nothing_bought(o) ? none
+                                  : plan_net + scale * (base - gp_opt_cost(o));
         }
         *x = chosen;
         r->n_curves++;

@@ -636,9 +636,10 @@ static void window_past_trace(int64_t w0, int64_t w1, int64_t t0, int64_t t1,
  * [h0, h1) (epoch hours, inside the trace's span) in which no series has
  * demand: no rows there, or rows of 0 instances, billed as if nothing ran
  * (a trace missing 78 days between March and June was billed so without
- * a word). */
+ * a word), or, for a forecast, taken for its history's demand.  `what`
+ * says so and what to do, after the stretch. */
 static void trace_gap(const gp_trace *t, int64_t h0, int64_t h1,
-                      gp_warnings *out)
+                      const char *what, gp_warnings *out)
 {
     int64_t run = 0, best = 0, best_end = 0;
     size_t n_long = 0;
@@ -671,10 +672,8 @@ static void trace_gap(const gp_trace *t, int64_t h0, int64_t h1,
                  ", the longest of %zu stretches over a week", n_long);
     gp_warnings_add(out,
                     "the trace has no demand for %s, %s to %s%s (no rows, "
-                    "or rows of 0 instances): those hours are billed as if "
-                    "nothing ran; if rows are missing there, give them or "
-                    "a window without them",
-                    span, a, z, more);
+                    "or rows of 0 instances): %s",
+                    span, a, z, more, what);
 }
 
 void gp_cli_window_warn(const gp_inputs *in, bool strategies, gp_warnings *out)
@@ -703,7 +702,10 @@ void gp_cli_window_warn(const gp_inputs *in, bool strategies, gp_warnings *out)
     } else {
         window_past_trace(w0, w0 + (int64_t)hours, t0, t1, out);
         trace_gap(t, w0 > t0 ? w0 : t0,
-                  w0 + (int64_t)hours < t1 ? w0 + (int64_t)hours : t1, out);
+                  w0 + (int64_t)hours < t1 ? w0 + (int64_t)hours : t1,
+                  "those hours are billed as if nothing ran; if rows are "
+                  "missing there, give them or a window without them",
+                  out);
     }
     for (size_t i = 0; i < sc->n_commitments; i++) {
         commitment_outside(&sc->commitments[i], "an owned", w0, hours, out);
@@ -723,6 +725,29 @@ void gp_cli_window_warn(const gp_inputs *in, bool strategies, gp_warnings *out)
             reservation_covers_nothing(&sc->strategies[k].add_commitments[i],
                                        whose, in->pricing, t, w0, hours, out);
         }
+}
+
+void gp_cli_history_gap_warn(const gp_cli *cli, gp_run_info *info,
+                             const gp_trace *t, int64_t start_hour,
+                             size_t n_hours)
+{
+    gp_warnings w = {NULL, 0, 0};
+    int64_t h0 = start_hour, h1 = start_hour + (int64_t)n_hours;
+
+    /* hours before the first with demand are in no series' history (a
+     * series is forecast from its first hour with demand) */
+    for (bool busy = false; h0 < h1; h0++) {
+        for (size_t i = 0; !busy && i < t->n_series; i++)
+            busy = t->series[i].instance_hours[h0 - t->start_hour] > 0;
+        if (busy)
+            break;
+    }
+    trace_gap(t, h0, h1,
+              "the forecast learns from those hours as if nothing ran; if "
+              "rows are missing there, give them or only the rows after "
+              "them",
+              &w);
+    gp_cli_warn_now(cli, &w, info);
 }
 
 void gp_cli_stale_forecast_warn(const gp_cli *cli, gp_run_info *info,

@@ -151,6 +151,15 @@ void gp_cli_classification_warn(const gp_cli *cli,
  * commitments for nothing without a word. */
 void gp_cli_window_warn(const gp_inputs *in, bool strategies, gp_warnings *out);
 
+/* A forecast's history, the trace's hours [start_hour, start_hour +
+ * n_hours), that holds more than a week in a row with no demand in any
+ * pool (from its first hour with demand): the warning
+ * gp_cli_window_warn gives, saying the forecast takes those hours for
+ * demand, added to info's warnings and printed unless --quiet. */
+void gp_cli_history_gap_warn(const gp_cli *cli, struct gp_run_info *info,
+                             const gp_trace *t, int64_t start_hour,
+                             size_t n_hours);
+
 /* A forecast from the end of a stale trace (its forecast starts over 30
  * days before today, gp_cli_today): a warning that says when the trace
  * ends and which period is forecast, `what` ("the forecast is" or "the

@@ -258,6 +258,8 @@ static int forecast_exec(gp_cli *cli)
         return 1;
     }
     gp_cli_run_info(&info, "forecast", cli, &in);
+    gp_cli_history_gap_warn(cli, &info, in.trace, fc->history_start_hour,
+                            fc->history_hours);
     gp_cli_classification_warn(cli, classified, &info);
     if (!cli->train_until)
         gp_cli_stale_forecast_warn(cli, &info, fc->start_hour, fc->n_hours,

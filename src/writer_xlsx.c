@@ -1568,6 +1568,43 @@ static size_t inputs_options(gp_xl *x, xl_sheet *s, size_t row)
     return row + 1;
 }
 
+/* The Inputs sheet's note on estimated commitment rates, naming only the
+ * kinds of rate the run has: those of the trace's types, and reserved
+ * rates for a reservation the scenario owns or a strategy adds (of a type
+ * the trace may lack); a savings plan is priced at its pools' rates.  A
+ * GCP-only run has reserved offers (its committed use discounts) and no
+ * savings plans, and was told of "reserved and savings-plan rates"; NULL
+ * when the run has neither. */
+static const char *estimate_note(const gp_xl *x)
+{
+    const gp_scenario *sc = x->r->info->scenario;
+    bool reserved = false, plans = false;
+
+    for (size_t i = 0; x->t && i < x->t->n_pools; i++) {
+        reserved |= x->t->pools[i].type->n_reserved > 0;
+        plans |= x->t->pools[i].type->n_plans > 0;
+    }
+    for (size_t i = 0; sc && i < sc->n_commitments; i++)
+        reserved |= sc->commitments[i].type == GP_COMMIT_RESERVED;
+    for (size_t k = 0; sc && k < sc->n_strategies; k++)
+        for (size_t i = 0; i < sc->strategies[k].n_add; i++)
+            reserved |=
+                sc->strategies[k].add_commitments[i].type == GP_COMMIT_RESERVED;
+    if (reserved && plans)
+        return "Reserved and savings-plan rates marked estimate come from "
+               "published discount ratios, not list prices: replace them "
+               "with your own negotiated rates.";
+    if (reserved)
+        return "Reserved rates marked estimate come from published discount "
+               "ratios, not list prices: replace them with your own "
+               "negotiated rates.";
+    if (plans)
+        return "Savings-plan rates marked estimate come from published "
+               "discount ratios, not list prices: replace them with your "
+               "own negotiated rates.";
+    return NULL;
+}
+
 /* The last sheet: what every number rests on. */
 static void sheet_inputs(gp_xl *x)
 {
@@ -1603,10 +1640,10 @@ static void sheet_inputs(gp_xl *x)
     row = inputs_scenario(x, &s, row);
     row = inputs_trace(x, &s, row);
     worksheet_write_string(s.ws, (lxw_row_t)row++, 0, "Assumptions", x->f.h2);
+    const char *estimates = estimate_note(x);
+    if (estimates)
+        worksheet_write_string(s.ws, (lxw_row_t)row++, 0, estimates, x->f.note);
     static const char *const notes[] = {
-        "Reserved and savings-plan rates marked estimate come from "
-        "published discount ratios, not list prices: replace them with your "
-        "own negotiated rates.",
         "Commitments are amortized: effective hourly x quantity x the hours "
         "they are active, used or not; the cash view puts upfronts in the "
         "month they are paid.",

@@ -816,19 +816,52 @@ static gp_status check_reserved(gp_jdoc *d, const gp_pricing *p,
                          cat->provider, cat->region, list);
 }
 
+/* The distinct terms and payments of a plan's kind in its scope, for the
+ * error at term_years, sorted by term and then payment ("1-year
+ * no_upfront, 1-year all_upfront"). */
+#define PLAN_OFFERS_MAX 32
+typedef struct plan_offers {
+    size_t n;
+    struct {
+        int term_years;
+        gp_payment payment;
+    } o[PLAN_OFFERS_MAX];
+} plan_offers;
+
+static void plan_offers_add(plan_offers *po, const gp_plan_offer *offer)
+{
+    size_t at = 0;
+
+    while (at < po->n && (po->o[at].term_years < offer->term_years ||
+                          (po->o[at].term_years == offer->term_years &&
+                           po->o[at].payment < offer->payment)))
+        at++;
+    if ((at < po->n && po->o[at].term_years == offer->term_years &&
+         po->o[at].payment == offer->payment) ||
+        po->n == PLAN_OFFERS_MAX)
+        return;
+    memmove(&po->o[at + 1], &po->o[at], (po->n - at) * sizeof po->o[0]);
+    po->o[at].term_years = offer->term_years;
+    po->o[at].payment = offer->payment;
+    po->n++;
+}
+
 /* Checks a savings plan: its provider (and for an instance_family plan its
  * region and family) has catalogs, and some type there has a plan rate of
  * its kind, term and payment.  The error is on the field that is wrong: a
  * provider whose catalogs have no savings plans at all (GCP's committed
  * use discounts are reserved offers) is told at `type`, one without plans
- * of this kind at `kind`, then `term_years`, then `payment`. */
+ * of this kind at `kind`, then `term_years` (with the terms and payments
+ * there are, as check_reserved gives them; at `family` when its family
+ * has no plan rates in the region), then `payment`. */
 static gp_status check_plan(gp_jdoc *d, const gp_pricing *p,
                             const gp_commitment *c)
 {
     bool family_seen = false, term_known = false;
     bool any_plan = false, kind_sold = false, reserved_sold = false;
     gp_commitment where = *c;
-    char quoted[160], scope[96];
+    char quoted[160], scope[96], list[512];
+    plan_offers offers = {0};
     gp_status st;
 
     if (c->kind == GP_PLAN_COMPUTE)
@@ -855,6 +888,8 @@ static gp_status check_plan(gp_jdoc *d, const gp_pricing *p,
                 continue;
             family_seen = true;
             for (size_t k = 0; k < t->n_plans; k++) {
+                if (t->plans[k].kind == c->kind)
+                    plan_offers_add(&offers, &t->plans[k]);
                 if (t->plans[k].kind != c->kind ||
                     t->plans[k].term_years != c->term_years)
                     continue;
@@ -902,10 +937,30 @@ static gp_status check_plan(gp_jdoc *d, const gp_pricing *p,
                  c->provider, c->region);
     else
         snprintf(scope, sizeof scope, "%s type", c->provider);
-    return gp_jdoc_error(d, term_known ? "payment" : "term_years",
-                         "no %s has a %d-year %s %s savings plan rate", scope,
-                         c->term_years, gp_payment_name(c->payment),
-                         gp_plan_kind_name(c->kind));
+    if (term_known)
+        return gp_jdoc_error(d, "payment",
+                             "no %s has a %d-year %s %s savings plan rate",
+                             scope, c->term_years, gp_payment_name(c->payment),
+                             gp_plan_kind_name(c->kind));
+    if (offers.n == 0) /* then no term will do: the family has none */
+        return gp_jdoc_error(d, "family",
+                             "no %s has an instance_family savings plan rate "
+                             "of any term or payment",
+                             scope);
+    size_t used = 0;
+    list[0] = '\0';
+    for (size_t i = 0; i < offers.n && used < sizeof list; i++) {
+        int w = snprintf(list + used, sizeof list - used, "%s%d-year %s",
+                         i ? ", " : "", offers.o[i].term_years,
+                         gp_payment_name(offers.o[i].payment));
+        if (w > 0)
+            used += (size_t)w;
+    }
+    return gp_jdoc_error(d, "term_years",
+                         "no %s has a %d-year %s %s savings plan rate "
+                         "(offers: %s)",
+                         scope, c->term_years, gp_payment_name(c->payment),
+                         gp_plan_kind_name(c->kind), list);
 }
 
 /* Whether an upfront stated on a commitment is `upfront` (what the

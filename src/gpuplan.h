@@ -437,7 +437,11 @@ typedef struct gp_low_util_run {
 } gp_low_util_run;
 
 typedef struct gp_trace {
-    int64_t start_hour; /* first clock hour with demand */
+    /* the first clock hour (epoch hours) a row read covers, a row of 0
+     * instances too, so it may hold no demand; the series' arrays run
+     * from it for n_hours.  0 when no row covers any hour; a forecast's
+     * trace (gp_forecast_trace) starts at the forecast's first hour. */
+    int64_t start_hour;
     size_t n_hours;
     /* seconds: where the latest row read ends (its timestamp + step_s, or
      * a job's end); when that is part-way through the last hour, that

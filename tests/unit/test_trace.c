@@ -126,6 +126,28 @@ static void test_series_start_is_its_earliest_row(void **state)
     gp_trace_free(t);
 }
 
+/* The trace starts at the first hour a row covers, a row of 0 instances
+ * too (gpuplan.h, gp_trace.start_hour), not at the first hour with
+ * demand: rows of 0 at 11:00 and 12:00 and of 2 at 13:00 make a trace of
+ * 3 hours from 11:00 (H13 - 2), whose first two hold 0 instance-hours. */
+static void test_trace_starts_at_a_row_of_zero_instances(void **state)
+{
+    gp_error err;
+    gp_trace *t = read_csv("timestamp,instance_type,instances\n"
+                           "2026-01-05T11:00:00Z,g5.xlarge,0\n"
+                           "2026-01-05T12:00:00Z,g5.xlarge,0\n"
+                           "2026-01-05T13:00:00Z,g5.xlarge,2\n",
+                           NULL, &err);
+    (void)state;
+    assert_non_null(t);
+    assert_int_equal(t->start_hour, H13 - 2);
+    assert_int_equal(t->n_hours, 3);
+    assert_float_equal(hour_total(t, H13 - 2), 0.0, 0);
+    assert_float_equal(hour_total(t, H13 - 1), 0.0, 0);
+    assert_float_equal(hour_total(t, H13), 2.0, 1e-12);
+    gp_trace_free(t);
+}
+
 /* A row that ends on the hour covers no part of the next one, however late:
  * from mid-2514 (2^34 s) t1 - 1e-6 rounds back to t1 in a double, and the
  * row 2600-12-31T22:00 + 1 hour reached into the hour from 23:00, an empty
@@ -890,6 +912,7 @@ int main(void)
         cmocka_unit_test(test_bundled_sample_matches_independent_summary),
         cmocka_unit_test(test_threads_give_the_same_trace_as_one_thread),
         cmocka_unit_test(test_series_start_is_its_earliest_row),
+        cmocka_unit_test(test_trace_starts_at_a_row_of_zero_instances),
         cmocka_unit_test(test_a_row_on_the_hour_in_2600_covers_one_hour),
         cmocka_unit_test(test_threads_report_the_first_bad_row_by_line),
         cmocka_unit_test(

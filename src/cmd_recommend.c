@@ -469,9 +469,14 @@ static int recommend_exec(gp_cli *cli)
         gp_cli_window_warn(&in, false, &ww);
     gp_cli_warn_now(cli, &ww, &info);
     gp_cli_classification_warn(cli, classified, &info);
-    if (r->forward && r->forecast)
+    if (r->forward && r->forecast) {
+        /* the plan is bought on the forecast, which learns from a gap */
+        gp_cli_history_gap_warn(cli, &info, in.trace,
+                                r->forecast->history_start_hour,
+                                r->forecast->history_hours);
         gp_cli_stale_forecast_warn(cli, &info, r->forecast->start_hour,
                                    r->forecast->n_hours, "the plan is bought");
+    }
     /* the workbook's Forecast sheet; a forecast that cannot be made is
      * warned about with the run's warnings, before the JSON is written */
     gp_forecast *sheet_forecast = NULL;

@@ -179,7 +179,7 @@ static bool best_plan_offer(const gp_opt *o, gp_plan_kind kind,
         for (int pm = 0; pm < 3; pm++) {
             if (!payment_allowed(payments, (gp_payment)pm))
                 continue;
-            double num = 0, den = 0;
+            double num = 0, den = 0, per_od = 0;
             for (size_t p = 0; p < o->n_pools; p++) {
                 const gp_opt_pool *pool = &o->pools[p];
                 if (strcmp(pool->catalog->provider, provider) != 0)
@@ -197,14 +197,17 @@ static bool best_plan_offer(const gp_opt *o, gp_plan_kind kind,
                         of->payment == (gp_payment)pm && of->hourly > 0) {
                         num += use * of->hourly / pool->od;
                         den += use;
+                        per_od += use / pool->od;
                     }
                 }
             }
             /* the loops go from the shorter term and the smaller
              * upfront: a later offer must be cheaper by more than the
-             * catalog's rounding (see the reservations below) */
-            if (den > 0 && (!isfinite(best) ||
-                            num / den < best - SAME_RATE * (1 + best))) {
+             * catalog's rounding (see the reservations below); the rates
+             * here are shares of on-demand, so SAME_RATE's $/h are too */
+            if (den > 0 &&
+                (!isfinite(best) ||
+                 num / den < best - SAME_RATE * (per_od / den + best))) {
                 best = num / den;
                 *term = t;
                 *pay = (gp_payment)pm;

@@ -817,7 +817,7 @@ static gp_status check_reserved(gp_jdoc *d, const gp_pricing *p,
 }
 
 /* The distinct terms and payments of a plan's kind in its scope, for the
- * error at term_years, sorted by term and then payment ("1-year
+ * errors at term_years and payment, sorted by term and then payment ("1-year
  * no_upfront, 1-year all_upfront"). */
 #define PLAN_OFFERS_MAX 32
 typedef struct plan_offers {
@@ -853,7 +853,7 @@ static void plan_offers_add(plan_offers *po, const gp_plan_offer *offer)
  * use discounts are reserved offers) is told at `type`, one without plans
  * of this kind at `kind`, then `term_years` (with the terms and payments
  * there are, as check_reserved gives them; at `family` when its family
- * has no plan rates in the region), then `payment`. */
+ * has no plan rates in the region), then `payment` (with them too). */
 static gp_status check_plan(gp_jdoc *d, const gp_pricing *p,
                             const gp_commitment *c)
 {
@@ -937,11 +937,6 @@ static gp_status check_plan(gp_jdoc *d, const gp_pricing *p,
                  c->provider, c->region);
     else
         snprintf(scope, sizeof scope, "%s type", c->provider);
-    if (term_known)
-        return gp_jdoc_error(d, "payment",
-                             "no %s has a %d-year %s %s savings plan rate",
-                             scope, c->term_years, gp_payment_name(c->payment),
-                             gp_plan_kind_name(c->kind));
     if (offers.n == 0) /* then no term will do: the family has none */
         return gp_jdoc_error(d, "family",
                              "no %s has an instance_family savings plan rate "
@@ -956,7 +951,7 @@ static gp_status check_plan(gp_jdoc *d, const gp_pricing *p,
         if (w > 0)
             used += (size_t)w;
     }
-    return gp_jdoc_error(d, "term_years",
+    return gp_jdoc_error(d, term_known ? "payment" : "term_years",
                          "no %s has a %d-year %s %s savings plan rate "
                          "(offers: %s)",
                          scope, c->term_years, gp_payment_name(c->payment),

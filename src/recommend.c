@@ -1710,16 +1710,21 @@ gp_status gp_recommend(const gp_trace *trace, const gp_pricing *pricing,
                             "1-year terms only, as %s",
                             why);
     }
-    if (!r->forward && r->plans[r->recommended].max_term == 1 &&
-        r->n_hours < ONE_YEAR_HISTORY_HOURS) {
+    /* forward, the history is what the forecast was fitted on */
+    size_t history =
+        r->forward && r->forecast ? r->forecast->history_hours : r->n_hours;
+    if ((!r->forward || r->forecast) &&
+        r->plans[r->recommended].max_term == 1 &&
+        history < ONE_YEAR_HISTORY_HOURS) {
         char span[32];
-        span_words(r->n_hours, span, sizeof span);
+        span_words(history, span, sizeof span);
         gp_warnings_add(&r->notes,
-                        "the %s plan buys 1-year terms sized on %s of "
+                        "the %s plan buys 1-year terms sized on %s%s of "
                         "history: under 4 weeks, too little to tell whether "
                         "demand lasts the year; size the plan on a longer "
                         "trace before buying",
-                        r->plans[r->recommended].name, span);
+                        r->plans[r->recommended].name,
+                        r->forward ? "a forecast from " : "", span);
     }
     *out = r;
     return GP_OK;

@@ -9,7 +9,8 @@
 # Traces: 3 g5.xlarge for inference, flat, from 2026-06-01T05:00:00Z, for
 # 1 hour, 671 hours (4 weeks less an hour: 3.99 weeks, said "3.9 weeks",
 # not rounded up to the 4 it falls short of) and 672 hours (4 weeks
-# exactly: no caveat).  Bundled catalogs (aws us-east-1).
+# exactly: no caveat).  Bundled catalogs (aws us-east-1).  With
+# --forward the same note names the forecast the plan is bought on.
 set -eu
 bin=$1
 src=$2
@@ -30,6 +31,8 @@ PYEOF
 export GPUPLAN_TODAY=2026-11-21
 for n in 1 671 672; do
     "$bin" recommend --quiet --trace "$dir/t$n.csv" --json > "$dir/r$n.json"
+    "$bin" recommend --quiet --trace "$dir/t$n.csv" --forward 13w --json \
+        > "$dir/f$n.json"
 done
 "$bin" recommend --quiet --trace "$dir/t1.csv" > "$dir/r1.txt"
 "$bin" recommend --quiet --trace "$dir/t1.csv" --out "$dir/r1.xlsx" \
@@ -68,5 +71,15 @@ assert rec["plans"][1]["max_term_years"] == 1, rec["plans"][1]
 for p in rec["plans"]:
     assert "sized on" not in p["risk"], p["risk"]
 assert not any("sized on" in n for n in rec["notes"]), rec["notes"]
+# --forward: the plan is bought on a forecast fitted on the same history,
+# so the note names the forecast (1 and 671 hours), none at 672
+for n, span in ((1, "1 hour"), (671, "3.9 weeks"), (672, None)):
+    rec = json.load(open("%s/f%d.json" % (d, n)))
+    assert rec["plans"][1]["max_term_years"] == 1, rec["plans"][1]
+    got = [x for x in rec["notes"] if "sized on" in x]
+    want = [] if span is None else [
+        "the balanced plan buys 1-year terms sized on a forecast from %s "
+        "of history: %s" % (span, tail)]
+    assert got == want, (n, got)
 PYEOF
 echo "recommend_short_history: ok"

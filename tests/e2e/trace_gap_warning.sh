@@ -11,6 +11,7 @@ src=$2
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 . "$src/tests/e2e/lib/openpyxl.sh"
+. "$src/tests/e2e/lib/warned_once.sh"
 need_openpyxl trace_gap_warning
 "$PY" - "$dir/t.csv" <<'PYEOF'
 import sys
@@ -27,23 +28,5 @@ want="the trace has no demand for 78 days, 2026-03-15T00:00:00Z to \
 2026-06-01T00:00:00Z (no rows, or rows of 0 instances): those hours are \
 billed as if nothing ran; if rows are missing there, give them or a \
 window without them"
-for cmd in simulate recommend; do
-    "$bin" $cmd --trace "$dir/t.csv" > /dev/null 2> "$dir/$cmd.err"
-    n=$(grep -cF "gpuplan: warning: $want" "$dir/$cmd.err" || true)
-    [ "$n" = 1 ] || { cat "$dir/$cmd.err" >&2; exit 1; }
-    "$bin" $cmd --quiet --trace "$dir/t.csv" --json > "$dir/$cmd.json"
-    "$bin" $cmd --quiet --trace "$dir/t.csv" --out "$dir/$cmd.xlsx" \
-        > /dev/null
-done
-"$PY" - "$dir" "$want" <<'PYEOF'
-import json, sys, openpyxl
-d, want = sys.argv[1], sys.argv[2]
-for cmd in ("simulate", "recommend"):
-    w = json.load(open("%s/%s.json" % (d, cmd)))["inputs"]["warnings"]
-    assert w.count(want) == 1, (cmd, w)
-    summary = [r[0] for r in
-               openpyxl.load_workbook("%s/%s.xlsx" % (d, cmd))["Summary"]
-               .iter_rows(values_only=True) if r and isinstance(r[0], str)]
-    assert summary.count(want) == 1, (cmd, summary)
-PYEOF
+warned_once "$bin" "$dir" "$want" --trace "$dir/t.csv"
 echo "trace_gap_warning: ok"

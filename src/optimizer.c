@@ -1312,10 +1312,7 @@ static void transfer_after_polish(gp_opt *o, struct work *w, int rounds,
         any_compute |= !o->plans[k].fixed &&
                        o->plans[k].kind == GP_PLAN_COMPUTE && o->plans[k].S > 0;
     if (n && S && any_compute) {
-        for (size_t p = 0; p < o->n_pools; p++)
-            n[p] = o->pools[p].n;
-        for (size_t k = 0; k < o->n_plans; k++)
-            S[k] = o->plans[k].S;
+        save(o, n, S);
         double was = pass(o, NULL);
         if (transfers(o, w, rounds, best_n, best_S)) {
             polish(o, w, rounds, best_n, best_S);

@@ -632,6 +632,15 @@ static void window_past_trace(int64_t w0, int64_t w1, int64_t t0, int64_t t1,
  * weekend or other part of the weekly cycle demand follows. */
 #define GAP_WARN_HOURS 168
 
+/* Whether any series has demand in epoch hour h (inside the trace). */
+static bool hour_has_demand(const gp_trace *t, int64_t h)
+{
+    for (size_t i = 0; i < t->n_series; i++)
+        if (t->series[i].instance_hours[h - t->start_hour] > 0)
+            return true;
+    return false;
+}
+
 /* Warns about the longest stretch of more than GAP_WARN_HOURS hours of
  * [h0, h1) (epoch hours, inside the trace's span) in which no series has
  * demand: no rows there, or rows of 0 instances, billed as if nothing ran
@@ -645,10 +654,8 @@ static void trace_gap(const gp_trace *t, int64_t h0, int64_t h1,
     size_t n_long = 0;
 
     for (int64_t h = h0; h <= h1; h++) {
-        bool busy = h == h1; /* the end closes a run */
-        for (size_t i = 0; !busy && i < t->n_series; i++)
-            busy = t->series[i].instance_hours[h - t->start_hour] > 0;
-        if (!busy) {
+        /* h1, the end, closes a run as an hour with demand does */
+        if (h < h1 && !hour_has_demand(t, h)) {
             run++;
             continue;
         }
@@ -736,12 +743,8 @@ void gp_cli_history_gap_warn(const gp_cli *cli, gp_run_info *info,
 
     /* hours before the first with demand are in no series' history (a
      * series is forecast from its first hour with demand) */
-    for (bool busy = false; h0 < h1; h0++) {
-        for (size_t i = 0; !busy && i < t->n_series; i++)
-            busy = t->series[i].instance_hours[h0 - t->start_hour] > 0;
-        if (busy)
-            break;
-    }
+    while (h0 < h1 && !hour_has_demand(t, h0))
+        h0++;
     trace_gap(t, h0, h1,
               "the forecast learns from those hours as if nothing ran; if "
               "rows are missing there, give them or only the rows after "

@@ -163,9 +163,8 @@ static void print_idle(const gp_idle_report *r, gp_ledger *const *l,
            "%.1f GPU-hours",
            r->threshold_pct, r->min_hours, r->n_spans,
            r->n_spans == 1 ? "span" : "spans", r->gpu_hours);
-    if (r->gpu_hours_with_util > 0)
-        printf(" (%.1f%% of GPU-hours with gpu_util)",
-               100 * r->gpu_hours / r->gpu_hours_with_util);
+    printf(" (%.1f%% of GPU-hours with gpu_util)",
+           100 * r->gpu_hours / r->gpu_hours_with_util);
     printf(", %.1f instance-hours, %s at on-demand rates\n", r->instance_hours,
            cost);
     for (size_t i = 0; i < n; i++) {
@@ -173,12 +172,13 @@ static void print_idle(const gp_idle_report *r, gp_ledger *const *l,
             continue;
         printf("  %s: terminating idle GPUs removed %.1f instance-hours",
                l[i]->strategy, l[i]->idle_terminated_instance_hours);
-        /* less than half a cent either way is "$0.00", not "-$0.00" */
+        /* less than half a cent either way is "saved $0.00"
+         * (gp_format_money writes no sign on what rounds to zero) */
         if (saved[i] <= -0.005) {
             gp_format_money(-saved[i], money, sizeof money);
             printf(" and cost %s more\n", money);
         } else {
-            gp_format_money(saved[i] > 0 ? saved[i] : 0, money, sizeof money);
+            gp_format_money(saved[i], money, sizeof money);
             printf(" and saved %s\n", money);
         }
     }

@@ -1568,14 +1568,14 @@ static size_t inputs_options(gp_xl *x, xl_sheet *s, size_t row)
     return row + 1;
 }
 
-/* The Inputs sheet's note on estimated commitment rates, naming only the
- * kinds of rate the run has: those of the trace's types, and reserved
- * rates for a reservation the scenario owns or a strategy adds (of a type
- * the trace may lack); a savings plan is priced at its pools' rates.  A
- * GCP-only run has reserved offers (its committed use discounts) and no
- * savings plans, and was told of "reserved and savings-plan rates"; NULL
- * when the run has neither. */
-static const char *estimate_note(const gp_xl *x)
+/* The Inputs sheet's note on estimated commitment rates, into buf,
+ * naming only the kinds of rate the run has: those of the trace's types,
+ * and reserved rates for a reservation the scenario owns or a strategy
+ * adds (of a type the trace may lack); a savings plan is priced at its
+ * pools' rates.  A GCP-only run has reserved offers (its committed use
+ * discounts) and no savings plans, and was told of "reserved and
+ * savings-plan rates"; false when the run has neither. */
+static bool estimate_note(const gp_xl *x, char *buf, size_t size)
 {
     const gp_scenario *sc = x->r->info->scenario;
     bool reserved = false, plans = false;
@@ -1590,19 +1590,15 @@ static const char *estimate_note(const gp_xl *x)
         for (size_t i = 0; i < sc->strategies[k].n_add; i++)
             reserved |=
                 sc->strategies[k].add_commitments[i].type == GP_COMMIT_RESERVED;
-    if (reserved && plans)
-        return "Reserved and savings-plan rates marked estimate come from "
-               "published discount ratios, not list prices: replace them "
-               "with your own negotiated rates.";
-    if (reserved)
-        return "Reserved rates marked estimate come from published discount "
-               "ratios, not list prices: replace them with your own "
-               "negotiated rates.";
-    if (plans)
-        return "Savings-plan rates marked estimate come from published "
-               "discount ratios, not list prices: replace them with your "
-               "own negotiated rates.";
-    return NULL;
+    if (!reserved && !plans)
+        return false;
+    snprintf(buf, size,
+             "%s rates marked estimate come from published discount ratios, "
+             "not list prices: replace them with your own negotiated rates.",
+             reserved && plans ? "Reserved and savings-plan"
+             : reserved        ? "Reserved"
+                               : "Savings-plan");
+    return true;
 }
 
 /* The last sheet: what every number rests on. */
@@ -1640,8 +1636,8 @@ static void sheet_inputs(gp_xl *x)
     row = inputs_scenario(x, &s, row);
     row = inputs_trace(x, &s, row);
     worksheet_write_string(s.ws, (lxw_row_t)row++, 0, "Assumptions", x->f.h2);
-    const char *estimates = estimate_note(x);
-    if (estimates)
+    char estimates[160];
+    if (estimate_note(x, estimates, sizeof estimates))
         worksheet_write_string(s.ws, (lxw_row_t)row++, 0, estimates, x->f.note);
     static const char *const notes[] = {
         "Commitments are amortized: effective hourly x quantity x the hours "

@@ -345,9 +345,10 @@ static void test_discount_comes_off_the_months_and_their_cash(void **state)
     /* 10% off, one hour of 2 g5.xlarge, one of them under a partial-upfront
      * reservation bought that hour (0.31/h plus 2715.6 upfront, amortized
      * 0.31 + 2715.6 / 8760 = 0.62/h).  Cost: (0.62 + 1.006) x 0.9 = 1.4634,
-     * in the month as in the total.  Cash: (0.31 + 2715.6 + 1.006) x 0.9 =
-     * 2445.2244.  The months were built before the discount: 1.626 and
-     * 2716.916. */
+     * in the month as in the total: reserved 0.62 x 0.9 = 0.558, on demand
+     * 1.006 x 0.9 = 0.9054.  Cash: reserved (0.31 + 2715.6) x 0.9 =
+     * 2444.319, in all (0.31 + 2715.6 + 1.006) x 0.9 = 2445.2244.  The
+     * months were built before the discount: 1.626 and 2716.916. */
     gp_trace *t = trace_of("timestamp,instance_type,instances\n"
                            "2026-01-05T00:00:00Z,g5.xlarge,2\n");
     gp_scenario *s = scenario_of(
@@ -400,14 +401,14 @@ static void test_chargeback_allocates_commitments_by_covered_value(
 static void test_spot_hazard_and_daly_formula(void **state)
 {
     (void)state;
-    /* lambda = -ln(1 - 0.125) / 730 = 0.133531 / 730 = 1.829191e-4 /h */
+    /* lambda = -ln(1 - 0.125) / 730 = 0.1335314 / 730 = 1.829197e-4 /h */
     assert_float_equal(gp_spot_hazard(0.125), -log(0.875) / 730, 1e-15);
-    assert_float_equal(gp_spot_hazard(0.125), 1.829191e-4, 1e-9);
+    assert_float_equal(gp_spot_hazard(0.125), 1.829197e-4, 1e-10);
     /* Daly with M = 100 h, tau = 1, delta = 0.05, R = 0.25, W = 10:
      * 100 e^0.0025 (e^0.0105 - 1) x 10 = 100 x 1.0025031 x 0.0105553 x 10
-     * = 10.58175 (worked with a calculator). */
-    assert_float_equal(gp_daly_expected_time(10, 1, 0.05, 0.25, 100),
-                       10.58175, 1e-4);
+     * = 10.58174 (worked with a calculator). */
+    assert_float_equal(gp_daly_expected_time(10, 1, 0.05, 0.25, 100), 10.58174,
+                       1e-5);
     /* no failures: W (1 + delta/tau) */
     assert_float_equal(gp_daly_expected_time(10, 1, 0.05, 0.25, INFINITY),
                        10.5, 1e-12);
@@ -420,7 +421,7 @@ static void test_monte_carlo_mean_agrees_with_daly(void **state)
 {
     (void)state;
     /* 8 p4d.24xlarge for 2000 hours, one job: W = 2000 h.  lambda from
-     * 12.5%/month = 1.829191e-4, N lambda = 1.463353e-3, M = 683.36 h.
+     * 12.5%/month = 1.829197e-4, N lambda = 1.463358e-3, M = 683.36 h.
      * tau 1, delta 0.05, R 0.25 (the scenario defaults); no fallback
      * (max_interruptions 1000000). */
     gp_trace *t;
@@ -464,7 +465,8 @@ static void test_monte_carlo_mean_agrees_with_daly(void **state)
     if (fabs(got - want) / want > 0.02)
         fail_msg("Monte Carlo mean %.2f vs Daly %.2f: more than 2%% apart",
                  got, want);
-    /* interruptions: about (wall) x N lambda = 2110 x 1.4634e-3 = 3.09 */
+    /* interruptions: about (wall) x N lambda = 2102.38 x 1.463358e-3 =
+     * 3.0765 (wall from Daly's formula above) */
     assert_float_equal(one->jobs[0].interruptions_mean, wall * 8 * lambda,
                        0.15);
     /* bit for bit the same on one thread and two */
@@ -485,7 +487,7 @@ static void test_spot_without_jobs_uses_daly_per_hour(void **state)
 {
     (void)state;
     /* 2 g5.xlarge training on spot for one hour, no job_id.  lambda =
-     * -ln(0.95)/730 = 7.02657e-5; N = 2; M = 1/(2 lambda) = 7115.9 h.
+     * -ln(0.95)/730 = 7.02648e-5; N = 2; M = 1/(2 lambda) = 7115.9 h.
      * Daly for W = 1: M e^(0.25/M) (e^(1.05/M) - 1) = 1.0501...; cost =
      * 2 x wall x $0.40.  Inference never goes to spot. */
     gp_trace *t = trace_of("timestamp,instance_type,instances,workload\n"
@@ -605,7 +607,7 @@ static void test_fallback_when_the_deadline_is_at_risk(void **state)
      * fixture's monthly rate) x interruption_factor 27, so 8 instances at
      * rate 8 x 27 x 1.82920e-4 = 0.0395107/h; the first attempt needs
      * 24 h of work plus 24 checkpoints of 0.05 h = 25.2 h; it is
-     * interrupted with probability 1 - exp(-0.0395107 x 25.2) = 0.6306.
+     * interrupted with probability 1 - exp(-0.0395107 x 25.2) = 0.6305.
      * That is both the share that falls back and the mean interruptions
      * (4,000 runs: standard error 0.0076; tolerance 4 of them). */
     gp_trace *t = one_day_job();
@@ -640,11 +642,11 @@ static void test_fallback_when_the_deadline_is_at_risk(void **state)
 /* A job run the window cuts: the 24-hour run of one_day_job (8
  * p4d.24xlarge) in a window of its first 12 hours is replayed whole and
  * half of it is billed, so the spot statistics beside the bill count half
- * of it too.  By hand: lambda = -ln(1 - 0.125) / 730 = 1.829191e-4 per
- * instance, x interruption_factor 0.5 x 8 instances = 7.31677e-4/h;
+ * of it too.  By hand: lambda = -ln(1 - 0.125) / 730 = 1.829197e-4 per
+ * instance, x interruption_factor 0.5 x 8 instances = 7.31679e-4/h;
  * deadline_slack_h 0 sends a run to on demand at its first interruption,
  * so a replicate is interrupted at most once, with probability
- * p = 1 - exp(-7.31677e-4 x 25.2) = 0.018270 (24 h of work and 24
+ * p = 1 - exp(-7.31679e-4 x 25.2) = 0.018269 (24 h of work and 24
  * checkpoints of 0.05 h).  A run not interrupted costs 8 x 25.2 x $10.00
  * = $2016 whole, $1008 in the window; that is P50 and P95 (the share
  * interrupted, under 5%, lies above P95: a fallback pays on demand for

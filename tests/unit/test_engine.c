@@ -577,20 +577,41 @@ static void test_fallback_after_max_interruptions(void **state)
     /* With a monthly rate the fixture does not have, force interruptions
      * with interruption_factor 2000 (lambda x 2000 = 0.366/h per p4d, so
      * 8 instances see one about every 20 minutes): with
-     * max_interruptions 2 almost every replicate falls back to on demand
-     * after two interruptions, and the on-demand part shows in the
-     * on-demand cost. */
+     * max_interruptions 2 every replicate falls back to on demand after
+     * two interruptions (finishing the 24 h job on spot first would need
+     * an interruption-free 25.2 h: probability e^-73).
+     *
+     * By hand, from the checkpoint rules (tau 1 h, delta 0.05 h, R 0.25 h,
+     * the scenario defaults): the 8 instances are interrupted at rate
+     * a = 8 x 2000 x 1.829197e-4 = 2.926715/h.  An attempt saves
+     * floor(progress / 1.05) whole hours of work; with q = e^(-1.05 a) =
+     * 0.046280, the first saves on average q / (1 - q) = 0.048525 h, the
+     * second (after its restart R) e^(-0.25 a) x 0.048525 = 0.023346 h:
+     * 0.071871 h in all.  The fallback runs a restart and what is left on
+     * demand: 0.25 + 24 - 0.071871 = 24.178129 h x 8 x $32.77 =
+     * $6,338.54.  The two attempts last 1/a each on average and lose all
+     * but their saved hours and checkpoints: 2/a - 1.05 x 0.071871 =
+     * 0.607895 h on spot at $10.00, plus the fallback's restart on demand:
+     * 8 x (0.607895 x 10 + 0.25 x 32.77) = $114.17 of failed attempts.
+     * The 500 runs' standard errors are about $3.3 and $1.7: tolerances
+     * $15 and $7. */
     gp_trace *t = one_day_job();
     gp_scenario *s = scenario_of(
         "{\"adjustments\": {\"interruption_factor\": 2000}, \"policy\": "
         "{\"training\": {\"launch\": \"spot\", \"max_interruptions\": 2}}, "
         "\"monte_carlo\": {\"runs\": 500, \"seed\": 1}}");
     gp_ledger *l = run(t, s, 0);
+    double a = 8 * 2000 * -log(1 - 0.125) / 730;
+    double q = exp(-1.05 * a);
+    double saved = q / (1 - q) * (1 + exp(-0.25 * a));
     assert_int_equal(l->n_jobs, 1);
-    assert_true(l->jobs[0].fallback_share > 0.99);
-    assert_true(l->jobs[0].interruptions_mean <= 2.0 + 1e-12);
-    assert_true(l->on_demand_cost > 0);
-    assert_true(l->jobs[0].failed_attempt_cost_mean > 0);
+    assert_float_equal(l->jobs[0].fallback_share, 1, 0);
+    assert_float_equal(l->jobs[0].interruptions_mean, 2, 0);
+    assert_float_equal(l->on_demand_cost, 8 * (0.25 + 24 - saved) * 32.77, 15);
+    assert_float_equal(l->on_demand_cost, 6338.54, 15);
+    assert_float_equal(l->jobs[0].failed_attempt_cost_mean,
+                       8 * ((2 / a - 1.05 * saved) * 10 + 0.25 * 32.77), 7);
+    assert_float_equal(l->jobs[0].failed_attempt_cost_mean, 114.17, 7);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);

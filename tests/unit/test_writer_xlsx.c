@@ -94,6 +94,16 @@ static char *slurp(const char *path, size_t *n)
     return buf;
 }
 
+/* Whether the n bytes at buf hold the string `text`. */
+static bool holds(const char *buf, size_t n, const char *text)
+{
+    size_t len = strlen(text);
+    for (size_t i = 0; i + len <= n; i++)
+        if (memcmp(buf + i, text, len) == 0)
+            return true;
+    return false;
+}
+
 static void test_cell_names_count_columns_like_excel(void **state)
 {
     char buf[16];
@@ -230,16 +240,23 @@ static void test_workbook_is_written_whole_and_the_same_twice(void **state)
     gp_trace_free(t);
 }
 
+/* Three days of hourly demand, 2 g5.xlarge from 00:00 to 12:00 and 3
+ * from 12:00 to 24:00 every day: the last day repeated forecasts it
+ * exactly, so the next 48 hours' P50 is 2 in each day's first 12 hours
+ * and 3 in the rest (the forecast starts at 00:00 of 2026-01-08).  The
+ * workbook is a zip file holding the workbook part, the same bytes
+ * written twice (its created date is the history's end, not the clock),
+ * and nothing else is left in the folder. */
 static void test_forecast_workbook_is_written(void **state)
 {
-    /* three days of hourly demand: enough history for a forecast */
     char *csv = malloc(80 * 100);
     size_t n = 0;
     gp_forecast *fc = NULL;
     gp_scenario *s = NULL;
     gp_run_info info;
     gp_error err;
-    char path[128];
+    char path[128], again[128];
+    size_t nx, ny;
     (void)state;
 
     assert_non_null(csv);
@@ -254,15 +271,32 @@ static void test_forecast_workbook_is_written(void **state)
     gp_error_clear(&err);
     assert_int_equal(gp_scenario_default(&s, &err), GP_OK);
     assert_int_equal(gp_forecast_run(t, s, 48, NULL, &fc, &err), GP_OK);
+    assert_int_equal(fc->n_series, 1);
+    for (size_t k = 0; k < 48; k++) {
+        double want = k % 24 < 12 ? 2 : 3;
+        assert_float_equal(fc->series[0].points[k].p50, want, 1e-9);
+    }
     memset(&info, 0, sizeof info);
     info.command = "forecast";
     info.pricing = pricing;
     info.scenario = s;
     info.trace = t;
     snprintf(path, sizeof path, "%s/forecast.xlsx", dir);
+    snprintf(again, sizeof again, "%s/again.xlsx", dir);
     assert_int_equal(gp_xlsx_write_forecast(path, &info, fc, &err), GP_OK);
     assert_int_equal(entries(), 1);
+    assert_int_equal(gp_xlsx_write_forecast(again, &info, fc, &err), GP_OK);
+    assert_int_equal(entries(), 2);
+    char *x = slurp(path, &nx), *y = slurp(again, &ny);
+    assert_true(nx > 4 && memcmp(x, "PK\3\4", 4) == 0);
+    /* a zip entry's name is stored as it is, uncompressed */
+    assert_true(holds(x, nx, "xl/workbook.xml"));
+    assert_int_equal(nx, ny);
+    assert_memory_equal(x, y, nx);
+    free(x);
+    free(y);
     remove(path);
+    remove(again);
     gp_forecast_free(fc);
     gp_scenario_free(s);
     gp_trace_free(t);

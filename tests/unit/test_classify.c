@@ -247,7 +247,7 @@ static void test_labels_are_kept_unless_relabel(void **state)
  * 8) / 12) more from 08:00 to 20:00 UTC, with a lunchtime spike of 6 more
  * at 12:00 on weekdays: the shape of requests.  And a queue that holds 6
  * instances and steps to 7 for days at a time: the shape of training. */
-static void test_request_and_queue_shapes(void **state)
+static void test_request_shape_is_inference_queue_shape_training(void **state)
 {
     text csv = {0};
     gp_classification *c;
@@ -513,7 +513,7 @@ static gp_status write_labeled(const gp_trace *t, const gp_classification *c,
  * text and confidence 1; a column the trace does not read ("note") and
  * quoting survive; a second text with another header adds its column.
  */
-static void test_write_labeled_rows(void **state)
+static void test_labeled_rows_are_written_once_in_order(void **state)
 {
     const char *a = "timestamp,instance_type,instances,team,workload,note\n"
                     "2026-05-04T00:00:00Z,g5.xlarge,4,chat,,\"x, y\"\n"
@@ -563,7 +563,7 @@ static void test_write_labeled_rows(void **state)
  * with its CRs as line ends, so --out must read it the same way: both rows
  * come out, with LF line ends.  Expected: the two-hour chat series is
  * inference at 0.500 and, with interruptible left out, not interruptible
- * ("false"), as in test_write_labeled_rows. */
+ * ("false"), as in test_labeled_rows_are_written_once_in_order. */
 static void test_write_labeled_reads_cr_line_ends(void **state)
 {
     const char *a = "timestamp,instance_type,instances,team,workload\r"
@@ -664,13 +664,13 @@ int main(void)
         cmocka_unit_test(test_interruptible_rows_tip_a_tie_to_training),
         cmocka_unit_test(test_labels_are_kept_unless_relabel),
         cmocka_unit_test(test_relabel_ignores_the_training_default_flag),
-        cmocka_unit_test(test_request_and_queue_shapes),
+        cmocka_unit_test(test_request_shape_is_inference_queue_shape_training),
         cmocka_unit_test(test_apply_merges_series_that_become_equal),
         cmocka_unit_test(test_apply_leaves_no_unlabelled_residue),
         cmocka_unit_test(test_apply_leaves_exactly_what_is_unlabelled),
         cmocka_unit_test(test_unlabelled_warning_says_what_is_billed),
         cmocka_unit_test(test_warning_names_series_and_instance_hours),
-        cmocka_unit_test(test_write_labeled_rows),
+        cmocka_unit_test(test_labeled_rows_are_written_once_in_order),
         cmocka_unit_test(test_write_labeled_reads_cr_line_ends),
         cmocka_unit_test(test_write_labeled_rejects_a_row_not_in_the_trace),
         cmocka_unit_test(test_out_of_memory_anywhere_fails_cleanly),

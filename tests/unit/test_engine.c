@@ -46,7 +46,8 @@ static char *hours_of(const char *type, double instances, int hours,
 
 #define CENT 0.005
 
-static void test_seed_cost_per_useful_gpu_hour(void **state)
+static void
+test_cost_per_useful_gpu_hour_is_cost_over_gpus_times_util(void **state)
 {
     (void)state;
     /* p4d.24xlarge at $32.77/h on demand, 22% GPU utilization:
@@ -398,7 +399,7 @@ static void test_chargeback_allocates_commitments_by_covered_value(
     gp_trace_free(t);
 }
 
-static void test_spot_hazard_and_daly_formula(void **state)
+static void test_spot_hazard_and_daly_time_match_hand_figures(void **state)
 {
     (void)state;
     /* lambda = -ln(1 - 0.125) / 730 = 0.1335314 / 730 = 1.829197e-4 /h */
@@ -718,7 +719,8 @@ static void test_spot_statistics_cover_the_window_of_a_cut_run(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_seed_cost_per_useful_gpu_hour),
+        cmocka_unit_test(
+            test_cost_per_useful_gpu_hour_is_cost_over_gpus_times_util),
         cmocka_unit_test(test_savings_plan_covers_highest_discount_first),
         cmocka_unit_test(test_instance_family_plan_applies_before_compute),
         cmocka_unit_test(test_equal_discounts_go_to_the_lower_plan_rate),
@@ -732,7 +734,7 @@ int main(void)
         cmocka_unit_test(test_discount_comes_off_the_months_and_their_cash),
         cmocka_unit_test(
             test_chargeback_allocates_commitments_by_covered_value),
-        cmocka_unit_test(test_spot_hazard_and_daly_formula),
+        cmocka_unit_test(test_spot_hazard_and_daly_time_match_hand_figures),
         cmocka_unit_test(test_monte_carlo_mean_agrees_with_daly),
         cmocka_unit_test(test_spot_without_jobs_uses_daly_per_hour),
         cmocka_unit_test(test_spot_job_with_changing_instances_bills_each_hour),

@@ -342,7 +342,7 @@ static void test_cur2_columns_and_daily_rows(void **state)
  * zone's region (the zone without its letter, which is how the offer
  * files name a Local Zone's prices): LAX 2 on demand + 4 spot = 6, MIA 3,
  * and the region's own g5.xlarge 1, sorted by region. */
-static void test_cur_local_zone_usage_types(void **state)
+static void test_cur_local_zone_usage_counts_in_its_zones_region(void **state)
 {
     run_result r;
     (void)state;
@@ -932,7 +932,7 @@ int main(void)
         cmocka_unit_test(test_cur_real_sample_without_ec2_is_an_error),
         cmocka_unit_test(test_cur_bad_rows_give_file_line_column),
         cmocka_unit_test(test_cur2_columns_and_daily_rows),
-        cmocka_unit_test(test_cur_local_zone_usage_types),
+        cmocka_unit_test(test_cur_local_zone_usage_counts_in_its_zones_region),
         cmocka_unit_test(test_focus_real_rows_become_a_trace),
         cmocka_unit_test(test_focus_unsized_commitments_are_left_out),
         cmocka_unit_test(

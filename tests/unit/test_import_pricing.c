@@ -619,7 +619,7 @@ static void test_spot_advisor_rule_by_hand(void **state)
 }
 
 /* Feed and catalog mistakes, located in the feed. */
-static void test_spot_advisor_errors(void **state)
+static void test_spot_advisor_errors_are_located_in_the_feed(void **state)
 {
     /* columns counted on the text (python3: line.index(value) + 1) */
     static const struct {
@@ -680,7 +680,7 @@ int main(void)
         cmocka_unit_test(
             test_spot_advisor_matches_the_rule_and_the_bundled_catalog),
         cmocka_unit_test(test_spot_advisor_rule_by_hand),
-        cmocka_unit_test(test_spot_advisor_errors),
+        cmocka_unit_test(test_spot_advisor_errors_are_located_in_the_feed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -702,7 +702,7 @@ static void test_prometheus_range_with_exported_labels(void **state)
     free(out);
 }
 
-static void test_prometheus_errors(void **state)
+static void test_prometheus_errors_name_the_line_and_field(void **state)
 {
     gp_import_options o = options();
     gp_error e;
@@ -818,7 +818,7 @@ int main(void)
         cmocka_unit_test(test_dcgm_long_kubernetes_labels_are_kept_whole),
         cmocka_unit_test(test_dcgm_errors_point_at_the_line_and_column),
         cmocka_unit_test(test_prometheus_range_with_exported_labels),
-        cmocka_unit_test(test_prometheus_errors),
+        cmocka_unit_test(test_prometheus_errors_name_the_line_and_field),
         cmocka_unit_test(test_every_allocation_failure_is_clean),
     };
     return cmocka_run_group_tests(tests, load_pricing, free_pricing);

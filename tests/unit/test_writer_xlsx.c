@@ -247,7 +247,8 @@ static void test_workbook_is_written_whole_and_the_same_twice(void **state)
  * workbook is a zip file holding the workbook part, the same bytes
  * written twice (its created date is the history's end, not the clock),
  * and nothing else is left in the folder. */
-static void test_forecast_workbook_is_written(void **state)
+static void
+test_forecast_workbook_holds_its_forecast_the_same_twice(void **state)
 {
     char *csv = malloc(80 * 100);
     size_t n = 0;
@@ -311,7 +312,8 @@ int main(void)
         cmocka_unit_test(
             test_out_in_a_missing_folder_is_refused_before_the_run),
         cmocka_unit_test(test_workbook_is_written_whole_and_the_same_twice),
-        cmocka_unit_test(test_forecast_workbook_is_written),
+        cmocka_unit_test(
+            test_forecast_workbook_holds_its_forecast_the_same_twice),
     };
     gsl_set_error_handler_off();
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);

@@ -172,7 +172,12 @@ static void test_file_set_renames_every_file_on_commit(void **state)
     gp_file_set_abort(&set); /* a no-op after commit */
     /* now exactly a.csv and b.csv, with what was written */
     assert_int_equal(entries(sub), 2);
-    FILE *f = fopen(b, "r");
+    FILE *f = fopen(a, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(line, sizeof line, f));
+    fclose(f);
+    assert_string_equal(line, "a\n");
+    f = fopen(b, "r");
     assert_non_null(f);
     assert_non_null(fgets(line, sizeof line, f));
     fclose(f);

@@ -606,8 +606,8 @@ static void test_fallback_after_max_interruptions(void **state)
     double q = exp(-1.05 * a);
     double saved = q / (1 - q) * (1 + exp(-0.25 * a));
     assert_int_equal(l->n_jobs, 1);
-    assert_float_equal(l->jobs[0].fallback_share, 1, 0);
-    assert_float_equal(l->jobs[0].interruptions_mean, 2, 0);
+    assert_float_equal(l->jobs[0].fallback_share, 1, 1e-12);
+    assert_float_equal(l->jobs[0].interruptions_mean, 2, 1e-12);
     assert_float_equal(l->on_demand_cost, 8 * (0.25 + 24 - saved) * 32.77, 15);
     assert_float_equal(l->on_demand_cost, 6338.54, 15);
     assert_float_equal(l->jobs[0].failed_attempt_cost_mean,

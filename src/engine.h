@@ -39,8 +39,8 @@ typedef struct gp_ledger_month {
     int year, month;
     double on_demand_cost, reserved_cost, savings_plan_cost, spot_cost;
     double total_cost; /* amortized */
-    /* cash: upfront payments in the month they are paid, recurring fees
-     * as billed */
+    /* cash: upfront payments in the month they are paid (none paid before
+     * the window), recurring fees as billed */
     double reserved_cash, savings_plan_cash;
     double total_cash;
     double reserved_used, reserved_purchased, sp_used, sp_committed;

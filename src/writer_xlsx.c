@@ -548,7 +548,7 @@ static size_t summary_headline(gp_xl *x, xl_sheet *s, size_t row, size_t hours,
         for (size_t i = 0; i < l->n_months; i++)
             cash += l->months[i].total_cash;
         headline(x, s, row++, "Cash paid in the window", cash, x->f.money,
-                 "upfronts in the month they are paid, fees as billed");
+                 "upfronts paid in the window, fees as billed");
     }
     snprintf(f1, sizeof f1, "=%s*8760/%zu", c, hours);
     headline_formula(x, s, row++, "Net savings per year at this rate", f1,
@@ -1642,7 +1642,7 @@ static void sheet_inputs(gp_xl *x)
     static const char *const notes[] = {
         "Commitments are amortized: effective hourly x quantity x the hours "
         "they are active, used or not; the cash view puts upfronts in the "
-        "month they are paid.",
+        "month they are paid, those paid before the window left out.",
         "Coverage = on-demand value covered by commitments / on-demand value "
         "of all usage launched on demand.",
         "Cost per useful GPU-hour = cost / (GPUs x gpu_util/100 x hours), "

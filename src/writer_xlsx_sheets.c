@@ -86,7 +86,9 @@ void xl_sheet_monthly(gp_xl *x)
     xl_sheet_new(x, &s, "Monthly cost");
     xl_heading(x, &s, "Cost by month and purchasing model",
                "amortized: commitments spread over the hours they are "
-               "active; cash: upfront payments in the month they are paid");
+               "active; cash: upfront payments in the month they are paid, "
+               "those paid before the window left out; a month holds its "
+               "hours in the window only");
     if (r->n_ledgers == 0) {
         xl_not_computed(x, &s, 3, XL_NOT_BILLED);
         xl_fit(&s);

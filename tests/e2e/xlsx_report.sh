@@ -74,6 +74,59 @@ for f in recommendations.csv plans.csv curves.csv monthly.csv; do
     [ -s "$out/rec/$f" ] || { echo "recommend --csv wrote no $f" >&2; exit 1; }
 done
 
+# plans.csv, curves.csv and monthly.csv against hand figures from the
+# bundled sample (scenarios/sample, pricing/aws/us-east-1.json), window
+# 2026-05-01 to 05-15 (336 h), 10-minute rows:
+#   training   p4d.24xlarge, ceil(gpus / 8) instances: 8,307.5 inst-h
+#              on demand 8,307.5 x 21.957642           = 182,413.11
+#              on spot (recommend_routing_reason.sh)   =  63,451.50
+#   inference  g6e.xlarge: 7,480.8333 inst-h (7 to 41.17 in an hour)
+#              on demand 7,480.8333 x 1.861            =  13,921.83
+#   "current" (all on demand) 182,413.11 + 13,921.83   = 196,334.94
+# The balanced plan adds a g6e instance_family savings plan (1 y, all
+# upfront, $1.06077/h for g6e.xlarge) at the level the optimizer picked,
+# $21.569/h; given that level, by hand:
+#   commitment   21.569 x 336 = 7,247.18; upfront 21.569 x 8760 = 188,944.44
+#   on demand    per hour max(0, u - 21.569 / 1.06077) x 1.861, summed
+#                over the 336 hours' usage u (python3)  =   2,570.04
+#   total        2,570.04 + 7,247.18 + 63,451.50        =  73,268.72
+#   net savings  196,334.94 - 73,268.72                 = 123,066.22
+# Its savings curve starts at the routing's savings alone, 118,961.61
+# (182,413.11 - 63,451.50), and its first step, $2.1569/h, is used in
+# every hour (the least usage, 7 x 1.06077 = $7.43/h at plan rates, is
+# above it), so it saves 336 x 2.1569 x (1.861 / 1.06077 - 1) = 546.72.
+python3 - "$out/rec" <<'PY'
+import csv, sys
+d = sys.argv[1]
+def near(got, want, what):
+    assert abs(float(got) - want) < 0.006, "%s: %s, expected %r" % (what, got, want)
+month = {r["strategy"]: r for r in csv.DictReader(open(d + "/monthly.csv"))}
+assert sorted(month) == ["balanced", "current"], sorted(month)
+cur, bal = month["current"], month["balanced"]
+assert cur["month"] == bal["month"] == "2026-05", (cur, bal)
+near(cur["total_cost"], 196334.94, "current total")
+near(cur["on_demand_cost"], 196334.94, "current on demand")
+near(bal["spot_cost"], 63451.50, "balanced spot")
+near(bal["savings_plan_cost"], 7247.18, "balanced savings plan")
+near(bal["on_demand_cost"], 2570.04, "balanced on demand")
+near(bal["total_cost"], 73268.72, "balanced total")
+near(bal["savings_plan_cash"], 188944.44, "balanced savings plan cash")
+plans = {r["name"]: r for r in csv.DictReader(open(d + "/plans.csv"))}
+b = plans["balanced"]
+assert b["recommended"] == "true" and b["training_on_spot"] == "true", b
+near(b["total_cost"], 73268.72, "plan total")
+near(b["net_savings"], 123066.22, "plan net savings")
+near(b["upfront"], 188944.44, "plan upfront")
+curve = [r for r in csv.DictReader(open(d + "/curves.csv"))
+         if r["instrument"] == "instance_family savings plan aws g6e "
+                               "us-east-1 1y all_upfront"]
+level = {round(float(r["level"]), 4): r for r in curve}
+near(level[0]["net_savings"], 118961.61, "curve at 0")
+near(level[2.1569]["net_savings"], 118961.61 + 546.72, "curve at 2.1569")
+near(level[21.569]["net_savings"], 123066.22, "curve at 21.569")
+assert level[21.569]["chosen"] == "true", level[21.569]
+PY
+
 # every CSV row has the header's fields, and recommendations.csv holds
 # each action's net savings as --json does (the routing row had one field
 # too many, every column after kind shifted by one)

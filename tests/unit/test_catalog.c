@@ -751,7 +751,8 @@ static void test_spot_history_is_read_relative_to_the_catalog(void **state)
         GP_OK);
     t = gp_pricing_find(p, "aws", "us-east-1", "g5.xlarge", &c, NULL);
     assert_non_null(t);
-    /* g5-spot-history.csv: CRLF lines, a blank line, three prices */
+    /* g5-spot-history.csv: CRLF lines, a blank line, three prices:
+     * 2026-04-02 0.35, 2026-04-03 0.40, 2026-04-05 0.30 */
     assert_int_equal(t->spot.n_history, 3);
     /* date -u -d 2026-04-02 +%s */
     assert_int_equal(t->spot.history[0].t, 1775088000);

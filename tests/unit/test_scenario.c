@@ -565,8 +565,25 @@ test_sample_scenario_checks_against_the_bundled_catalogs(void **state)
     if (gp_scenario_check(s, p, NULL, &err) != GP_OK)
         fail_msg("%s:%ld:%ld: %s: %s", err.source, err.line, err.column,
                  err.field, err.message);
+    /* scenarios/sample/scenario.json as written: the window 2026-05-01 to
+     * 2026-05-15 (date -u -d <day> +%s), one strategy after the baseline,
+     * "train-on-spot", that puts training on spot with a checkpoint every
+     * hour; inference grows 5% a month; 1000 runs, seed 42 */
     assert_string_equal(s->name, "sample");
-    assert_true(s->n_strategies >= 2);
+    assert_int_equal(s->window_start, 1777593600);
+    assert_int_equal(s->window_end, 1778803200);
+    assert_int_equal(s->policy[GP_TRAINING].launch, GP_LAUNCH_ON_DEMAND);
+    assert_int_equal(s->n_strategies, 2);
+    assert_string_equal(s->strategies[0].name, "baseline");
+    assert_string_equal(s->strategies[1].name, "train-on-spot");
+    assert_int_equal(s->strategies[1].policy[GP_TRAINING].launch,
+                     GP_LAUNCH_SPOT);
+    assert_close(s->strategies[1].policy[GP_TRAINING].checkpoint_interval_h,
+                 1.0, 0);
+    assert_int_equal(s->strategies[1].policy[GP_TRAINING].max_interruptions, 5);
+    assert_close(s->growth[GP_INFERENCE], 0.05, 0);
+    assert_int_equal(s->mc_runs, 1000);
+    assert_int_equal(s->mc_seed, 42);
     gp_scenario_free(s);
     gp_pricing_free(p);
 }
@@ -615,7 +632,9 @@ static void test_check_asks_which_region_when_a_type_is_in_several(void **state)
     gp_error err = check_fails(edited(" \"region\": \"us-east-1\",", ""));
 
     (void)state;
-    /* g5.xlarge is in aws us-east-1 and aws us-west-2 */
+    /* g5.xlarge is in aws us-east-1 and aws us-west-2; the position is
+     * its instance_type on line 15, column 23 (5 spaces, "instance_type"
+     * 6-20, ':' 21, ' ' 22, as in the fractional-count test) */
     assert_int_equal(err.line, 15);
     assert_int_equal(err.column, 23);
     assert_string_equal(err.field, "commitments[0].instance_type");

@@ -208,6 +208,8 @@ static void test_offer_catalog_has_the_list_prices(void **state)
     assert_int_equal(c->n_sources, 2);
     assert_int_equal(c->n_types, 2);
 
+    /* the g5.xlarge rows' columns: GPU 1, vCPU 4, Memory "16 GiB",
+     * Normalization Size Factor 8 (p4d.24xlarge's: 8, 96, 1152, 192) */
     g5 = type_of(c, "g5.xlarge");
     assert_string_equal(g5->family, "g5");
     assert_int_equal(g5->gpus, 1);

@@ -717,7 +717,9 @@ static void test_prometheus_errors_name_the_line_and_field(void **state)
     assert_string_equal(e.message, "the query failed (status \"error\"): "
                                    "bad_data: invalid parameter \"query\"");
 
-    /* an aggregated query lost the gpu label: line 3 holds the series */
+    /* an aggregated query lost the gpu label: neither series has one,
+     * and the first, result[0] (line 2, its "metric" has only __name__),
+     * is the one reported */
     e = import_fails(gp_import_prometheus_buffer,
                      "{\"status\": \"success\", \"data\": {\"resultType\": "
                      "\"matrix\", \"result\": [\n"

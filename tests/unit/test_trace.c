@@ -761,6 +761,10 @@ static void test_bundled_sample_matches_independent_summary(void **state)
     assert_float_equal(t->instance_hours[GP_TRAINING], want_train, 1e-6);
     assert_float_equal(t->instance_hours[GP_INFERENCE], want_inf, 1e-6);
     assert_float_equal(t->useful_gpu_hours, want_useful, 1e-6);
+    /* summary.json's "rows" (trace.csv is 4033 lines with the header);
+     * its rows run from 2026-05-01T00:00 to the 10-minute row at
+     * 2026-05-14T23:50, 14 days of 24 hours; and two pools, aws us-east-1
+     * p4d.24xlarge (training) and g6e.xlarge (inference) */
     assert_int_equal(t->rows_read, 4032);
     assert_int_equal(t->n_hours, 14 * 24);
     assert_int_equal(t->n_pools, 2);
@@ -870,6 +874,8 @@ static void test_allocation_failures_are_reported_and_leak_nothing(
                                NULL, &err);
         gp_alloc_fail_after(-1);
         if (t) {
+            /* two rows of 2 instances for the default step of an hour:
+             * 2 + 2 = 4 instance-hours */
             assert_float_equal(t->instance_hours[GP_UNLABELED], 4.0, 1e-12);
             gp_trace_free(t);
             assert_true(n > 5);

@@ -9,8 +9,9 @@
 # window 2026-05-01 to 05-15 holds 2016 training rows of 10 minutes on
 # p4d.24xlarge, each ceil(gpus / 8) instances, 8,307.5 instance-hours in
 # 336 hours (0 to 37.3 instances in an hour).  The scenario's training
-# policy is the default (checkpoint tau = 1 h, its cost delta = 0.05 h,
-# restart R = 0.25 h); the catalog (pricing/aws/us-east-1.json) gives
+# policy gives only launch, so the rest is the default (scenario.c's
+# policy_default, the SPEC 3b example's values: checkpoint tau = 1 h, its
+# cost delta = 0.05 h, restart R = 0.25 h); the catalog (pricing/aws/us-east-1.json) gives
 # on demand $21.957642/h, spot $7.246022/h at 12.5% a month.
 #   on demand    8,307.5 x 21.957642                    = $182,413.11
 #   spot, never interrupted 8,307.5 x 1.05 x 7.246022   =  $63,206.14

@@ -138,7 +138,11 @@ static gp_error check_fails(const char *text)
 
 /* ---- defaults and reading ----------------------------------------------- */
 
-/* Checks that p is the policy SPEC 3b gives when nothing is said. */
+/* Checks that p is the default policy: SPEC 3b says only "training and
+ * inference both launched on demand"; the other figures are the values of
+ * its example scenario (checkpoint every 1 h costing 0.05 h, restart
+ * 0.25 h, 5 interruptions before falling back on demand), which
+ * policy_default in scenario.c takes as defaults.  No idle termination. */
 static void check_default_policy(const gp_policy *p)
 {
     assert_int_equal(p->launch, GP_LAUNCH_ON_DEMAND);
@@ -171,6 +175,7 @@ static void test_default_scenario_has_the_documented_defaults(void **state)
     check_default_policy(&s->strategies[0].policy[GP_TRAINING]);
     assert_close(s->growth[GP_TRAINING], 0, 0);
     assert_close(s->growth[GP_INFERENCE], 0, 0);
+    /* the SPEC 3b example's monte_carlo, taken as the default */
     assert_int_equal(s->mc_runs, 1000);
     assert_int_equal(s->mc_seed, 42);
     assert_null(s->text);

@@ -491,6 +491,7 @@ static void test_dcgm_scrape_without_timestamps_takes_time(void **state)
     assert_field(out, 1, "step_s", "60");
     assert_field(out, 1, "job_id", "i-030791dc5a37cd257/gpu0");
     assert_field(out, 1, "gpu_model", "NVIDIA L4");
+    /* its DCGM_FI_DEV_POWER_USAGE line for gpu 0 reads 16.365000 */
     assert_field(out, 1, "power_w", "16.365");
     free(out);
     free(text);
@@ -514,6 +515,8 @@ static void test_dcgm_kubernetes_labels_become_team_and_project(void **state)
     assert_field(out, 1, "team", "ml-research");
     assert_field(out, 1, "project", "trainer");
     assert_field(out, 1, "pod", "llama-ft-7d9c5-x2k4q");
+    /* GPU 0's first-scrape lines, read off the file: GPU_UTIL 97,
+     * FB_USED 41230, PIPE_TENSOR_ACTIVE 0.412345; GPU 1's GPU_UTIL 0 */
     assert_field(out, 1, "gpu_util", "97");
     assert_field(out, 1, "memory_used_mib", "41230");
     assert_field(out, 1, "tensor_active", "0.412345");
@@ -687,6 +690,7 @@ static void test_prometheus_range_with_exported_labels(void **state)
     assert_field(out, 1, "team", "inference");
     assert_field(out, 1, "project", "vllm");
     assert_field(out, 1, "pod", "vllm-llama-8b-6c9f7-abcde");
+    /* host a's FB_USED at 10:00 in the file: "70312" */
     assert_field(out, 1, "memory_used_mib", "70312");
     /* host b has no workload: no labels, not the exporter's */
     assert_field(out, 2, "job_id", "h100-node-d3e4f/gpu0");

@@ -878,8 +878,6 @@ static double averages(gp_opt *o, struct work *w, int rounds, bool pools_too,
     }
     for (int t = 0; t < rounds; t++) {
         double cost = pass(o, w);
-        if (getenv("GP_DEBUG_OPT"))
-            fprintf(stderr, "round %d cost %.4f\n", t, cost);
         if (cost < best) {
             best = cost;
             save(o, best_n, best_S);

@@ -37,7 +37,6 @@
 
 #include "gpuplan.h"
 
-#include <jansson.h>
 #include <stdio.h>
 
 /* Series with fewer hours than this between their first and last hour of
@@ -138,12 +137,6 @@ gp_status gp_classify_trace(gp_trace *t, bool relabel,
 /* Adds "classified N series (M instance-hours) as training/inference
  * (...); see gpuplan classify" to w when any series was decided. */
 void gp_classification_warn(const gp_classification *c, gp_warnings *w);
-
-/* The "classified" block of the JSON inputs: counts and instance-hours by
- * label, and per decided series its pool, team, project, label,
- * confidence and features.  A new reference. */
-json_t *gp_classification_json(const gp_classification *c,
-                                const gp_trace *t);
 
 /*
  * Writes CSV trace texts again, labelled (`classify --out`): a header that

@@ -130,7 +130,7 @@ static int classify_exec(gp_cli *cli)
     if (cli->json) {
         json_t *doc = json_object();
         json_object_set_new(doc, "classified",
-                            gp_classification_json(c, in.trace));
+                            gp_json_classification(c, in.trace));
         rc = gp_json_print(doc);
         json_decref(doc);
     } else {

@@ -273,7 +273,7 @@ static int forecast_exec(gp_cli *cli)
         json_t *inputs = json_object_get(doc, "inputs");
         if (inputs)
             json_object_set_new(inputs, "classified",
-                                gp_classification_json(classified, in.trace));
+                                gp_json_classification(classified, in.trace));
         rc = gp_json_print(doc);
         json_decref(doc);
     } else {

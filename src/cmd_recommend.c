@@ -523,7 +523,7 @@ static int recommend_exec(gp_cli *cli)
     if (cli->json) {
         json_t *doc = recommendation_json(r, &info);
         json_object_set_new(json_object_get(doc, "inputs"), "classified",
-                            gp_classification_json(classified, in.trace));
+                            gp_json_classification(classified, in.trace));
         rc = gp_json_print(doc);
         json_decref(doc);
     } else {

@@ -335,7 +335,7 @@ static int simulate_exec(gp_cli *cli)
         json_object_set_new(doc, "idle", gp_json_idle(idle, in.trace));
         json_t *inputs = gp_json_inputs(&info);
         json_object_set_new(inputs, "classified",
-                            gp_classification_json(classified, in.trace));
+                            gp_json_classification(classified, in.trace));
         json_object_set_new(doc, "inputs", inputs);
         rc = gp_json_print(doc);
         json_decref(doc);

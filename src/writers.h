@@ -92,6 +92,16 @@ gp_status gp_csv_write_ledgers(gp_file_set *set, const char *dir,
                                gp_ledger *const *ledgers, size_t n,
                                const gp_trace *t, gp_error *err);
 
+/* ---- classification (classify.h) ---------------------------------------- */
+
+struct gp_classification;
+
+/* The "classified" block of the JSON inputs: counts and instance-hours by
+ * label, and per decided series its pool, team, project, label,
+ * confidence and features.  A new reference. */
+json_t *gp_json_classification(const struct gp_classification *c,
+                               const gp_trace *t);
+
 /* ---- idle GPUs (idle.h) -------------------------------------------------- */
 
 struct gp_idle_report;

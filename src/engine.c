@@ -128,20 +128,56 @@ static size_t month_index(gp_ledger *l, int64_t t)
  * whose commitment fees take the same discount factor f. */
 static void build_months(gp_ledger *l, const gp_model_input *in, double f)
 {
-    for (size_t h = 0; h < l->n_hours; h++) {
+    /* each month's hours are consecutive: compensated sums (gp_sum) over
+     * them, written to the month when the next one starts */
+    enum {
+        OD,
+        RI,
+        SP,
+        SPOT,
+        RI_USED,
+        RI_BOUGHT,
+        SP_USED,
+        SP_COMMITTED,
+        LAUNCHED,
+        COVERED,
+        N_SUMS
+    };
+    gp_sum sum[N_SUMS] = {{0}};
+    gp_ledger_month *m = NULL;
+    for (size_t h = 0; h <= l->n_hours; h++) {
+        gp_ledger_month *at = h < l->n_hours
+                                  ? &l->months[month_index(
+                                        l, (l->start_hour + (int64_t)h) * 3600)]
+                                  : NULL;
+        if (at != m && m) {
+            m->on_demand_cost = gp_sum_value(&sum[OD]);
+            m->reserved_cost = gp_sum_value(&sum[RI]);
+            m->savings_plan_cost = gp_sum_value(&sum[SP]);
+            m->spot_cost = gp_sum_value(&sum[SPOT]);
+            m->reserved_used = gp_sum_value(&sum[RI_USED]);
+            m->reserved_purchased = gp_sum_value(&sum[RI_BOUGHT]);
+            m->sp_used = gp_sum_value(&sum[SP_USED]);
+            m->sp_committed = gp_sum_value(&sum[SP_COMMITTED]);
+            m->od_equiv_launched = gp_sum_value(&sum[LAUNCHED]);
+            m->od_equiv_covered = gp_sum_value(&sum[COVERED]);
+        }
+        if (!at)
+            break;
+        if (at != m)
+            memset(sum, 0, sizeof sum);
+        m = at;
         const gp_ledger_hour *r = &l->hours[h];
-        gp_ledger_month *m =
-            &l->months[month_index(l, (l->start_hour + (int64_t)h) * 3600)];
-        m->on_demand_cost += r->on_demand_cost;
-        m->reserved_cost += r->reserved_cost;
-        m->savings_plan_cost += r->savings_plan_cost;
-        m->spot_cost += r->spot_cost;
-        m->reserved_used += r->reserved_used;
-        m->reserved_purchased += r->reserved_purchased;
-        m->sp_used += r->sp_used;
-        m->sp_committed += r->sp_committed;
-        m->od_equiv_launched += r->od_equiv_launched;
-        m->od_equiv_covered += r->od_equiv_covered;
+        gp_sum_add(&sum[OD], r->on_demand_cost);
+        gp_sum_add(&sum[RI], r->reserved_cost);
+        gp_sum_add(&sum[SP], r->savings_plan_cost);
+        gp_sum_add(&sum[SPOT], r->spot_cost);
+        gp_sum_add(&sum[RI_USED], r->reserved_used);
+        gp_sum_add(&sum[RI_BOUGHT], r->reserved_purchased);
+        gp_sum_add(&sum[SP_USED], r->sp_used);
+        gp_sum_add(&sum[SP_COMMITTED], r->sp_committed);
+        gp_sum_add(&sum[LAUNCHED], r->od_equiv_launched);
+        gp_sum_add(&sum[COVERED], r->od_equiv_covered);
     }
     for (size_t i = 0; i < in->n_commitments; i++) {
         const gp_commitment *c = in->commitments[i];
@@ -152,26 +188,36 @@ static void build_months(gp_ledger *l, const gp_model_input *in, double f)
         upfront *= f;
         gp_commitment_active_hours(c, l->start_hour, l->n_hours, &first,
                                    &last);
-        for (size_t h = first; h < last; h++) {
-            gp_ledger_month *m = &l->months[month_index(
-                l, (l->start_hour + (int64_t)h) * 3600)];
-            if (c->type == GP_COMMIT_RESERVED)
-                m->reserved_cash += per_hour;
-            else
-                m->savings_plan_cash += per_hour;
+        /* the fee times the month's active hours (a count, exact), not
+         * the fee added once an hour */
+        size_t n = 0;
+        for (size_t h = first; h <= last; h++) {
+            gp_ledger_month *at =
+                h < last ? &l->months[month_index(
+                               l, (l->start_hour + (int64_t)h) * 3600)]
+                         : NULL;
+            if (n > 0 && (at != m || !at)) {
+                if (c->type == GP_COMMIT_RESERVED)
+                    m->reserved_cash += per_hour * (double)n;
+                else
+                    m->savings_plan_cash += per_hour * (double)n;
+                n = 0;
+            }
+            m = at;
+            n++;
         }
         int64_t start_h = floor_hour(c->start);
         if (upfront > 0 && start_h >= l->start_hour &&
             start_h < l->start_hour + (int64_t)l->n_hours) {
-            gp_ledger_month *m = &l->months[month_index(l, c->start)];
+            gp_ledger_month *um = &l->months[month_index(l, c->start)];
             if (c->type == GP_COMMIT_RESERVED)
-                m->reserved_cash += upfront;
+                um->reserved_cash += upfront;
             else
-                m->savings_plan_cash += upfront;
+                um->savings_plan_cash += upfront;
         }
     }
     for (size_t i = 0; i < l->n_months; i++) {
-        gp_ledger_month *m = &l->months[i];
+        m = &l->months[i];
         m->total_cost = m->on_demand_cost + m->reserved_cost +
                         m->savings_plan_cost + m->spot_cost;
         m->total_cash = m->on_demand_cost + m->spot_cost + m->reserved_cash +
@@ -326,43 +372,62 @@ gp_status gp_ledger_chargeback(const gp_ledger *l, const gp_trace *t,
 
 static void totals(gp_ledger *l, const gp_trace *t)
 {
-    double ri_used = 0, ri_bought = 0, sp_used = 0, sp_bought = 0;
-    double launched = 0, covered = 0;
+    /* over every hour of the window: compensated sums (gp_sum) */
+    gp_sum od = {0}, ri = {0}, sp = {0}, spot = {0}, all_od = {0};
+    gp_sum ri_used = {0}, ri_bought = {0}, sp_used = {0}, sp_bought = {0};
+    gp_sum launched = {0}, covered = {0}, ih[GP_N_WORKLOADS] = {{0}};
 
     for (size_t h = 0; h < l->n_hours; h++) {
         const gp_ledger_hour *r = &l->hours[h];
-        l->on_demand_cost += r->on_demand_cost;
-        l->reserved_cost += r->reserved_cost;
-        l->savings_plan_cost += r->savings_plan_cost;
-        l->spot_cost += r->spot_cost;
-        l->all_on_demand_cost += r->all_on_demand_cost;
-        ri_used += r->reserved_used;
-        ri_bought += r->reserved_purchased;
-        sp_used += r->sp_used;
-        sp_bought += r->sp_committed;
-        launched += r->od_equiv_launched;
-        covered += r->od_equiv_covered;
+        gp_sum_add(&od, r->on_demand_cost);
+        gp_sum_add(&ri, r->reserved_cost);
+        gp_sum_add(&sp, r->savings_plan_cost);
+        gp_sum_add(&spot, r->spot_cost);
+        gp_sum_add(&all_od, r->all_on_demand_cost);
+        gp_sum_add(&ri_used, r->reserved_used);
+        gp_sum_add(&ri_bought, r->reserved_purchased);
+        gp_sum_add(&sp_used, r->sp_used);
+        gp_sum_add(&sp_bought, r->sp_committed);
+        gp_sum_add(&launched, r->od_equiv_launched);
+        gp_sum_add(&covered, r->od_equiv_covered);
         for (int w = 0; w < GP_N_WORKLOADS; w++)
-            l->workload_instance_hours[w] += r->instance_hours[w];
+            gp_sum_add(&ih[w], r->instance_hours[w]);
     }
+    l->on_demand_cost = gp_sum_value(&od);
+    l->reserved_cost = gp_sum_value(&ri);
+    l->savings_plan_cost = gp_sum_value(&sp);
+    l->spot_cost = gp_sum_value(&spot);
+    l->all_on_demand_cost = gp_sum_value(&all_od);
+    for (int w = 0; w < GP_N_WORKLOADS; w++)
+        l->workload_instance_hours[w] = gp_sum_value(&ih[w]);
     l->total_cost = l->on_demand_cost + l->reserved_cost +
                     l->savings_plan_cost + l->spot_cost;
     l->savings = l->all_on_demand_cost - l->total_cost;
     l->savings_pct =
         l->all_on_demand_cost > 0 ? l->savings / l->all_on_demand_cost : 0;
-    l->reserved_utilization = ri_bought > 0 ? ri_used / ri_bought : NAN;
-    l->savings_plan_utilization = sp_bought > 0 ? sp_used / sp_bought : NAN;
-    l->coverage = launched > 0 ? covered / launched : 0;
+    double bought = gp_sum_value(&ri_bought), sp_all = gp_sum_value(&sp_bought);
+    double od_launched = gp_sum_value(&launched);
+    l->reserved_utilization =
+        bought > 0 ? gp_sum_value(&ri_used) / bought : NAN;
+    l->savings_plan_utilization =
+        sp_all > 0 ? gp_sum_value(&sp_used) / sp_all : NAN;
+    l->coverage = od_launched > 0 ? gp_sum_value(&covered) / od_launched : 0;
     /* cost per useful GPU-hour over the usage that reported gpu_util: a
      * series' cost counts in the share of its GPU-hours that had one */
-    double cost_with_util = 0, util_gpu_hours = 0;
+    gp_sum useful = {0}, util = {0}, with_util = {0};
+    gp_sum by_workload[GP_N_WORKLOADS] = {{0}};
     for (size_t i = 0; i < l->n_series; i++) {
         const gp_ledger_series *ls = &l->series[i];
-        l->useful_gpu_hours += ls->useful_gpu_hours;
-        util_gpu_hours += ls->util_gpu_hours;
-        l->workload_cost[t->series[i].workload] += ls->cost;
-        cost_with_util += gp_ledger_series_cost_with_util(l, t, i);
+        gp_sum_add(&useful, ls->useful_gpu_hours);
+        gp_sum_add(&util, ls->util_gpu_hours);
+        gp_sum_add(&by_workload[t->series[i].workload], ls->cost);
+        gp_sum_add(&with_util, gp_ledger_series_cost_with_util(l, t, i));
     }
+    for (int w = 0; w < GP_N_WORKLOADS; w++)
+        l->workload_cost[w] = gp_sum_value(&by_workload[w]);
+    l->useful_gpu_hours = gp_sum_value(&useful);
+    double util_gpu_hours = gp_sum_value(&util);
+    double cost_with_util = gp_sum_value(&with_util);
     if (!(util_gpu_hours > 0))
         l->useful_gpu_hours = NAN; /* unknown: no usage reported gpu_util */
     if (t->gpu_hours_without_util == 0)
@@ -601,10 +666,15 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
     double *job_cost = rest_ih ? rest_ih + (np + 1) : NULL;
     double *per_series =
         gp_calloc(2 * (trace->n_series + 1), sizeof *per_series);
-    if (!od_launched || !rest_ih || !per_series) {
+    /* [series] its cost over the window, and the window's unallocated
+     * commitment cost: compensated sums (gp_sum) over the hours */
+    gp_sum *series_cost = gp_calloc(trace->n_series + 1, sizeof *series_cost);
+    gp_sum unallocated = {0};
+    if (!od_launched || !rest_ih || !per_series || !series_cost) {
         gp_free(od_launched);
         gp_free(rest_ih);
         gp_free(per_series);
+        gp_free(series_cost);
         st = GP_ERR_NOMEM;
         goto fail;
     }
@@ -620,6 +690,7 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
         gp_free(od_launched);
         gp_free(rest_ih);
         gp_free(per_series);
+        gp_free(series_cost);
         st = GP_ERR_NOMEM;
         goto fail;
     }
@@ -719,14 +790,18 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
                     double share = d / od_launched[p];
                     c = (hour.od_cost[p] + hour.commit_cost[p]) * share;
                 }
-                ls->cost += c;
+                gp_sum_add(&series_cost[i], c);
                 allocated += c;
             }
         }
-        l->unallocated_cost += row->on_demand_cost + row->reserved_cost +
-                               row->savings_plan_cost + row->spot_cost -
-                               allocated;
+        gp_sum_add(&unallocated, row->on_demand_cost + row->reserved_cost +
+                                     row->savings_plan_cost + row->spot_cost -
+                                     allocated);
     }
+    for (size_t i = 0; i < trace->n_series; i++)
+        l->series[i].cost = gp_sum_value(&series_cost[i]);
+    l->unallocated_cost = gp_sum_value(&unallocated);
+    gp_free(series_cost);
     gp_free(od_launched);
     gp_free(rest_ih);
     gp_free(per_series);

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "engine.h"
 #include "gpuplan.h"
 
@@ -74,6 +75,35 @@ test_cost_per_useful_gpu_hour_is_cost_over_gpus_times_util(void **state)
     gp_trace_free(t);
     gp_scenario_free(s);
     free(csv);
+}
+
+static void test_a_year_of_hours_sums_to_the_rate_times_the_hours(void **state)
+{
+    (void)state;
+    /* One p4d.24xlarge on demand at $32.77/h for 2026, one row of 365
+     * days: 8,760 x $32.77 = $287,065.20 for the year, 744 x $32.77 =
+     * $24,380.88 for January.  Adding $32.77 hour by hour with plain `+=`
+     * drifts: 287065.1999999776 (2.2e-8 off) and 24380.880000000267
+     * (2.7e-10 off), which the JSON prints at 15 digits; a compensated
+     * sum is within an ulp (5.8e-11 and 3.6e-12 here).  assert_close, as
+     * cmocka's assert_float_equal compares in float. */
+    gp_trace *t = trace_of("timestamp,step_s,instance_type,instances\n"
+                           "2026-01-01T00:00:00Z,31536000,p4d.24xlarge,1\n");
+    gp_scenario *s = scenario_of("{}");
+    gp_ledger *l = run(t, s, 0);
+    assert_int_equal(l->n_hours, 8760);
+    assert_close(l->on_demand_cost, 287065.2, 1e-9);
+    assert_close(l->total_cost, 287065.2, 1e-9);
+    assert_close(l->all_on_demand_cost, 287065.2, 1e-9);
+    assert_close(l->series[0].cost, 287065.2, 1e-9);
+    assert_int_equal(l->n_months, 12);
+    assert_int_equal(l->months[0].month, 1);
+    assert_close(l->months[0].on_demand_cost, 24380.88, 1e-11);
+    assert_close(l->months[0].total_cost, 24380.88, 1e-11);
+    assert_close(l->months[0].total_cash, 24380.88, 1e-11);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
 }
 
 static void test_savings_plan_covers_highest_discount_first(void **state)
@@ -741,6 +771,7 @@ int main(void)
         cmocka_unit_test(test_fallback_after_max_interruptions),
         cmocka_unit_test(test_fallback_when_the_deadline_is_at_risk),
         cmocka_unit_test(test_spot_statistics_cover_the_window_of_a_cut_run),
+        cmocka_unit_test(test_a_year_of_hours_sums_to_the_rate_times_the_hours),
     };
     gsl_set_error_handler_off();
     return cmocka_run_group_tests(tests, setup, teardown);

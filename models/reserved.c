@@ -15,6 +15,7 @@
  * 2/3 of one 12xlarge instance-hour used of 1 purchased.
  */
 #include "model.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,9 +27,10 @@ struct reservation {
     double count;
     double effective_hourly;
     size_t first, last; /* active window hours */
-    double used;        /* instance-hours of its type over the window */
-    double cost;
-    double covered_value; /* on-demand value of what it covered */
+    /* over the window's hours (gp_sum: long sums of money) */
+    gp_sum used; /* instance-hours of its type */
+    gp_sum cost;
+    gp_sum covered_value; /* on-demand value of what it covered */
 };
 
 /* A family in one region: reservations and the pools they may cover. */
@@ -230,7 +232,7 @@ static void reserved_bill_hour(void *state, const gp_model_input *in,
             if (hour->h < r->first || hour->h >= r->last)
                 continue;
             double cost = r->count * r->effective_hourly;
-            r->cost += cost;
+            gp_sum_add(&r->cost, cost);
             hour->row->reserved_cost += cost;
             hour->commitment_cost += cost;
             group_cost += cost;
@@ -287,8 +289,9 @@ static void reserved_bill_hour(void *state, const gp_model_input *in,
             if (hour->h < r->first || hour->h >= r->last)
                 continue;
             double used = used_units * r->count / total_units;
-            r->used += used;
-            r->covered_value += group_covered * r->units / total_units;
+            gp_sum_add(&r->used, used);
+            gp_sum_add(&r->covered_value,
+                       group_covered * r->units / total_units);
             hour->row->reserved_used += used;
         }
     }
@@ -305,10 +308,10 @@ static gp_status reserved_finish(void *state, const gp_model_input *in,
         for (size_t k = 0; k < s->families[g].n_res; k++) {
             const struct reservation *r = &s->families[g].res[k];
             gp_ledger_commitment *lc = &ledger->commitments[r->commitment];
-            lc->cost = r->cost;
-            lc->used = r->used;
+            lc->cost = gp_sum_value(&r->cost);
+            lc->used = gp_sum_value(&r->used);
             lc->purchased = r->count * (double)(r->last - r->first);
-            lc->od_equiv_covered = r->covered_value;
+            lc->od_equiv_covered = gp_sum_value(&r->covered_value);
         }
     }
     return GP_OK;

@@ -18,6 +18,7 @@
  * not covered by it.
  */
 #include "model.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,7 @@ struct plan {
     size_t first, last;
     struct eligible *pools; /* in the order the plan covers them */
     size_t n_pools;
-    double used, cost, covered_value;
+    gp_sum used, cost, covered_value; /* over the window's hours */
 };
 
 struct state {
@@ -153,7 +154,7 @@ static void savings_plan_bill_hour(void *state, const gp_model_input *in,
             hour->remaining[p] -= x;
             budget -= x * rate;
             hour->covered_value[p] += x * in->od_rate[p];
-            pl->covered_value += x * in->od_rate[p];
+            gp_sum_add(&pl->covered_value, x * in->od_rate[p]);
             pl->pools[k].hour_value = x * in->od_rate[p];
             covered += x * in->od_rate[p];
         }
@@ -166,8 +167,8 @@ static void savings_plan_bill_hour(void *state, const gp_model_input *in,
         }
         if (budget < 0)
             budget = 0;
-        pl->used += pl->hourly - budget;
-        pl->cost += pl->hourly;
+        gp_sum_add(&pl->used, pl->hourly - budget);
+        gp_sum_add(&pl->cost, pl->hourly);
         hour->row->sp_used += pl->hourly - budget;
         hour->row->sp_committed += pl->hourly;
         hour->row->savings_plan_cost += pl->hourly;
@@ -185,10 +186,10 @@ static gp_status savings_plan_finish(void *state, const gp_model_input *in,
     for (size_t i = 0; i < s->n_plans; i++) {
         const struct plan *pl = &s->plans[i];
         gp_ledger_commitment *lc = &ledger->commitments[pl->commitment];
-        lc->cost = pl->cost;
-        lc->used = pl->used;
+        lc->cost = gp_sum_value(&pl->cost);
+        lc->used = gp_sum_value(&pl->used);
         lc->purchased = pl->hourly * (double)(pl->last - pl->first);
-        lc->od_equiv_covered = pl->covered_value;
+        lc->od_equiv_covered = gp_sum_value(&pl->covered_value);
     }
     return GP_OK;
 }

@@ -106,6 +106,41 @@ static void test_a_year_of_hours_sums_to_the_rate_times_the_hours(void **state)
     gp_trace_free(t);
 }
 
+static void
+test_a_year_of_commitment_costs_the_rate_times_the_hours(void **state)
+{
+    (void)state;
+    /* One g5.xlarge for 2026 under a 1-year no-upfront reservation at
+     * $0.62/h and a 1-year compute plan of $1.10/h, both from 2026-01-01:
+     * 8,760 x $0.62 = $5,431.20 and 8,760 x $1.10 = $9,636.00 for the
+     * year.  Plain `+=` once an hour made 5431.199999999231 and
+     * 9636.000000001593; a compensated sum is within an ulp (1.8e-12).
+     * The reservation covers the instance every hour, so it is all used
+     * (8,760 instance-hours) and the plan covers nothing. */
+    gp_trace *t = trace_of("timestamp,step_s,instance_type,instances\n"
+                           "2026-01-01T00:00:00Z,31536000,g5.xlarge,1\n");
+    gp_scenario *s = scenario_of(
+        "{\"commitments\": [{\"type\": \"reserved\", \"instance_type\": "
+        "\"g5.xlarge\", \"count\": 1, \"term_years\": 1, \"payment\": "
+        "\"no_upfront\", \"start\": \"2026-01-01T00:00:00Z\"}, "
+        "{\"type\": \"savings_plan\", \"kind\": \"compute\", \"provider\": "
+        "\"aws\", \"hourly_commitment\": 1.1, \"term_years\": 1, "
+        "\"payment\": \"no_upfront\", \"start\": "
+        "\"2026-01-01T00:00:00Z\"}]}");
+    gp_ledger *l = run(t, s, 0);
+    assert_int_equal(l->n_hours, 8760);
+    assert_int_equal(l->n_commitments, 2);
+    assert_int_equal(l->commitments[0].c->type, GP_COMMIT_RESERVED);
+    assert_close(l->commitments[0].cost, 5431.2, 1e-11);
+    assert_close(l->commitments[0].used, 8760, 1e-11);
+    assert_int_equal(l->commitments[1].c->type, GP_COMMIT_SAVINGS_PLAN);
+    assert_close(l->commitments[1].cost, 9636, 1e-11);
+    assert_close(l->commitments[1].used, 0, 1e-11);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
 static void test_savings_plan_covers_highest_discount_first(void **state)
 {
     (void)state;
@@ -772,6 +807,8 @@ int main(void)
         cmocka_unit_test(test_fallback_when_the_deadline_is_at_risk),
         cmocka_unit_test(test_spot_statistics_cover_the_window_of_a_cut_run),
         cmocka_unit_test(test_a_year_of_hours_sums_to_the_rate_times_the_hours),
+        cmocka_unit_test(
+            test_a_year_of_commitment_costs_the_rate_times_the_hours),
     };
     gsl_set_error_handler_off();
     return cmocka_run_group_tests(tests, setup, teardown);

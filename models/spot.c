@@ -43,6 +43,7 @@
  */
 #include "model.h"
 #include "progress.h"
+#include "util.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -104,7 +105,8 @@ struct state {
      * policy if none), for usage that is not a job run */
     const gp_policy **pool_pol;
     /* expected-value (no job_id) totals */
-    double nonjob_cost, nonjob_interruptions, nonjob_failed;
+    /* over the window's hours (gp_sum: long sums of money) */
+    gp_sum nonjob_cost, nonjob_interruptions, nonjob_failed;
     /* job runs on spot that started before the window: not replayed, their
      * hours in it are priced by the expected value */
     size_t early_runs;
@@ -490,9 +492,9 @@ static void spot_bill_hour(void *state, const gp_model_input *in,
         double cost = x * wall * price;
         hour->spot_cost[p] += cost;
         hour->row->spot_cost += cost;
-        s->nonjob_cost += cost;
-        s->nonjob_interruptions += x * wall * lambda;
-        s->nonjob_failed += x * (wall - (1.0 + delta / tau)) * price;
+        gp_sum_add(&s->nonjob_cost, cost);
+        gp_sum_add(&s->nonjob_interruptions, x * wall * lambda);
+        gp_sum_add(&s->nonjob_failed, x * (wall - (1.0 + delta / tau)) * price);
     }
 }
 
@@ -510,8 +512,9 @@ static gp_status spot_finish(void *state, const gp_model_input *in,
         return GP_ERR_NOMEM;
     }
     ledger->n_jobs = s->n_runs;
-    double interruptions = s->nonjob_interruptions;
-    double failed = s->nonjob_failed;
+    double interruptions = gp_sum_value(&s->nonjob_interruptions);
+    double failed = gp_sum_value(&s->nonjob_failed);
+    double nonjob_cost = gp_sum_value(&s->nonjob_cost);
     for (size_t i = 0; i < s->n_runs; i++) {
         const struct spot_run *r = &s->runs[i];
         ledger->jobs[i] = r->out;
@@ -519,7 +522,7 @@ static gp_status spot_finish(void *state, const gp_model_input *in,
         failed += r->out.failed_attempt_cost_mean * r->window;
     }
     for (int r = 0; r < s->replicates; r++)
-        tot[r] = s->nonjob_cost + (double)s->totals[r] / 1e6;
+        tot[r] = nonjob_cost + (double)s->totals[r] / 1e6;
     gsl_sort(tot, 1, (size_t)s->replicates);
     ledger->spot_interruptions_mean = interruptions;
     ledger->spot_failed_attempt_cost_mean = failed;

@@ -141,6 +141,37 @@ test_a_year_of_commitment_costs_the_rate_times_the_hours(void **state)
     gp_trace_free(t);
 }
 
+static void test_a_year_on_spot_costs_the_hour_times_the_hours(void **state)
+{
+    (void)state;
+    /* One g5.xlarge for 2026 launched on spot ($0.40/h, 5% a month
+     * interrupted): every hour bills the same, hours[0].spot_cost (the
+     * spot price times Daly's expected wall time of an hour), so the
+     * year is 8,760 times it, and with no job run every Monte Carlo
+     * replicate is that same cost, so P50 and P95 are too (about $0.42
+     * an hour, $3,679.40 a year).  Plain `+=` once an hour made P50
+     * 3679.4003578972738 against 8,760 x the hour = 3679.4003578975594
+     * (2.9e-10 off); compensated sums agree within an ulp (4.5e-13). */
+    gp_trace *t = trace_of(
+        "timestamp,step_s,instance_type,workload,instances,interruptible\n"
+        "2026-01-01T00:00:00Z,31536000,g5.xlarge,training,1,true\n");
+    gp_scenario *s =
+        scenario_of("{\"policy\": {\"training\": {\"launch\": \"spot\"}}, "
+                    "\"monte_carlo\": {\"runs\": 10, \"seed\": 1}}");
+    gp_ledger *l = run(t, s, 0);
+    assert_int_equal(l->n_hours, 8760);
+    assert_int_equal(l->n_jobs, 0);
+    double hour = l->hours[0].spot_cost;
+    assert_true(hour > 0.4 && hour < 0.5);
+    assert_close(l->hours[8759].spot_cost, hour, 0);
+    assert_close(l->spot_cost, 8760 * hour, 1e-11);
+    assert_close(l->spot_cost_p50, 8760 * hour, 1e-11);
+    assert_close(l->spot_cost_p95, 8760 * hour, 1e-11);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
 static void test_savings_plan_covers_highest_discount_first(void **state)
 {
     (void)state;
@@ -809,6 +840,7 @@ int main(void)
         cmocka_unit_test(test_a_year_of_hours_sums_to_the_rate_times_the_hours),
         cmocka_unit_test(
             test_a_year_of_commitment_costs_the_rate_times_the_hours),
+        cmocka_unit_test(test_a_year_on_spot_costs_the_hour_times_the_hours),
     };
     gsl_set_error_handler_off();
     return cmocka_run_group_tests(tests, setup, teardown);

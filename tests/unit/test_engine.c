@@ -812,6 +812,76 @@ static void test_spot_statistics_cover_the_window_of_a_cut_run(void **state)
     gp_trace_free(t);
 }
 
+static void test_out_of_memory_anywhere_fails_cleanly(void **state)
+{
+    (void)state;
+    /* Every allocation of a run fails in turn (gp_alloc_fail_after): the
+     * run says out of memory and leaves its out-pointer NULL (the ASan
+     * build's LeakSanitizer finds anything left behind), until the run
+     * needs no more and succeeds; then the same for the chargeback.  A
+     * reservation, a savings plan and a strategy on spot with a job run
+     * take every model's allocations. */
+    gp_trace *t =
+        trace_of("timestamp,step_s,instance_type,workload,instances,job_id,"
+                 "interruptible,team\n"
+                 "2026-01-05T00:00:00Z,3600,g5.xlarge,inference,2,,false,a\n"
+                 "2026-01-05T01:00:00Z,3600,g5.xlarge,inference,3,,false,b\n"
+                 "2026-01-05T00:00:00Z,3600,p4d.24xlarge,training,1,j1,true,a\n"
+                 "2026-01-05T01:00:00Z,3600,p4d.24xlarge,training,1,j1,true,a\n"
+                 "2026-01-05T02:00:00Z,3600,g5.2xlarge,training,2,,true,b\n");
+    gp_scenario *s = scenario_of(
+        "{\"commitments\": [{\"type\": \"reserved\", \"instance_type\": "
+        "\"g5.xlarge\", \"count\": 1, \"term_years\": 1, \"payment\": "
+        "\"no_upfront\", \"start\": \"2026-01-01T00:00:00Z\"}, "
+        "{\"type\": \"savings_plan\", \"kind\": \"compute\", \"provider\": "
+        "\"aws\", \"hourly_commitment\": 1, \"term_years\": 1, "
+        "\"payment\": \"no_upfront\", \"start\": "
+        "\"2026-01-01T00:00:00Z\"}], \"strategies\": [{\"name\": "
+        "\"spot\", \"policy\": {\"training\": {\"launch\": "
+        "\"spot\"}}}], \"monte_carlo\": {\"runs\": 20, \"seed\": 1}}");
+    for (size_t strat = 0; strat < s->n_strategies; strat++) {
+        gp_ledger *l = NULL;
+        long failed = 0;
+        for (long n = 0; n < 100000; n++) {
+            gp_error err;
+            gp_error_clear(&err);
+            l = (gp_ledger *)&err; /* not NULL: the run must set it */
+            gp_alloc_fail_after(n);
+            gp_status st = gp_engine_run(t, pricing, s, strat, NULL, &l, &err);
+            gp_alloc_fail_after(-1);
+            if (st == GP_OK)
+                break;
+            assert_int_equal(st, GP_ERR_NOMEM);
+            assert_null(l);
+            assert_string_equal(err.message, "out of memory");
+            failed++;
+        }
+        assert_non_null(l);
+        assert_true(failed > 5);
+        for (long n = 0;; n++) {
+            gp_error err;
+            gp_chargeback_row *rows = (gp_chargeback_row *)&err;
+            size_t n_rows = 1;
+            gp_error_clear(&err);
+            gp_alloc_fail_after(n);
+            gp_status st = gp_ledger_chargeback(l, t, &rows, &n_rows, &err);
+            gp_alloc_fail_after(-1);
+            if (st == GP_OK) {
+                assert_true(n_rows > 0);
+                gp_free(rows);
+                break;
+            }
+            assert_int_equal(st, GP_ERR_NOMEM);
+            assert_null(rows);
+            assert_int_equal(n_rows, 0);
+        }
+        gp_ledger_free(l);
+    }
+    gp_ledger_free(NULL); /* a no-op */
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -841,6 +911,7 @@ int main(void)
         cmocka_unit_test(
             test_a_year_of_commitment_costs_the_rate_times_the_hours),
         cmocka_unit_test(test_a_year_on_spot_costs_the_hour_times_the_hours),
+        cmocka_unit_test(test_out_of_memory_anywhere_fails_cleanly),
     };
     gsl_set_error_handler_off();
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -238,6 +238,62 @@ void gp_usage_warnings(const gp_trace *t, const gp_idle_report *idle,
     }
 }
 
+json_t *gp_json_policy(const gp_policy *p)
+{
+    json_t *o = json_object();
+
+    if (!o)
+        return NULL;
+    json_object_set_new(o, "launch", json_string(gp_launch_name(p->launch)));
+    /* the checkpoint, restart, interruption and deadline settings do
+     * nothing on demand: shown beside an on-demand launch they read as
+     * if they were billed */
+    if (p->launch == GP_LAUNCH_SPOT) {
+        json_object_set_new(o, "checkpoint_interval_h",
+                            gp_json_number_or_null(p->checkpoint_interval_h));
+        json_object_set_new(o, "checkpoint_cost_h",
+                            gp_json_number_or_null(p->checkpoint_cost_h));
+        json_object_set_new(o, "restart_overhead_h",
+                            gp_json_number_or_null(p->restart_overhead_h));
+        json_object_set_new(o, "max_interruptions",
+                            json_integer(p->max_interruptions));
+        json_object_set_new(o, "deadline_slack_h",
+                            p->deadline_slack_h >= 0
+                                ? json_real(p->deadline_slack_h)
+                                : json_null());
+        json_object_set_new(o, "fallback",
+                            json_string(gp_launch_name(p->fallback)));
+    }
+    if (p->terminate_idle_h > 0)
+        json_object_set_new(o, "terminate_idle_h",
+                            json_real(p->terminate_idle_h));
+    return o;
+}
+
+void gp_policy_describe(const gp_policy *p, char *buf, size_t size)
+{
+    size_t n;
+
+    if (p->launch == GP_LAUNCH_SPOT) {
+        char deadline[64] = "";
+        if (p->deadline_slack_h >= 0)
+            snprintf(deadline, sizeof deadline,
+                     " or when %g h of slack is at risk", p->deadline_slack_h);
+        snprintf(buf, size,
+                 "spot; checkpoint every %g h (cost %g h); restart %g h; at "
+                 "most %d interruptions%s, then %s",
+                 p->checkpoint_interval_h, p->checkpoint_cost_h,
+                 p->restart_overhead_h, p->max_interruptions, deadline,
+                 p->fallback == GP_LAUNCH_SPOT ? "spot" : "on demand");
+    } else {
+        snprintf(buf, size, "on demand");
+    }
+    n = strlen(buf);
+    if (p->terminate_idle_h > 0 && n < size)
+        snprintf(buf + n, size - n, "; idle GPUs terminated after %g h",
+                 p->terminate_idle_h);
+}
+
 json_t *gp_json_inputs(const gp_run_info *info)
 {
     json_t *o = json_object();
@@ -275,6 +331,17 @@ json_t *gp_json_inputs(const gp_run_info *info)
                         json_string(info->scenario->name
                                         ? info->scenario->name
                                         : "(default)"));
+    /* each strategy's policies, baseline first, as the Inputs sheet
+     * lists them (a strategy's policy replaces keys of the baseline's) */
+    json_t *pols = json_array();
+    for (size_t k = 0; pols && k < info->scenario->n_strategies; k++) {
+        const gp_strategy *sg = &info->scenario->strategies[k];
+        json_array_append_new(
+            pols, json_pack("{s:s, s:o, s:o}", "strategy", sg->name, "training",
+                            gp_json_policy(&sg->policy[0]), "inference",
+                            gp_json_policy(&sg->policy[1])));
+    }
+    json_object_set_new(o, "policies", pols ? pols : json_array());
     json_object_set_new(o, "bundled_sample", json_boolean(info->used_sample));
     json_object_set_new(
         o, "trace",

@@ -1432,26 +1432,33 @@ static size_t inputs_scenario(gp_xl *x, xl_sheet *s, size_t row)
     kv_num(x, s, row++, "Interruption factor", sc->interruption_factor,
            x->f.num);
     for (int w = 0; w < 2; w++) {
-        const gp_policy *p = &sc->policy[w];
         char k[64];
-        snprintf(k, sizeof k, "Policy, %s", gp_workload_name((gp_workload)w));
-        char deadline[64] = "";
-        if (p->deadline_slack_h >= 0)
-            snprintf(deadline, sizeof deadline,
-                     " or when %g h of slack is at risk",
-                     p->deadline_slack_h);
-        snprintf(buf, sizeof buf,
-                 "launch %s; checkpoint every %g h (cost %g h); restart "
-                 "%g h; at most %d interruptions%s, then %s",
-                 gp_launch_name(p->launch), p->checkpoint_interval_h,
-                 p->checkpoint_cost_h, p->restart_overhead_h,
-                 p->max_interruptions, deadline,
-                 gp_launch_name(p->fallback));
-        kv_text(x, s, row++, k, buf);
         snprintf(k, sizeof k, "Growth per month, %s",
                  gp_workload_name((gp_workload)w));
         kv_num(x, s, row++, k, sc->growth[w], x->f.pct);
     }
+    /* each strategy's policy, baseline first, as inputs.policies in the
+     * JSON: the launch, and the spot settings only where it launches on
+     * spot (on demand they do nothing) */
+    for (size_t i = 0; i < sc->n_strategies; i++) {
+        const gp_strategy *sg = &sc->strategies[i];
+        size_t len = strlen(sg->name) + 32;
+        char *k = gp_malloc(len);
+        for (int w = 0; k && w < 2; w++) {
+            /* the label widens column A (to 60 at most, xl_fit) */
+            snprintf(k, len, "Policy, %s, %s", sg->name,
+                     gp_workload_name((gp_workload)w));
+            xl_text(s, row, 0, k, x->f.label);
+            gp_policy_describe(&sg->policy[w], buf, sizeof buf);
+            write_string_capped(s->ws, row++, 1, buf, x->f.text);
+        }
+        gp_free(k);
+    }
+    if (sc->n_strategies > 1 && x->r->rec)
+        worksheet_write_string(s->ws, (lxw_row_t)row++, 0,
+                               "recommend plans on the baseline's policy; "
+                               "simulate compares the strategies",
+                               x->f.note);
     kv_num(x, s, row++, "Monte Carlo runs", sc->mc_runs, x->f.count);
     kv_num(x, s, row++, "Monte Carlo seed", (double)sc->mc_seed, x->f.count);
     kv_num(x, s, row++, "Commitments owned", (double)sc->n_commitments,

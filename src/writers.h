@@ -77,7 +77,18 @@ json_t *gp_json_commitment(const gp_commitment *c);
  * commitments. */
 json_t *gp_json_ledger(const gp_ledger *l, const gp_trace *t);
 
-/* The inputs block: catalogs, scenario, trace statistics, warnings. */
+/* One workload's policy: its launch and, only when it launches on spot,
+ * the settings that then matter (checkpoint, restart, interruptions,
+ * deadline, fallback), in the scenario's keys; terminate_idle_h when set
+ * (it applies to either launch). */
+json_t *gp_json_policy(const gp_policy *p);
+
+/* A policy as one line of text, in the same parts as gp_json_policy:
+ * "on demand", or "spot; checkpoint every 1 h (cost 0.05 h); ...". */
+void gp_policy_describe(const gp_policy *p, char *buf, size_t size);
+
+/* The inputs block: catalogs, scenario, each strategy's policies, trace
+ * statistics, warnings. */
 json_t *gp_json_inputs(const gp_run_info *info);
 
 /* Prints a document to stdout, one line, keys in insertion order. */

@@ -775,6 +775,47 @@ void gp_cli_stale_forecast_warn(const gp_cli *cli, gp_run_info *info,
     gp_cli_warn_now(cli, &w, info);
 }
 
+void gp_cli_future_trace_warn(const gp_trace *t, int64_t fc_start_hour,
+                              size_t fc_hours, const char *what,
+                              gp_warnings *out)
+{
+    int64_t today = gp_cli_today();
+    /* where the last row ends; a trace built in memory: its last hour's end */
+    int64_t end = t->end_s > 0 ? (int64_t)ceil(t->end_s)
+                               : (t->start_hour + (int64_t)t->n_hours) * 3600;
+    char e[32], d[32], ahead[96], then[256];
+
+    if (t->n_hours == 0 || end - today <= 3600)
+        return;
+    gp_format_time(end, e, sizeof e);
+    if (end - today >= 86400) {
+        long long days = (long long)((end - today) / 86400);
+        gp_format_time(today - today % 86400, d, sizeof d);
+        d[10] = '\0'; /* the date alone, as the stale trace's warning */
+        snprintf(ahead, sizeof ahead, "%lld %s after today (%s)", days,
+                 days == 1 ? "day" : "days", d);
+    } else {
+        long long hours = (long long)((end - today) / 3600);
+        gp_format_time(today, d, sizeof d);
+        snprintf(ahead, sizeof ahead, "%lld %s after now (%s)", hours,
+                 hours == 1 ? "hour" : "hours", d);
+    }
+    if (fc_hours > 0) {
+        char a[32], z[32];
+        gp_format_time(fc_start_hour * 3600, a, sizeof a);
+        gp_format_time((fc_start_hour + (int64_t)fc_hours) * 3600, z, sizeof z);
+        snprintf(then, sizeof then, "%s for %s to %s, from the trace's end",
+                 what, a, z);
+    } else {
+        snprintf(then, sizeof then, "%s", what);
+    }
+    gp_warnings_add(out,
+                    "the trace ends at %s, %s: %s; a trace dated in the "
+                    "future is a clock or time-zone error, or a converted "
+                    "trace: check its timestamps",
+                    e, ahead, then);
+}
+
 const char *gp_cli_data_dir(void)
 {
     const char *d = getenv("GPUPLAN_DATA_DIR");

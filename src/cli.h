@@ -168,6 +168,17 @@ void gp_cli_stale_forecast_warn(const gp_cli *cli, struct gp_run_info *info,
                                 int64_t start_hour, size_t n_hours,
                                 const char *what);
 
+/* A trace dated in the future: when its last row ends more than an hour
+ * after now (gp_cli_today; the hour allows for a clock skew and a row of
+ * the hour under way), a warning into `out` that says when it ends and
+ * what follows: with fc_hours > 0, `what` ("the forecast is" or "the plan
+ * is bought") for the forecast's hours from fc_start_hour; else `what` is
+ * the whole consequence ("its hours after today are billed as history").
+ * Such a trace is a clock or time-zone error, or a converted one. */
+void gp_cli_future_trace_warn(const gp_trace *t, int64_t fc_start_hour,
+                              size_t fc_hours, const char *what,
+                              gp_warnings *out);
+
 /* Folder of the bundled pricing/ and scenarios/ (GPUPLAN_DATA_DIR or the
  * source tree the program was built from). */
 const char *gp_cli_data_dir(void);

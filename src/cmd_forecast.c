@@ -264,6 +264,14 @@ static int forecast_exec(gp_cli *cli)
     if (!cli->train_until)
         gp_cli_stale_forecast_warn(cli, &info, fc->start_hour, fc->n_hours,
                                    "the forecast is");
+    /* a hold-out's forecast starts at the cut, not at the trace's end */
+    gp_warnings fw = {NULL, 0, 0};
+    gp_cli_future_trace_warn(
+        in.trace, fc->start_hour, cli->train_until ? 0 : fc->n_hours,
+        cli->train_until ? "its hours after today are read as history"
+                         : "the forecast is",
+        &fw);
+    gp_cli_warn_now(cli, &fw, &info);
     if (cli->out &&
         gp_xlsx_write_forecast(cli->out, &info, fc, &err) != GP_OK) {
         gp_cli_print_error(&err);

@@ -467,6 +467,14 @@ static int recommend_exec(gp_cli *cli)
     /* (a forward plan is for the forecast's hours, not the window's) */
     if (!r->forward)
         gp_cli_window_warn(&in, false, &ww);
+    /* a trace dated in the future: a forward plan is bought for the
+     * forecast from its end (below, with the stale trace's warning) */
+    if (!r->forward)
+        gp_cli_future_trace_warn(
+            in.trace, 0, 0, "its hours after today are billed as history", &ww);
+    else if (!r->forecast)
+        gp_cli_future_trace_warn(
+            in.trace, 0, 0, "its hours after today are read as history", &ww);
     gp_cli_warn_now(cli, &ww, &info);
     gp_cli_classification_warn(cli, classified, &info);
     if (r->forward && r->forecast) {
@@ -476,6 +484,10 @@ static int recommend_exec(gp_cli *cli)
                                 r->forecast->history_hours);
         gp_cli_stale_forecast_warn(cli, &info, r->forecast->start_hour,
                                    r->forecast->n_hours, "the plan is bought");
+        gp_cli_future_trace_warn(in.trace, r->forecast->start_hour,
+                                 r->forecast->n_hours, "the plan is bought",
+                                 &ww);
+        gp_cli_warn_now(cli, &ww, &info);
     }
     /* the workbook's Forecast sheet; a forecast that cannot be made is
      * warned about with the run's warnings, before the JSON is written */

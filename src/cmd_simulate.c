@@ -292,6 +292,9 @@ static int simulate_exec(gp_cli *cli)
     gp_run_info_warn(&info, ledgers, in.scenario->n_strategies);
     gp_classification_warn(classified, &info.warnings);
     gp_cli_window_warn(&in, true, &info.warnings);
+    gp_cli_future_trace_warn(in.trace, 0, 0,
+                             "its hours after today are billed as history",
+                             &info.warnings);
     /* the workbook's Forecast sheet; one that cannot be made is one of the
      * run's warnings */
     if (cli->out)

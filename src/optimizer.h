@@ -79,6 +79,9 @@ typedef struct gp_opt {
                         start needs fewer) */
     bool quick_drop; /* drop plans whose first dollar saved nothing without
                         costing each (samples of large problems) */
+    bool no_cost;    /* the caller does not use gp_opt_solve's cost: a
+                        problem solved on a sample returns NAN instead of
+                        billing every hour once more */
 } gp_opt;
 
 /*
@@ -119,7 +122,7 @@ gp_opt *gp_opt_clone(const gp_opt *o);
 gp_opt *gp_opt_sampled(const gp_opt *o);
 
 /* Finds the cheapest decisions (reservations whole), from the current
- * ones.  Returns the cost. */
+ * ones.  Returns the cost (NAN with o->no_cost on a sampled problem). */
 double gp_opt_solve(gp_opt *o);
 
 /* The decisions as commitments starting at `start` (seconds): one

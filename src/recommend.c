@@ -428,6 +428,7 @@ static gp_status make_plan(const struct ctx *c, const gp_trace *size_on,
         gp_opt_warm_start(o, warm);
         o->max_rounds = 15;
     }
+    o->no_cost = true; /* the engine bills the plan below */
     gp_opt_solve(o);
     st = gp_opt_commitments(o, c->start_hour * 3600, &out->commitments,
                             &out->n_commitments);

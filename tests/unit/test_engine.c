@@ -57,9 +57,9 @@ test_cost_per_useful_gpu_hour_is_cost_over_gpus_times_util(void **state)
     gp_trace *t = trace_of(csv);
     gp_scenario *s = scenario_of("{}");
     gp_ledger *l = run(t, s, 0);
-    assert_float_equal(l->total_cost, 32.77, 1e-9);
-    assert_float_equal(l->useful_gpu_hours, 1.76, 1e-12);
-    assert_float_equal(l->cost_per_useful_gpu_hour, 18.62, CENT);
+    assert_close(l->total_cost, 32.77, 1e-9);
+    assert_close(l->useful_gpu_hours, 1.76, 1e-12);
+    assert_close(l->cost_per_useful_gpu_hour, 18.62, CENT);
     gp_ledger_free(l);
     gp_trace_free(t);
     free(csv);
@@ -68,9 +68,9 @@ test_cost_per_useful_gpu_hour_is_cost_over_gpus_times_util(void **state)
     csv = hours_of("g5.xlarge", 1, 1, "35");
     t = trace_of(csv);
     l = run(t, s, 0);
-    assert_float_equal(l->cost_per_useful_gpu_hour, 2.87, CENT);
-    assert_float_equal(l->all_on_demand_cost, 1.006, 1e-12);
-    assert_float_equal(l->savings, 0, 1e-12);
+    assert_close(l->cost_per_useful_gpu_hour, 2.87, CENT);
+    assert_close(l->all_on_demand_cost, 1.006, 1e-12);
+    assert_close(l->savings, 0, 1e-12);
     gp_ledger_free(l);
     gp_trace_free(t);
     gp_scenario_free(s);
@@ -85,8 +85,8 @@ static void test_a_year_of_hours_sums_to_the_rate_times_the_hours(void **state)
      * $24,380.88 for January.  Adding $32.77 hour by hour with plain `+=`
      * drifts: 287065.1999999776 (2.2e-8 off) and 24380.880000000267
      * (2.7e-10 off), which the JSON prints at 15 digits; a compensated
-     * sum is within an ulp (5.8e-11 and 3.6e-12 here).  assert_close, as
-     * cmocka's assert_float_equal compares in float. */
+     * sum is within an ulp (5.8e-11 and 3.6e-12 here).  Compared in
+     * double: in float the ulp at 287,065 is 1/32 of a dollar. */
     gp_trace *t = trace_of("timestamp,step_s,instance_type,instances\n"
                            "2026-01-01T00:00:00Z,31536000,p4d.24xlarge,1\n");
     gp_scenario *s = scenario_of("{}");
@@ -190,14 +190,13 @@ static void test_savings_plan_covers_highest_discount_first(void **state)
         "\"2026-01-01T00:00:00Z\"}]}");
     gp_ledger *l = run(t, s, 0);
     double left = 10 - 3.0 / 0.85;
-    assert_float_equal(l->on_demand_cost, left * 1.212, 1e-9);
-    assert_float_equal(l->savings_plan_cost, 10, 1e-9);
-    assert_float_equal(l->total_cost, 10 + left * 1.212, 1e-9);
-    assert_float_equal(l->savings_plan_utilization, 1.0, 1e-12);
+    assert_close(l->on_demand_cost, left * 1.212, 1e-9);
+    assert_close(l->savings_plan_cost, 10, 1e-9);
+    assert_close(l->total_cost, 10 + left * 1.212, 1e-9);
+    assert_close(l->savings_plan_utilization, 1.0, 1e-12);
     /* coverage = covered on-demand value / launched on-demand value
      *          = (10 x 1.006 + 3.529412 x 1.212) / (10.06 + 12.12) */
-    assert_float_equal(l->coverage,
-                       (10.06 + (3.0 / 0.85) * 1.212) / 22.18, 1e-9);
+    assert_close(l->coverage, (10.06 + (3.0 / 0.85) * 1.212) / 22.18, 1e-9);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -228,9 +227,9 @@ static void test_instance_family_plan_applies_before_compute(void **state)
     double xl_left = 10 - 5 / 0.65;
     double budget = 10 - xl_left * 0.70;
     double od = (10 - budget / 0.85) * 1.212;
-    assert_float_equal(l->on_demand_cost, od, 1e-9);
-    assert_float_equal(l->total_cost, 15 + od, 1e-9);
-    assert_float_equal(l->savings_plan_utilization, 1.0, 1e-12);
+    assert_close(l->on_demand_cost, od, 1e-9);
+    assert_close(l->total_cost, 15 + od, 1e-9);
+    assert_close(l->savings_plan_utilization, 1.0, 1e-12);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -252,8 +251,8 @@ static void test_equal_discounts_go_to_the_lower_plan_rate(void **state)
         "\"term_years\": 1, \"payment\": \"no_upfront\", \"start\": "
         "\"2026-01-01T00:00:00Z\"}]}");
     gp_ledger *l = run(t, s, 0);
-    assert_float_equal(l->on_demand_cost, 2.0 * 2.0 / 3.0, 1e-9);
-    assert_float_equal(l->total_cost, 1 + 4.0 / 3.0, 1e-9);
+    assert_close(l->on_demand_cost, 2.0 * 2.0 / 3.0, 1e-9);
+    assert_close(l->total_cost, 1 + 4.0 / 3.0, 1e-9);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -274,11 +273,11 @@ static void test_partly_used_savings_plan_loses_the_rest(void **state)
         "\"term_years\": 1, \"payment\": \"no_upfront\", \"start\": "
         "\"2026-01-01T00:00:00Z\"}]}");
     gp_ledger *l = run(t, s, 0);
-    assert_float_equal(l->savings_plan_utilization, 0.35, 1e-12);
-    assert_float_equal(l->total_cost, 20.0, 1e-9);
-    assert_float_equal(l->on_demand_cost, 0, 1e-12);
-    assert_float_equal(l->savings, 10.06 - 20.0, 1e-9);
-    assert_float_equal(l->coverage, 1.0, 1e-12);
+    assert_close(l->savings_plan_utilization, 0.35, 1e-12);
+    assert_close(l->total_cost, 20.0, 1e-9);
+    assert_close(l->on_demand_cost, 0, 1e-12);
+    assert_close(l->savings, 10.06 - 20.0, 1e-9);
+    assert_close(l->coverage, 1.0, 1e-12);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -303,18 +302,18 @@ static void test_size_flexibility_covers_smaller_sizes_smallest_first(
         "1, \"payment\": \"no_upfront\", \"start\": "
         "\"2026-01-01T00:00:00Z\"}]}");
     gp_ledger *l = run(t, s, 0);
-    assert_float_equal(l->total_cost, 3.5, 1e-9);
-    assert_float_equal(l->on_demand_cost, 0, 1e-12);
-    assert_float_equal(l->reserved_utilization, 56.0 / 96.0, 1e-12);
+    assert_close(l->total_cost, 3.5, 1e-9);
+    assert_close(l->on_demand_cost, 0, 1e-12);
+    assert_close(l->reserved_utilization, 56.0 / 96.0, 1e-12);
     /* reported in g5.12xlarge instance-hours (SPEC section 4): 56/96 of
      * one used, one purchased; the on-demand value it covered is
      * 3 x 1.006 + 2 x 1.212 = 5.442 */
     assert_int_equal(l->n_commitments, 1);
-    assert_float_equal(l->commitments[0].used, 56.0 / 96.0, 1e-12);
-    assert_float_equal(l->commitments[0].purchased, 1.0, 1e-12);
-    assert_float_equal(l->commitments[0].od_equiv_covered, 5.442, 1e-9);
-    assert_float_equal(l->hours[0].reserved_used, 56.0 / 96.0, 1e-12);
-    assert_float_equal(l->hours[0].reserved_purchased, 1.0, 1e-12);
+    assert_close(l->commitments[0].used, 56.0 / 96.0, 1e-12);
+    assert_close(l->commitments[0].purchased, 1.0, 1e-12);
+    assert_close(l->commitments[0].od_equiv_covered, 5.442, 1e-9);
+    assert_close(l->hours[0].reserved_used, 56.0 / 96.0, 1e-12);
+    assert_close(l->hours[0].reserved_purchased, 1.0, 1e-12);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -330,8 +329,8 @@ static void test_size_flexibility_covers_smaller_sizes_smallest_first(
                     "\"term_years\": 1, \"payment\": \"no_upfront\", "
                     "\"start\": \"2026-01-01T00:00:00Z\"}]}");
     l = run(t, s, 0);
-    assert_float_equal(l->total_cost, 0.75 + 1.006, 1e-9);
-    assert_float_equal(l->reserved_utilization, 1.0, 1e-12);
+    assert_close(l->total_cost, 0.75 + 1.006, 1e-9);
+    assert_close(l->reserved_utilization, 1.0, 1e-12);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -355,14 +354,13 @@ static void test_reservation_starting_mid_window_and_its_cash(void **state)
         "\"g5.xlarge\", \"count\": 1, \"term_years\": 1, \"payment\": "
         "\"partial_upfront\", \"start\": \"2026-01-05T04:00:00Z\"}]}");
     gp_ledger *l = run(t, s, 0);
-    assert_float_equal(l->total_cost, 17.804, 1e-9);
-    assert_float_equal(l->reserved_cost, 6 * 0.62, 1e-9);
-    assert_float_equal(l->reserved_utilization, 1.0, 1e-12);
+    assert_close(l->total_cost, 17.804, 1e-9);
+    assert_close(l->reserved_cost, 6 * 0.62, 1e-9);
+    assert_close(l->reserved_utilization, 1.0, 1e-12);
     assert_int_equal(l->n_months, 1);
-    assert_float_equal(l->months[0].total_cost, 17.804, 1e-9);
-    assert_float_equal(l->months[0].reserved_cash, 6 * 0.31 + 2715.6, 1e-9);
-    assert_float_equal(l->months[0].total_cash, 14.084 + 1.86 + 2715.6,
-                       1e-9);
+    assert_close(l->months[0].total_cost, 17.804, 1e-9);
+    assert_close(l->months[0].reserved_cash, 6 * 0.31 + 2715.6, 1e-9);
+    assert_close(l->months[0].total_cash, 14.084 + 1.86 + 2715.6, 1e-9);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -382,8 +380,8 @@ static void test_expiring_reservation_stops_covering(void **state)
         "\"g5.xlarge\", \"count\": 1, \"term_years\": 1, \"payment\": "
         "\"no_upfront\", \"start\": \"2025-01-05T03:00:00Z\"}]}");
     gp_ledger *l = run(t, s, 0);
-    assert_float_equal(l->total_cost, 8.902, 1e-9);
-    assert_float_equal(l->reserved_cost, 1.86, 1e-9);
+    assert_close(l->total_cost, 8.902, 1e-9);
+    assert_close(l->reserved_cost, 1.86, 1e-9);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -409,12 +407,12 @@ static void test_unused_reservation_is_paid_and_months_split(void **state)
     gp_ledger *l = run(t, s, 0);
     assert_int_equal(l->n_hours, 4);
     assert_int_equal(l->n_months, 2);
-    assert_float_equal(l->months[0].total_cost, 1.24, 1e-9);
-    assert_float_equal(l->months[1].total_cost, 1.24, 1e-9);
-    assert_float_equal(l->reserved_utilization, 0.5, 1e-12);
+    assert_close(l->months[0].total_cost, 1.24, 1e-9);
+    assert_close(l->months[1].total_cost, 1.24, 1e-9);
+    assert_close(l->reserved_utilization, 0.5, 1e-12);
     /* the two idle hours covered nothing: their cost has no series to go
      * to, and shows as unallocated */
-    assert_float_equal(l->unallocated_cost, 1.24, 1e-9);
+    assert_close(l->unallocated_cost, 1.24, 1e-9);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -429,8 +427,8 @@ static void test_discount_takes_a_fraction_off_every_cost(void **state)
     gp_scenario *s =
         scenario_of("{\"adjustments\": {\"discount\": 0.1}}");
     gp_ledger *l = run(t, s, 0);
-    assert_float_equal(l->total_cost, 1.8108, 1e-9);
-    assert_float_equal(l->all_on_demand_cost, 1.8108, 1e-9);
+    assert_close(l->total_cost, 1.8108, 1e-9);
+    assert_close(l->all_on_demand_cost, 1.8108, 1e-9);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -454,13 +452,13 @@ static void test_discount_comes_off_the_months_and_their_cash(void **state)
         "\"term_years\": 1, \"payment\": \"partial_upfront\", \"start\": "
         "\"2026-01-05T00:00:00Z\"}]}");
     gp_ledger *l = run(t, s, 0);
-    assert_float_equal(l->total_cost, 1.4634, 1e-9);
+    assert_close(l->total_cost, 1.4634, 1e-9);
     assert_int_equal(l->n_months, 1);
-    assert_float_equal(l->months[0].total_cost, 1.4634, 1e-9);
-    assert_float_equal(l->months[0].reserved_cost, 0.558, 1e-9);
-    assert_float_equal(l->months[0].on_demand_cost, 0.9054, 1e-9);
-    assert_float_equal(l->months[0].reserved_cash, 2444.319, 1e-9);
-    assert_float_equal(l->months[0].total_cash, 2445.2244, 1e-9);
+    assert_close(l->months[0].total_cost, 1.4634, 1e-9);
+    assert_close(l->months[0].reserved_cost, 0.558, 1e-9);
+    assert_close(l->months[0].on_demand_cost, 0.9054, 1e-9);
+    assert_close(l->months[0].reserved_cash, 2444.319, 1e-9);
+    assert_close(l->months[0].total_cash, 2445.2244, 1e-9);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -483,13 +481,13 @@ static void test_chargeback_allocates_commitments_by_covered_value(
         "\"g5.xlarge\", \"count\": 2, \"term_years\": 1, \"payment\": "
         "\"no_upfront\", \"start\": \"2026-01-01T00:00:00Z\"}]}");
     gp_ledger *l = run(t, s, 0);
-    assert_float_equal(l->total_cost, 3.252, 1e-9);
+    assert_close(l->total_cost, 3.252, 1e-9);
     for (size_t i = 0; i < t->n_series; i++) {
         const char *team = t->labels[t->series[i].team];
         double want = strcmp(team, "a") == 0 ? 0.813 : 2.439;
-        assert_float_equal(l->series[i].cost, want, 1e-9);
+        assert_close(l->series[i].cost, want, 1e-9);
     }
-    assert_float_equal(l->unallocated_cost, 0, 1e-9);
+    assert_close(l->unallocated_cost, 0, 1e-9);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -499,16 +497,15 @@ static void test_spot_hazard_and_daly_time_match_hand_figures(void **state)
 {
     (void)state;
     /* lambda = -ln(1 - 0.125) / 730 = 0.1335314 / 730 = 1.829197e-4 /h */
-    assert_float_equal(gp_spot_hazard(0.125), -log(0.875) / 730, 1e-15);
-    assert_float_equal(gp_spot_hazard(0.125), 1.829197e-4, 1e-10);
+    assert_close(gp_spot_hazard(0.125), -log(0.875) / 730, 1e-15);
+    assert_close(gp_spot_hazard(0.125), 1.829197e-4, 1e-10);
     /* Daly with M = 100 h, tau = 1, delta = 0.05, R = 0.25, W = 10:
      * 100 e^0.0025 (e^0.0105 - 1) x 10 = 100 x 1.0025031 x 0.0105553 x 10
      * = 10.58174 (worked with a calculator). */
-    assert_float_equal(gp_daly_expected_time(10, 1, 0.05, 0.25, 100), 10.58174,
-                       1e-5);
+    assert_close(gp_daly_expected_time(10, 1, 0.05, 0.25, 100), 10.58174, 1e-5);
     /* no failures: W (1 + delta/tau) */
-    assert_float_equal(gp_daly_expected_time(10, 1, 0.05, 0.25, INFINITY),
-                       10.5, 1e-12);
+    assert_close(gp_daly_expected_time(10, 1, 0.05, 0.25, INFINITY), 10.5,
+                 1e-12);
 }
 
 /* A long job on spot: the Monte Carlo mean of its cost agrees with Daly's
@@ -537,7 +534,7 @@ static void test_monte_carlo_mean_agrees_with_daly(void **state)
         GP_OK);
     assert_int_equal(gp_trace_builder_finish(b, &t, &err), GP_OK);
     assert_int_equal(t->n_runs, 1);
-    assert_float_equal(t->runs[0].instance_hours, 8 * 2000.0, 1e-9);
+    assert_close(t->runs[0].instance_hours, 8 * 2000.0, 1e-9);
 
     gp_scenario *s = scenario_of(
         "{\"policy\": {\"training\": {\"launch\": \"spot\", "
@@ -564,8 +561,7 @@ static void test_monte_carlo_mean_agrees_with_daly(void **state)
                  got, want);
     /* interruptions: about (wall) x N lambda = 2102.38 x 1.463358e-3 =
      * 3.0765 (wall from Daly's formula above) */
-    assert_float_equal(one->jobs[0].interruptions_mean, wall * 8 * lambda,
-                       0.15);
+    assert_close(one->jobs[0].interruptions_mean, wall * 8 * lambda, 0.15);
     /* bit for bit the same on one thread and two */
     assert_memory_equal(&one->jobs[0], &two->jobs[0], sizeof one->jobs[0]);
     assert_true(one->spot_cost_p50 == two->spot_cost_p50);
@@ -573,7 +569,7 @@ static void test_monte_carlo_mean_agrees_with_daly(void **state)
     assert_true(one->total_cost == two->total_cost);
     /* p95 above p50; the ledger's spot cost is the mean over runs */
     assert_true(one->spot_cost_p95 > one->spot_cost_p50);
-    assert_float_equal(one->spot_cost, got, 1e-6 * got);
+    assert_close(one->spot_cost, got, 1e-6 * got);
     gp_ledger_free(one);
     gp_ledger_free(two);
     gp_scenario_free(s);
@@ -596,12 +592,11 @@ static void test_spot_without_jobs_uses_daly_per_hour(void **state)
     gp_ledger *l = run(t, s, 0);
     double lambda = -log(0.95) / 730;
     double wall = gp_daly_expected_time(1, 1, 0.05, 0.25, 1 / (2 * lambda));
-    assert_float_equal(l->spot_cost, 2 * wall * 0.40, 1e-12);
-    assert_float_equal(l->on_demand_cost, 1.006, 1e-12);
-    assert_float_equal(l->all_on_demand_cost, 3 * 1.006, 1e-12);
-    assert_float_equal(l->workload_cost[GP_TRAINING], 2 * wall * 0.40,
-                       1e-12);
-    assert_float_equal(l->workload_cost[GP_INFERENCE], 1.006, 1e-12);
+    assert_close(l->spot_cost, 2 * wall * 0.40, 1e-12);
+    assert_close(l->on_demand_cost, 1.006, 1e-12);
+    assert_close(l->all_on_demand_cost, 3 * 1.006, 1e-12);
+    assert_close(l->workload_cost[GP_TRAINING], 2 * wall * 0.40, 1e-12);
+    assert_close(l->workload_cost[GP_INFERENCE], 1.006, 1e-12);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -631,16 +626,16 @@ static void test_spot_job_with_changing_instances_bills_each_hour(void **state)
         "{\"training\": {\"launch\": \"spot\", \"checkpoint_cost_h\": 0}}}");
     assert_int_equal(t->n_runs, 1);
     assert_int_equal(t->runs[0].n_hours, 4);
-    assert_float_equal(t->runs[0].hour_ih[0], 10, 1e-12);
-    assert_float_equal(t->runs[0].hour_ih[3], 2, 1e-12);
+    assert_close(t->runs[0].hour_ih[0], 10, 1e-12);
+    assert_close(t->runs[0].hour_ih[3], 2, 1e-12);
     gp_ledger *l = run(t, s, 0);
     assert_int_equal(l->n_jobs, 1);
-    assert_float_equal(l->spot_cost, 16 * 0.40, 1e-6);
-    assert_float_equal(l->hours[0].spot_cost, 10 * 0.40, 1e-6);
+    assert_close(l->spot_cost, 16 * 0.40, 1e-6);
+    assert_close(l->hours[0].spot_cost, 10 * 0.40, 1e-6);
     for (int h = 1; h < 4; h++)
-        assert_float_equal(l->hours[h].spot_cost, 2 * 0.40, 1e-6);
-    assert_float_equal(l->unallocated_cost, 0, 1e-9);
-    assert_float_equal(l->series[0].cost, 16 * 0.40, 1e-6);
+        assert_close(l->hours[h].spot_cost, 2 * 0.40, 1e-6);
+    assert_close(l->unallocated_cost, 0, 1e-9);
+    assert_close(l->series[0].cost, 16 * 0.40, 1e-6);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -702,13 +697,13 @@ static void test_fallback_after_max_interruptions(void **state)
     double q = exp(-1.05 * a);
     double saved = q / (1 - q) * (1 + exp(-0.25 * a));
     assert_int_equal(l->n_jobs, 1);
-    assert_float_equal(l->jobs[0].fallback_share, 1, 1e-12);
-    assert_float_equal(l->jobs[0].interruptions_mean, 2, 1e-12);
-    assert_float_equal(l->on_demand_cost, 8 * (0.25 + 24 - saved) * 32.77, 15);
-    assert_float_equal(l->on_demand_cost, 6338.54, 15);
-    assert_float_equal(l->jobs[0].failed_attempt_cost_mean,
-                       8 * ((2 / a - 1.05 * saved) * 10 + 0.25 * 32.77), 7);
-    assert_float_equal(l->jobs[0].failed_attempt_cost_mean, 114.17, 7);
+    assert_close(l->jobs[0].fallback_share, 1, 1e-12);
+    assert_close(l->jobs[0].interruptions_mean, 2, 1e-12);
+    assert_close(l->on_demand_cost, 8 * (0.25 + 24 - saved) * 32.77, 15);
+    assert_close(l->on_demand_cost, 6338.54, 15);
+    assert_close(l->jobs[0].failed_attempt_cost_mean,
+                 8 * ((2 / a - 1.05 * saved) * 10 + 0.25 * 32.77), 7);
+    assert_close(l->jobs[0].failed_attempt_cost_mean, 114.17, 7);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -738,8 +733,8 @@ static void test_fallback_when_the_deadline_is_at_risk(void **state)
         "\"seed\": 1}}");
     gp_ledger *l = run(t, s, 0);
     assert_int_equal(l->n_jobs, 1);
-    assert_float_equal(l->jobs[0].fallback_share, p, 0.03);
-    assert_float_equal(l->jobs[0].interruptions_mean, p, 0.03);
+    assert_close(l->jobs[0].fallback_share, p, 0.03);
+    assert_close(l->jobs[0].interruptions_mean, p, 0.03);
     gp_ledger_free(l);
     gp_scenario_free(s);
 
@@ -750,7 +745,7 @@ static void test_fallback_when_the_deadline_is_at_risk(void **state)
         "{\"training\": {\"launch\": \"spot\", \"max_interruptions\": "
         "1000}}, \"monte_carlo\": {\"runs\": 4000, \"seed\": 1}}");
     l = run(t, s, 0);
-    assert_float_equal(l->jobs[0].fallback_share, 0, 0);
+    assert_close(l->jobs[0].fallback_share, 0, 0);
     assert_true(l->jobs[0].interruptions_mean > p + 0.1);
     gp_ledger_free(l);
     gp_scenario_free(s);
@@ -790,23 +785,21 @@ static void test_spot_statistics_cover_the_window_of_a_cut_run(void **state)
     assert_int_equal(l->n_jobs, 1);
     const gp_ledger_job *j = &l->jobs[0];
     /* the run's own row is the whole run */
-    assert_float_equal(j->cost_p50, 2016, 1e-9);
-    assert_float_equal(j->cost_p95, 2016, 1e-9);
-    assert_float_equal(j->interruptions_mean, p, 0.0042);
-    assert_float_equal(j->base_cost, 8 * 24 * 10.0, 1e-9);
+    assert_close(j->cost_p50, 2016, 1e-9);
+    assert_close(j->cost_p95, 2016, 1e-9);
+    assert_close(j->interruptions_mean, p, 0.0042);
+    assert_close(j->base_cost, 8 * 24 * 10.0, 1e-9);
     /* the statistics beside the bill: half the run */
-    assert_float_equal(l->spot_cost_p50, 1008, 1e-9);
-    assert_float_equal(l->spot_cost_p95, 1008, 1e-9);
-    assert_float_equal(l->spot_interruptions_mean, p / 2, 0.0021);
-    assert_float_equal(l->spot_interruptions_mean, j->interruptions_mean / 2,
-                       1e-12);
-    assert_float_equal(l->spot_failed_attempt_cost_mean,
-                       j->failed_attempt_cost_mean / 2, 1e-9);
+    assert_close(l->spot_cost_p50, 1008, 1e-9);
+    assert_close(l->spot_cost_p95, 1008, 1e-9);
+    assert_close(l->spot_interruptions_mean, p / 2, 0.0021);
+    assert_close(l->spot_interruptions_mean, j->interruptions_mean / 2, 1e-12);
+    assert_close(l->spot_failed_attempt_cost_mean,
+                 j->failed_attempt_cost_mean / 2, 1e-9);
     /* its cost in the window is what the window bills: spot plus the
      * fallback (the only on-demand usage) */
-    assert_float_equal(j->cost_in_window, j->cost_mean / 2, 1e-9);
-    assert_float_equal(l->spot_cost + l->on_demand_cost, j->cost_in_window,
-                       1e-6);
+    assert_close(j->cost_in_window, j->cost_mean / 2, 1e-9);
+    assert_close(l->spot_cost + l->on_demand_cost, j->cost_in_window, 1e-6);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "forecast.h"
 #include "gpuplan.h"
 
@@ -53,7 +54,7 @@ static void test_mase_scale_is_the_seasonal_naive_in_sample_mae(void **state)
 {
     const double y[] = {1, 2, 3, 4, 5, 7};
     (void)state;
-    assert_float_equal(gp_forecast_mase_scale(y, 6, 2), 2.25, 1e-12);
+    assert_close(gp_forecast_mase_scale(y, 6, 2), 2.25, 1e-12);
     assert_true(isnan(gp_forecast_mase_scale(y, 2, 2)));
 }
 
@@ -73,13 +74,13 @@ static void test_weekly_pattern_is_forecast_by_the_last_week(void **state)
     assert_int_equal(gp_forecast_series_run(y, n, 0, h, 0, NULL, &s, &err),
                      GP_OK);
     assert_int_equal(s.method, GP_FC_NAIVE_WEEK);
-    assert_float_equal(s.backtest.mae, 0, 1e-12);
+    assert_close(s.backtest.mae, 0, 1e-12);
     for (size_t k = 0; k < h; k++) {
         /* by definition: y[n - 168 + k mod 168], and the pattern is
          * periodic so this is weekly_pattern(n + k) */
-        assert_float_equal(s.points[k].p50, weekly_pattern(n + k), 1e-9);
-        assert_float_equal(s.points[k].p10, s.points[k].p50, 1e-9);
-        assert_float_equal(s.points[k].p90, s.points[k].p50, 1e-9);
+        assert_close(s.points[k].p50, weekly_pattern(n + k), 1e-9);
+        assert_close(s.points[k].p10, s.points[k].p50, 1e-9);
+        assert_close(s.points[k].p90, s.points[k].p50, 1e-9);
         assert_int_equal(s.points[k].t, (int64_t)(n + k) * 3600);
     }
     gp_forecast_series_clear(&s);
@@ -104,9 +105,9 @@ static void test_constant_is_forecast_exactly(void **state)
     assert_int_equal(s.method, GP_FC_NAIVE_DAY);
     assert_true(isnan(s.backtest.relative_mae));
     for (size_t k = 0; k < 48; k++) {
-        assert_float_equal(s.points[k].p10, 5, 1e-9);
-        assert_float_equal(s.points[k].p50, 5, 1e-9);
-        assert_float_equal(s.points[k].p90, 5, 1e-9);
+        assert_close(s.points[k].p10, 5, 1e-9);
+        assert_close(s.points[k].p50, 5, 1e-9);
+        assert_close(s.points[k].p90, 5, 1e-9);
     }
     gp_forecast_series_clear(&s);
 }
@@ -159,9 +160,9 @@ static void test_growth_compounds_monthly(void **state)
     gp_error_clear(&err);
     assert_int_equal(
         gp_forecast_series_run(y, n, 0, 1460, 0.05, NULL, &s, &err), GP_OK);
-    assert_float_equal(s.points[729].p50, 10.5, 1e-9);
-    assert_float_equal(s.points[1459].p50, 11.025, 1e-9);
-    assert_float_equal(s.points[1459].p90, 11.025, 1e-9);
+    assert_close(s.points[729].p50, 10.5, 1e-9);
+    assert_close(s.points[1459].p50, 11.025, 1e-9);
+    assert_close(s.points[1459].p90, 11.025, 1e-9);
     gp_forecast_series_clear(&s);
 }
 
@@ -194,10 +195,10 @@ static void test_regression_trend_levels_off_after_its_window(void **state)
     double phi = 1 - 1.0 / 672, base = 10 + 0.01 * (double)n;
     for (size_t k = 0; k < h; k++) {
         double steps = phi * (1 - pow(phi, (double)(k + 1))) / (1 - phi);
-        assert_float_equal(s.points[k].p50, base + 0.01 * steps, 1e-6);
+        assert_close(s.points[k].p50, base + 0.01 * steps, 1e-6);
     }
-    assert_float_equal(s.points[WEEK - 1].p50, 21.565, 5e-4);
-    assert_float_equal(s.points[h - 1].p50, 26.530, 5e-4);
+    assert_close(s.points[WEEK - 1].p50, 21.565, 5e-4);
+    assert_close(s.points[h - 1].p50, 26.530, 5e-4);
     gp_forecast_series_clear(&s);
 }
 
@@ -216,9 +217,9 @@ static void test_burst_profile_counts_how_often_how_large_how_long(void **state)
     gp_error_clear(&err);
     assert_int_equal(gp_forecast_series_run(y, 500, 0, 24, 0, NULL, &s, &err),
                      GP_OK);
-    assert_float_equal(s.burst_duty, 0.4, 1e-12);
-    assert_float_equal(s.burst_size, 4.5, 1e-12);
-    assert_float_equal(s.burst_hours, 2.0, 1e-12);
+    assert_close(s.burst_duty, 0.4, 1e-12);
+    assert_close(s.burst_size, 4.5, 1e-12);
+    assert_close(s.burst_hours, 2.0, 1e-12);
     assert_true(s.bursty);
     gp_forecast_series_clear(&s);
 }
@@ -250,13 +251,13 @@ static void test_holdout_score_by_hand(void **state)
     s.points = pts;
     gp_forecast_series_score(&s, history, WEEK, actual, 4);
     assert_true(s.has_holdout);
-    assert_float_equal(s.holdout.mae, 0.75, 1e-12);
-    assert_float_equal(s.holdout_naive_week_mae, 1.0, 1e-12);
-    assert_float_equal(s.holdout.relative_mae, 0.75, 1e-12);
-    assert_float_equal(s.holdout_naive_day_mae, 143.0, 1e-12);
-    assert_float_equal(s.holdout.mape, 100 * (0.5 + 2.0 / 6) / 4, 1e-9);
-    assert_float_equal(s.holdout.coverage, 0.75, 1e-12);
-    assert_float_equal(s.holdout.mase, 0.75 / 24, 1e-12);
+    assert_close(s.holdout.mae, 0.75, 1e-12);
+    assert_close(s.holdout_naive_week_mae, 1.0, 1e-12);
+    assert_close(s.holdout.relative_mae, 0.75, 1e-12);
+    assert_close(s.holdout_naive_day_mae, 143.0, 1e-12);
+    assert_close(s.holdout.mape, 100 * (0.5 + 2.0 / 6) / 4, 1e-9);
+    assert_close(s.holdout.coverage, 0.75, 1e-12);
+    assert_close(s.holdout.mase, 0.75 / 24, 1e-12);
 }
 
 /* Which seasonal naive scales MASE, by hand on a small series: history
@@ -282,14 +283,14 @@ static void test_mase_is_scaled_by_the_week_over_two_weeks(void **state)
     memset(&s, 0, sizeof s);
     s.points = pts;
     gp_forecast_series_score(&s, history, 2 * WEEK, actual, 4);
-    assert_float_equal(s.holdout.mae, 1.4, 1e-12);
+    assert_close(s.holdout.mae, 1.4, 1e-12);
     assert_int_equal(s.holdout.mase_season, 24);
-    assert_float_equal(s.holdout.mase, 1.4, 1e-12);
+    assert_close(s.holdout.mase, 1.4, 1e-12);
     memset(&s, 0, sizeof s);
     s.points = pts;
     gp_forecast_series_score(&s, history, 2 * WEEK + 1, actual, 4);
     assert_int_equal(s.holdout.mase_season, 168);
-    assert_float_equal(s.holdout.mase, 0.2, 1e-12);
+    assert_close(s.holdout.mase, 0.2, 1e-12);
 }
 
 /* Errors within a billionth of the series' mean demand are exact (README,
@@ -338,8 +339,8 @@ static void test_near_exact_errors_are_exact(void **state)
     memset(&s, 0, sizeof s);
     s.points = pts;
     gp_forecast_series_score(&s, history, WEEK, actual, 4);
-    assert_float_equal(s.holdout.mae, 1e-9, 1e-15);
-    assert_float_equal(s.holdout_naive_week_mae, 1.0, 1e-12);
+    assert_close(s.holdout.mae, 1e-9, 1e-15);
+    assert_close(s.holdout_naive_week_mae, 1.0, 1e-12);
     assert_true(s.holdout.relative_mae == 0);
     assert_true(s.holdout.mase == 0);
 
@@ -386,11 +387,11 @@ static void test_seasonal_median_ignores_a_spike_a_day(void **state)
     assert_int_equal(gp_forecast_series_run(y, n, 0, h, 0, NULL, &s, &err),
                      GP_OK);
     assert_int_equal(s.method, GP_FC_SEASONAL);
-    assert_float_equal(s.backtest.mae, 50.0 / 24, 1e-9);
-    assert_float_equal(s.backtest.relative_mae, 0.5, 1e-9);
+    assert_close(s.backtest.mae, 50.0 / 24, 1e-9);
+    assert_close(s.backtest.relative_mae, 0.5, 1e-9);
     for (size_t k = 0; k < h; k++) /* d(h), without the spike */
-        assert_float_equal(s.points[k].p50,
-                           10 + (double)((n + k) % 24 * 7 % 11), 1e-9);
+        assert_close(s.points[k].p50, 10 + (double)((n + k) % 24 * 7 % 11),
+                     1e-9);
     gp_forecast_series_clear(&s);
 }
 
@@ -416,7 +417,7 @@ static void test_seasonal_median_does_not_repeat_an_outage(void **state)
     assert_int_equal(s.method, GP_FC_SEASONAL);
     assert_true(s.method_relative_mae[GP_FC_SEASONAL] < 1);
     for (size_t k = 0; k < h; k++)
-        assert_float_equal(s.points[k].p50, weekly_pattern(n + k), 1e-9);
+        assert_close(s.points[k].p50, weekly_pattern(n + k), 1e-9);
     gp_forecast_series_clear(&s);
 }
 
@@ -553,7 +554,7 @@ static void test_growth_that_goes_on_is_added_to_the_forecast(void **state)
             100 * pow(1.1, t / 730) * (1 + 0.2 * sin(2 * GP_TEST_PI * t / 24));
         abs_sum += fabs(s.points[k].p50 - truth);
         if (k == h - 1)
-            assert_float_equal(s.points[k].p50, truth, 0.05 * truth);
+            assert_close(s.points[k].p50, truth, 0.05 * truth);
     }
     assert_true(abs_sum / (double)h < 5);
     gp_forecast_series_clear(&s);
@@ -591,8 +592,8 @@ static void test_growth_that_stopped_adds_no_drift(void **state)
     assert_int_equal(gp_forecast_series_run(y, n, 0, h, 0, NULL, &s, &err),
                      GP_OK);
     assert_true(s.drift == 0);
-    assert_float_equal(s.points[h - 1].p50,
-                       234.4 * (1 + 0.2 * sin(2 * GP_TEST_PI * 23 / 24)), 1e-6);
+    assert_close(s.points[h - 1].p50,
+                 234.4 * (1 + 0.2 * sin(2 * GP_TEST_PI * 23 / 24)), 1e-6);
     gp_forecast_series_clear(&s);
 }
 
@@ -667,9 +668,9 @@ static void test_two_days_of_history_get_the_spread_of_demand(void **state)
     assert_int_equal(s.backtest.n_origins, 1);
     for (size_t k = 0; k < 24; k++) {
         double p50 = (double)k;
-        assert_float_equal(s.points[k].p50, p50, 1e-9);
-        assert_float_equal(s.points[k].p10, p50 > 9.5 ? p50 - 9.5 : 0, 1e-9);
-        assert_float_equal(s.points[k].p90, p50 + 9.5, 1e-9);
+        assert_close(s.points[k].p50, p50, 1e-9);
+        assert_close(s.points[k].p10, p50 > 9.5 ? p50 - 9.5 : 0, 1e-9);
+        assert_close(s.points[k].p90, p50 + 9.5, 1e-9);
     }
     gp_forecast_series_clear(&s);
 }
@@ -702,11 +703,11 @@ static void test_interval_scale_of_an_uncoverable_origin_is_clamped(void **state
                      GP_OK);
     assert_int_equal(s.backtest.n_origins, 2);
     assert_true(isfinite(s.interval_scale)); /* cmocka passes NAN here */
-    assert_float_equal(s.interval_scale, 3, 1e-12);
+    assert_close(s.interval_scale, 3, 1e-12);
     for (size_t k = 0; k < 24; k++) {
-        assert_float_equal(s.points[k].p10, 20, 1e-9);
-        assert_float_equal(s.points[k].p50, 20, 1e-9);
-        assert_float_equal(s.points[k].p90, 50, 1e-9);
+        assert_close(s.points[k].p10, 20, 1e-9);
+        assert_close(s.points[k].p50, 20, 1e-9);
+        assert_close(s.points[k].p90, 50, 1e-9);
     }
     gp_forecast_series_clear(&s);
 }
@@ -786,10 +787,10 @@ static void test_run_sums_series_per_pool_and_workload(void **state)
     assert_int_equal(fc->start_hour, 1000 + (int64_t)n);
     assert_int_equal(fc->series[0].pool, 0);
     assert_int_equal(fc->series[0].workload, GP_INFERENCE);
-    assert_float_equal(fc->series[0].points[5].p50, 7, 1e-9);
+    assert_close(fc->series[0].points[5].p50, 7, 1e-9);
     assert_int_equal(fc->series[1].pool, 1);
     assert_int_equal(fc->series[1].workload, GP_TRAINING);
-    assert_float_equal(fc->series[1].points[23].p50, 3, 1e-9);
+    assert_close(fc->series[1].points[23].p50, 3, 1e-9);
     /* the training series of pool 0, all zero, is left out with a note
      * (it was dropped silently); 504 hours from hour 1000 end at hour 1504
      * = 1970-03-04T16:00:00Z (62 days x 24 + 16) */
@@ -803,7 +804,7 @@ static void test_run_sums_series_per_pool_and_workload(void **state)
     gp_trace *q = NULL;
     assert_int_equal(gp_forecast_trace(fc, &t, GP_FC_P50, &q, &err), GP_OK);
     assert_int_equal(q->n_hours, 24);
-    assert_float_equal(q->instance_hours[GP_TRAINING], 72, 1e-9);
+    assert_close(q->instance_hours[GP_TRAINING], 72, 1e-9);
     gp_forecast_trace_free(q);
     gp_forecast_free(fc);
 
@@ -847,7 +848,7 @@ static void test_run_sums_series_per_pool_and_workload(void **state)
                         "instance-hours come after 1970-03-03T16:00:00Z");
     assert_true(fc->series[0].has_holdout);
     assert_int_equal(fc->series[0].holdout.n_points, 24);
-    assert_float_equal(fc->series[0].holdout.mae, 0, 1e-9);
+    assert_close(fc->series[0].holdout.mae, 0, 1e-9);
     gp_forecast_free(fc);
     hand_trace_free(&t);
 }
@@ -892,12 +893,9 @@ static void test_a_pool_that_appears_later_is_forecast_from_its_start(
     assert_int_equal(fc->series[1].method, alone.method);
     for (size_t k = 0; k < h; k++) {
         assert_int_equal(fc->series[1].points[k].t, alone.points[k].t);
-        assert_float_equal(fc->series[1].points[k].p10, alone.points[k].p10,
-                           1e-12);
-        assert_float_equal(fc->series[1].points[k].p50, alone.points[k].p50,
-                           1e-12);
-        assert_float_equal(fc->series[1].points[k].p90, alone.points[k].p90,
-                           1e-12);
+        assert_close(fc->series[1].points[k].p10, alone.points[k].p10, 1e-12);
+        assert_close(fc->series[1].points[k].p50, alone.points[k].p50, 1e-12);
+        assert_close(fc->series[1].points[k].p90, alone.points[k].p90, 1e-12);
     }
     /* hour 200 = 1970-01-09T08:00:00Z; the pool as hand_trace names it */
     assert_int_equal(fc->notes.count, 1);
@@ -953,12 +951,12 @@ static void test_a_late_pool_is_scored_against_its_own_history(void **state)
     assert_int_equal(s->history_hours, 48);
     assert_true(s->has_holdout);
     assert_int_equal(s->holdout.n_points, 24);
-    assert_float_equal(s->holdout_naive_week_mae, 1, 1e-12);
-    assert_float_equal(s->holdout_naive_day_mae, 1, 1e-12);
+    assert_close(s->holdout_naive_week_mae, 1, 1e-12);
+    assert_close(s->holdout_naive_day_mae, 1, 1e-12);
     assert_true(s->holdout.mae > 0);
-    assert_float_equal(s->holdout.relative_mae, s->holdout.mae, 1e-12);
-    assert_float_equal(s->holdout.relative_mae_day, s->holdout.mae, 1e-12);
-    assert_float_equal(s->holdout.mase, s->holdout.mae / 2, 1e-12);
+    assert_close(s->holdout.relative_mae, s->holdout.mae, 1e-12);
+    assert_close(s->holdout.relative_mae_day, s->holdout.mae, 1e-12);
+    assert_close(s->holdout.mase, s->holdout.mae / 2, 1e-12);
     gp_forecast_free(fc);
     hand_trace_free(&t);
 }
@@ -992,8 +990,8 @@ static void test_a_partial_last_hour_is_left_out(void **state)
     assert_int_equal(fc->start_hour, 3 * WEEK);
     assert_int_equal(fc->series[0].history_hours, 3 * WEEK);
     for (size_t k = 0; k < 48; k++)
-        assert_float_equal(fc->series[0].points[k].p50, 10, 1e-9);
-    assert_float_equal(fc->partial_end_s, (3 * WEEK + 0.5) * 3600, 1e-9);
+        assert_close(fc->series[0].points[k].p50, 10, 1e-9);
+    assert_close(fc->partial_end_s, (3 * WEEK + 0.5) * 3600, 1e-9);
     /* hour 504 = 1970-01-22T00:00:00Z; the second note says the constant
      * leaves no error to beat (test_near_exact_errors_are_exact) */
     assert_int_equal(fc->notes.count, 2);
@@ -1005,7 +1003,7 @@ static void test_a_partial_last_hour_is_left_out(void **state)
     opt.train_until = (3 * WEEK - 24) * 3600;
     assert_int_equal(gp_forecast_run(&t, NULL, 48, &opt, &fc, &err), GP_OK);
     assert_int_equal(fc->series[0].holdout.n_points, 24);
-    assert_float_equal(fc->series[0].holdout.mae, 0, 1e-9);
+    assert_close(fc->series[0].holdout.mae, 0, 1e-9);
     gp_forecast_free(fc);
 
     /* the last whole hour's end is no longer a cut inside the trace */
@@ -1019,7 +1017,7 @@ static void test_a_partial_last_hour_is_left_out(void **state)
     opt.train_until = 0;
     assert_int_equal(gp_forecast_run(&t, NULL, 48, &opt, &fc, &err), GP_OK);
     assert_int_equal(fc->history_hours, n);
-    assert_float_equal(fc->partial_end_s, 0, 0);
+    assert_close(fc->partial_end_s, 0, 0);
     gp_forecast_free(fc);
     hand_trace_free(&t);
 }
@@ -1096,15 +1094,15 @@ static void test_a_partial_first_hour_is_left_out(void **state)
     assert_int_equal(fa->series[0].method, fb->series[0].method);
     for (size_t k = 0; k < 48; k++) {
         assert_int_equal(fa->series[0].points[k].t, fb->series[0].points[k].t);
-        assert_float_equal(fa->series[0].points[k].p10,
-                           fb->series[0].points[k].p10, 0);
-        assert_float_equal(fa->series[0].points[k].p50,
-                           fb->series[0].points[k].p50, 0);
-        assert_float_equal(fa->series[0].points[k].p90,
-                           fb->series[0].points[k].p90, 0);
+        assert_close(fa->series[0].points[k].p10, fb->series[0].points[k].p10,
+                     0);
+        assert_close(fa->series[0].points[k].p50, fb->series[0].points[k].p50,
+                     0);
+        assert_close(fa->series[0].points[k].p90, fb->series[0].points[k].p90,
+                     0);
     }
-    assert_float_equal(fa->partial_start_s, 1800, 0);
-    assert_float_equal(fb->partial_start_s, 0, 0);
+    assert_close(fa->partial_start_s, 1800, 0);
+    assert_close(fb->partial_start_s, 0, 0);
     /* the short-history note, and this one before it */
     assert_int_equal(fa->notes.count, fb->notes.count + 1);
     assert_string_equal(fa->notes.items[0],
@@ -1207,9 +1205,9 @@ static void test_a_partial_first_hour_of_a_pool_is_left_out(void **state)
     assert_int_equal(fc->n_series, 2);
     assert_int_equal(fc->history_hours, n);
     assert_int_equal(fc->series[0].history_hours, n);
-    assert_float_equal(fc->series[0].partial_start_s, 0, 0);
+    assert_close(fc->series[0].partial_start_s, 0, 0);
     assert_int_equal(fc->series[1].history_hours, n - lead - 1);
-    assert_float_equal(fc->series[1].partial_start_s, (lead + 0.5) * 3600, 0);
+    assert_close(fc->series[1].partial_start_s, (lead + 0.5) * 3600, 0);
     assert_int_equal(gp_forecast_series_run(series[1].instance_hours + lead + 1,
                                             n - lead - 1, (int64_t)lead + 1, h,
                                             0, &opt, &alone, &err),
@@ -1217,9 +1215,9 @@ static void test_a_partial_first_hour_of_a_pool_is_left_out(void **state)
     assert_int_equal(fc->series[1].method, alone.method);
     for (size_t k = 0; k < h; k++) {
         assert_int_equal(fc->series[1].points[k].t, alone.points[k].t);
-        assert_float_equal(fc->series[1].points[k].p10, alone.points[k].p10, 0);
-        assert_float_equal(fc->series[1].points[k].p50, alone.points[k].p50, 0);
-        assert_float_equal(fc->series[1].points[k].p90, alone.points[k].p90, 0);
+        assert_close(fc->series[1].points[k].p10, alone.points[k].p10, 0);
+        assert_close(fc->series[1].points[k].p50, alone.points[k].p50, 0);
+        assert_close(fc->series[1].points[k].p90, alone.points[k].p90, 0);
     }
     /* hour 24 = 1970-01-02T00:00:00Z; the only pool note (the other is the
      * short history's) */
@@ -1252,7 +1250,7 @@ static void test_a_partial_first_hour_of_a_pool_is_left_out(void **state)
     series[1].start_s = (lead - 0.5) * 3600;
     assert_int_equal(gp_forecast_run(&t, NULL, h, &opt, &fc, &err), GP_OK);
     assert_int_equal(fc->series[1].history_hours, n - lead);
-    assert_float_equal(fc->series[1].partial_start_s, 0, 0);
+    assert_close(fc->series[1].partial_start_s, 0, 0);
     gp_forecast_free(fc);
     gp_forecast_series_clear(&alone);
 
@@ -1262,7 +1260,7 @@ static void test_a_partial_first_hour_of_a_pool_is_left_out(void **state)
     opt.train_until = (int64_t)(lead + 2) * 3600;
     assert_int_equal(gp_forecast_run(&t, NULL, h, &opt, &fc, &err), GP_OK);
     assert_int_equal(fc->series[1].history_hours, 2);
-    assert_float_equal(fc->series[1].partial_start_s, 0, 0);
+    assert_close(fc->series[1].partial_start_s, 0, 0);
     gp_forecast_free(fc);
     opt.train_until = 0;
     series[1].instance_hours[lead + 1] = wave(lead + 1);
@@ -1276,7 +1274,7 @@ static void test_a_partial_first_hour_of_a_pool_is_left_out(void **state)
     series[1].instance_hours[0] = 5;
     assert_int_equal(gp_forecast_run(&t, NULL, h, &opt, &fc, &err), GP_OK);
     assert_int_equal(fc->series[1].history_hours, n - 1);
-    assert_float_equal(fc->series[1].partial_start_s, 0, 0);
+    assert_close(fc->series[1].partial_start_s, 0, 0);
     for (size_t i = 0; i < fc->notes.count; i++)
         assert_null(strstr(fc->notes.items[i], "its rows start"));
     gp_forecast_free(fc);

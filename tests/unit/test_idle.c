@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "engine.h"
 #include "gpuplan.h"
 #include "idle.h"
@@ -76,17 +77,17 @@ static void test_two_hours_below_threshold_is_one_span(void **state)
     char label[64];
     gp_idle_span_label(t, s, label, sizeof label);
     assert_string_equal(label, "h/gpu0");
-    assert_float_equal(s->start, 1767571200.0 + 3600, 1e-6);
-    assert_float_equal(s->hours, 2, 1e-12);
-    assert_float_equal(s->gpu_hours, 2, 1e-12);
-    assert_float_equal(s->instance_hours, 2, 1e-12);
-    assert_float_equal(s->mean_util_pct, 4.9, 1e-9);
-    assert_float_equal(s->cost, 2.012, 1e-9);
-    assert_float_equal(r->cost, 2.012, 1e-9);
-    assert_float_equal(r->threshold_pct, 5, 0);
-    assert_float_equal(r->min_hours, 2, 0);
+    assert_close(s->start, 1767571200.0 + 3600, 1e-6);
+    assert_close(s->hours, 2, 1e-12);
+    assert_close(s->gpu_hours, 2, 1e-12);
+    assert_close(s->instance_hours, 2, 1e-12);
+    assert_close(s->mean_util_pct, 4.9, 1e-9);
+    assert_close(s->cost, 2.012, 1e-9);
+    assert_close(r->cost, 2.012, 1e-9);
+    assert_close(r->threshold_pct, 5, 0);
+    assert_close(r->min_hours, 2, 0);
     /* all 4 samples came with gpu_util: 4 GPU-hours examined */
-    assert_float_equal(r->gpu_hours_with_util, 4, 1e-12);
+    assert_close(r->gpu_hours_with_util, 4, 1e-12);
     gp_idle_report_free(r);
     gp_trace_free(t);
     free(csv);
@@ -106,7 +107,7 @@ static void test_one_point_nine_hours_is_too_short(void **state)
     gp_trace *t = trace_of(csv);
     gp_idle_report *r = detect(t);
     assert_int_equal(r->n_spans, 0);
-    assert_float_equal(r->cost, 0, 0);
+    assert_close(r->cost, 0, 0);
     gp_idle_report_free(r);
     gp_trace_free(t);
     free(csv);
@@ -116,8 +117,8 @@ static void test_one_point_nine_hours_is_too_short(void **state)
     t = trace_of(csv);
     r = detect(t);
     assert_int_equal(r->n_spans, 1);
-    assert_float_equal(r->spans[0].hours, 2.0, 1e-9);
-    assert_float_equal(r->spans[0].instance_hours, 2.0, 1e-9);
+    assert_close(r->spans[0].hours, 2.0, 1e-9);
+    assert_close(r->spans[0].instance_hours, 2.0, 1e-9);
     gp_idle_report_free(r);
     gp_trace_free(t);
     free(csv);
@@ -133,9 +134,9 @@ static void test_five_percent_is_not_below_five_percent(void **state)
     gp_trace *t = trace_of(csv);
     gp_idle_report *r = detect(t);
     assert_int_equal(r->n_spans, 1);
-    assert_float_equal(r->spans[0].start, 1767571200.0 + 3 * 3600, 1e-6);
-    assert_float_equal(r->spans[0].hours, 3, 1e-12);
-    assert_float_equal(r->spans[0].cost, 3.018, 1e-9);
+    assert_close(r->spans[0].start, 1767571200.0 + 3 * 3600, 1e-6);
+    assert_close(r->spans[0].hours, 3, 1e-12);
+    assert_close(r->spans[0].cost, 3.018, 1e-9);
     gp_idle_report_free(r);
     gp_trace_free(t);
     free(csv);
@@ -152,11 +153,11 @@ static void test_gap_or_missing_util_ends_a_span(void **state)
     gp_trace *t = trace_of(csv);
     gp_idle_report *r = detect(t);
     assert_int_equal(r->n_spans, 2);
-    assert_float_equal(r->spans[0].start, 1767571200.0, 1e-6);
-    assert_float_equal(r->spans[1].start, 1767571200.0 + 3 * 3600, 1e-6);
-    assert_float_equal(r->spans[1].mean_util_pct, 2.5, 1e-9);
-    assert_float_equal(r->cost, 4.024, 1e-9);
-    assert_float_equal(r->hours, 4, 1e-12);
+    assert_close(r->spans[0].start, 1767571200.0, 1e-6);
+    assert_close(r->spans[1].start, 1767571200.0 + 3 * 3600, 1e-6);
+    assert_close(r->spans[1].mean_util_pct, 2.5, 1e-9);
+    assert_close(r->cost, 4.024, 1e-9);
+    assert_close(r->hours, 4, 1e-12);
     gp_idle_report_free(r);
     gp_trace_free(t);
     free(csv);
@@ -177,9 +178,9 @@ static void test_sampling_jitter_does_not_end_a_span(void **state)
         "2026-01-05T03:50:00Z,g5.xlarge,1,1,g\n");
     gp_idle_report *r = detect(t);
     assert_int_equal(r->n_spans, 1);
-    assert_float_equal(r->spans[0].hours, 3 + 10 / 60.0, 1e-9);
-    assert_float_equal(r->spans[0].instance_hours, 3, 1e-12);
-    assert_float_equal(r->cost, 3.018, 1e-9);
+    assert_close(r->spans[0].hours, 3 + 10 / 60.0, 1e-9);
+    assert_close(r->spans[0].instance_hours, 3, 1e-12);
+    assert_close(r->cost, 3.018, 1e-9);
     gp_idle_report_free(r);
     gp_trace_free(t);
 }
@@ -193,16 +194,16 @@ static void test_threshold_and_minimum_are_options(void **state)
     char *csv = gpu_samples("h/gpu0", 3600, u, 5);
     gp_trace_options opt;
     gp_trace_options_init(&opt);
-    assert_float_equal(opt.idle_threshold_pct, 5, 0);
-    assert_float_equal(opt.idle_min_hours, 2, 0);
+    assert_close(opt.idle_threshold_pct, 5, 0);
+    assert_close(opt.idle_min_hours, 2, 0);
     opt.idle_threshold_pct = 10;
     opt.idle_min_hours = 1;
     gp_trace *t = trace_with(csv, &opt);
     gp_idle_report *r = detect(t);
     assert_int_equal(r->n_spans, 2);
-    assert_float_equal(r->instance_hours, 3, 1e-12);
-    assert_float_equal(r->cost, 3.018, 1e-9);
-    assert_float_equal(r->threshold_pct, 10, 0);
+    assert_close(r->instance_hours, 3, 1e-12);
+    assert_close(r->cost, 3.018, 1e-9);
+    assert_close(r->threshold_pct, 10, 0);
     gp_idle_report_free(r);
     gp_trace_free(t);
     free(csv);
@@ -232,11 +233,11 @@ static void test_rows_without_job_are_judged_per_series_hour(void **state)
     gp_idle_span_label(t, s, label, sizeof label);
     assert_string_equal(label, "g5.xlarge/unlabeled/a");
     assert_int_equal(s->job, -1);
-    assert_float_equal(s->hours, 3, 1e-12);
-    assert_float_equal(s->instance_hours, 6, 1e-12);
-    assert_float_equal(s->gpu_hours, 6, 1e-12);
-    assert_float_equal(s->mean_util_pct, 3, 1e-9);
-    assert_float_equal(s->cost, 6.036, 1e-9);
+    assert_close(s->hours, 3, 1e-12);
+    assert_close(s->instance_hours, 6, 1e-12);
+    assert_close(s->gpu_hours, 6, 1e-12);
+    assert_close(s->mean_util_pct, 3, 1e-9);
+    assert_close(s->cost, 6.036, 1e-9);
     gp_idle_report_free(r);
     gp_trace_free(t);
 }
@@ -256,14 +257,14 @@ static void test_eight_gpu_job_priced_at_its_instance(void **state)
         "2026-01-05T02:00:00Z,1800,p4d.24xlarge,1,2,j\n");
     gp_idle_report *r = detect(t);
     assert_int_equal(r->n_spans, 1);
-    assert_float_equal(r->spans[0].gpu_hours, 20, 1e-12);
-    assert_float_equal(r->spans[0].instance_hours, 2.5, 1e-12);
-    assert_float_equal(r->spans[0].cost, 81.925, 1e-9);
+    assert_close(r->spans[0].gpu_hours, 20, 1e-12);
+    assert_close(r->spans[0].instance_hours, 2.5, 1e-12);
+    assert_close(r->spans[0].cost, 81.925, 1e-9);
     gp_idle_report_free(r);
     gp_error err;
     gp_error_clear(&err);
     assert_int_equal(gp_idle_detect(t, 0.1, &r, &err), GP_OK);
-    assert_float_equal(r->cost, 73.7325, 1e-9);
+    assert_close(r->cost, 73.7325, 1e-9);
     gp_idle_report_free(r);
     gp_trace_free(t);
 }
@@ -285,21 +286,21 @@ static void test_terminate_after_one_idle_hour(void **state)
         "{\"inference\": {\"terminate_idle_h\": 1}}}]}");
     gp_ledger *base = run(t, s, 0);
     gp_ledger *stop = run(t, s, 1);
-    assert_float_equal(base->total_cost, 5.03, 1e-9);
-    assert_float_equal(base->idle_terminated_instance_hours, 0, 0);
-    assert_float_equal(stop->total_cost, 3.018, 1e-9);
-    assert_float_equal(base->total_cost - stop->total_cost, 2.012, 1e-9);
-    assert_float_equal(stop->idle_terminated_instance_hours, 2, 1e-12);
-    assert_float_equal(stop->all_on_demand_cost, 5.03, 1e-9);
-    assert_float_equal(stop->savings, 2.012, 1e-9);
+    assert_close(base->total_cost, 5.03, 1e-9);
+    assert_close(base->idle_terminated_instance_hours, 0, 0);
+    assert_close(stop->total_cost, 3.018, 1e-9);
+    assert_close(base->total_cost - stop->total_cost, 2.012, 1e-9);
+    assert_close(stop->idle_terminated_instance_hours, 2, 1e-12);
+    assert_close(stop->all_on_demand_cost, 5.03, 1e-9);
+    assert_close(stop->savings, 2.012, 1e-9);
     /* hours 02:00 and 03:00 are empty, 01:00 still billed */
-    assert_float_equal(stop->hours[1].on_demand_cost, 1.006, 1e-9);
-    assert_float_equal(stop->hours[2].on_demand_cost, 0, 1e-12);
-    assert_float_equal(stop->hours[3].on_demand_cost, 0, 1e-12);
+    assert_close(stop->hours[1].on_demand_cost, 1.006, 1e-9);
+    assert_close(stop->hours[2].on_demand_cost, 0, 1e-12);
+    assert_close(stop->hours[3].on_demand_cost, 0, 1e-12);
     /* the removed hours had 2% of a GPU each: useful GPU-hours fall from
      * 0.5 + 3 x 0.02 + 0.6 = 1.16 to 1.16 - 0.04 = 1.12 */
-    assert_float_equal(base->useful_gpu_hours, 1.16, 1e-9);
-    assert_float_equal(stop->useful_gpu_hours, 1.12, 1e-9);
+    assert_close(base->useful_gpu_hours, 1.16, 1e-9);
+    assert_close(stop->useful_gpu_hours, 1.12, 1e-9);
     gp_ledger_free(base);
     gp_ledger_free(stop);
     gp_scenario_free(s);
@@ -325,14 +326,14 @@ static void test_terminate_mid_hour_and_policy_by_workload(void **state)
     gp_ledger *train = run(t, s, 1);
     gp_ledger *infer = run(t, s, 2);
     /* 2.5 x 32.77 = 81.925 */
-    assert_float_equal(base->total_cost, 81.925, 1e-9);
-    assert_float_equal(train->idle_terminated_instance_hours, 1, 1e-9);
-    assert_float_equal(base->total_cost - train->total_cost, 32.77, 1e-9);
+    assert_close(base->total_cost, 81.925, 1e-9);
+    assert_close(train->idle_terminated_instance_hours, 1, 1e-9);
+    assert_close(base->total_cost - train->total_cost, 32.77, 1e-9);
     /* hour 01:00 keeps its first half, hour 02:00 (half used) loses it */
-    assert_float_equal(train->hours[1].on_demand_cost, 16.385, 1e-9);
-    assert_float_equal(train->hours[2].on_demand_cost, 0, 1e-9);
-    assert_float_equal(infer->total_cost, 81.925, 1e-9);
-    assert_float_equal(infer->idle_terminated_instance_hours, 0, 0);
+    assert_close(train->hours[1].on_demand_cost, 16.385, 1e-9);
+    assert_close(train->hours[2].on_demand_cost, 0, 1e-9);
+    assert_close(infer->total_cost, 81.925, 1e-9);
+    assert_close(infer->idle_terminated_instance_hours, 0, 0);
     gp_ledger_free(base);
     gp_ledger_free(train);
     gp_ledger_free(infer);
@@ -358,9 +359,9 @@ static void test_terminate_a_series_span(void **state)
         "{\"policy\": {\"inference\": {\"terminate_idle_h\": 1}}}");
     gp_ledger *l = run(t, s, 0);
     /* before: 8 (a) + 1 (b) instance-hours = 9 x 1.006 = 9.054 */
-    assert_float_equal(l->all_on_demand_cost, 9.054, 1e-9);
-    assert_float_equal(l->idle_terminated_instance_hours, 4, 1e-12);
-    assert_float_equal(l->total_cost, 5 * 1.006, 1e-9);
+    assert_close(l->all_on_demand_cost, 9.054, 1e-9);
+    assert_close(l->idle_terminated_instance_hours, 4, 1e-12);
+    assert_close(l->total_cost, 5 * 1.006, 1e-9);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -430,11 +431,11 @@ static void test_threads_find_the_same_spans(void **state)
     }
     assert_int_equal(r1->n_spans, want);
     assert_int_equal(r2->n_spans, want);
-    assert_float_equal(r1->instance_hours, want_h, 1e-6);
-    assert_float_equal(r2->instance_hours, want_h, 1e-6);
+    assert_close(r1->instance_hours, want_h, 1e-6);
+    assert_close(r2->instance_hours, want_h, 1e-6);
     for (size_t i = 0; i < r1->n_spans && i < r2->n_spans; i++) {
-        assert_float_equal(r1->spans[i].start, r2->spans[i].start, 1e-6);
-        assert_float_equal(r1->spans[i].end, r2->spans[i].end, 1e-6);
+        assert_close(r1->spans[i].start, r2->spans[i].start, 1e-6);
+        assert_close(r1->spans[i].end, r2->spans[i].end, 1e-6);
     }
     gp_idle_report_free(r1);
     gp_idle_report_free(r2);

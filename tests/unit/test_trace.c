@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "gpuplan.h"
 #include "util.h"
 
@@ -90,9 +91,9 @@ static void test_row_is_spread_over_the_clock_hours_it_overlaps(void **state)
     assert_non_null(t);
     assert_int_equal(t->start_hour, H13);
     assert_int_equal(t->n_hours, 2);
-    assert_float_equal(hour_total(t, H13), 1.0, 1e-12);
-    assert_float_equal(hour_total(t, H13 + 1), 1.0, 1e-12);
-    assert_float_equal(t->instance_hours[GP_UNLABELED], 2.0, 1e-12);
+    assert_close(hour_total(t, H13), 1.0, 1e-12);
+    assert_close(hour_total(t, H13 + 1), 1.0, 1e-12);
+    assert_close(t->instance_hours[GP_UNLABELED], 2.0, 1e-12);
     gp_trace_free(t);
 }
 
@@ -115,13 +116,13 @@ static void test_series_start_is_its_earliest_row(void **state)
     (void)state;
     assert_non_null(t);
     assert_int_equal(t->n_series, 3);
-    assert_float_equal(t->start_s, (double)H13 * 3600, 0);
+    assert_close(t->start_s, (double)H13 * 3600, 0);
     for (size_t s = 0; s < 3; s++) {
         const char *team = t->labels[t->series[s].team];
         double want = (double)H13 * 3600 + (team[0] == 'a'   ? 1800
                                             : team[0] == 'b' ? 2700
                                                              : 0);
-        assert_float_equal(t->series[s].start_s, want, 0);
+        assert_close(t->series[s].start_s, want, 0);
     }
     gp_trace_free(t);
 }
@@ -142,9 +143,9 @@ static void test_trace_starts_at_a_row_of_zero_instances(void **state)
     assert_non_null(t);
     assert_int_equal(t->start_hour, H13 - 2);
     assert_int_equal(t->n_hours, 3);
-    assert_float_equal(hour_total(t, H13 - 2), 0.0, 0);
-    assert_float_equal(hour_total(t, H13 - 1), 0.0, 0);
-    assert_float_equal(hour_total(t, H13), 2.0, 1e-12);
+    assert_close(hour_total(t, H13 - 2), 0.0, 0);
+    assert_close(hour_total(t, H13 - 1), 0.0, 0);
+    assert_close(hour_total(t, H13), 2.0, 1e-12);
     gp_trace_free(t);
 }
 
@@ -161,7 +162,7 @@ static void test_a_row_on_the_hour_in_2600_covers_one_hour(void **state)
     (void)state;
     assert_non_null(t);
     assert_int_equal(t->n_hours, 1);
-    assert_float_equal(hour_total(t, t->start_hour), 2.0, 1e-12);
+    assert_close(hour_total(t, t->start_hour), 2.0, 1e-12);
     gp_trace_free(t);
 }
 
@@ -179,8 +180,8 @@ static void test_step_column_and_epoch_times_agree_with_iso(void **state)
                            NULL, &err);
     (void)state;
     assert_non_null(t);
-    assert_float_equal(hour_total(t, H13), 1.0 + 1.5 + 1.5, 1e-12);
-    assert_float_equal(hour_total(t, H13 + 1), 1.5, 1e-12);
+    assert_close(hour_total(t, H13), 1.0 + 1.5 + 1.5, 1e-12);
+    assert_close(hour_total(t, H13 + 1), 1.5, 1e-12);
     assert_int_equal(t->rows_read, 3);
     gp_trace_free(t);
 }
@@ -198,11 +199,11 @@ static void test_gpus_become_whole_instances_and_useful_hours(void **state)
                            NULL, &err);
     (void)state;
     assert_non_null(t);
-    assert_float_equal(hour_total(t, H13), 2.0, 1e-12);
-    assert_float_equal(hour_total(t, H13 + 1), 1.0, 1e-12);
-    assert_float_equal(t->instance_hours[GP_TRAINING], 3.0, 1e-12);
-    assert_float_equal(t->useful_gpu_hours, 4.5, 1e-12);
-    assert_float_equal(t->gpu_hours_without_util, 8.0, 1e-12);
+    assert_close(hour_total(t, H13), 2.0, 1e-12);
+    assert_close(hour_total(t, H13 + 1), 1.0, 1e-12);
+    assert_close(t->instance_hours[GP_TRAINING], 3.0, 1e-12);
+    assert_close(t->useful_gpu_hours, 4.5, 1e-12);
+    assert_close(t->gpu_hours_without_util, 8.0, 1e-12);
     assert_int_equal(t->n_series, 1);
     assert_true(t->series[0].interruptible); /* training defaults to true */
     gp_trace_free(t);
@@ -218,8 +219,8 @@ static void test_instances_bill_and_gpus_say_what_is_in_use(void **state)
                            NULL, &err);
     (void)state;
     assert_non_null(t);
-    assert_float_equal(hour_total(t, H13), 3.0, 1e-12);
-    assert_float_equal(hour_total(t, H13 + 1), 3.0, 1e-12);
+    assert_close(hour_total(t, H13), 3.0, 1e-12);
+    assert_close(hour_total(t, H13 + 1), 3.0, 1e-12);
     gp_trace_free(t);
 
     /* Both on one row: the instances are billed, and gpus are the GPUs in
@@ -230,8 +231,8 @@ static void test_instances_bill_and_gpus_say_what_is_in_use(void **state)
                  "2026-01-05T13:00:00Z,p4d.24xlarge,12,2,50\n",
                  NULL, &err);
     assert_non_null(t);
-    assert_float_equal(hour_total(t, H13), 2.0, 1e-12);
-    assert_float_equal(t->useful_gpu_hours, 6.0, 1e-12);
+    assert_close(hour_total(t, H13), 2.0, 1e-12);
+    assert_close(t->useful_gpu_hours, 6.0, 1e-12);
     gp_trace_free(t);
     t = read_csv("timestamp,instance_type,gpus,instances\n"
                  "2026-01-05T13:00:00Z,p4d.24xlarge,13,1\n",
@@ -254,13 +255,13 @@ static void test_jobs_layout_spreads_start_to_end(void **state)
                            &opt, &err);
     (void)state;
     assert_non_null(t);
-    assert_float_equal(hour_total(t, H13), 2.0, 1e-12);
-    assert_float_equal(hour_total(t, H13 + 1), 2.0, 1e-12);
-    assert_float_equal(hour_total(t, H13 + 2), 1.0, 1e-12);
+    assert_close(hour_total(t, H13), 2.0, 1e-12);
+    assert_close(hour_total(t, H13 + 1), 2.0, 1e-12);
+    assert_close(hour_total(t, H13 + 2), 1.0, 1e-12);
     assert_int_equal(t->n_runs, 1);
     assert_int_equal(t->runs[0].end - t->runs[0].start, 9000);
-    assert_float_equal(t->runs[0].instance_hours, 5.0, 1e-12);
-    assert_float_equal(t->runs[0].instances, 2.0, 1e-12);
+    assert_close(t->runs[0].instance_hours, 5.0, 1e-12);
+    assert_close(t->runs[0].instances, 2.0, 1e-12);
     gp_trace_free(t);
 }
 
@@ -281,8 +282,8 @@ static void test_consecutive_rows_of_a_job_form_one_run(void **state)
     /* the first run of j1: 2 + 4 = 6 instance-hours, peak 4, 7200 s */
     const gp_job_run *r = &t->runs[0];
     assert_string_equal(t->labels[r->job], "j1");
-    assert_float_equal(r->instance_hours, 6.0, 1e-12);
-    assert_float_equal(r->instances, 4.0, 1e-12);
+    assert_close(r->instance_hours, 6.0, 1e-12);
+    assert_close(r->instances, 4.0, 1e-12);
     assert_int_equal(r->end - r->start, 7200);
     gp_trace_free(t);
 }
@@ -307,8 +308,8 @@ static void test_quotes_crlf_bom_and_map_are_read(void **state)
                            &opt, &err);
     (void)state;
     assert_non_null(t);
-    assert_float_equal(hour_total(t, H13), 2.0, 1e-12);
-    assert_float_equal(hour_total(t, H13 + 1), 3.0, 1e-12);
+    assert_close(hour_total(t, H13), 2.0, 1e-12);
+    assert_close(hour_total(t, H13 + 1), 3.0, 1e-12);
     assert_int_equal(t->n_series, 2);
     bool found = false;
     for (size_t i = 0; i < t->n_labels; i++)
@@ -364,8 +365,8 @@ test_a_column_mapped_to_another_name_is_read_as_that_only(void **state)
                            &opt, &err);
     (void)state;
     assert_non_null(t);
-    assert_float_equal(hour_total(t, H13), 2.0, 1e-12);
-    assert_float_equal(t->useful_gpu_hours, 8.0, 1e-12);
+    assert_close(hour_total(t, H13), 2.0, 1e-12);
+    assert_close(t->useful_gpu_hours, 8.0, 1e-12);
     assert_null(gp_trace_read_column(&opt, "gpus", NULL));
     gp_trace_free(t);
 
@@ -377,8 +378,8 @@ test_a_column_mapped_to_another_name_is_read_as_that_only(void **state)
                  "2026-01-05T13:00:00Z,p4d.24xlarge,2,12,50\n",
                  &opt, &err);
     assert_non_null(t);
-    assert_float_equal(hour_total(t, H13), 2.0, 1e-12);
-    assert_float_equal(t->useful_gpu_hours, 6.0, 1e-12);
+    assert_close(hour_total(t, H13), 2.0, 1e-12);
+    assert_close(t->useful_gpu_hours, 6.0, 1e-12);
     gp_trace_free(t);
 
     /* a required column taken by another map says which map took it */
@@ -456,8 +457,8 @@ static void test_a_row_holds_at_most_1e7_instances_and_1e8_gpus(void **state)
                            NULL, &err);
     (void)state;
     assert_non_null(t);
-    assert_float_equal(hour_total(t, H13), 1e7, 1e-6);
-    assert_float_equal(hour_total(t, H13 + 1), 1.25e7, 1e-6);
+    assert_close(hour_total(t, H13), 1e7, 1e-6);
+    assert_close(hour_total(t, H13 + 1), 1.25e7, 1e-6);
     gp_trace_free(t);
     /* one more is an error naming the bound */
     expect_error("timestamp,instance_type,instances\n"
@@ -758,9 +759,9 @@ static void test_bundled_sample_matches_independent_summary(void **state)
     assert_int_equal(gp_trace_builder_new(&b, pricing, NULL, &err), GP_OK);
     assert_int_equal(gp_trace_builder_add_file(b, path, &err), GP_OK);
     assert_int_equal(gp_trace_builder_finish(b, &t, &err), GP_OK);
-    assert_float_equal(t->instance_hours[GP_TRAINING], want_train, 1e-6);
-    assert_float_equal(t->instance_hours[GP_INFERENCE], want_inf, 1e-6);
-    assert_float_equal(t->useful_gpu_hours, want_useful, 1e-6);
+    assert_close(t->instance_hours[GP_TRAINING], want_train, 1e-6);
+    assert_close(t->instance_hours[GP_INFERENCE], want_inf, 1e-6);
+    assert_close(t->useful_gpu_hours, want_useful, 1e-6);
     /* summary.json's "rows" (trace.csv is 4033 lines with the header);
      * its rows run from 2026-05-01T00:00 to the 10-minute row at
      * 2026-05-14T23:50, 14 days of 24 hours; and two pools, aws us-east-1
@@ -811,15 +812,15 @@ static void test_threads_give_the_same_trace_as_one_thread(void **state)
     gp_trace *b = read_csv(csv, &many, &err);
     assert_non_null(a);
     assert_non_null(b);
-    assert_float_equal(a->instance_hours[GP_UNLABELED], total, 1e-6);
-    assert_float_equal(b->instance_hours[GP_UNLABELED], total, 1e-6);
+    assert_close(a->instance_hours[GP_UNLABELED], total, 1e-6);
+    assert_close(b->instance_hours[GP_UNLABELED], total, 1e-6);
     assert_int_equal(a->rows_read, b->rows_read);
     assert_int_equal(a->n_series, b->n_series);
     assert_int_equal(a->n_hours, b->n_hours);
     for (size_t s = 0; s < a->n_series; s++) {
         for (size_t h = 0; h < a->n_hours; h++)
-            assert_float_equal(a->series[s].instance_hours[h],
-                               b->series[s].instance_hours[h], 1e-9);
+            assert_close(a->series[s].instance_hours[h],
+                         b->series[s].instance_hours[h], 1e-9);
         /* the threads' later starts do not replace a series' first: teams
          * t0..t2 have rows 0..2, in the first hour (1767225600); the quoted
          * "team\n0".."team\n2" rows 999, 1999, 2999, hours 24, 49, 74 */
@@ -827,8 +828,8 @@ static void test_threads_give_the_same_trace_as_one_thread(void **state)
         double want = 1767225600;
         if (strchr(team, '\n'))
             want += (double)((999 + 1000 * (size_t)atoi(team + 5)) / 40) * 3600;
-        assert_float_equal(a->series[s].start_s, want, 0);
-        assert_float_equal(b->series[s].start_s, want, 0);
+        assert_close(a->series[s].start_s, want, 0);
+        assert_close(b->series[s].start_s, want, 0);
     }
     gp_trace_free(a);
     gp_trace_free(b);
@@ -876,7 +877,7 @@ static void test_allocation_failures_are_reported_and_leak_nothing(
         if (t) {
             /* two rows of 2 instances for the default step of an hour:
              * 2 + 2 = 4 instance-hours */
-            assert_float_equal(t->instance_hours[GP_UNLABELED], 4.0, 1e-12);
+            assert_close(t->instance_hours[GP_UNLABELED], 4.0, 1e-12);
             gp_trace_free(t);
             assert_true(n > 5);
             break;

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "engine.h"
 #include "gpuplan.h"
 
@@ -73,10 +74,10 @@ static void test_reservation_follows_usage_it_covered_three_to_one(
         "\"count\": 1, \"term_years\": 1, \"payment\": \"no_upfront\", "
         "\"start\": \"2026-01-01T00:00:00Z\"}]}");
     gp_ledger *l = run(t, s, 0);
-    assert_float_equal(l->total_cost, 84.48, 1e-9);
-    assert_float_equal(series_of(t, l, "a", NULL, NULL)->cost, 1.86, 1e-9);
-    assert_float_equal(series_of(t, l, "b", NULL, NULL)->cost, 0.62, 1e-9);
-    assert_float_equal(l->unallocated_cost, 82.0, 1e-9);
+    assert_close(l->total_cost, 84.48, 1e-9);
+    assert_close(series_of(t, l, "a", NULL, NULL)->cost, 1.86, 1e-9);
+    assert_close(series_of(t, l, "b", NULL, NULL)->cost, 0.62, 1e-9);
+    assert_close(l->unallocated_cost, 82.0, 1e-9);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -103,12 +104,10 @@ static void test_savings_plan_cost_goes_to_the_pools_it_covered(
         "\"term_years\": 1, \"payment\": \"no_upfront\", \"start\": "
         "\"2026-01-01T00:00:00Z\"}]}");
     gp_ledger *l = run(t, s, 0);
-    assert_float_equal(l->total_cost, 1.784235, 1e-6);
-    assert_float_equal(series_of(t, l, "a", NULL, NULL)->cost, 0.701649,
-                       1e-6);
-    assert_float_equal(series_of(t, l, "b", NULL, NULL)->cost, 1.082586,
-                       1e-6);
-    assert_float_equal(l->unallocated_cost, 0, 1e-9);
+    assert_close(l->total_cost, 1.784235, 1e-6);
+    assert_close(series_of(t, l, "a", NULL, NULL)->cost, 0.701649, 1e-6);
+    assert_close(series_of(t, l, "b", NULL, NULL)->cost, 1.082586, 1e-6);
+    assert_close(l->unallocated_cost, 0, 1e-9);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -132,11 +131,9 @@ static void test_size_flexible_reservation_splits_by_value_covered(
         "\"g5.12xlarge\", \"count\": 1, \"term_years\": 1, \"payment\": "
         "\"no_upfront\", \"start\": \"2026-01-01T00:00:00Z\"}]}");
     gp_ledger *l = run(t, s, 0);
-    assert_float_equal(l->total_cost, 3.5, 1e-9);
-    assert_float_equal(series_of(t, l, "a", NULL, NULL)->cost, 2.184243,
-                       1e-6);
-    assert_float_equal(series_of(t, l, "b", NULL, NULL)->cost, 1.315757,
-                       1e-6);
+    assert_close(l->total_cost, 3.5, 1e-9);
+    assert_close(series_of(t, l, "a", NULL, NULL)->cost, 2.184243, 1e-6);
+    assert_close(series_of(t, l, "b", NULL, NULL)->cost, 1.315757, 1e-6);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -167,18 +164,17 @@ static void test_cost_per_useful_gpu_hour_by_project_and_workload(
     const gp_ledger_series *q = series_of(t, l, "a", "q", &iq);
     assert_int_equal(t->series[ip].workload, GP_TRAINING);
     assert_int_equal(t->series[iq].workload, GP_INFERENCE);
-    assert_float_equal(p->cost, 65.54, 1e-9);
-    assert_float_equal(p->useful_gpu_hours, 4, 1e-12);
-    assert_float_equal(gp_ledger_series_cost_with_util(l, t, ip), 32.77,
-                       1e-9);
-    assert_float_equal(gp_ledger_series_cost_per_useful_gpu_hour(l, t, ip),
-                       8.1925, 1e-9);
-    assert_float_equal(q->cost, 1.006, 1e-9);
-    assert_float_equal(gp_ledger_series_cost_per_useful_gpu_hour(l, t, iq),
-                       4.024, 1e-9);
-    assert_float_equal(l->workload_cost[GP_TRAINING], 65.54, 1e-9);
-    assert_float_equal(l->workload_cost[GP_INFERENCE], 1.006, 1e-9);
-    assert_float_equal(l->cost_per_useful_gpu_hour, 7.947294, 1e-6);
+    assert_close(p->cost, 65.54, 1e-9);
+    assert_close(p->useful_gpu_hours, 4, 1e-12);
+    assert_close(gp_ledger_series_cost_with_util(l, t, ip), 32.77, 1e-9);
+    assert_close(gp_ledger_series_cost_per_useful_gpu_hour(l, t, ip), 8.1925,
+                 1e-9);
+    assert_close(q->cost, 1.006, 1e-9);
+    assert_close(gp_ledger_series_cost_per_useful_gpu_hour(l, t, iq), 4.024,
+                 1e-9);
+    assert_close(l->workload_cost[GP_TRAINING], 65.54, 1e-9);
+    assert_close(l->workload_cost[GP_INFERENCE], 1.006, 1e-9);
+    assert_close(l->cost_per_useful_gpu_hour, 7.947294, 1e-6);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -196,7 +192,7 @@ static void test_series_without_utilization_has_no_cost_per_useful_hour(
     gp_ledger *l = run(t, s, 0);
     assert_true(isnan(gp_ledger_series_cost_per_useful_gpu_hour(l, t, 0)));
     assert_true(isnan(l->cost_per_useful_gpu_hour));
-    assert_float_equal(l->series[0].cost, 1.006, 1e-12);
+    assert_close(l->series[0].cost, 1.006, 1e-12);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -229,16 +225,16 @@ static void test_chargeback_groups_pools_by_team_project_workload(
     assert_int_equal(n, 3);
     assert_string_equal(t->labels[rows[0].team], "a");
     assert_int_equal(rows[0].workload, GP_TRAINING);
-    assert_float_equal(rows[0].cost_per_useful_gpu_hour, 10.06, 1e-9);
+    assert_close(rows[0].cost_per_useful_gpu_hour, 10.06, 1e-9);
     assert_int_equal(rows[1].workload, GP_INFERENCE);
     assert_string_equal(t->labels[rows[1].project], "p");
-    assert_float_equal(rows[1].cost, 2.218, 1e-9);
-    assert_float_equal(rows[1].instance_hours, 2, 1e-12);
-    assert_float_equal(rows[1].useful_gpu_hours, 1.0, 1e-12);
-    assert_float_equal(rows[1].cost_per_useful_gpu_hour, 2.218, 1e-9);
+    assert_close(rows[1].cost, 2.218, 1e-9);
+    assert_close(rows[1].instance_hours, 2, 1e-12);
+    assert_close(rows[1].useful_gpu_hours, 1.0, 1e-12);
+    assert_close(rows[1].cost_per_useful_gpu_hour, 2.218, 1e-9);
     assert_string_equal(t->labels[rows[2].team], "b");
     assert_int_equal(rows[2].project, -1);
-    assert_float_equal(rows[2].cost_per_useful_gpu_hour, 2.012, 1e-9);
+    assert_close(rows[2].cost_per_useful_gpu_hour, 2.012, 1e-9);
     gp_free(rows);
     gp_ledger_free(l);
     gp_scenario_free(s);
@@ -274,19 +270,18 @@ test_spot_fallback_is_charged_to_the_job_that_needed_it(void **state)
     assert_int_equal(l->n_jobs, 2);
     const gp_ledger_series *b = series_of(t, l, "b", NULL, NULL);
     const gp_ledger_series *c = series_of(t, l, "c", NULL, NULL);
-    assert_float_equal(b->cost, 2 * 3.25 * 1.006, 1e-4);
-    assert_float_equal(c->cost, 1.25 * 1.006, 1e-4);
+    assert_close(b->cost, 2 * 3.25 * 1.006, 1e-4);
+    assert_close(c->cost, 1.25 * 1.006, 1e-4);
     /* the same as each run's cost in the Spot sheet */
     for (size_t i = 0; i < l->n_jobs; i++) {
         const gp_job_run *r = &t->runs[l->jobs[i].run];
         const char *job = t->labels[r->job];
-        assert_float_equal(l->jobs[i].cost_mean,
-                           strcmp(job, "j1") == 0 ? b->cost : c->cost, 1e-9);
+        assert_close(l->jobs[i].cost_mean,
+                     strcmp(job, "j1") == 0 ? b->cost : c->cost, 1e-9);
     }
     /* and the teams add up to the total */
-    assert_float_equal(b->cost + c->cost + l->unallocated_cost, l->total_cost,
-                       1e-9);
-    assert_float_equal(l->unallocated_cost, 0, 1e-9);
+    assert_close(b->cost + c->cost + l->unallocated_cost, l->total_cost, 1e-9);
+    assert_close(l->unallocated_cost, 0, 1e-9);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -312,10 +307,10 @@ static void test_spot_without_job_beside_a_job_run_pays_its_own(void **state)
         "{\"training\": {\"launch\": \"spot\"}}}");
     gp_ledger *l = run(t, s, 0);
     assert_int_equal(l->n_jobs, 1);
-    assert_float_equal(series_of(t, l, "b", NULL, NULL)->cost, 2.52, 1e-6);
-    assert_float_equal(series_of(t, l, "d", NULL, NULL)->cost, 0.42, 1e-6);
-    assert_float_equal(l->total_cost, 2.94, 1e-6);
-    assert_float_equal(l->unallocated_cost, 0, 1e-9);
+    assert_close(series_of(t, l, "b", NULL, NULL)->cost, 2.52, 1e-6);
+    assert_close(series_of(t, l, "d", NULL, NULL)->cost, 0.42, 1e-6);
+    assert_close(l->total_cost, 2.94, 1e-6);
+    assert_close(l->unallocated_cost, 0, 1e-9);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);

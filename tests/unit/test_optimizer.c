@@ -29,6 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "engine.h"
 #include "optimizer.h"
 
@@ -251,7 +252,7 @@ static void check_against_glpk(const char *const *types, const double *base,
     if (flexible)
         assert_true(l->total_cost <= mine + 1e-6 * mine);
     else
-        assert_float_equal(l->total_cost, mine, 1e-6 * mine);
+        assert_close(l->total_cost, mine, 1e-6 * mine);
     gp_ledger_free(l);
     gp_free(c);
     gp_opt_free(o);
@@ -326,7 +327,7 @@ static void test_single_pool_reservation_is_the_demand_quantile(void **state)
             break;
         want = n;
     }
-    assert_float_equal(o->pools[0].n, want, 1e-12);
+    assert_close(o->pools[0].n, want, 1e-12);
     /* and it sits at the (1 - r) quantile of demand, within an instance */
     double *d = malloc(t->n_hours * sizeof *d);
     memcpy(d, o->pools[0].demand, t->n_hours * sizeof *d);
@@ -383,8 +384,8 @@ static void test_reservations_replace_plan_dollars_on_flat_demand(void **state)
     double cost = gp_opt_solve(o);
     double want = (3 * 0.62 + 0.4 * 0.65) * 336; /* $712.32 */
     /* GLPK's exact MIP agrees with the hand figure */
-    assert_float_equal(glpk_optimum(o), want, 0.01);
-    assert_float_equal(o->pools[0].n, 3, 0);
+    assert_close(glpk_optimum(o), want, 0.01);
+    assert_close(o->pools[0].n, 3, 0);
     /* plans are bought in tenths of a cent an hour: a tenth short leaves
      * 0.001 / 0.65 of an instance on demand, 336 x 0.001 x 1.006 / 0.65 =
      * $0.52 at most */
@@ -419,9 +420,9 @@ static void test_flat_demand_is_all_reserved(void **state)
         double want = levels[i] * 0.62 * 336;
         print_message("%g instances: optimizer %.4f, by hand %.4f\n", levels[i],
                       cost, want);
-        assert_float_equal(glpk_optimum(o), want, 0.01);
-        assert_float_equal(cost, want, 1e-6 * want);
-        assert_float_equal(o->pools[0].n, levels[i], 0);
+        assert_close(glpk_optimum(o), want, 0.01);
+        assert_close(cost, want, 1e-6 * want);
+        assert_close(o->pools[0].n, levels[i], 0);
         gp_opt_free(o);
         gp_trace_free(t);
     }
@@ -459,7 +460,7 @@ static void test_equal_rates_do_not_use_up_the_exchanges(void **state)
     assert_true(cost >= want - 0.01 && cost <= want + 0.59);
     for (size_t k = 0; k < o->n_plans; k++)
         if (o->plans[k].kind == GP_PLAN_COMPUTE)
-            assert_float_equal(o->plans[k].S, 0, 0);
+            assert_close(o->plans[k].S, 0, 0);
     gp_opt_free(o);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -510,7 +511,7 @@ static void test_family_plan_leaves_no_compute_plan_on_one_pool(void **state)
                                                               : "family",
                           o->plans[k].S);
             if (o->plans[k].kind == GP_PLAN_COMPUTE)
-                assert_float_equal(o->plans[k].S, 0, 0);
+                assert_close(o->plans[k].S, 0, 0);
         }
         /* plans come in tenths of a cent an hour: 0.0005 $/h off the
          * level costs at most 0.0005 x H x (1.212 / 0.80) */

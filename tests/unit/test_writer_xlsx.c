@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "engine.h"
 #include "forecast.h"
 #include "gpuplan.h"
@@ -275,7 +276,7 @@ test_forecast_workbook_holds_its_forecast_the_same_twice(void **state)
     assert_int_equal(fc->n_series, 1);
     for (size_t k = 0; k < 48; k++) {
         double want = k % 24 < 12 ? 2 : 3;
-        assert_float_equal(fc->series[0].points[k].p50, want, 1e-9);
+        assert_close(fc->series[0].points[k].p50, want, 1e-9);
     }
     memset(&info, 0, sizeof info);
     info.command = "forecast";

@@ -45,8 +45,6 @@ static char *hours_of(const char *type, double instances, int hours,
     return csv;
 }
 
-#define CENT 0.005
-
 static void
 test_cost_per_useful_gpu_hour_is_cost_over_gpus_times_util(void **state)
 {
@@ -59,7 +57,7 @@ test_cost_per_useful_gpu_hour_is_cost_over_gpus_times_util(void **state)
     gp_ledger *l = run(t, s, 0);
     assert_close(l->total_cost, 32.77, 1e-9);
     assert_close(l->useful_gpu_hours, 1.76, 1e-12);
-    assert_close(l->cost_per_useful_gpu_hour, 18.62, CENT);
+    assert_close(l->cost_per_useful_gpu_hour, 32.77 / (8 * 0.22), 1e-9);
     gp_ledger_free(l);
     gp_trace_free(t);
     free(csv);
@@ -68,7 +66,7 @@ test_cost_per_useful_gpu_hour_is_cost_over_gpus_times_util(void **state)
     csv = hours_of("g5.xlarge", 1, 1, "35");
     t = trace_of(csv);
     l = run(t, s, 0);
-    assert_close(l->cost_per_useful_gpu_hour, 2.87, CENT);
+    assert_close(l->cost_per_useful_gpu_hour, 1.006 / 0.35, 1e-9);
     assert_close(l->all_on_demand_cost, 1.006, 1e-12);
     assert_close(l->savings, 0, 1e-12);
     gp_ledger_free(l);

@@ -567,7 +567,12 @@ static void test_spot_advisor_matches_the_rule_and_the_bundled_catalog(
         listed++;
         double s = json_number_value(json_object_get(entry, "s"));
         size_t bucket = (size_t)json_integer_value(json_object_get(entry, "r"));
-        assert_close(t->spot.hourly, t->on_demand * (1 - s / 100), 5e-7);
+        /* rounded to a millionth: at most half of one off.  p4de.24xlarge
+         * is a tie, 27.44705 x 0.35 = 9.6064675, which the importer rounds
+         * down and the test's own product lands within 1e-15 of the bound:
+         * the extra 1e-12 is for that product's rounding, not the price */
+        assert_close(t->spot.hourly, t->on_demand * (1 - s / 100),
+                     5e-7 + 1e-12);
         assert_close(t->spot.interruption_rate_monthly, middle[bucket], 1e-12);
         assert_true(t->spot.estimate);
         assert_close(t->spot.hourly, b->spot.hourly, 5e-7);

@@ -4,6 +4,12 @@
  *
  * Header-only: include it after cmocka.h.  Everything is static inline,
  * so a test that needs only part of it gets no warning.
+ *
+ * Compare doubles with assert_close, never cmocka's assert_float_equal:
+ * cmocka 1.1.5 casts both values and the tolerance to float, so a check
+ * of $2,731.54 to 1e-9 is really one to float's 2^-12 (0.00024), and of
+ * a Unix time to 128 seconds.  ctest's lint.no_float_asserts
+ * (tests/no_float_asserts.sh) fails if it comes back.
  */
 #ifndef GP_TEST_CHECK_H
 #define GP_TEST_CHECK_H

@@ -393,8 +393,9 @@ gp_status gp_classify(const gp_trace *t, bool relabel,
     return GP_OK;
 }
 
-/* The trace whose labels series_order compares (qsort has no context). */
-static const gp_trace *order_trace;
+/* The trace whose labels series_order compares (qsort has no context);
+ * thread-local, so two threads classifying at once do not mix traces. */
+static _Thread_local const gp_trace *order_trace;
 
 /* Orders series indices as the trace loader orders series
  * (gp_series_cmp); then label and series index, so that equal keys are

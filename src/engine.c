@@ -301,8 +301,10 @@ double gp_ledger_series_cost_per_useful_gpu_hour(const gp_ledger *l,
 }
 
 /* Orders chargeback rows by team, project (names, unlabelled first),
- * then workload. */
-static const gp_trace *chargeback_trace;
+ * then workload.  chargeback_trace holds the labels (qsort has no
+ * context); thread-local, so callers on two threads do not sort by each
+ * other's labels. */
+static _Thread_local const gp_trace *chargeback_trace;
 static int chargeback_cmp(const void *a, const void *b)
 {
     const gp_chargeback_row *x = a, *y = b;

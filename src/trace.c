@@ -2257,9 +2257,11 @@ int gp_series_cmp(const gp_trace *t, const gp_series *x, const gp_series *y)
 }
 
 /* Orders series indices by gp_series_cmp for stable output; sort_trace
- * holds the series and their labels (qsort has no context).  Ties, which
- * the builder's one series per key rules out, fall back to the index. */
-static const gp_trace *sort_trace;
+ * holds the series and their labels (qsort has no context) and is
+ * thread-local, so two threads finishing traces at once keep to their
+ * own.  Ties, which the builder's one series per key rules out, fall back
+ * to the index. */
+static _Thread_local const gp_trace *sort_trace;
 static int series_index_cmp(const void *a, const void *b)
 {
     uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;

@@ -427,6 +427,8 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
 
 void gp_cli_free(gp_cli *cli)
 {
+    if (!cli)
+        return;
     for (size_t i = 0; i < cli->trace_opt.n_map; i++)
         gp_free(cli->map_storage[i]);
     gp_free(cli->args);
@@ -1089,6 +1091,8 @@ fail:
 
 void gp_inputs_free(gp_inputs *in)
 {
+    if (!in)
+        return;
     if (in->rejects) {
         fclose(in->rejects);
         remove(in->rejects_tmp);

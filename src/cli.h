@@ -92,6 +92,8 @@ typedef struct gp_inputs {
  * "--trace=" and "--trace --skip-bad" are usage errors. */
 int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
                  gp_cli *cli);
+/* Frees what gp_cli_parse allocated in *cli (not cli itself); NULL is a
+ * no-op. */
 void gp_cli_free(gp_cli *cli);
 
 /* Loads catalogs, scenario and traces.  `sample_default`: with no --trace,
@@ -102,6 +104,7 @@ void gp_cli_free(gp_cli *cli);
  * place once every trace was read, even if the trace then fails. */
 int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
                    bool report_all);
+/* Frees what *in holds and zeroes it (not in itself); NULL is a no-op. */
 void gp_inputs_free(gp_inputs *in);
 
 /* Starts the report's account of a run's inputs: command, catalogs,

@@ -506,6 +506,8 @@ gp_status gp_strmap_put(gp_strmap *m, const char *key, size_t len,
 
 void gp_strmap_free(gp_strmap *m)
 {
+    if (!m)
+        return;
     for (size_t i = 0; i < m->cap; i++)
         gp_free(m->slots[i].key);
     gp_free(m->slots);

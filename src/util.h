@@ -239,6 +239,8 @@ bool gp_strmap_get(const gp_strmap *m, const char *key, size_t len,
 /* Inserts key -> value (key must not be present). */
 gp_status gp_strmap_put(gp_strmap *m, const char *key, size_t len,
                         uint32_t value);
+/* Frees the keys and slots and zeroes *m (not m itself); NULL is a
+ * no-op. */
 void gp_strmap_free(gp_strmap *m);
 
 /*

@@ -797,7 +797,7 @@ static void warn_about(gp_pricing *p, gp_catalog *c, int64_t today)
                  "%s: prices as of %s are dated %lld %s after today; "
                  "check as_of",
                  c->path, c->as_of, (long long)days,
-                 days == 1 ? "day" : "days");
+                 gp_plural(days, "day", "days"));
     }
     /* kept on the catalog, so that a run that uses none of its types can
      * take it back (gp_pricing_drop_unused_warnings) */

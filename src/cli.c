@@ -795,12 +795,12 @@ void gp_cli_future_trace_warn(const gp_trace *t, int64_t fc_start_hour,
         gp_format_time(today - today % 86400, d, sizeof d);
         d[10] = '\0'; /* the date alone, as the stale trace's warning */
         snprintf(ahead, sizeof ahead, "%lld %s after today (%s)", days,
-                 days == 1 ? "day" : "days", d);
+                 gp_plural(days, "day", "days"), d);
     } else {
         long long hours = (long long)((end - today) / 3600);
         gp_format_time(today, d, sizeof d);
         snprintf(ahead, sizeof ahead, "%lld %s after now (%s)", hours,
-                 hours == 1 ? "hour" : "hours", d);
+                 gp_plural(hours, "hour", "hours"), d);
     }
     if (fc_hours > 0) {
         char a[32], z[32];

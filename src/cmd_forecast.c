@@ -139,8 +139,8 @@ static void print_table(const gp_inputs *in, const gp_forecast *fc)
     gp_format_time((fc->start_hour + (int64_t)fc->n_hours) * 3600, z, sizeof z);
     printf("gpuplan forecast: %s to %s (%zu hour%s) from %zu hour%s of "
            "history%s\n\n",
-           a, z, fc->n_hours, fc->n_hours == 1 ? "" : "s", fc->history_hours,
-           fc->history_hours == 1 ? "" : "s",
+           a, z, fc->n_hours, gp_plural(fc->n_hours, "", "s"),
+           fc->history_hours, gp_plural(fc->history_hours, "", "s"),
            in->used_sample ? ", bundled sample" : "");
     printf("%-36s %-9s %-12s %8s %8s %6s %7s %7s %10s %10s %10s\n", "pool",
            "workload", "method", "rMAE168", "rMAE24", "MASE", "MAPE%", "cover",

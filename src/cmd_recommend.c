@@ -202,7 +202,7 @@ static void print_table(const gp_inputs *in, const gp_recommendation *r)
     gp_format_money(r->policy_cost, m[0], sizeof m[0]);
     gp_format_money(r->all_on_demand_cost, m[1], sizeof m[1]);
     printf("gpuplan recommend: %s to %s (%zu hour%s)%s\n", a, z, r->n_hours,
-           r->n_hours == 1 ? "" : "s",
+           gp_plural(r->n_hours, "", "s"),
            in->used_sample ? ", bundled sample" : "");
     printf("cost under the scenario's policy: %s (all on demand: %s)\n\n",
            m[0], m[1]);
@@ -268,7 +268,8 @@ static void print_table(const gp_inputs *in, const gp_recommendation *r)
         printf("backtest: bought at %s from the data before it, the plan "
                "saved %s over the next %zu hour%s; hindsight could have "
                "saved %s",
-               cut, m[0], r->test_hours, r->test_hours == 1 ? "" : "s", m[1]);
+               cut, m[0], r->test_hours, gp_plural(r->test_hours, "", "s"),
+               m[1]);
         /* the fractions are 1 then (README): not "100.0% of $0.00" */
         if (r->test_hindsight_net_savings <= 0 &&
             !isnan(r->test_captured_fraction))
@@ -350,7 +351,7 @@ static void estimate_warning(const gp_trace *t, gp_warnings *out)
                             "published discount ratios, not list prices; "
                             "replace them with your own",
                             rates, names, shown ? " and " : "", n - shown,
-                            n - shown == 1 ? "type" : "types");
+                            gp_plural(n - shown, "type", "types"));
         else
             gp_warnings_add(out,
                             "the %s of %s are estimates from published "

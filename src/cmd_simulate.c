@@ -37,9 +37,9 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
                    sizeof z);
     printf("gpuplan simulate: %s to %s (%zu hour%s), %zu pool%s, %llu "
            "row%s%s\n",
-           a, z, l[0]->n_hours, l[0]->n_hours == 1 ? "" : "s", t->n_pools,
-           t->n_pools == 1 ? "" : "s", (unsigned long long)t->rows_read,
-           t->rows_read == 1 ? "" : "s",
+           a, z, l[0]->n_hours, gp_plural(l[0]->n_hours, "", "s"), t->n_pools,
+           gp_plural(t->n_pools, "", "s"), (unsigned long long)t->rows_read,
+           gp_plural(t->rows_read, "", "s"),
            in->used_sample ? " (bundled sample)" : "");
     char per_gpu_hour[32];
     snprintf(per_gpu_hour, sizeof per_gpu_hour, "%s/useful GPU-h",
@@ -130,8 +130,8 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
                    "instance-hours in it are priced by the expected value, "
                    "not replayed\n",
                    l[i]->spot_runs_before_window,
-                   l[i]->spot_runs_before_window == 1 ? "run" : "runs",
-                   l[i]->spot_runs_before_window == 1 ? "its" : "their",
+                   gp_plural(l[i]->spot_runs_before_window, "run", "runs"),
+                   gp_plural(l[i]->spot_runs_before_window, "its", "their"),
                    l[i]->spot_runs_before_window_ih);
     }
     /* whether any row reported a gpu_util, as validate and the JSON's
@@ -162,7 +162,7 @@ static void print_idle(const gp_idle_report *r, gp_ledger *const *l,
     printf("\nidle GPUs (gpu_util below %g%% for %g h or more): %zu %s, "
            "%.1f GPU-hours",
            r->threshold_pct, r->min_hours, r->n_spans,
-           r->n_spans == 1 ? "span" : "spans", r->gpu_hours);
+           gp_plural(r->n_spans, "span", "spans"), r->gpu_hours);
     printf(" (%.1f%% of GPU-hours with gpu_util)",
            100 * r->gpu_hours / r->gpu_hours_with_util);
     printf(", %.1f instance-hours, %s at on-demand rates\n", r->instance_hours,

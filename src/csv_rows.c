@@ -286,6 +286,6 @@ gp_status gp_csv_check_row_width(const char *source, long line, size_t n,
         return GP_OK;
     gp_error_set(err, source, line, (long)(n < n_header ? n : n_header) + 1,
                  NULL, "row has %zu field%s, the header has %zu", n,
-                 n == 1 ? "" : "s", n_header);
+                 gp_plural(n, "", "s"), n_header);
     return GP_ERR_INPUT;
 }

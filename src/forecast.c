@@ -1470,7 +1470,7 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
                              "needs 2 hours of history before it and 1 "
                              "after it, but the trace covers %zu whole "
                              "hour%s (to %s); leave --train-until out",
-                             n_whole, n_whole == 1 ? "" : "s", z);
+                             n_whole, gp_plural(n_whole, "", "s"), z);
             else
                 gp_error_set(err, "", 0, 0, "--train-until",
                              "must be a whole hour from %s (2 hours after "
@@ -1505,7 +1505,8 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
         gp_error_set(err, "", 0, 0, "--horizon",
                      "runs the forecast from %s past " GP_TIME_LATEST_WHY
                      "; give at most %lld hour%s, got %zu hours",
-                     a, (long long)room, room == 1 ? "" : "s", horizon_hours);
+                     a, (long long)room, gp_plural(room, "", "s"),
+                     horizon_hours);
         return GP_ERR_USAGE;
     }
 
@@ -1557,7 +1558,7 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
                         "0 in all %zu hour%s of the history (to %s)%s",
                         name,
                         gp_workload_name((gp_workload)(k % GP_N_WORKLOADS)),
-                        n_hist, n_hist == 1 ? "" : "s", t, more);
+                        n_hist, gp_plural(n_hist, "", "s"), t, more);
         gp_free(per_key[k]);
         per_key[k] = NULL;
     }
@@ -1624,13 +1625,13 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
         gp_warnings_add(&fc->notes,
                         "only %zu hour%s of history: weekly seasonality is "
                         "not modelled and the backtest is short",
-                        n_hist, n_hist == 1 ? "" : "s");
+                        n_hist, gp_plural(n_hist, "", "s"));
     if (horizon_hours > 4 * n_hist)
         gp_warnings_add(&fc->notes,
                         "the horizon (%zu hour%s) is over four times the "
                         "history (%zu hour%s): treat the intervals with care",
-                        horizon_hours, horizon_hours == 1 ? "" : "s", n_hist,
-                        n_hist == 1 ? "" : "s");
+                        horizon_hours, gp_plural(horizon_hours, "", "s"),
+                        n_hist, gp_plural(n_hist, "", "s"));
 
     /* the scenario's growth moves every point (5% a month is +15.7% by
      * the end of 13 weeks): said, per workload forecast, with the file
@@ -1720,14 +1721,15 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
                             "since %s",
                             name, gp_workload_name(fs->workload), a,
                             fs->history_hours,
-                            fs->history_hours == 1 ? "" : "s", t);
+                            gp_plural(fs->history_hours, "", "s"), t);
             continue;
         }
         gp_warnings_add(&fc->notes,
                         "%s %s: no demand before %s, so it is forecast "
                         "from the %zu hour%s since",
                         name, gp_workload_name(fs->workload), t,
-                        fs->history_hours, fs->history_hours == 1 ? "" : "s");
+                        fs->history_hours,
+                        gp_plural(fs->history_hours, "", "s"));
     }
     for (size_t i = 0; i < fc->n_series; i++) {
         const gp_forecast_series *fs = &fc->series[i];

@@ -1050,7 +1050,7 @@ static gp_status offer_finish(offer_ctx *x, FILE *out, gp_error *err)
                      "shared-tenancy, on-demand or standard reserved price "
                      "of a type with a GPU column of 1 or more",
                      x->region[0] ? " for " : "", x->region,
-                     x->rows == 1 ? "the " : "of ", x->rows,
+                     gp_plural(x->rows, "the ", "of "), x->rows,
                      gp_plural(x->rows, "row", "rows"),
                      gp_plural(x->rows, "is not", "none is"));
         return GP_ERR_INPUT;
@@ -1329,9 +1329,10 @@ static gp_status advisor_apply(gp_jdoc *d, const json_t *root, json_t *cat,
                         "spot-advisor: %s: spot estimates for %zu type%s; "
                         "%zu type%s the advisor does not list keep%s %s "
                         "spot section%s",
-                        region, listed, listed == 1 ? "" : "s", kept,
-                        kept == 1 ? "" : "s", kept == 1 ? "s" : "",
-                        kept == 1 ? "its" : "their", kept == 1 ? "" : "s");
+                        region, listed, gp_plural(listed, "", "s"), kept,
+                        gp_plural(kept, "", "s"), gp_plural(kept, "s", ""),
+                        gp_plural(kept, "its", "their"),
+                        gp_plural(kept, "", "s"));
     return GP_OK;
 }
 

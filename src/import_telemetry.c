@@ -772,12 +772,12 @@ static gp_status type_from_model(tel *T, tel_gpu *g, int per_host)
         return at_error(T, g->source, g->line, g->series, "instance_type",
                         "host %s has %d %s GPU%s, and no instance type with "
                         "that GPU has %d (%s); give --instance-type",
-                        g->host, per_host, q, per_host == 1 ? "" : "s",
+                        g->host, per_host, q, gp_plural(per_host, "", "s"),
                         per_host, same_model);
     return at_error(T, g->source, g->line, g->series, "instance_type",
                     "host %s has %d %s GPU%s, which fits several instance "
                     "types (%s); give --instance-type",
-                    g->host, per_host, q, per_host == 1 ? "" : "s", fit);
+                    g->host, per_host, q, gp_plural(per_host, "", "s"), fit);
 }
 
 /* How many hosts' notes "host H logs 2 GPUs, T has 4" are written one
@@ -806,9 +806,9 @@ static bool note_part_host(const tel *T, const tel_gpu *g, int per_host,
                         "as %g instance; if %s is a whole %s, %d of its GPUs "
                         "%s missing from the telemetry and go unbilled",
                         T->sources[g->source].name, g->host, per_host,
-                        per_host == 1 ? "" : "s", type->name, type->gpus,
+                        gp_plural(per_host, "", "s"), type->name, type->gpus,
                         (double)per_host / type->gpus, g->host, type->name,
-                        missing, missing == 1 ? "is" : "are");
+                        missing, gp_plural(missing, "is", "are"));
     return true;
 }
 
@@ -905,9 +905,9 @@ static gp_status resolve_types(tel *T)
                         "note: %zu more host%s fewer GPUs than %s has and "
                         "%s billed as part of an instance",
                         n_noted - PART_HOST_NOTES,
-                        n_noted - PART_HOST_NOTES == 1 ? " logs" : "s log",
+                        gp_plural(n_noted - PART_HOST_NOTES, " logs", "s log"),
                         given->name,
-                        n_noted - PART_HOST_NOTES == 1 ? "is" : "are each");
+                        gp_plural(n_noted - PART_HOST_NOTES, "is", "are each"));
     gp_free(noted);
     return st;
 }
@@ -1108,10 +1108,11 @@ static void add_note(const tel *T)
     }
     format_time_ms(t0, first, sizeof first);
     format_time_ms(t1, last, sizeof last);
-    gp_warnings_add(
-        T->opt->notes, "%s: %zu sample%s of %zu GPU%s on %zu host%s, %s to %s",
-        T->format, T->n_samples, T->n_samples == 1 ? "" : "s", T->n_gpus,
-        T->n_gpus == 1 ? "" : "s", hosts, hosts == 1 ? "" : "s", first, last);
+    gp_warnings_add(T->opt->notes,
+                    "%s: %zu sample%s of %zu GPU%s on %zu host%s, %s to %s",
+                    T->format, T->n_samples, gp_plural(T->n_samples, "", "s"),
+                    T->n_gpus, gp_plural(T->n_gpus, "", "s"), hosts,
+                    gp_plural(hosts, "", "s"), first, last);
 }
 
 /* Resolves types, works out steps and writes the trace. */

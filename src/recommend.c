@@ -345,12 +345,12 @@ static void span_words(size_t hours, char *buf, size_t size)
 {
     if (hours >= WEEK && hours % WEEK == 0)
         snprintf(buf, size, "%zu week%s", hours / WEEK,
-                 hours == WEEK ? "" : "s");
+                 gp_plural(hours / WEEK, "", "s"));
     else if (hours >= WEEK)
         snprintf(buf, size, "%zu.%zu weeks", hours / WEEK,
                  hours % WEEK * 10 / WEEK);
     else
-        snprintf(buf, size, "%zu hour%s", hours, hours == 1 ? "" : "s");
+        snprintf(buf, size, "%zu hour%s", hours, gp_plural(hours, "", "s"));
 }
 
 /* Why 3-year terms are not supported, after "as": the window is under 26
@@ -1606,7 +1606,7 @@ static gp_status recommend_forward(const gp_trace *trace,
                     "forward plan: bought against the forecast of the next "
                     "%zu hour%s (P50 demand), downside on P10 demand, upside "
                     "on P90 demand%s",
-                    fc->n_hours, fc->n_hours == 1 ? "" : "s", why);
+                    fc->n_hours, gp_plural(fc->n_hours, "", "s"), why);
     /* the plan is only as good as the forecast: its notes (a partial
      * hour left out, a short history, a series left out for having no
      * demand, exact baselines, ...) are the plan's too */

@@ -357,7 +357,7 @@ static gp_status parse_commitment(gp_jdoc *d, const json_t *jc,
             d, "start",
             "with a term of %d year%s (%lld days) the commitment ends after "
             "%s; start it at %s at the latest, got %s",
-            c->term_years, c->term_years == 1 ? "" : "s",
+            c->term_years, gp_plural(c->term_years, "", "s"),
             (long long)(c->term_years * YEAR_SECONDS / 86400),
             GP_TIME_LATEST_WHY, latest,
             gp_json_quote(json_string_value(json_object_get(jc, "start")),

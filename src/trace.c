@@ -2308,7 +2308,7 @@ static void no_data_rows(const gp_trace_builder *b, gp_error *err)
     if (s->rows_rejected)
         snprintf(left, sizeof left, " left after rejecting %llu bad %s",
                  (unsigned long long)s->rows_rejected,
-                 s->rows_rejected == 1 ? "row" : "rows");
+                 gp_plural(s->rows_rejected, "row", "rows"));
     if (b->n_sources == 1) {
         gp_error_set(err, b->sources[0], 0, 0, NULL, "no data rows%s", left);
     } else if (b->n_sources > 1) {

@@ -228,13 +228,13 @@ void gp_usage_warnings(const gp_trace *t, const gp_idle_report *idle,
     if (idle && idle->n_spans > 0) {
         char money[32];
         gp_format_money(idle->cost, money, sizeof money);
-        gp_warnings_add(w,
-                        "%zu idle %s: %.1f GPU-hours below %g%% "
-                        "utilization for %g hours or more, %s at on-demand "
-                        "rates (see Idle)",
-                        idle->n_spans, idle->n_spans == 1 ? "span" : "spans",
-                        idle->gpu_hours, idle->threshold_pct, idle->min_hours,
-                        money);
+        gp_warnings_add(
+            w,
+            "%zu idle %s: %.1f GPU-hours below %g%% "
+            "utilization for %g hours or more, %s at on-demand "
+            "rates (see Idle)",
+            idle->n_spans, gp_plural(idle->n_spans, "span", "spans"),
+            idle->gpu_hours, idle->threshold_pct, idle->min_hours, money);
     }
 }
 

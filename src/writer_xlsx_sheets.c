@@ -623,8 +623,8 @@ void xl_sheet_spot(gp_xl *x)
                  "%.1f instance-hours in it are priced by Daly's expected "
                  "time, not replayed",
                  l->strategy, l->spot_runs_before_window,
-                 l->spot_runs_before_window == 1 ? "run" : "runs",
-                 l->spot_runs_before_window == 1 ? "its" : "their",
+                 gp_plural(l->spot_runs_before_window, "run", "runs"),
+                 gp_plural(l->spot_runs_before_window, "its", "their"),
                  l->spot_runs_before_window_ih);
         worksheet_write_string(s.ws, (lxw_row_t)row++, 0, line, x->f.note);
     }

@@ -68,7 +68,8 @@ static void write_string_capped(lxw_worksheet *ws, size_t row, size_t col,
     gp_free(cut);
 }
 
-void xl_text(xl_sheet *s, size_t row, size_t col, const char *v, lxw_format *f)
+void gp_xl_text(xl_sheet *s, size_t row, size_t col, const char *v,
+                lxw_format *f)
 {
     write_string_capped(s->ws, row, col, v, f);
     widen(s, row, col, (double)strlen(v) + 1.5);
@@ -82,7 +83,7 @@ static double num_width(double v)
     return n + (n - 3) / 3 + 3.5;
 }
 
-void xl_num(xl_sheet *s, size_t row, size_t col, double v, lxw_format *f)
+void gp_xl_num(xl_sheet *s, size_t row, size_t col, double v, lxw_format *f)
 {
     if (!isfinite(v)) {
         worksheet_write_blank(s->ws, (lxw_row_t)row, (lxw_col_t)col, f);
@@ -92,15 +93,15 @@ void xl_num(xl_sheet *s, size_t row, size_t col, double v, lxw_format *f)
     widen(s, row, col, num_width(v));
 }
 
-void xl_formula(xl_sheet *s, size_t row, size_t col, const char *formula,
-                double value, lxw_format *f)
+void gp_xl_formula(xl_sheet *s, size_t row, size_t col, const char *formula,
+                   double value, lxw_format *f)
 {
     worksheet_write_formula_num(s->ws, (lxw_row_t)row, (lxw_col_t)col, formula,
                                 f, isfinite(value) ? value : 0);
     widen(s, row, col, num_width(value));
 }
 
-void xl_cell(char *buf, size_t row, size_t col, bool fixed)
+void gp_xl_cell(char *buf, size_t row, size_t col, bool fixed)
 {
     char name[16];
     size_t n = 0;
@@ -116,12 +117,12 @@ void xl_cell(char *buf, size_t row, size_t col, bool fixed)
     snprintf(buf, XL_CELL_SIZE, fixed ? "$%s$%zu" : "%s%zu", letters, row + 1);
 }
 
-double xl_when(double seconds)
+double gp_xl_when(double seconds)
 {
     return seconds / 86400.0 + 25569.0;
 }
 
-void xl_sheet_new(gp_xl *x, xl_sheet *s, const char *name)
+void gp_xl_sheet_new(gp_xl *x, xl_sheet *s, const char *name)
 {
     memset(s, 0, sizeof *s);
     snprintf(s->name, sizeof s->name, "%s", name);
@@ -129,8 +130,8 @@ void xl_sheet_new(gp_xl *x, xl_sheet *s, const char *name)
     worksheet_set_landscape(s->ws);
 }
 
-void xl_table(gp_xl *x, xl_sheet *s, size_t first, size_t last,
-              size_t first_col, const char *const *headers, size_t n_cols)
+void gp_xl_table(gp_xl *x, xl_sheet *s, size_t first, size_t last,
+                 size_t first_col, const char *const *headers, size_t n_cols)
 {
     lxw_table_column cols[XL_MAX_COLS];
     lxw_table_column *list[XL_MAX_COLS + 1];
@@ -162,7 +163,7 @@ void xl_table(gp_xl *x, xl_sheet *s, size_t first, size_t last,
     worksheet_set_row(s->ws, (lxw_row_t)first, 30, NULL);
 }
 
-void xl_fit(xl_sheet *s)
+void gp_xl_fit(xl_sheet *s)
 {
     double total = 0;
     for (size_t c = 0; c < XL_MAX_COLS; c++)
@@ -182,7 +183,7 @@ void xl_fit(xl_sheet *s)
         worksheet_fit_to_pages(s->ws, 1, 0);
 }
 
-void xl_heading(gp_xl *x, xl_sheet *s, const char *title, const char *what)
+void gp_xl_heading(gp_xl *x, xl_sheet *s, const char *title, const char *what)
 {
     /* the title and the line under it overflow into empty cells: they do
      * not set column A's width */
@@ -192,8 +193,8 @@ void xl_heading(gp_xl *x, xl_sheet *s, const char *title, const char *what)
         worksheet_write_string(s->ws, 1, 0, what, x->f.note);
 }
 
-void xl_insert_chart(gp_xl *x, xl_sheet *s, size_t row, size_t col,
-                     lxw_chart *chart, double width_scale)
+void gp_xl_insert_chart(gp_xl *x, xl_sheet *s, size_t row, size_t col,
+                        lxw_chart *chart, double width_scale)
 {
     lxw_chart_options o;
     memset(&o, 0, sizeof o);
@@ -205,7 +206,7 @@ void xl_insert_chart(gp_xl *x, xl_sheet *s, size_t row, size_t col,
     x->n_charts++;
 }
 
-void xl_not_computed(gp_xl *x, xl_sheet *s, size_t row, const char *why)
+void gp_xl_not_computed(gp_xl *x, xl_sheet *s, size_t row, const char *why)
 {
     worksheet_write_string(s->ws, (lxw_row_t)row, 0, "not computed in this run",
                            x->f.warn);
@@ -215,7 +216,8 @@ void xl_not_computed(gp_xl *x, xl_sheet *s, size_t row, const char *why)
 
 /* ---- formats ------------------------------------------------------------- */
 
-void xl_money_format(char *buf, size_t size, const char *digits, bool negative)
+void gp_xl_money_format(char *buf, size_t size, const char *digits,
+                        bool negative)
 {
     char cur[16];
     const char *code = gp_money_currency();
@@ -229,15 +231,15 @@ void xl_money_format(char *buf, size_t size, const char *digits, bool negative)
         snprintf(buf, size, "%s%s", cur, digits);
 }
 
-void xl_money_axis(lxw_chart_axis *axis)
+void gp_xl_money_axis(lxw_chart_axis *axis)
 {
     char f[64];
-    xl_money_format(f, sizeof f, "#,##0", false);
+    gp_xl_money_format(f, sizeof f, "#,##0", false);
     chart_axis_set_num_format(axis, f);
 }
 
-const char *xl_money_header(char *buf, size_t size, const char *before,
-                            const char *after)
+const char *gp_xl_money_header(char *buf, size_t size, const char *before,
+                               const char *after)
 {
     snprintf(buf, size, "%s%s%s", before, gp_money_unit(), after);
     return buf;
@@ -282,7 +284,7 @@ static void make_formats(gp_xl *x)
     format_set_text_wrap(f->wrap);
     format_set_align(f->wrap, LXW_ALIGN_VERTICAL_TOP);
     char money[64];
-    xl_money_format(money, sizeof money, "#,##0.00", true);
+    gp_xl_money_format(money, sizeof money, "#,##0.00", true);
     f->money = fmt(x, money);
     f->money_bold = fmt(x, money);
     format_set_bold(f->money_bold);
@@ -432,7 +434,7 @@ static void headline(gp_xl *x, xl_sheet *s, size_t row, const char *label,
                      double v, lxw_format *f, const char *note)
 {
     worksheet_write_string(s->ws, (lxw_row_t)row, 0, label, x->f.label);
-    xl_num(s, row, 1, v, f);
+    gp_xl_num(s, row, 1, v, f);
     if (note)
         worksheet_write_string(s->ws, (lxw_row_t)row, 2, note, x->f.note);
 }
@@ -444,7 +446,7 @@ static void headline_formula(gp_xl *x, xl_sheet *s, size_t row,
                              lxw_format *f, const char *note)
 {
     worksheet_write_string(s->ws, (lxw_row_t)row, 0, label, x->f.label);
-    xl_formula(s, row, 1, formula, v, f);
+    gp_xl_formula(s, row, 1, formula, v, f);
     if (note)
         worksheet_write_string(s->ws, (lxw_row_t)row, 2, note, x->f.note);
 }
@@ -525,9 +527,9 @@ static size_t summary_headline(gp_xl *x, xl_sheet *s, size_t row, size_t hours,
     hc->plan_row = r0 + 1;
     hc->current = current;
     hc->plan = plan;
-    xl_cell(a, r0, 1, true);
-    xl_cell(b, r0 + 1, 1, true);
-    xl_cell(c, r0 + 2, 1, true);
+    gp_xl_cell(a, r0, 1, true);
+    gp_xl_cell(b, r0 + 1, 1, true);
+    gp_xl_cell(c, r0 + 2, 1, true);
     headline(x, s, row++, current_label, current, x->f.money_bold,
              current_note);
     headline(x, s, row++, label, plan, x->f.money_bold,
@@ -615,20 +617,21 @@ static size_t summary_actions(gp_xl *x, xl_sheet *s, size_t row)
             row++;
             gp_action_describe(ac, what, sizeof what);
             snprintf(line, sizeof line, "%d. %s", ac->rank, what);
-            xl_text(s, row, 0, line, x->f.text);
-            xl_num(s, row, 1, ac->net_savings, x->f.money);
-            xl_num(s, row, 2, ac->type == GP_ACTION_ROUTING ? 0 : ac->upfront,
-                   x->f.money);
-            xl_num(s, row, 3,
-                   ac->type == GP_ACTION_ROUTING ? NAN
-                                                 : ac->breakeven_utilization,
-                   x->f.pct);
-            xl_num(s, row, 4,
-                   ac->type == GP_ACTION_ROUTING ? NAN
-                                                 : ac->expected_utilization,
-                   x->f.pct);
+            gp_xl_text(s, row, 0, line, x->f.text);
+            gp_xl_num(s, row, 1, ac->net_savings, x->f.money);
+            gp_xl_num(s, row, 2,
+                      ac->type == GP_ACTION_ROUTING ? 0 : ac->upfront,
+                      x->f.money);
+            gp_xl_num(s, row, 3,
+                      ac->type == GP_ACTION_ROUTING ? NAN
+                                                    : ac->breakeven_utilization,
+                      x->f.pct);
+            gp_xl_num(s, row, 4,
+                      ac->type == GP_ACTION_ROUTING ? NAN
+                                                    : ac->expected_utilization,
+                      x->f.pct);
         }
-        xl_table(x, s, head, row, 0, h, 5);
+        gp_xl_table(x, s, head, row, 0, h, 5);
         return row + 2;
     }
     static const char *const h[] = {"Strategy",           "Total cost",
@@ -640,14 +643,14 @@ static size_t summary_actions(gp_xl *x, xl_sheet *s, size_t row)
     for (size_t i = 0; i < r->n_ledgers; i++) {
         const gp_ledger *l = r->ledgers[i];
         row++;
-        xl_text(s, row, 0, l->strategy, x->f.text);
-        xl_num(s, row, 1, l->total_cost, x->f.money);
-        xl_num(s, row, 2, l->all_on_demand_cost, x->f.money);
-        xl_num(s, row, 3, l->savings, x->f.money);
-        xl_num(s, row, 4, l->savings_pct, x->f.pct);
-        xl_num(s, row, 5, l->coverage, x->f.pct);
+        gp_xl_text(s, row, 0, l->strategy, x->f.text);
+        gp_xl_num(s, row, 1, l->total_cost, x->f.money);
+        gp_xl_num(s, row, 2, l->all_on_demand_cost, x->f.money);
+        gp_xl_num(s, row, 3, l->savings, x->f.money);
+        gp_xl_num(s, row, 4, l->savings_pct, x->f.pct);
+        gp_xl_num(s, row, 5, l->coverage, x->f.pct);
     }
-    xl_table(x, s, head, row, 0, h, 6);
+    gp_xl_table(x, s, head, row, 0, h, 6);
     return row + 2;
 }
 
@@ -663,8 +666,8 @@ static size_t summary_what_if(gp_xl *x, xl_sheet *s, size_t row,
 
     worksheet_write_string(s->ws, (lxw_row_t)row++, 0,
                            "What if (change the yellow cells)", x->f.h2);
-    xl_cell(in1, row, 1, true);
-    xl_cell(in2, row + 1, 1, true);
+    gp_xl_cell(in1, row, 1, true);
+    gp_xl_cell(in2, row + 1, 1, true);
     if (r->rec && rr->last >= rr->first) {
         worksheet_write_string(s->ws, (lxw_row_t)row, 0,
                                "Extra discount on commitment rates",
@@ -673,21 +676,21 @@ static size_t summary_what_if(gp_xl *x, xl_sheet *s, size_t row,
         worksheet_write_string(s->ws, (lxw_row_t)row, 0,
                                "Change in on-demand prices", x->f.label);
         worksheet_write_number(s->ws, (lxw_row_t)row++, 1, 0, x->f.in_pct);
-        xl_cell(m0, rr->first, 12, true);
-        xl_cell(m1, rr->last, 12, true);
-        xl_cell(n0, rr->first, 13, true);
-        xl_cell(n1, rr->last, 13, true);
-        xl_cell(cc, row, 1, true);
-        xl_cell(rc, row + 1, 1, true);
+        gp_xl_cell(m0, rr->first, 12, true);
+        gp_xl_cell(m1, rr->last, 12, true);
+        gp_xl_cell(n0, rr->first, 13, true);
+        gp_xl_cell(n1, rr->last, 13, true);
+        gp_xl_cell(cc, row, 1, true);
+        gp_xl_cell(rc, row + 1, 1, true);
         /* the rows the plan buys: renewals, on top of it, are left out */
         char p0[XL_CELL_SIZE], p1[XL_CELL_SIZE];
-        xl_cell(p0, rr->first, REC_IN_PLAN_COL, true);
-        xl_cell(p1, rr->last, REC_IN_PLAN_COL, true);
+        gp_xl_cell(p0, rr->first, REC_IN_PLAN_COL, true);
+        gp_xl_cell(p1, rr->last, REC_IN_PLAN_COL, true);
         if (rr->annual_routed > 0) {
             /* routing's spot spend takes no commitment discount */
             char c0[XL_CELL_SIZE], c1[XL_CELL_SIZE];
-            xl_cell(c0, rr->first, 2, true);
-            xl_cell(c1, rr->last, 2, true);
+            gp_xl_cell(c0, rr->first, 2, true);
+            gp_xl_cell(c1, rr->last, 2, true);
             snprintf(f, sizeof f,
                      "=SUMIFS(Recommendations!%s:%s,Recommendations!%s:%s,"
                      "\"<>routing\",Recommendations!%s:%s,\"yes\")*(1-%s)"
@@ -725,8 +728,8 @@ static size_t summary_what_if(gp_xl *x, xl_sheet *s, size_t row,
     }
     /* simulate, or nothing to buy: scale the headline linearly */
     char cur[XL_CELL_SIZE], plan[XL_CELL_SIZE];
-    xl_cell(cur, hc->current_row, 1, true);
-    xl_cell(plan, hc->plan_row, 1, true);
+    gp_xl_cell(cur, hc->current_row, 1, true);
+    gp_xl_cell(plan, hc->plan_row, 1, true);
     worksheet_write_string(s->ws, (lxw_row_t)row, 0, "Discount on every price",
                            x->f.label);
     worksheet_write_number(s->ws, (lxw_row_t)row++, 1, 0, x->f.in_pct);
@@ -738,8 +741,8 @@ static size_t summary_what_if(gp_xl *x, xl_sheet *s, size_t row,
         /* commitments are not resized: their charges stay, the on-demand
          * and spot spend scales with demand */
         char cf[XL_CELL_SIZE], pf[XL_CELL_SIZE];
-        xl_cell(cf, row, 1, true);
-        xl_cell(pf, row + 1, 1, true);
+        gp_xl_cell(cf, row, 1, true);
+        gp_xl_cell(pf, row + 1, 1, true);
         headline(x, s, row++, "Commitment charges in the current cost",
                  hc->current_fixed, x->f.money,
                  "reserved and savings-plan fees, amortized: they do not "
@@ -762,8 +765,8 @@ static size_t summary_what_if(gp_xl *x, xl_sheet *s, size_t row,
         snprintf(f, sizeof f, "=%s*(1-%s)*(1+%s)", plan, in1, in2);
         headline_formula(x, s, row++, "Plan cost", f, p0, x->f.money, NULL);
     }
-    xl_cell(cc, row - 2, 1, true);
-    xl_cell(rc, row - 1, 1, true);
+    gp_xl_cell(cc, row - 2, 1, true);
+    gp_xl_cell(rc, row - 1, 1, true);
     snprintf(f, sizeof f, "=%s-%s", cc, rc);
     headline_formula(x, s, row++, "Net savings", f, c0 - p0, x->f.money_bold,
                      NULL);
@@ -848,15 +851,15 @@ static void sheet_summary(gp_xl *x, const struct rec_rows *rr)
     size_t hours, row;
     char a[32], z[32], line[400];
 
-    xl_sheet_new(x, &s, "Summary");
+    gp_xl_sheet_new(x, &s, "Summary");
     window_of(r, &start, &hours);
     gp_format_time(start * 3600, a, sizeof a);
     gp_format_time((start + (int64_t)hours) * 3600, z, sizeof z);
-    xl_heading(x, &s,
-               r->rec ? "GPU purchasing plan"
-                      : (r->n_ledgers ? "GPU purchasing strategies compared"
-                                      : "GPU demand forecast"),
-               NULL);
+    gp_xl_heading(x, &s,
+                  r->rec ? "GPU purchasing plan"
+                         : (r->n_ledgers ? "GPU purchasing strategies compared"
+                                         : "GPU demand forecast"),
+                  NULL);
     snprintf(line, sizeof line, "%s: %s to %s, %zu hours (%.1f days), %s",
              r->rec && r->rec->forward
                  ? "Planned for the forecast horizon"
@@ -886,7 +889,7 @@ static void sheet_summary(gp_xl *x, const struct rec_rows *rr)
     s.width[0] = s.width[0] > 44 ? s.width[0] : 44;
     if (s.width[1] < 18)
         s.width[1] = 18;
-    xl_fit(&s);
+    gp_xl_fit(&s);
     worksheet_set_column(s.ws, 2, 2, 16, NULL);
     worksheet_activate(s.ws);
 }
@@ -896,44 +899,44 @@ static void sheet_summary(gp_xl *x, const struct rec_rows *rr)
 static void sheet_recommendations(gp_xl *x, const struct rec_rows *rr)
 {
     char rate_head[32];
-    const char *const h[] = {
-        "Rank",
-        "Action",
-        "Type",
-        "Provider",
-        "Region",
-        "Instance type or plan",
-        "Term (years)",
-        "Payment",
-        "Quantity",
-        "Unit",
-        xl_money_header(rate_head, sizeof rate_head, "Rate per unit (", "/h)"),
-        "Upfront",
-        "Annual cost",
-        "On-demand spend replaced per year",
-        "Annual net savings",
-        "Net savings in the window",
-        "Savings %",
-        "Break-even utilization",
-        "Expected utilization",
-        "Low-demand net savings",
-        "In the plan",
-        "Why"};
+    const char *const h[] = {"Rank",
+                             "Action",
+                             "Type",
+                             "Provider",
+                             "Region",
+                             "Instance type or plan",
+                             "Term (years)",
+                             "Payment",
+                             "Quantity",
+                             "Unit",
+                             gp_xl_money_header(rate_head, sizeof rate_head,
+                                                "Rate per unit (", "/h)"),
+                             "Upfront",
+                             "Annual cost",
+                             "On-demand spend replaced per year",
+                             "Annual net savings",
+                             "Net savings in the window",
+                             "Savings %",
+                             "Break-even utilization",
+                             "Expected utilization",
+                             "Low-demand net savings",
+                             "In the plan",
+                             "Why"};
     const gp_recommendation *rec = x->r->rec;
     xl_sheet s;
     char f[192], c1[XL_CELL_SIZE], c2[XL_CELL_SIZE], what[200];
     size_t row = 3;
 
-    xl_sheet_new(x, &s, "Recommendations");
-    xl_heading(x, &s, "Recommendations",
-               "Ranked in billing order; each action's net savings are on "
-               "top of the actions above it. Change a rate or quantity and "
-               "the annual cost and savings recompute.");
+    gp_xl_sheet_new(x, &s, "Recommendations");
+    gp_xl_heading(x, &s, "Recommendations",
+                  "Ranked in billing order; each action's net savings are on "
+                  "top of the actions above it. Change a rate or quantity and "
+                  "the annual cost and savings recompute.");
     if (!rec) {
-        xl_not_computed(x, &s, 3,
-                        "simulate bills the scenario's strategies; gpuplan "
-                        "recommend --out ranks what to buy");
-        xl_fit(&s);
+        gp_xl_not_computed(x, &s, 3,
+                           "simulate bills the scenario's strategies; gpuplan "
+                           "recommend --out ranks what to buy");
+        gp_xl_fit(&s);
         return;
     }
     if (rec->n_actions == 0) {
@@ -941,7 +944,7 @@ static void sheet_recommendations(gp_xl *x, const struct rec_rows *rr)
                                "nothing to buy: no commitment would pay for "
                                "itself over the window",
                                x->f.note);
-        xl_fit(&s);
+        gp_xl_fit(&s);
         return;
     }
     for (size_t i = 0; i < rec->n_actions; i++) {
@@ -950,73 +953,74 @@ static void sheet_recommendations(gp_xl *x, const struct rec_rows *rr)
         action_figures(x->r, a, &qty, &rate, &annual, &replaced);
         row++;
         gp_action_describe(a, what, sizeof what);
-        xl_num(&s, row, 0, a->rank, x->f.count);
-        xl_text(&s, row, 1, what, x->f.text);
-        xl_text(&s, row, 2, gp_action_type_name(a->type), x->f.text);
+        gp_xl_num(&s, row, 0, a->rank, x->f.count);
+        gp_xl_text(&s, row, 1, what, x->f.text);
+        gp_xl_text(&s, row, 2, gp_action_type_name(a->type), x->f.text);
         if (a->type == GP_ACTION_ROUTING) {
-            xl_text(&s, row, 5, "training on spot", x->f.text);
+            gp_xl_text(&s, row, 5, "training on spot", x->f.text);
         } else {
             const gp_commitment *c = &a->c;
-            xl_text(&s, row, 3, c->provider, x->f.text);
-            xl_text(&s, row, 4, c->region, x->f.text);
+            gp_xl_text(&s, row, 3, c->provider, x->f.text);
+            gp_xl_text(&s, row, 4, c->region, x->f.text);
             if (c->type == GP_COMMIT_RESERVED)
-                xl_text(&s, row, 5, c->instance_type, x->f.text);
+                gp_xl_text(&s, row, 5, c->instance_type, x->f.text);
             else if (c->kind == GP_PLAN_FAMILY) {
                 char k[64];
                 snprintf(k, sizeof k, "instance_family %s", c->family);
-                xl_text(&s, row, 5, k, x->f.text);
+                gp_xl_text(&s, row, 5, k, x->f.text);
             } else
-                xl_text(&s, row, 5, "compute", x->f.text);
-            xl_num(&s, row, 6, c->term_years, x->f.count);
-            xl_text(&s, row, 7, gp_payment_name(c->payment), x->f.text);
-            xl_num(&s, row, 8, qty, x->f.num);
+                gp_xl_text(&s, row, 5, "compute", x->f.text);
+            gp_xl_num(&s, row, 6, c->term_years, x->f.count);
+            gp_xl_text(&s, row, 7, gp_payment_name(c->payment), x->f.text);
+            gp_xl_num(&s, row, 8, qty, x->f.num);
             char unit[32];
-            xl_text(
+            gp_xl_text(
                 &s, row, 9,
                 c->type == GP_COMMIT_RESERVED
                     ? "instances"
-                    : xl_money_header(unit, sizeof unit, "", "/h committed"),
+                    : gp_xl_money_header(unit, sizeof unit, "", "/h committed"),
                 x->f.text);
-            xl_num(&s, row, 10, rate, x->f.money);
-            xl_num(&s, row, 11, a->upfront, x->f.money);
+            gp_xl_num(&s, row, 10, rate, x->f.money);
+            gp_xl_num(&s, row, 11, a->upfront, x->f.money);
         }
         /* annual cost = quantity x rate x 8760; routing's is its spot
          * spend, a figure */
-        xl_cell(c1, row, 8, false);
-        xl_cell(c2, row, 10, false);
+        gp_xl_cell(c1, row, 8, false);
+        gp_xl_cell(c2, row, 10, false);
         snprintf(f, sizeof f, "=%s*%s*8760", c1, c2);
         if (a->type == GP_ACTION_ROUTING)
-            xl_num(&s, row, 12, annual, x->f.money);
+            gp_xl_num(&s, row, 12, annual, x->f.money);
         else
-            xl_formula(&s, row, 12, f, annual, x->f.money);
+            gp_xl_formula(&s, row, 12, f, annual, x->f.money);
         /* the on-demand spend it replaces: its window savings plus its
          * window cost, scaled to a year */
-        xl_num(&s, row, 13, replaced, x->f.money);
-        xl_cell(c1, row, 13, false);
-        xl_cell(c2, row, 12, false);
+        gp_xl_num(&s, row, 13, replaced, x->f.money);
+        gp_xl_cell(c1, row, 13, false);
+        gp_xl_cell(c2, row, 12, false);
         snprintf(f, sizeof f, "=%s-%s", c1, c2);
-        xl_formula(&s, row, 14, f, replaced - annual, x->f.money);
-        xl_num(&s, row, 15, a->net_savings, x->f.money);
-        xl_num(&s, row, 16, a->savings_pct, x->f.pct);
+        gp_xl_formula(&s, row, 14, f, replaced - annual, x->f.money);
+        gp_xl_num(&s, row, 15, a->net_savings, x->f.money);
+        gp_xl_num(&s, row, 16, a->savings_pct, x->f.pct);
         if (a->type != GP_ACTION_ROUTING) {
-            xl_num(&s, row, 17, a->breakeven_utilization, x->f.pct);
-            xl_num(&s, row, 18, a->expected_utilization, x->f.pct);
+            gp_xl_num(&s, row, 17, a->breakeven_utilization, x->f.pct);
+            gp_xl_num(&s, row, 18, a->expected_utilization, x->f.pct);
         }
-        xl_num(&s, row, 19, a->downside_net_savings, x->f.money);
-        xl_text(&s, row, REC_IN_PLAN_COL, in_plan(a) ? "yes" : "no", x->f.text);
+        gp_xl_num(&s, row, 19, a->downside_net_savings, x->f.money);
+        gp_xl_text(&s, row, REC_IN_PLAN_COL, in_plan(a) ? "yes" : "no",
+                   x->f.text);
         worksheet_write_string(s.ws, (lxw_row_t)row, REC_IN_PLAN_COL + 1,
                                a->reason, x->f.wrap);
         s.width[REC_IN_PLAN_COL + 1] = 60;
     }
-    xl_table(x, &s, 3, row, 0, h, REC_IN_PLAN_COL + 2);
+    gp_xl_table(x, &s, 3, row, 0, h, REC_IN_PLAN_COL + 2);
     /* totals under the table, live too, over the rows the plan buys */
     row += 1;
     worksheet_write_string(s.ws, (lxw_row_t)row, 1, "Total, the plan",
                            x->f.label);
     static const size_t sum_cols[] = {11, 12, 13, 14};
     char p1[XL_CELL_SIZE], p2[XL_CELL_SIZE];
-    xl_cell(p1, rr->first, REC_IN_PLAN_COL, true);
-    xl_cell(p2, rr->last, REC_IN_PLAN_COL, true);
+    gp_xl_cell(p1, rr->first, REC_IN_PLAN_COL, true);
+    gp_xl_cell(p2, rr->last, REC_IN_PLAN_COL, true);
     for (size_t k = 0; k < 4; k++) {
         double v = rr->upfront;
         if (sum_cols[k] == 12)
@@ -1025,10 +1029,10 @@ static void sheet_recommendations(gp_xl *x, const struct rec_rows *rr)
             v = rr->replaced;
         else if (sum_cols[k] == 14)
             v = rr->replaced - rr->annual_cost;
-        xl_cell(c1, rr->first, sum_cols[k], false);
-        xl_cell(c2, rr->last, sum_cols[k], false);
+        gp_xl_cell(c1, rr->first, sum_cols[k], false);
+        gp_xl_cell(c2, rr->last, sum_cols[k], false);
         snprintf(f, sizeof f, "=SUMIF(%s:%s,\"yes\",%s:%s)", p1, p2, c1, c2);
-        xl_formula(&s, row, sum_cols[k], f, v, x->f.money_bold);
+        gp_xl_formula(&s, row, sum_cols[k], f, v, x->f.money_bold);
     }
     worksheet_write_string(s.ws, (lxw_row_t)row + 2, 0,
                            "Rate per unit: a reservation's effective hourly "
@@ -1043,7 +1047,7 @@ static void sheet_recommendations(gp_xl *x, const struct rec_rows *rr)
                            "save, let those that cost lapse.",
                            x->f.note);
     worksheet_freeze_panes(s.ws, 4, 2);
-    xl_fit(&s);
+    gp_xl_fit(&s);
 }
 
 /* ---- Plans ------------------------------------------------------------------
@@ -1058,7 +1062,7 @@ static void sheet_plans(gp_xl *x)
     size_t row = 3, first;
     char f[192], c1[XL_CELL_SIZE], pc[XL_CELL_SIZE];
 
-    xl_sheet_new(x, &s, "Plans");
+    gp_xl_sheet_new(x, &s, "Plans");
     if (r->rec) {
         static const char *const h[] = {"Plan",
                                         "Recommended",
@@ -1072,39 +1076,40 @@ static void sheet_plans(gp_xl *x)
                                         "Commitments",
                                         "Risk"};
         const gp_recommendation *rec = r->rec;
-        xl_heading(x, &s, "Plans side by side",
-                   "conservative: 1-year, paid monthly, sized for the "
-                   "low-demand week; balanced: the cheapest terms the history "
-                   "supports; aggressive: 3-year terms allowed");
+        gp_xl_heading(
+            x, &s, "Plans side by side",
+            "conservative: 1-year, paid monthly, sized for the "
+            "low-demand week; balanced: the cheapest terms the history "
+            "supports; aggressive: 3-year terms allowed");
         worksheet_write_string(s.ws, 2, 0, "Current cost (nothing new bought)",
                                x->f.label);
-        xl_num(&s, 2, 2, rec->policy_cost, x->f.money_bold);
-        xl_cell(pc, 2, 2, true);
+        gp_xl_num(&s, 2, 2, rec->policy_cost, x->f.money_bold);
+        gp_xl_cell(pc, 2, 2, true);
         first = row;
         for (int i = 0; i < 3; i++) {
             const gp_plan_result *p = &rec->plans[i];
             row++;
-            xl_text(&s, row, 0, p->name, x->f.text);
-            xl_text(&s, row, 1, (size_t)i == rec->recommended ? "yes" : "",
-                    x->f.text);
-            xl_num(&s, row, 2, p->total_cost, x->f.money);
-            xl_cell(c1, row, 2, false);
+            gp_xl_text(&s, row, 0, p->name, x->f.text);
+            gp_xl_text(&s, row, 1, (size_t)i == rec->recommended ? "yes" : "",
+                       x->f.text);
+            gp_xl_num(&s, row, 2, p->total_cost, x->f.money);
+            gp_xl_cell(c1, row, 2, false);
             snprintf(f, sizeof f, "=%s-%s", pc, c1);
-            xl_formula(&s, row, 3, f, rec->policy_cost - p->total_cost,
-                       x->f.money);
-            xl_num(&s, row, 4, p->downside_net_savings, x->f.money);
-            xl_num(&s, row, 5, p->upfront, x->f.money);
-            xl_num(&s, row, 6, p->annual_cost, x->f.money);
+            gp_xl_formula(&s, row, 3, f, rec->policy_cost - p->total_cost,
+                          x->f.money);
+            gp_xl_num(&s, row, 4, p->downside_net_savings, x->f.money);
+            gp_xl_num(&s, row, 5, p->upfront, x->f.money);
+            gp_xl_num(&s, row, 6, p->annual_cost, x->f.money);
             /* the longest term it buys; blank when it buys nothing */
-            xl_num(&s, row, 7, p->max_term ? p->max_term : NAN, x->f.count);
-            xl_text(&s, row, 8, p->route_training_to_spot ? "yes" : "no",
-                    x->f.text);
-            xl_num(&s, row, 9, (double)p->n_commitments, x->f.count);
+            gp_xl_num(&s, row, 7, p->max_term ? p->max_term : NAN, x->f.count);
+            gp_xl_text(&s, row, 8, p->route_training_to_spot ? "yes" : "no",
+                       x->f.text);
+            gp_xl_num(&s, row, 9, (double)p->n_commitments, x->f.count);
             worksheet_write_string(s.ws, (lxw_row_t)row, 10, p->risk,
                                    x->f.wrap);
             s.width[10] = 60;
         }
-        xl_table(x, &s, first, row, 0, h, 11);
+        gp_xl_table(x, &s, first, row, 0, h, 11);
     } else if (r->n_ledgers) {
         static const char *const h[] = {"Strategy",
                                         "Total cost",
@@ -1120,35 +1125,35 @@ static void sheet_plans(gp_xl *x)
                                         "Coverage",
                                         "Useful GPU-hours",
                                         "Cost per useful GPU-hour"};
-        xl_heading(x, &s, "Strategies side by side",
-                   "the scenario's baseline and every strategy it names, "
-                   "billed over the same window");
+        gp_xl_heading(x, &s, "Strategies side by side",
+                      "the scenario's baseline and every strategy it names, "
+                      "billed over the same window");
         first = row;
         for (size_t i = 0; i < r->n_ledgers; i++) {
             const gp_ledger *l = r->ledgers[i];
             row++;
-            xl_text(&s, row, 0, l->strategy, x->f.text);
-            xl_num(&s, row, 1, l->total_cost, x->f.money);
-            xl_num(&s, row, 2, l->all_on_demand_cost, x->f.money);
-            xl_num(&s, row, 3, l->savings, x->f.money);
-            xl_num(&s, row, 4, l->savings_pct, x->f.pct);
-            xl_num(&s, row, 5, l->on_demand_cost, x->f.money);
-            xl_num(&s, row, 6, l->reserved_cost, x->f.money);
-            xl_num(&s, row, 7, l->savings_plan_cost, x->f.money);
-            xl_num(&s, row, 8, l->spot_cost, x->f.money);
-            xl_num(&s, row, 9, l->reserved_utilization, x->f.pct);
-            xl_num(&s, row, 10, l->savings_plan_utilization, x->f.pct);
-            xl_num(&s, row, 11, l->coverage, x->f.pct);
-            xl_num(&s, row, 12, l->useful_gpu_hours, x->f.num);
-            xl_num(&s, row, 13, l->cost_per_useful_gpu_hour, x->f.money);
+            gp_xl_text(&s, row, 0, l->strategy, x->f.text);
+            gp_xl_num(&s, row, 1, l->total_cost, x->f.money);
+            gp_xl_num(&s, row, 2, l->all_on_demand_cost, x->f.money);
+            gp_xl_num(&s, row, 3, l->savings, x->f.money);
+            gp_xl_num(&s, row, 4, l->savings_pct, x->f.pct);
+            gp_xl_num(&s, row, 5, l->on_demand_cost, x->f.money);
+            gp_xl_num(&s, row, 6, l->reserved_cost, x->f.money);
+            gp_xl_num(&s, row, 7, l->savings_plan_cost, x->f.money);
+            gp_xl_num(&s, row, 8, l->spot_cost, x->f.money);
+            gp_xl_num(&s, row, 9, l->reserved_utilization, x->f.pct);
+            gp_xl_num(&s, row, 10, l->savings_plan_utilization, x->f.pct);
+            gp_xl_num(&s, row, 11, l->coverage, x->f.pct);
+            gp_xl_num(&s, row, 12, l->useful_gpu_hours, x->f.num);
+            gp_xl_num(&s, row, 13, l->cost_per_useful_gpu_hour, x->f.money);
         }
-        xl_table(x, &s, first, row, 0, h, 14);
+        gp_xl_table(x, &s, first, row, 0, h, 14);
     } else {
-        xl_heading(x, &s, "Plans", NULL);
-        xl_not_computed(x, &s, 3,
-                        "nothing was billed in this run: gpuplan simulate "
-                        "--out and recommend --out compare plans");
-        xl_fit(&s);
+        gp_xl_heading(x, &s, "Plans", NULL);
+        gp_xl_not_computed(x, &s, 3,
+                           "nothing was billed in this run: gpuplan simulate "
+                           "--out and recommend --out compare plans");
+        gp_xl_fit(&s);
         return;
     }
 
@@ -1170,9 +1175,9 @@ static void sheet_plans(gp_xl *x)
                                       "the window"
                                     : "Strategies: cost and savings over "
                                       "the window");
-    xl_money_axis(ch->y_axis);
+    gp_xl_money_axis(ch->y_axis);
     chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
-    xl_insert_chart(x, &s, row + 2, 0, ch, 1.6);
+    gp_xl_insert_chart(x, &s, row + 2, 0, ch, 1.6);
 
     /* the commitments of each plan */
     if (r->rec) {
@@ -1195,43 +1200,44 @@ static void sheet_plans(gp_xl *x)
             for (size_t k = 0; k < p->n_commitments; k++) {
                 const gp_commitment *c = &p->commitments[k];
                 crow++;
-                xl_text(&s, crow, 0, p->name, x->f.text);
-                xl_text(&s, crow, 1,
-                        c->type == GP_COMMIT_RESERVED ? "reserved"
-                                                      : "savings_plan",
-                        x->f.text);
-                xl_text(&s, crow, 2, c->provider, x->f.text);
-                xl_text(&s, crow, 3, c->region, x->f.text);
+                gp_xl_text(&s, crow, 0, p->name, x->f.text);
+                gp_xl_text(&s, crow, 1,
+                           c->type == GP_COMMIT_RESERVED ? "reserved"
+                                                         : "savings_plan",
+                           x->f.text);
+                gp_xl_text(&s, crow, 2, c->provider, x->f.text);
+                gp_xl_text(&s, crow, 3, c->region, x->f.text);
                 if (c->type == GP_COMMIT_RESERVED)
-                    xl_text(&s, crow, 4, c->instance_type, x->f.text);
+                    gp_xl_text(&s, crow, 4, c->instance_type, x->f.text);
                 else
-                    xl_text(&s, crow, 4,
-                            c->kind == GP_PLAN_FAMILY ? c->family : "compute",
-                            x->f.text);
-                xl_num(&s, crow, 5,
-                       c->type == GP_COMMIT_RESERVED ? c->count
-                                                     : c->hourly_commitment,
-                       x->f.num);
+                    gp_xl_text(&s, crow, 4,
+                               c->kind == GP_PLAN_FAMILY ? c->family
+                                                         : "compute",
+                               x->f.text);
+                gp_xl_num(&s, crow, 5,
+                          c->type == GP_COMMIT_RESERVED ? c->count
+                                                        : c->hourly_commitment,
+                          x->f.num);
                 char unit[32];
-                xl_text(&s, crow, 6,
-                        c->type == GP_COMMIT_RESERVED
-                            ? "instances"
-                            : xl_money_header(unit, sizeof unit, "",
-                                              "/h committed"),
-                        x->f.text);
-                xl_num(&s, crow, 7, c->term_years, x->f.count);
-                xl_text(&s, crow, 8, gp_payment_name(c->payment), x->f.text);
-                xl_num(&s, crow, 9, xl_when((double)c->start), x->f.day);
+                gp_xl_text(&s, crow, 6,
+                           c->type == GP_COMMIT_RESERVED
+                               ? "instances"
+                               : gp_xl_money_header(unit, sizeof unit, "",
+                                                    "/h committed"),
+                           x->f.text);
+                gp_xl_num(&s, crow, 7, c->term_years, x->f.count);
+                gp_xl_text(&s, crow, 8, gp_payment_name(c->payment), x->f.text);
+                gp_xl_num(&s, crow, 9, gp_xl_when((double)c->start), x->f.day);
             }
         }
         if (crow > first)
-            xl_table(x, &s, first, crow, 0, h, 10);
+            gp_xl_table(x, &s, first, crow, 0, h, 10);
         else
             worksheet_write_string(s.ws, (lxw_row_t)crow, 0,
                                    "no plan buys a commitment", x->f.note);
     }
     worksheet_freeze_panes(s.ws, 4, 1);
-    xl_fit(&s);
+    gp_xl_fit(&s);
 }
 
 /* ---- Savings curve
@@ -1245,15 +1251,16 @@ static void sheet_curves(gp_xl *x)
     xl_sheet s;
     size_t row = 3;
 
-    xl_sheet_new(x, &s, "Savings curve");
-    xl_heading(x, &s, "Savings versus commitment",
-               "net savings over the window if one instrument were bought "
-               "at another level, the others as recommended");
+    gp_xl_sheet_new(x, &s, "Savings curve");
+    gp_xl_heading(x, &s, "Savings versus commitment",
+                  "net savings over the window if one instrument were bought "
+                  "at another level, the others as recommended");
     if (!rec || rec->n_curves == 0) {
-        xl_not_computed(x, &s, 3,
-                        rec ? "the recommendation buys no commitment to vary"
-                            : "the curves come from gpuplan recommend --out");
-        xl_fit(&s);
+        gp_xl_not_computed(
+            x, &s, 3,
+            rec ? "the recommendation buys no commitment to vary"
+                : "the curves come from gpuplan recommend --out");
+        gp_xl_fit(&s);
         return;
     }
     size_t first = row;
@@ -1264,17 +1271,17 @@ static void sheet_curves(gp_xl *x)
             start[i] = row + 1;
         for (size_t j = 0; j < cv->n; j++) {
             row++;
-            xl_text(&s, row, 0, cv->instrument, x->f.text);
-            xl_text(&s, row, 1, cv->unit, x->f.text);
-            xl_num(&s, row, 2, cv->level[j], x->f.num);
-            xl_num(&s, row, 3, cv->net_savings[j], x->f.money);
-            xl_text(&s, row, 4,
-                    fabs(cv->level[j] - cv->chosen) < 1e-9 ? "yes" : "",
-                    x->f.text);
+            gp_xl_text(&s, row, 0, cv->instrument, x->f.text);
+            gp_xl_text(&s, row, 1, cv->unit, x->f.text);
+            gp_xl_num(&s, row, 2, cv->level[j], x->f.num);
+            gp_xl_num(&s, row, 3, cv->net_savings[j], x->f.money);
+            gp_xl_text(&s, row, 4,
+                       fabs(cv->level[j] - cv->chosen) < 1e-9 ? "yes" : "",
+                       x->f.text);
         }
     }
     if (row > first)
-        xl_table(x, &s, first, row, 0, h, 5);
+        gp_xl_table(x, &s, first, row, 0, h, 5);
     /* one chart per instrument, up to four, beside the table */
     for (size_t i = 0; start && i < rec->n_curves && i < 4; i++) {
         const gp_curve *cv = &rec->curves[i];
@@ -1289,13 +1296,13 @@ static void sheet_curves(gp_xl *x)
         chart_series_set_name(se, "Net savings");
         chart_title_set_name(ch, cv->instrument);
         chart_axis_set_name(ch->x_axis, cv->unit);
-        xl_money_axis(ch->y_axis);
+        gp_xl_money_axis(ch->y_axis);
         chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
-        xl_insert_chart(x, &s, 3 + i * 18, 6, ch, 1.2);
+        gp_xl_insert_chart(x, &s, 3 + i * 18, 6, ch, 1.2);
     }
     gp_free(start);
     worksheet_freeze_panes(s.ws, 4, 0);
-    xl_fit(&s);
+    gp_xl_fit(&s);
 }
 
 /* ---- Inputs & assumptions --------------------------------------------------
@@ -1315,7 +1322,7 @@ static void kv_num(gp_xl *x, xl_sheet *s, size_t row, const char *k, double v,
                    lxw_format *f)
 {
     worksheet_write_string(s->ws, (lxw_row_t)row, 0, k, x->f.label);
-    xl_num(s, row, 1, v, f);
+    gp_xl_num(s, row, 1, v, f);
 }
 
 /* The catalogs read: where, as of when, from which sources. */
@@ -1341,17 +1348,17 @@ static size_t inputs_catalogs(gp_xl *x, xl_sheet *s, size_t row)
             n += (size_t)snprintf(src + n, len - n, "%s%s", k ? "; " : "",
                                   c->sources[k]);
         row++;
-        xl_text(s, row, 0, c->provider, x->f.text);
-        xl_text(s, row, 1, c->region, x->f.text);
-        xl_text(s, row, 2, c->currency, x->f.text);
-        xl_text(s, row, 3, c->as_of, x->f.text);
-        xl_num(s, row, 4, (double)c->n_types, x->f.count);
-        xl_text(s, row, 5, c->path, x->f.text);
+        gp_xl_text(s, row, 0, c->provider, x->f.text);
+        gp_xl_text(s, row, 1, c->region, x->f.text);
+        gp_xl_text(s, row, 2, c->currency, x->f.text);
+        gp_xl_text(s, row, 3, c->as_of, x->f.text);
+        gp_xl_num(s, row, 4, (double)c->n_types, x->f.count);
+        gp_xl_text(s, row, 5, c->path, x->f.text);
         if (src) /* out of memory: the cell is left empty */
             write_string_capped(s->ws, row, 6, src, x->f.wrap);
         gp_free(src);
     }
-    xl_table(x, s, first, row, 0, h, 7);
+    gp_xl_table(x, s, first, row, 0, h, 7);
     return row + 2;
 }
 
@@ -1365,8 +1372,8 @@ static size_t inputs_prices(gp_xl *x, xl_sheet *s, size_t row)
         "Instance type",
         "GPUs",
         "GPU model",
-        xl_money_header(od_head, sizeof od_head, "On-demand (", "/h)"),
-        xl_money_header(spot_head, sizeof spot_head, "Spot (", "/h)"),
+        gp_xl_money_header(od_head, sizeof od_head, "On-demand (", "/h)"),
+        gp_xl_money_header(spot_head, sizeof spot_head, "Spot (", "/h)"),
         "Spot interruptions per month",
         "Spot estimate",
         "Reservation offers",
@@ -1388,24 +1395,25 @@ static size_t inputs_prices(gp_xl *x, xl_sheet *s, size_t row)
         for (size_t k = 0; k < it->n_plans; k++)
             ep += it->plans[k].estimate;
         row++;
-        xl_text(s, row, 0, p->catalog->provider, x->f.text);
-        xl_text(s, row, 1, p->catalog->region, x->f.text);
-        xl_text(s, row, 2, it->name, x->f.text);
-        xl_num(s, row, 3, it->gpus, x->f.count);
-        xl_text(s, row, 4, it->gpu_model ? it->gpu_model : "", x->f.text);
-        xl_num(s, row, 5, it->on_demand, x->f.money);
+        gp_xl_text(s, row, 0, p->catalog->provider, x->f.text);
+        gp_xl_text(s, row, 1, p->catalog->region, x->f.text);
+        gp_xl_text(s, row, 2, it->name, x->f.text);
+        gp_xl_num(s, row, 3, it->gpus, x->f.count);
+        gp_xl_text(s, row, 4, it->gpu_model ? it->gpu_model : "", x->f.text);
+        gp_xl_num(s, row, 5, it->on_demand, x->f.money);
         if (it->spot.present) {
-            xl_num(s, row, 6, it->spot.hourly, x->f.money);
-            xl_num(s, row, 7, it->spot.interruption_rate_monthly, x->f.pct);
-            xl_text(s, row, 8, it->spot.estimate ? "estimate" : "", x->f.text);
+            gp_xl_num(s, row, 6, it->spot.hourly, x->f.money);
+            gp_xl_num(s, row, 7, it->spot.interruption_rate_monthly, x->f.pct);
+            gp_xl_text(s, row, 8, it->spot.estimate ? "estimate" : "",
+                       x->f.text);
         }
-        xl_num(s, row, 9, (double)it->n_reserved, x->f.count);
-        xl_num(s, row, 10, (double)er, x->f.count);
-        xl_num(s, row, 11, (double)it->n_plans, x->f.count);
-        xl_num(s, row, 12, (double)ep, x->f.count);
+        gp_xl_num(s, row, 9, (double)it->n_reserved, x->f.count);
+        gp_xl_num(s, row, 10, (double)er, x->f.count);
+        gp_xl_num(s, row, 11, (double)it->n_plans, x->f.count);
+        gp_xl_num(s, row, 12, (double)ep, x->f.count);
     }
     if (row > first)
-        xl_table(x, s, first, row, 0, h, 13);
+        gp_xl_table(x, s, first, row, 0, h, 13);
     return row + 2;
 }
 
@@ -1445,10 +1453,10 @@ static size_t inputs_scenario(gp_xl *x, xl_sheet *s, size_t row)
         size_t len = strlen(sg->name) + 32;
         char *k = gp_malloc(len);
         for (int w = 0; k && w < 2; w++) {
-            /* the label widens column A (to 60 at most, xl_fit) */
+            /* the label widens column A (to 60 at most, gp_xl_fit) */
             snprintf(k, len, "Policy, %s, %s", sg->name,
                      gp_workload_name((gp_workload)w));
-            xl_text(s, row, 0, k, x->f.label);
+            gp_xl_text(s, row, 0, k, x->f.label);
             gp_policy_describe(&sg->policy[w], buf, sizeof buf);
             write_string_capped(s->ws, row++, 1, buf, x->f.text);
         }
@@ -1615,10 +1623,10 @@ static void sheet_inputs(gp_xl *x)
     size_t row = 3;
     const gp_report *r = x->r;
 
-    xl_sheet_new(x, &s, "Inputs");
-    xl_heading(x, &s, "Inputs and assumptions",
-               "what the numbers rest on: catalogs and their dates, "
-               "estimates, the scenario, the trace");
+    gp_xl_sheet_new(x, &s, "Inputs");
+    gp_xl_heading(x, &s, "Inputs and assumptions",
+                  "what the numbers rest on: catalogs and their dates, "
+                  "estimates, the scenario, the trace");
     kv_text(x, &s, row++, "gpuplan version", GP_VERSION);
     kv_text(x, &s, row++, "Command", r->info->command);
     kv_text(x, &s, row++, "Trace",
@@ -1661,7 +1669,7 @@ static void sheet_inputs(gp_xl *x)
     if (s.width[0] < 30)
         s.width[0] = 30;
     s.width[6] = s.width[6] > 50 ? 50 : s.width[6];
-    xl_fit(&s);
+    gp_xl_fit(&s);
 }
 
 /* ---- the workbook ----------------------------------------------------------
@@ -1780,17 +1788,17 @@ gp_status gp_xlsx_write(const char *path, const gp_report *r, gp_error *err)
         sheet_recommendations(&x, &rr);
         sheet_plans(&x);
         sheet_curves(&x);
-        xl_sheet_monthly(&x);
-        xl_sheet_forecast(&x);
-        xl_sheet_utilization(&x);
-        xl_sheet_spot(&x);
-        xl_sheet_chargeback(&x);
-        xl_sheet_idle(&x);
+        gp_xl_sheet_monthly(&x);
+        gp_xl_sheet_forecast(&x);
+        gp_xl_sheet_utilization(&x);
+        gp_xl_sheet_spot(&x);
+        gp_xl_sheet_chargeback(&x);
+        gp_xl_sheet_idle(&x);
     } else {
         /* the forecast command's workbook: nothing was billed */
-        xl_sheet_forecast(&x);
+        gp_xl_sheet_forecast(&x);
         if (r->idle)
-            xl_sheet_idle(&x);
+            gp_xl_sheet_idle(&x);
     }
     sheet_inputs(&x);
 

@@ -5,7 +5,7 @@
  * Inputs); writer_xlsx_sheets.c writes the sheets about what the money did
  * over time (Monthly cost, Forecast, Utilization, Spot, Chargeback, Idle).
  *
- * Every cell goes through the xl_* helpers below, which also track each
+ * Every cell goes through the gp_xl_* helpers below, which also track each
  * column's widest content so that a sheet's columns fit what they hold.
  */
 #ifndef GP_WRITER_XLSX_H
@@ -47,54 +47,56 @@ typedef struct gp_xl {
 
 /* Writing cells; each widens the column to fit. A NAN number is left
  * blank. */
-void xl_text(xl_sheet *s, size_t row, size_t col, const char *v, lxw_format *f);
-void xl_num(xl_sheet *s, size_t row, size_t col, double v, lxw_format *f);
+void gp_xl_text(xl_sheet *s, size_t row, size_t col, const char *v,
+                lxw_format *f);
+void gp_xl_num(xl_sheet *s, size_t row, size_t col, double v, lxw_format *f);
 /* A formula with the value the program computed for it, so readers that
  * do not recalculate still show the number. */
-void xl_formula(xl_sheet *s, size_t row, size_t col, const char *formula,
-                double value, lxw_format *f);
+void gp_xl_formula(xl_sheet *s, size_t row, size_t col, const char *formula,
+                   double value, lxw_format *f);
 /* The A1-style name of a cell, absolute when `fixed` ("$B$7"). */
-/* Room for any cell name xl_cell writes ("$XFD$1048576" and more). */
+/* Room for any cell name gp_xl_cell writes ("$XFD$1048576" and more). */
 #define XL_CELL_SIZE 32
-void xl_cell(char *buf, size_t row, size_t col, bool fixed);
+void gp_xl_cell(char *buf, size_t row, size_t col, bool fixed);
 
 /* A new worksheet named `name`. */
-void xl_sheet_new(gp_xl *x, xl_sheet *s, const char *name);
+void gp_xl_sheet_new(gp_xl *x, xl_sheet *s, const char *name);
 /* An Excel table over rows first..last (the header row is `first`), with
  * the given column headers; banded rows, autofilter, a unique name. */
-void xl_table(gp_xl *x, xl_sheet *s, size_t first, size_t last,
-              size_t first_col, const char *const *headers, size_t n_cols);
+void gp_xl_table(gp_xl *x, xl_sheet *s, size_t first, size_t last,
+                 size_t first_col, const char *const *headers, size_t n_cols);
 /* Sets every column's width from what was written (call last). */
-void xl_fit(xl_sheet *s);
+void gp_xl_fit(xl_sheet *s);
 /* A sheet's title row and a one-line description under it. */
-void xl_heading(gp_xl *x, xl_sheet *s, const char *title, const char *what);
+void gp_xl_heading(gp_xl *x, xl_sheet *s, const char *title, const char *what);
 /* An Excel date-time serial of epoch seconds. */
-double xl_when(double seconds);
+double gp_xl_when(double seconds);
 /* An Excel number format for money in the run's currency
  * (gp_money_currency): `digits` ("#,##0.00") after "$", or after a quoted
  * "EUR " in another currency; with a section for negatives ("-$...")
  * when `negative`. */
-void xl_money_format(char *buf, size_t size, const char *digits, bool negative);
+void gp_xl_money_format(char *buf, size_t size, const char *digits,
+                        bool negative);
 /* Sets a chart axis's numbers to whole money in the run's currency
  * ("$#,##0", "\"EUR \"#,##0"). */
-void xl_money_axis(lxw_chart_axis *axis);
+void gp_xl_money_axis(lxw_chart_axis *axis);
 /* A header naming money: before, the currency's unit ("$", "EUR") and
  * after, into buf, which it returns: "Rate per unit ($/h)". */
-const char *xl_money_header(char *buf, size_t size, const char *before,
-                            const char *after);
+const char *gp_xl_money_header(char *buf, size_t size, const char *before,
+                               const char *after);
 /* Inserts a chart at (row, col), scaled to fit beside a table. */
-void xl_insert_chart(gp_xl *x, xl_sheet *s, size_t row, size_t col,
-                     lxw_chart *chart, double width_scale);
+void gp_xl_insert_chart(gp_xl *x, xl_sheet *s, size_t row, size_t col,
+                        lxw_chart *chart, double width_scale);
 
 /* The sheets of writer_xlsx_sheets.c. */
-void xl_sheet_monthly(gp_xl *x);
-void xl_sheet_forecast(gp_xl *x);
-void xl_sheet_utilization(gp_xl *x);
-void xl_sheet_spot(gp_xl *x);
-void xl_sheet_chargeback(gp_xl *x);
-void xl_sheet_idle(gp_xl *x);
+void gp_xl_sheet_monthly(gp_xl *x);
+void gp_xl_sheet_forecast(gp_xl *x);
+void gp_xl_sheet_utilization(gp_xl *x);
+void gp_xl_sheet_spot(gp_xl *x);
+void gp_xl_sheet_chargeback(gp_xl *x);
+void gp_xl_sheet_idle(gp_xl *x);
 
 /* "not computed in this run": the one row a sheet shows without data. */
-void xl_not_computed(gp_xl *x, xl_sheet *s, size_t row, const char *why);
+void gp_xl_not_computed(gp_xl *x, xl_sheet *s, size_t row, const char *why);
 
 #endif

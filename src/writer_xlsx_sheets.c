@@ -70,7 +70,7 @@ static xl_bucket *buckets_of(const gp_ledger *l, size_t bh, size_t *n)
 /* ---- Monthly cost ----------------------------------------------------------
  */
 
-void xl_sheet_monthly(gp_xl *x)
+void gp_xl_sheet_monthly(gp_xl *x)
 {
     static const char *const hm[] = {
         "Strategy",          "Month",           "On-demand",
@@ -83,15 +83,15 @@ void xl_sheet_monthly(gp_xl *x)
     xl_sheet s;
     size_t row = 3, first;
 
-    xl_sheet_new(x, &s, "Monthly cost");
-    xl_heading(x, &s, "Cost by month and purchasing model",
-               "amortized: commitments spread over the hours they are "
-               "active; cash: upfront payments in the month they are paid, "
-               "those paid before the window left out; a month holds its "
-               "hours in the window only");
+    gp_xl_sheet_new(x, &s, "Monthly cost");
+    gp_xl_heading(x, &s, "Cost by month and purchasing model",
+                  "amortized: commitments spread over the hours they are "
+                  "active; cash: upfront payments in the month they are paid, "
+                  "those paid before the window left out; a month holds its "
+                  "hours in the window only");
     if (r->n_ledgers == 0) {
-        xl_not_computed(x, &s, 3, XL_NOT_BILLED);
-        xl_fit(&s);
+        gp_xl_not_computed(x, &s, 3, XL_NOT_BILLED);
+        gp_xl_fit(&s);
         return;
     }
     first = row;
@@ -102,19 +102,19 @@ void xl_sheet_monthly(gp_xl *x)
             char name[16];
             snprintf(name, sizeof name, "%04d-%02d", m->year, m->month);
             row++;
-            xl_text(&s, row, 0, l->strategy, x->f.text);
-            xl_text(&s, row, 1, name, x->f.text);
-            xl_num(&s, row, 2, m->on_demand_cost, x->f.money);
-            xl_num(&s, row, 3, m->reserved_cost, x->f.money);
-            xl_num(&s, row, 4, m->savings_plan_cost, x->f.money);
-            xl_num(&s, row, 5, m->spot_cost, x->f.money);
-            xl_num(&s, row, 6, m->total_cost, x->f.money);
-            xl_num(&s, row, 7, m->reserved_cash, x->f.money);
-            xl_num(&s, row, 8, m->savings_plan_cash, x->f.money);
-            xl_num(&s, row, 9, m->total_cash, x->f.money);
+            gp_xl_text(&s, row, 0, l->strategy, x->f.text);
+            gp_xl_text(&s, row, 1, name, x->f.text);
+            gp_xl_num(&s, row, 2, m->on_demand_cost, x->f.money);
+            gp_xl_num(&s, row, 3, m->reserved_cost, x->f.money);
+            gp_xl_num(&s, row, 4, m->savings_plan_cost, x->f.money);
+            gp_xl_num(&s, row, 5, m->spot_cost, x->f.money);
+            gp_xl_num(&s, row, 6, m->total_cost, x->f.money);
+            gp_xl_num(&s, row, 7, m->reserved_cash, x->f.money);
+            gp_xl_num(&s, row, 8, m->savings_plan_cash, x->f.money);
+            gp_xl_num(&s, row, 9, m->total_cash, x->f.money);
         }
     }
-    xl_table(x, &s, first, row, 0, hm, 10);
+    gp_xl_table(x, &s, first, row, 0, hm, 10);
 
     /* the proposed ledger day by day, for the chart */
     const gp_ledger *l = r->ledgers[r->proposed];
@@ -129,20 +129,20 @@ void xl_sheet_monthly(gp_xl *x)
     for (size_t i = 0; b && i < nb; i++) {
         const gp_ledger_hour *h = &b[i].sum;
         row++;
-        xl_num(&s, row, 0, xl_when((double)b[i].start_hour * 3600),
-               bh == 24 ? x->f.day : x->f.when);
-        xl_num(&s, row, 1, h->on_demand_cost, x->f.money);
-        xl_num(&s, row, 2, h->reserved_cost, x->f.money);
-        xl_num(&s, row, 3, h->savings_plan_cost, x->f.money);
-        xl_num(&s, row, 4, h->spot_cost, x->f.money);
+        gp_xl_num(&s, row, 0, gp_xl_when((double)b[i].start_hour * 3600),
+                  bh == 24 ? x->f.day : x->f.when);
+        gp_xl_num(&s, row, 1, h->on_demand_cost, x->f.money);
+        gp_xl_num(&s, row, 2, h->reserved_cost, x->f.money);
+        gp_xl_num(&s, row, 3, h->savings_plan_cost, x->f.money);
+        gp_xl_num(&s, row, 4, h->spot_cost, x->f.money);
         char c1[XL_CELL_SIZE], c2[XL_CELL_SIZE], f[192];
-        xl_cell(c1, row, 1, false);
-        xl_cell(c2, row, 4, false);
+        gp_xl_cell(c1, row, 1, false);
+        gp_xl_cell(c2, row, 4, false);
         snprintf(f, sizeof f, "=SUM(%s:%s)", c1, c2);
-        xl_formula(&s, row, 5, f,
-                   h->on_demand_cost + h->reserved_cost + h->savings_plan_cost +
-                       h->spot_cost,
-                   x->f.money);
+        gp_xl_formula(&s, row, 5, f,
+                      h->on_demand_cost + h->reserved_cost +
+                          h->savings_plan_cost + h->spot_cost,
+                      x->f.money);
     }
     gp_free(b);
     if (bh == 1)
@@ -152,7 +152,7 @@ void xl_sheet_monthly(gp_xl *x)
     if (row > first) {
         static const char *const hd1[] = {
             "Hour", "On-demand", "Reserved", "Savings plans", "Spot", "Total"};
-        xl_table(x, &s, first, row, 0, bh == 24 ? hd : hd1, 6);
+        gp_xl_table(x, &s, first, row, 0, bh == 24 ? hd : hd1, 6);
         lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_COLUMN_STACKED);
         for (size_t c = 1; c <= 4; c++) {
             lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
@@ -163,15 +163,15 @@ void xl_sheet_monthly(gp_xl *x)
             chart_series_set_name(se, hd[c]);
         }
         chart_title_set_name(ch, title);
-        xl_money_axis(ch->y_axis);
+        gp_xl_money_axis(ch->y_axis);
         chart_axis_set_num_format(ch->x_axis,
                                   bh == 24 ? "mm-dd" : "mm-dd hh:mm");
         chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
         chart_set_style(ch, 10);
-        xl_insert_chart(x, &s, first, 7, ch, 1.8);
+        gp_xl_insert_chart(x, &s, first, 7, ch, 1.8);
     }
     worksheet_freeze_panes(s.ws, 4, 0);
-    xl_fit(&s);
+    gp_xl_fit(&s);
 }
 
 /* ---- Forecast
@@ -189,7 +189,7 @@ static void series_name(const gp_trace *t, uint32_t pool, gp_workload w,
 /* The forecast per pool and workload: accuracy (with --train-until, the
  * hold-out's too, as the JSON's holdout block) and the forecast's notes
  * under it, hourly quantiles, and a band chart per series. */
-void xl_sheet_forecast(gp_xl *x)
+void gp_xl_sheet_forecast(gp_xl *x)
 {
     static const char *const hs[] = {"Series",
                                      "Method",
@@ -214,18 +214,18 @@ void xl_sheet_forecast(gp_xl *x)
     size_t row = 3, first;
     char name[160];
 
-    xl_sheet_new(x, &s, "Forecast");
-    xl_heading(x, &s, "Demand forecast",
-               "instance-hours demanded per hour, by pool and workload: the "
-               "median (P50) and an 80% band (P10 to P90)");
+    gp_xl_sheet_new(x, &s, "Forecast");
+    gp_xl_heading(x, &s, "Demand forecast",
+                  "instance-hours demanded per hour, by pool and workload: the "
+                  "median (P50) and an 80% band (P10 to P90)");
     if (!fc) {
-        xl_not_computed(x, &s, 3,
-                        x->r->forecast_failed
-                            ? "the 13-week forecast could not be made: the "
-                              "warnings on Summary say why"
-                            : "gpuplan forecast --out writes the forecast "
-                              "workbook");
-        xl_fit(&s);
+        gp_xl_not_computed(x, &s, 3,
+                           x->r->forecast_failed
+                               ? "the 13-week forecast could not be made: the "
+                                 "warnings on Summary say why"
+                               : "gpuplan forecast --out writes the forecast "
+                                 "workbook");
+        gp_xl_fit(&s);
         return;
     }
     /* with a hold-out (--train-until), its scores beside the backtest's */
@@ -238,28 +238,28 @@ void xl_sheet_forecast(gp_xl *x)
         const gp_forecast_series *fs = &fc->series[i];
         series_name(x->t, fs->pool, fs->workload, name, sizeof name);
         row++;
-        xl_text(&s, row, 0, name, x->f.text);
-        xl_text(&s, row, 1, gp_forecast_method_name(fs->method), x->f.text);
-        xl_num(&s, row, 2, fs->backtest.relative_mae, x->f.num);
-        xl_num(&s, row, 3, fs->backtest.mase, x->f.num);
-        xl_num(&s, row, 4, fs->backtest.mape, x->f.num);
-        xl_num(&s, row, 5, fs->backtest.coverage, x->f.pct);
-        xl_num(&s, row, 6, fs->history_mean, x->f.num);
+        gp_xl_text(&s, row, 0, name, x->f.text);
+        gp_xl_text(&s, row, 1, gp_forecast_method_name(fs->method), x->f.text);
+        gp_xl_num(&s, row, 2, fs->backtest.relative_mae, x->f.num);
+        gp_xl_num(&s, row, 3, fs->backtest.mase, x->f.num);
+        gp_xl_num(&s, row, 4, fs->backtest.mape, x->f.num);
+        gp_xl_num(&s, row, 5, fs->backtest.coverage, x->f.pct);
+        gp_xl_num(&s, row, 6, fs->history_mean, x->f.num);
         if (!holdout || !fs->has_holdout)
             continue;
         const gp_forecast_accuracy *h = &fs->holdout;
-        xl_num(&s, row, 7, (double)h->n_points, x->f.count);
-        xl_num(&s, row, 8, h->mae, x->f.num);
-        xl_num(&s, row, 9, fs->holdout_naive_week_mae, x->f.num);
-        xl_num(&s, row, 10, fs->holdout_naive_day_mae, x->f.num);
-        xl_num(&s, row, 11, h->relative_mae, x->f.num);
-        xl_num(&s, row, 12, h->relative_mae_day, x->f.num);
-        xl_num(&s, row, 13, h->mase, x->f.num);
-        xl_num(&s, row, 14, h->mape, x->f.num);
-        xl_num(&s, row, 15, h->coverage, x->f.pct);
+        gp_xl_num(&s, row, 7, (double)h->n_points, x->f.count);
+        gp_xl_num(&s, row, 8, h->mae, x->f.num);
+        gp_xl_num(&s, row, 9, fs->holdout_naive_week_mae, x->f.num);
+        gp_xl_num(&s, row, 10, fs->holdout_naive_day_mae, x->f.num);
+        gp_xl_num(&s, row, 11, h->relative_mae, x->f.num);
+        gp_xl_num(&s, row, 12, h->relative_mae_day, x->f.num);
+        gp_xl_num(&s, row, 13, h->mase, x->f.num);
+        gp_xl_num(&s, row, 14, h->mape, x->f.num);
+        gp_xl_num(&s, row, 15, h->coverage, x->f.pct);
     }
     if (row > first) {
-        xl_table(x, &s, first, row, 0, hs, n_cols);
+        gp_xl_table(x, &s, first, row, 0, hs, n_cols);
     } else {
         worksheet_write_string(s.ws, (lxw_row_t)row + 1, 0,
                                "no series had demand to forecast", x->f.note);
@@ -304,20 +304,20 @@ void xl_sheet_forecast(gp_xl *x)
             const gp_forecast_point *p = &fs->points[h];
             row++;
             worksheet_write_string(s.ws, (lxw_row_t)row, 0, name, x->f.text);
-            xl_num(&s, row, 1, xl_when((double)p->t), x->f.when);
-            xl_num(&s, row, 2, p->p10, x->f.num);
-            xl_num(&s, row, 3, p->p50, x->f.num);
-            xl_num(&s, row, 4, p->p90, x->f.num);
+            gp_xl_num(&s, row, 1, gp_xl_when((double)p->t), x->f.when);
+            gp_xl_num(&s, row, 2, p->p10, x->f.num);
+            gp_xl_num(&s, row, 3, p->p50, x->f.num);
+            gp_xl_num(&s, row, 4, p->p90, x->f.num);
             /* the band's layers, for the stacked-area chart (values, not
              * formulas: thousands of rows of them would slow every
              * recalculation for nothing a reader would change) */
-            xl_num(&s, row, 5, p->p50 - p->p10, x->f.num);
-            xl_num(&s, row, 6, p->p90 - p->p50, x->f.num);
+            gp_xl_num(&s, row, 5, p->p50 - p->p10, x->f.num);
+            gp_xl_num(&s, row, 6, p->p90 - p->p50, x->f.num);
         }
     }
     s.width[1] = 17;
     if (row > head)
-        xl_table(x, &s, head, row, 0, hp, 7);
+        gp_xl_table(x, &s, head, row, 0, hp, 7);
     /* a band chart per series, up to four: P10 invisible, then the two
      * halves of the band stacked on it */
     for (size_t i = 0; start && i < fc->n_series && i < 4; i++) {
@@ -359,11 +359,11 @@ void xl_sheet_forecast(gp_xl *x)
                                      fc->n_hours > 24 * 21 ? 168 : 24);
         chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
         chart_legend_delete_series(ch, (int16_t[]){0, -1});
-        xl_insert_chart(x, &s, chart_top + i * 18, n_cols + 1, ch, 1.8);
+        gp_xl_insert_chart(x, &s, chart_top + i * 18, n_cols + 1, ch, 1.8);
     }
     gp_free(start);
     worksheet_freeze_panes(s.ws, 4, 1);
-    xl_fit(&s);
+    gp_xl_fit(&s);
 }
 
 /* ---- Utilization
@@ -374,11 +374,11 @@ static void ratio(gp_xl *x, xl_sheet *s, size_t row, size_t col, size_t num_col,
                   size_t den_col, double num, double den)
 {
     char a[XL_CELL_SIZE], b[XL_CELL_SIZE], f[192];
-    xl_cell(a, row, num_col, false);
-    xl_cell(b, row, den_col, false);
+    gp_xl_cell(a, row, num_col, false);
+    gp_xl_cell(b, row, den_col, false);
     snprintf(f, sizeof f, "=IF(%s>0,%s/%s,\"\")", b, a, b);
     if (den > 0)
-        xl_formula(s, row, col, f, num / den, x->f.pct);
+        gp_xl_formula(s, row, col, f, num / den, x->f.pct);
     else
         worksheet_write_formula_str(s->ws, (lxw_row_t)row, (lxw_col_t)col, f,
                                     x->f.pct, "");
@@ -386,12 +386,12 @@ static void ratio(gp_xl *x, xl_sheet *s, size_t row, size_t col, size_t num_col,
 
 /* Utilization and coverage of the plan over time, and each commitment
  * over the window. */
-void xl_sheet_utilization(gp_xl *x)
+void gp_xl_sheet_utilization(gp_xl *x)
 {
     char used_head[40], committed_head[40];
-    xl_money_header(used_head, sizeof used_head, "Savings-plan ", " used");
-    xl_money_header(committed_head, sizeof committed_head, "Savings-plan ",
-                    " committed");
+    gp_xl_money_header(used_head, sizeof used_head, "Savings-plan ", " used");
+    gp_xl_money_header(committed_head, sizeof committed_head, "Savings-plan ",
+                       " committed");
     /* the first column is the bucket: "Day" or "Hour", set below */
     const char *hd[] = {"Day",
                         "Reserved used (instance-hours)",
@@ -410,14 +410,14 @@ void xl_sheet_utilization(gp_xl *x)
     xl_sheet s;
     size_t row = 3, first;
 
-    xl_sheet_new(x, &s, "Utilization");
-    xl_heading(x, &s, "Commitment utilization and coverage over time",
-               "utilization = used / purchased (instance-hours for "
-               "reservations, dollars for savings plans); coverage = "
-               "on-demand value covered / on-demand value launched");
+    gp_xl_sheet_new(x, &s, "Utilization");
+    gp_xl_heading(x, &s, "Commitment utilization and coverage over time",
+                  "utilization = used / purchased (instance-hours for "
+                  "reservations, dollars for savings plans); coverage = "
+                  "on-demand value covered / on-demand value launched");
     if (r->n_ledgers == 0) {
-        xl_not_computed(x, &s, 3, XL_NOT_BILLED);
-        xl_fit(&s);
+        gp_xl_not_computed(x, &s, 3, XL_NOT_BILLED);
+        gp_xl_fit(&s);
         return;
     }
     const gp_ledger *l = r->ledgers[r->proposed];
@@ -431,23 +431,23 @@ void xl_sheet_utilization(gp_xl *x)
     for (size_t i = 0; b && i < nb; i++) {
         const gp_ledger_hour *h = &b[i].sum;
         row++;
-        xl_num(&s, row, 0, xl_when((double)b[i].start_hour * 3600),
-               bh == 24 ? x->f.day : x->f.when);
-        xl_num(&s, row, 1, h->reserved_used, x->f.num);
-        xl_num(&s, row, 2, h->reserved_purchased, x->f.num);
+        gp_xl_num(&s, row, 0, gp_xl_when((double)b[i].start_hour * 3600),
+                  bh == 24 ? x->f.day : x->f.when);
+        gp_xl_num(&s, row, 1, h->reserved_used, x->f.num);
+        gp_xl_num(&s, row, 2, h->reserved_purchased, x->f.num);
         ratio(x, &s, row, 3, 1, 2, h->reserved_used, h->reserved_purchased);
-        xl_num(&s, row, 4, h->sp_used, x->f.money);
-        xl_num(&s, row, 5, h->sp_committed, x->f.money);
+        gp_xl_num(&s, row, 4, h->sp_used, x->f.money);
+        gp_xl_num(&s, row, 5, h->sp_committed, x->f.money);
         ratio(x, &s, row, 6, 4, 5, h->sp_used, h->sp_committed);
-        xl_num(&s, row, 7, h->od_equiv_covered, x->f.money);
-        xl_num(&s, row, 8, h->od_equiv_launched, x->f.money);
+        gp_xl_num(&s, row, 7, h->od_equiv_covered, x->f.money);
+        gp_xl_num(&s, row, 8, h->od_equiv_launched, x->f.money);
         ratio(x, &s, row, 9, 7, 8, h->od_equiv_covered, h->od_equiv_launched);
     }
     gp_free(b);
     s.width[0] = bh == 24 ? 12 : 17;
     if (row > first) {
         hd[0] = bh == 24 ? "Day" : "Hour";
-        xl_table(x, &s, first, row, 0, hd, 10);
+        gp_xl_table(x, &s, first, row, 0, hd, 10);
         lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_LINE);
         static const lxw_col_t cols[] = {3, 6, 9};
         for (int k = 0; k < 3; k++) {
@@ -464,7 +464,7 @@ void xl_sheet_utilization(gp_xl *x)
         chart_axis_set_num_format(ch->x_axis,
                                   bh == 24 ? "mm-dd" : "mm-dd hh:mm");
         chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
-        xl_insert_chart(x, &s, first, 11, ch, 1.6);
+        gp_xl_insert_chart(x, &s, first, 11, ch, 1.6);
     }
 
     /* every commitment of every ledger, over the window */
@@ -490,29 +490,29 @@ void xl_sheet_utilization(gp_xl *x)
                          gp_money_prefix(), c->hourly_commitment, c->term_years,
                          gp_payment_name(c->payment));
             row++;
-            xl_text(&s, row, 0, lk->strategy, x->f.text);
-            xl_text(&s, row, 1, what, x->f.text);
-            xl_num(&s, row, 2, lc->cost, x->f.money);
-            xl_num(&s, row, 3, lc->used, x->f.num);
-            xl_num(&s, row, 4, lc->purchased, x->f.num);
+            gp_xl_text(&s, row, 0, lk->strategy, x->f.text);
+            gp_xl_text(&s, row, 1, what, x->f.text);
+            gp_xl_num(&s, row, 2, lc->cost, x->f.money);
+            gp_xl_num(&s, row, 3, lc->used, x->f.num);
+            gp_xl_num(&s, row, 4, lc->purchased, x->f.num);
             ratio(x, &s, row, 5, 3, 4, lc->used, lc->purchased);
-            xl_num(&s, row, 6, lc->od_equiv_covered, x->f.money);
+            gp_xl_num(&s, row, 6, lc->od_equiv_covered, x->f.money);
         }
     }
     if (row > first)
-        xl_table(x, &s, first, row, 0, hc, 7);
+        gp_xl_table(x, &s, first, row, 0, hc, 7);
     else
         worksheet_write_string(s.ws, (lxw_row_t)row, 0,
                                "no commitments, owned or bought", x->f.note);
     worksheet_freeze_panes(s.ws, 5, 1);
-    xl_fit(&s);
+    gp_xl_fit(&s);
 }
 
 /* ---- Spot
  * ----------------------------------------------------------------------------
  */
 
-void xl_sheet_spot(gp_xl *x)
+void gp_xl_sheet_spot(gp_xl *x)
 {
     static const char *const hs[] = {"Strategy",
                                      "Spot cost (mean, at spot)",
@@ -543,36 +543,36 @@ void xl_sheet_spot(gp_xl *x)
     xl_sheet s;
     size_t row = 3, first;
 
-    xl_sheet_new(x, &s, "Spot");
-    xl_heading(x, &s, "Spot: interruptions and what they cost",
-               "job runs are replayed by Monte Carlo (means over the runs); "
-               "without job_id, spot is priced by Daly's expected time.  "
-               "Spot cost is what is billed at spot (hours that fell back "
-               "are in on-demand cost); P50 and P95 are of the spot "
-               "usage's cost in the window, fallback included, as are the "
-               "expected interruptions and failed-attempt cost.  A job "
-               "run's row is the whole run, hours after the window "
-               "included; its cost in the window is the part billed in it");
+    gp_xl_sheet_new(x, &s, "Spot");
+    gp_xl_heading(x, &s, "Spot: interruptions and what they cost",
+                  "job runs are replayed by Monte Carlo (means over the runs); "
+                  "without job_id, spot is priced by Daly's expected time.  "
+                  "Spot cost is what is billed at spot (hours that fell back "
+                  "are in on-demand cost); P50 and P95 are of the spot "
+                  "usage's cost in the window, fallback included, as are the "
+                  "expected interruptions and failed-attempt cost.  A job "
+                  "run's row is the whole run, hours after the window "
+                  "included; its cost in the window is the part billed in it");
     if (r->n_ledgers == 0) {
-        xl_not_computed(x, &s, 3, XL_NOT_BILLED);
-        xl_fit(&s);
+        gp_xl_not_computed(x, &s, 3, XL_NOT_BILLED);
+        gp_xl_fit(&s);
         return;
     }
     first = row;
     for (size_t k = 0; k < r->n_ledgers; k++) {
         const gp_ledger *l = r->ledgers[k];
         row++;
-        xl_text(&s, row, 0, l->strategy, x->f.text);
-        xl_num(&s, row, 1, l->spot_cost, x->f.money);
-        xl_num(&s, row, 2, l->spot_interruptions_mean, x->f.num);
-        xl_num(&s, row, 3, l->spot_failed_attempt_cost_mean, x->f.money);
-        xl_num(&s, row, 4, l->spot_cost_p50, x->f.money);
-        xl_num(&s, row, 5, l->spot_cost_p95, x->f.money);
+        gp_xl_text(&s, row, 0, l->strategy, x->f.text);
+        gp_xl_num(&s, row, 1, l->spot_cost, x->f.money);
+        gp_xl_num(&s, row, 2, l->spot_interruptions_mean, x->f.num);
+        gp_xl_num(&s, row, 3, l->spot_failed_attempt_cost_mean, x->f.money);
+        gp_xl_num(&s, row, 4, l->spot_cost_p50, x->f.money);
+        gp_xl_num(&s, row, 5, l->spot_cost_p95, x->f.money);
         /* no job run replayed: no Monte Carlo ran */
-        xl_num(&s, row, 6, l->n_jobs > 0 ? l->mc_runs : 0, x->f.count);
-        xl_num(&s, row, 7, (double)l->mc_seed, x->f.count);
+        gp_xl_num(&s, row, 6, l->n_jobs > 0 ? l->mc_runs : 0, x->f.count);
+        gp_xl_num(&s, row, 7, (double)l->mc_seed, x->f.count);
     }
-    xl_table(x, &s, first, row, 0, hs, 8);
+    gp_xl_table(x, &s, first, row, 0, hs, 8);
     row += 2;
     worksheet_write_string(s.ws, (lxw_row_t)row++, 0, "Per job run", x->f.h2);
     first = row;
@@ -583,27 +583,27 @@ void xl_sheet_spot(gp_xl *x)
             const gp_job_run *run = &t->runs[j->run];
             const gp_pool *p = &t->pools[t->series[run->series].pool];
             row++;
-            xl_text(&s, row, 0, l->strategy, x->f.text);
-            xl_text(&s, row, 1, t->labels[run->job], x->f.text);
-            xl_text(&s, row, 2, p->type->name, x->f.text);
-            xl_num(&s, row, 3, xl_when((double)run->start), x->f.when);
-            xl_num(&s, row, 4, xl_when((double)run->end), x->f.when);
-            xl_num(&s, row, 5, run->instances, x->f.num);
-            xl_num(&s, row, 6, run->instance_hours, x->f.num);
-            xl_num(&s, row, 7, j->attempts_mean, x->f.num);
-            xl_num(&s, row, 8, j->interruptions_mean, x->f.num);
-            xl_num(&s, row, 9, j->failed_attempt_cost_mean, x->f.money);
-            xl_num(&s, row, 10, j->cost_mean, x->f.money);
-            xl_num(&s, row, 11, j->cost_p50, x->f.money);
-            xl_num(&s, row, 12, j->cost_p95, x->f.money);
-            xl_num(&s, row, 13, j->fallback_share, x->f.pct);
-            xl_num(&s, row, 14, j->base_cost, x->f.money);
-            xl_num(&s, row, 15, j->cost_in_window, x->f.money);
+            gp_xl_text(&s, row, 0, l->strategy, x->f.text);
+            gp_xl_text(&s, row, 1, t->labels[run->job], x->f.text);
+            gp_xl_text(&s, row, 2, p->type->name, x->f.text);
+            gp_xl_num(&s, row, 3, gp_xl_when((double)run->start), x->f.when);
+            gp_xl_num(&s, row, 4, gp_xl_when((double)run->end), x->f.when);
+            gp_xl_num(&s, row, 5, run->instances, x->f.num);
+            gp_xl_num(&s, row, 6, run->instance_hours, x->f.num);
+            gp_xl_num(&s, row, 7, j->attempts_mean, x->f.num);
+            gp_xl_num(&s, row, 8, j->interruptions_mean, x->f.num);
+            gp_xl_num(&s, row, 9, j->failed_attempt_cost_mean, x->f.money);
+            gp_xl_num(&s, row, 10, j->cost_mean, x->f.money);
+            gp_xl_num(&s, row, 11, j->cost_p50, x->f.money);
+            gp_xl_num(&s, row, 12, j->cost_p95, x->f.money);
+            gp_xl_num(&s, row, 13, j->fallback_share, x->f.pct);
+            gp_xl_num(&s, row, 14, j->base_cost, x->f.money);
+            gp_xl_num(&s, row, 15, j->cost_in_window, x->f.money);
         }
     }
     if (row > first) {
         s.width[3] = s.width[4] = 17;
-        xl_table(x, &s, first, row, 0, hj, 16);
+        gp_xl_table(x, &s, first, row, 0, hj, 16);
     } else {
         worksheet_write_string(s.ws, (lxw_row_t)row, 0,
                                "no job runs replayed on spot: the trace has "
@@ -629,7 +629,7 @@ void xl_sheet_spot(gp_xl *x)
         worksheet_write_string(s.ws, (lxw_row_t)row++, 0, line, x->f.note);
     }
     worksheet_freeze_panes(s.ws, 4, 1);
-    xl_fit(&s);
+    gp_xl_fit(&s);
 }
 
 /* ---- Chargeback
@@ -660,7 +660,7 @@ static void per_useful_formula(char *f, size_t size, const char *cost,
 }
 
 /* Cost by team, project and workload, and by team with a chart. */
-void xl_sheet_chargeback(gp_xl *x)
+void gp_xl_sheet_chargeback(gp_xl *x)
 {
     static const char *const h[] = {"Strategy",
                                     "Team",
@@ -680,13 +680,13 @@ void xl_sheet_chargeback(gp_xl *x)
     xl_sheet s;
     size_t row = 3, first;
 
-    xl_sheet_new(x, &s, "Chargeback");
-    xl_heading(x, &s, "Chargeback by team, project and workload",
-               "on-demand and spot cost by usage; commitment cost in "
-               "proportion to the on-demand value it covered for each");
+    gp_xl_sheet_new(x, &s, "Chargeback");
+    gp_xl_heading(x, &s, "Chargeback by team, project and workload",
+                  "on-demand and spot cost by usage; commitment cost in "
+                  "proportion to the on-demand value it covered for each");
     if (r->n_ledgers == 0) {
-        xl_not_computed(x, &s, 3, XL_NOT_BILLED);
-        xl_fit(&s);
+        gp_xl_not_computed(x, &s, 3, XL_NOT_BILLED);
+        gp_xl_fit(&s);
         return;
     }
     first = row;
@@ -697,42 +697,44 @@ void xl_sheet_chargeback(gp_xl *x)
             const gp_ledger_series *ls = &l->series[i];
             const gp_pool *p = &t->pools[se->pool];
             row++;
-            xl_text(&s, row, 0, l->strategy, x->f.text);
-            xl_text(&s, row, 1, se->team >= 0 ? t->labels[se->team] : "",
-                    x->f.text);
-            xl_text(&s, row, 2, se->project >= 0 ? t->labels[se->project] : "",
-                    x->f.text);
-            xl_text(&s, row, 3, gp_workload_name(se->workload), x->f.text);
-            xl_text(&s, row, 4, p->catalog->provider, x->f.text);
-            xl_text(&s, row, 5, p->catalog->region, x->f.text);
-            xl_text(&s, row, 6, p->type->name, x->f.text);
-            xl_num(&s, row, 7, ls->cost, x->f.money);
-            xl_num(&s, row, 8, ls->instance_hours, x->f.num);
-            xl_num(&s, row, 9, gp_ledger_series_useful_gpu_hours(l, i),
-                   x->f.num);
+            gp_xl_text(&s, row, 0, l->strategy, x->f.text);
+            gp_xl_text(&s, row, 1, se->team >= 0 ? t->labels[se->team] : "",
+                       x->f.text);
+            gp_xl_text(&s, row, 2,
+                       se->project >= 0 ? t->labels[se->project] : "",
+                       x->f.text);
+            gp_xl_text(&s, row, 3, gp_workload_name(se->workload), x->f.text);
+            gp_xl_text(&s, row, 4, p->catalog->provider, x->f.text);
+            gp_xl_text(&s, row, 5, p->catalog->region, x->f.text);
+            gp_xl_text(&s, row, 6, p->type->name, x->f.text);
+            gp_xl_num(&s, row, 7, ls->cost, x->f.money);
+            gp_xl_num(&s, row, 8, ls->instance_hours, x->f.num);
+            gp_xl_num(&s, row, 9, gp_ledger_series_useful_gpu_hours(l, i),
+                      x->f.num);
             char a[XL_CELL_SIZE], b[XL_CELL_SIZE], f[192];
-            xl_cell(a, row, 7, false);
-            xl_cell(b, row, 9, false);
+            gp_xl_cell(a, row, 7, false);
+            gp_xl_cell(b, row, 9, false);
             per_useful_formula(f, sizeof f, a, b, ls->cost,
                                gp_ledger_series_cost_with_util(l, t, i));
             if (ls->useful_gpu_hours > 0)
-                xl_formula(&s, row, 10, f,
-                           gp_ledger_series_cost_per_useful_gpu_hour(l, t, i),
-                           x->f.money);
+                gp_xl_formula(
+                    &s, row, 10, f,
+                    gp_ledger_series_cost_per_useful_gpu_hour(l, t, i),
+                    x->f.money);
             else
                 worksheet_write_formula_str(s.ws, (lxw_row_t)row, 10, f,
                                             x->f.money, "");
         }
         if (l->unallocated_cost != 0) {
             row++;
-            xl_text(&s, row, 0, l->strategy, x->f.text);
-            xl_text(&s, row, 1, "(unused commitments)", x->f.text);
-            xl_num(&s, row, 7, l->unallocated_cost, x->f.money);
-            xl_num(&s, row, 8, 0, x->f.num);
-            xl_num(&s, row, 9, 0, x->f.num);
+            gp_xl_text(&s, row, 0, l->strategy, x->f.text);
+            gp_xl_text(&s, row, 1, "(unused commitments)", x->f.text);
+            gp_xl_num(&s, row, 7, l->unallocated_cost, x->f.money);
+            gp_xl_num(&s, row, 8, 0, x->f.num);
+            gp_xl_num(&s, row, 9, 0, x->f.num);
         }
     }
-    xl_table(x, &s, first, row, 0, h, 11);
+    gp_xl_table(x, &s, first, row, 0, h, 11);
 
     /* by team, for the proposed ledger, with a bar chart */
     const gp_ledger *l = r->ledgers[r->proposed];
@@ -762,25 +764,27 @@ void xl_sheet_chargeback(gp_xl *x)
     first = row;
     for (size_t k = 0; k < n_teams; k++) {
         row++;
-        xl_text(&s, row, 0, teams[k].name, x->f.text);
-        xl_num(&s, row, 1, teams[k].cost, x->f.money);
+        gp_xl_text(&s, row, 0, teams[k].name, x->f.text);
+        gp_xl_num(&s, row, 1, teams[k].cost, x->f.money);
         /* blank, not 0, for a team none of whose usage had a gpu_util */
-        xl_num(&s, row, 2, teams[k].util > 0 ? teams[k].useful : NAN, x->f.num);
+        gp_xl_num(&s, row, 2, teams[k].util > 0 ? teams[k].useful : NAN,
+                  x->f.num);
         char a[XL_CELL_SIZE], b[XL_CELL_SIZE], f[192];
-        xl_cell(a, row, 1, false);
-        xl_cell(b, row, 2, false);
+        gp_xl_cell(a, row, 1, false);
+        gp_xl_cell(b, row, 2, false);
         per_useful_formula(f, sizeof f, a, b, teams[k].cost,
                            teams[k].cost_with_util);
         if (teams[k].useful > 0)
-            xl_formula(&s, row, 3, f, teams[k].cost_with_util / teams[k].useful,
-                       x->f.money);
+            gp_xl_formula(&s, row, 3, f,
+                          teams[k].cost_with_util / teams[k].useful,
+                          x->f.money);
         else
             worksheet_write_formula_str(s.ws, (lxw_row_t)row, 3, f, x->f.money,
                                         "");
     }
     gp_free(teams);
     if (row > first) {
-        xl_table(x, &s, first, row, 0, ht, 4);
+        gp_xl_table(x, &s, first, row, 0, ht, 4);
         lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_BAR);
         lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
         chart_series_set_categories(se, s.name, (lxw_row_t)first + 1, 0,
@@ -789,19 +793,19 @@ void xl_sheet_chargeback(gp_xl *x)
                                 (lxw_row_t)row, 1);
         chart_series_set_name(se, "Cost");
         chart_title_set_name(ch, title);
-        xl_money_axis(ch->x_axis);
+        gp_xl_money_axis(ch->x_axis);
         chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
-        xl_insert_chart(x, &s, first, 5, ch, 1.2);
+        gp_xl_insert_chart(x, &s, first, 5, ch, 1.2);
     }
     worksheet_freeze_panes(s.ws, 4, 0);
-    xl_fit(&s);
+    gp_xl_fit(&s);
 }
 
 /* ---- Idle
  * ------------------------------------------------------------------------------
  */
 
-void xl_sheet_idle(gp_xl *x)
+void gp_xl_sheet_idle(gp_xl *x)
 {
     static const char *const h[] = {"GPU or job",
                                     "Instance type",
@@ -819,36 +823,37 @@ void xl_sheet_idle(gp_xl *x)
     size_t row = 3;
     char what[200];
 
-    xl_sheet_new(x, &s, "Idle");
+    gp_xl_sheet_new(x, &s, "Idle");
     if (!id) {
-        xl_heading(x, &s, "Idle GPUs", NULL);
-        xl_not_computed(x, &s, 3,
-                        "idle spans were not computed for this report");
-        xl_fit(&s);
+        gp_xl_heading(x, &s, "Idle GPUs", NULL);
+        gp_xl_not_computed(x, &s, 3,
+                           "idle spans were not computed for this report");
+        gp_xl_fit(&s);
         return;
     }
     snprintf(what, sizeof what,
              "GPUs below %g%% utilization for %g hours or more, priced at "
              "the on-demand rate (after the scenario discount)",
              id->threshold_pct, id->min_hours);
-    xl_heading(x, &s, "Idle GPUs", what);
+    gp_xl_heading(x, &s, "Idle GPUs", what);
     worksheet_write_string(s.ws, (lxw_row_t)row, 0, "Idle spans", x->f.label);
-    xl_num(&s, row++, 1, (double)id->n_spans, x->f.count);
+    gp_xl_num(&s, row++, 1, (double)id->n_spans, x->f.count);
     worksheet_write_string(s.ws, (lxw_row_t)row, 0, "Idle GPU-hours",
                            x->f.label);
-    xl_num(&s, row++, 1, id->gpu_hours, x->f.num);
+    gp_xl_num(&s, row++, 1, id->gpu_hours, x->f.num);
     worksheet_write_string(s.ws, (lxw_row_t)row, 0, "Share of GPU-hours",
                            x->f.label);
-    xl_num(&s, row++, 1,
-           id->gpu_hours_with_util > 0 ? id->gpu_hours / id->gpu_hours_with_util
-                                       : NAN,
-           x->f.pct);
+    gp_xl_num(&s, row++, 1,
+              id->gpu_hours_with_util > 0
+                  ? id->gpu_hours / id->gpu_hours_with_util
+                  : NAN,
+              x->f.pct);
     worksheet_write_string(s.ws, (lxw_row_t)row, 0, "Idle instance-hours",
                            x->f.label);
-    xl_num(&s, row++, 1, id->instance_hours, x->f.num);
+    gp_xl_num(&s, row++, 1, id->instance_hours, x->f.num);
     worksheet_write_string(s.ws, (lxw_row_t)row, 0, "Cost of idle time",
                            x->f.label);
-    xl_num(&s, row++, 1, id->cost, x->f.money_bold);
+    gp_xl_num(&s, row++, 1, id->cost, x->f.money_bold);
     row++;
     size_t first = row;
     for (size_t i = 0; i < id->n_spans && row < XL_ROW_CAP; i++) {
@@ -856,20 +861,20 @@ void xl_sheet_idle(gp_xl *x)
         const gp_series *se = &t->series[sp->series];
         gp_idle_span_label(t, sp, what, sizeof what);
         row++;
-        xl_text(&s, row, 0, what, x->f.text);
-        xl_text(&s, row, 1, t->pools[sp->pool].type->name, x->f.text);
-        xl_text(&s, row, 2, gp_workload_name(se->workload), x->f.text);
-        xl_num(&s, row, 3, xl_when(sp->start), x->f.when);
-        xl_num(&s, row, 4, xl_when(sp->end), x->f.when);
-        xl_num(&s, row, 5, sp->hours, x->f.num);
-        xl_num(&s, row, 6, sp->mean_util_pct, x->f.num);
-        xl_num(&s, row, 7, sp->gpu_hours, x->f.num);
-        xl_num(&s, row, 8, sp->instance_hours, x->f.num);
-        xl_num(&s, row, 9, sp->cost, x->f.money);
+        gp_xl_text(&s, row, 0, what, x->f.text);
+        gp_xl_text(&s, row, 1, t->pools[sp->pool].type->name, x->f.text);
+        gp_xl_text(&s, row, 2, gp_workload_name(se->workload), x->f.text);
+        gp_xl_num(&s, row, 3, gp_xl_when(sp->start), x->f.when);
+        gp_xl_num(&s, row, 4, gp_xl_when(sp->end), x->f.when);
+        gp_xl_num(&s, row, 5, sp->hours, x->f.num);
+        gp_xl_num(&s, row, 6, sp->mean_util_pct, x->f.num);
+        gp_xl_num(&s, row, 7, sp->gpu_hours, x->f.num);
+        gp_xl_num(&s, row, 8, sp->instance_hours, x->f.num);
+        gp_xl_num(&s, row, 9, sp->cost, x->f.money);
     }
     if (row > first) {
         s.width[3] = s.width[4] = 17;
-        xl_table(x, &s, first, row, 0, h, 10);
+        gp_xl_table(x, &s, first, row, 0, h, 10);
         worksheet_freeze_panes(s.ws, (lxw_row_t)first + 1, 1);
     } else {
         worksheet_write_string(s.ws, (lxw_row_t)row, 0,
@@ -882,5 +887,5 @@ void xl_sheet_idle(gp_xl *x)
     }
     if (s.width[0] < 22)
         s.width[0] = 22;
-    xl_fit(&s);
+    gp_xl_fit(&s);
 }

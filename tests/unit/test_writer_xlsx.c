@@ -111,17 +111,17 @@ static void test_cell_names_count_columns_like_excel(void **state)
     (void)state;
     /* columns are A..Z, then AA (the 27th, index 26), ..., ZZ (index
      * 26 + 26 x 26 - 1 = 701), then AAA; rows count from 1 */
-    xl_cell(buf, 0, 0, false);
+    gp_xl_cell(buf, 0, 0, false);
     assert_string_equal(buf, "A1");
-    xl_cell(buf, 4, 25, false);
+    gp_xl_cell(buf, 4, 25, false);
     assert_string_equal(buf, "Z5");
-    xl_cell(buf, 0, 26, false);
+    gp_xl_cell(buf, 0, 26, false);
     assert_string_equal(buf, "AA1");
-    xl_cell(buf, 9, 701, false);
+    gp_xl_cell(buf, 9, 701, false);
     assert_string_equal(buf, "ZZ10");
-    xl_cell(buf, 0, 702, true);
+    gp_xl_cell(buf, 0, 702, true);
     assert_string_equal(buf, "$AAA$1");
-    xl_cell(buf, 6, 1, true);
+    gp_xl_cell(buf, 6, 1, true);
     assert_string_equal(buf, "$B$7");
 }
 
@@ -131,9 +131,9 @@ static void test_date_serials_count_days_from_1899_12_30(void **state)
     /* Excel's serial 25569 is 1970-01-01; 2026-05-15 00:00 UTC is epoch
      * 1778803200 s, 20588 days later: serial 46157 (Python:
      * (date(2026,5,15) - date(1899,12,30)).days); noon adds half a day */
-    assert_true(xl_when(0) == 25569.0);
-    assert_true(xl_when(1778803200.0) == 46157.0);
-    assert_true(xl_when(1778803200.0 + 43200) == 46157.5);
+    assert_true(gp_xl_when(0) == 25569.0);
+    assert_true(gp_xl_when(1778803200.0) == 46157.0);
+    assert_true(gp_xl_when(1778803200.0 + 43200) == 46157.5);
 }
 
 static void test_out_must_name_an_xlsx_file(void **state)

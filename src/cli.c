@@ -791,8 +791,12 @@ void gp_cli_future_trace_warn(const gp_trace *t, int64_t fc_start_hour,
         return;
     gp_format_time(end, e, sizeof e);
     if (end - today >= 86400) {
-        long long days = (long long)((end - today) / 86400);
-        gp_format_time(today - today % 86400, d, sizeof d);
+        /* the days between the two dates printed, counted from today's
+         * midnight: from now, a trace ending 2026-08-22T00:00 was "9 days
+         * after today (2026-08-12)" at any time after midnight */
+        int64_t midnight = today - today % 86400;
+        long long days = (long long)((end - midnight) / 86400);
+        gp_format_time(midnight, d, sizeof d);
         d[10] = '\0'; /* the date alone, as the stale trace's warning */
         snprintf(ahead, sizeof ahead, "%lld %s after today (%s)", days,
                  gp_plural(days, "day", "days"), d);

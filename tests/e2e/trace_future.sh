@@ -14,7 +14,12 @@
 #       (a clock skew, or the hour under way);
 #   now 2026-08-21T22:00:00Z: 2 hours ahead, "2 hours after now (...)";
 #   today 2026-08-12: 10 days ahead (2026-08-22 - 2026-08-12), the forecast
-#       and the plan for 2026-08-22 to 2026-08-29 (1 week).
+#       and the plan for 2026-08-22 to 2026-08-29 (1 week);
+#   now 2026-08-12T20:00:00Z: the same 10 days after today (2026-08-12),
+#       the days between the two dates the warning prints (9 days and 4
+#       hours after the moment, which counted 9);
+#   now 2026-08-20T23:30:00Z: 24.5 hours ahead, 2 days after today
+#       (2026-08-22 - 2026-08-20; the moment counted 1).
 # (The test catalog's as_of, 2026-07-20, is neither stale nor in the
 # future on those days.)
 set -eu
@@ -41,6 +46,8 @@ run 2026-08-21T23:00:00Z forecast --horizon 1w > /dev/null 2> "$dir/1h.err"
 run 2026-08-21T23:00:00Z simulate > /dev/null 2> "$dir/1hs.err"
 run 2026-08-21T22:00:00Z forecast --horizon 1w > /dev/null 2> "$dir/2h.err"
 run 2026-08-12 forecast --horizon 1w > /dev/null 2> "$dir/10d.err"
+run 2026-08-12T20:00:00Z forecast --horizon 1w > /dev/null 2> "$dir/10dpm.err"
+run 2026-08-20T23:30:00Z forecast --horizon 1w > /dev/null 2> "$dir/2d.err"
 run 2026-08-12 forecast --horizon 1w --quiet --json > "$dir/10d.json" \
     2> "$dir/10dq.err"
 run 2026-08-12 forecast --horizon 1w --train-until 2026-08-21T00:00:00Z \
@@ -65,7 +72,11 @@ want = head + "2 hours after now (2026-08-21T22:00:00Z): " + fc + tail
 assert "gpuplan: warning: " + want + "\n" in read("2h.err"), read("2h.err")
 want = head + "10 days after today (2026-08-12): " + fc + tail
 assert "gpuplan: warning: " + want + "\n" in read("10d.err"), read("10d.err")
+assert "gpuplan: warning: " + want + "\n" in read("10dpm.err"), \
+    read("10dpm.err")
 assert "the trace ends" not in read("10dq.err"), read("10dq.err")
+want2 = head + "2 days after today (2026-08-20): " + fc + tail
+assert "gpuplan: warning: " + want2 + "\n" in read("2d.err"), read("2d.err")
 assert want in json.load(open(d + "/10d.json"))["inputs"]["warnings"]
 hist = head + "10 days after today (2026-08-12): its hours after today are "
 want = hist + "read as history" + tail

@@ -801,10 +801,17 @@ void gp_cli_future_trace_warn(const gp_trace *t, int64_t fc_start_hour,
         snprintf(ahead, sizeof ahead, "%lld %s after today (%s)", days,
                  gp_plural(days, "day", "days"), d);
     } else {
-        long long hours = (long long)((end - today) / 3600);
+        /* tenths of an hour, rounded up, so always over 1 as the test
+         * above is: whole hours, rounded down, made a trace 1.5 hours
+         * ahead "1 hour after now", as if within the hour allowed */
+        long long tenths = (long long)((end - today + 359) / 360);
         gp_format_time(today, d, sizeof d);
-        snprintf(ahead, sizeof ahead, "%lld %s after now (%s)", hours,
-                 gp_plural(hours, "hour", "hours"), d);
+        if (tenths % 10)
+            snprintf(ahead, sizeof ahead, "%lld.%lld hours after now (%s)",
+                     tenths / 10, tenths % 10, d);
+        else
+            snprintf(ahead, sizeof ahead, "%lld hours after now (%s)",
+                     tenths / 10, d);
     }
     if (fc_hours > 0) {
         char a[32], z[32];

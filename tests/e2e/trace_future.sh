@@ -13,6 +13,8 @@
 #   now 2026-08-21T23:00:00Z: 1 hour before the end, not more: no warning
 #       (a clock skew, or the hour under way);
 #   now 2026-08-21T22:00:00Z: 2 hours ahead, "2 hours after now (...)";
+#   now 2026-08-21T22:30:00Z: 1.5 hours ahead (more than the hour allowed,
+#       so warned), "1.5 hours after now (...)", not "1 hour";
 #   today 2026-08-12: 10 days ahead (2026-08-22 - 2026-08-12), the forecast
 #       and the plan for 2026-08-22 to 2026-08-29 (1 week);
 #   now 2026-08-12T20:00:00Z: the same 10 days after today (2026-08-12),
@@ -45,6 +47,7 @@ run() { # today, then the command's arguments
 run 2026-08-21T23:00:00Z forecast --horizon 1w > /dev/null 2> "$dir/1h.err"
 run 2026-08-21T23:00:00Z simulate > /dev/null 2> "$dir/1hs.err"
 run 2026-08-21T22:00:00Z forecast --horizon 1w > /dev/null 2> "$dir/2h.err"
+run 2026-08-21T22:30:00Z forecast --horizon 1w > /dev/null 2> "$dir/90m.err"
 run 2026-08-12 forecast --horizon 1w > /dev/null 2> "$dir/10d.err"
 run 2026-08-12T20:00:00Z forecast --horizon 1w > /dev/null 2> "$dir/10dpm.err"
 run 2026-08-20T23:30:00Z forecast --horizon 1w > /dev/null 2> "$dir/2d.err"
@@ -70,6 +73,8 @@ for f in ("1h.err", "1hs.err"):
     assert "the trace ends" not in read(f), read(f)
 want = head + "2 hours after now (2026-08-21T22:00:00Z): " + fc + tail
 assert "gpuplan: warning: " + want + "\n" in read("2h.err"), read("2h.err")
+want = head + "1.5 hours after now (2026-08-21T22:30:00Z): " + fc + tail
+assert "gpuplan: warning: " + want + "\n" in read("90m.err"), read("90m.err")
 want = head + "10 days after today (2026-08-12): " + fc + tail
 assert "gpuplan: warning: " + want + "\n" in read("10d.err"), read("10d.err")
 assert "gpuplan: warning: " + want + "\n" in read("10dpm.err"), \

@@ -21,7 +21,9 @@
 #       the days between the two dates the warning prints (9 days and 4
 #       hours after the moment, which counted 9);
 #   now 2026-08-20T23:30:00Z: 24.5 hours ahead, 2 days after today
-#       (2026-08-22 - 2026-08-20; the moment counted 1).
+#       (2026-08-22 - 2026-08-20; the moment counted 1);
+#   now 2026-08-21T01:00:00Z: 23 hours ahead, under a day: "23 hours
+#       after now (...)" (the README said hours up to two days ahead).
 # (The test catalog's as_of, 2026-07-20, is neither stale nor in the
 # future on those days.)
 set -eu
@@ -51,6 +53,7 @@ run 2026-08-21T22:30:00Z forecast --horizon 1w > /dev/null 2> "$dir/90m.err"
 run 2026-08-12 forecast --horizon 1w > /dev/null 2> "$dir/10d.err"
 run 2026-08-12T20:00:00Z forecast --horizon 1w > /dev/null 2> "$dir/10dpm.err"
 run 2026-08-20T23:30:00Z forecast --horizon 1w > /dev/null 2> "$dir/2d.err"
+run 2026-08-21T01:00:00Z forecast --horizon 1w > /dev/null 2> "$dir/23h.err"
 run 2026-08-12 forecast --horizon 1w --quiet --json > "$dir/10d.json" \
     2> "$dir/10dq.err"
 run 2026-08-12 forecast --horizon 1w --train-until 2026-08-21T00:00:00Z \
@@ -82,6 +85,8 @@ assert "gpuplan: warning: " + want + "\n" in read("10dpm.err"), \
 assert "the trace ends" not in read("10dq.err"), read("10dq.err")
 want2 = head + "2 days after today (2026-08-20): " + fc + tail
 assert "gpuplan: warning: " + want2 + "\n" in read("2d.err"), read("2d.err")
+want2 = head + "23 hours after now (2026-08-21T01:00:00Z): " + fc + tail
+assert "gpuplan: warning: " + want2 + "\n" in read("23h.err"), read("23h.err")
 assert want in json.load(open(d + "/10d.json"))["inputs"]["warnings"]
 hist = head + "10 days after today (2026-08-12): its hours after today are "
 want = hist + "read as history" + tail

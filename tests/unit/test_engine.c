@@ -146,10 +146,14 @@ static void test_a_year_on_spot_costs_the_hour_times_the_hours(void **state)
      * interrupted): every hour bills the same, hours[0].spot_cost (the
      * spot price times Daly's expected wall time of an hour), so the
      * year is 8,760 times it, and with no job run every Monte Carlo
-     * replicate is that same cost, so P50 and P95 are too (about $0.42
-     * an hour, $3,679.40 a year).  Plain `+=` once an hour made P50
-     * 3679.4003578972738 against 8,760 x the hour = 3679.4003578975594
-     * (2.9e-10 off); compensated sums agree within an ulp (4.5e-13). */
+     * replicate is that same cost, so P50 and P95 are too.  By hand
+     * (SPEC 4; tau 1 h, delta 0.05 h, R 0.25 h, the defaults): lambda =
+     * -ln(0.95) / 730 = 7.0264787e-5 /h, M = 1 / lambda = 14231.880 h,
+     * wall = M e^(R/M) (e^((tau + delta)/M) - 1) = 1.05005718 h (python3),
+     * so $0.420022872 an hour and $3,679.40036 a year.  Plain `+=` once
+     * an hour made P50 3679.4003578972738 against 8,760 x the hour =
+     * 3679.4003578975594 (2.9e-10 off); compensated sums agree within an
+     * ulp (4.5e-13). */
     gp_trace *t = trace_of(
         "timestamp,step_s,instance_type,workload,instances,interruptible\n"
         "2026-01-01T00:00:00Z,31536000,g5.xlarge,training,1,true\n");
@@ -160,7 +164,10 @@ static void test_a_year_on_spot_costs_the_hour_times_the_hours(void **state)
     assert_int_equal(l->n_hours, 8760);
     assert_int_equal(l->n_jobs, 0);
     double hour = l->hours[0].spot_cost;
-    assert_true(hour > 0.4 && hour < 0.5);
+    double m = 730 / -log(0.95);
+    assert_close(hour, 0.40 * m * exp(0.25 / m) * (exp(1.05 / m) - 1), 1e-12);
+    assert_close(hour, 0.420022872, 1e-9);
+    assert_close(8760 * hour, 3679.40036, 1e-5);
     assert_close(l->hours[8759].spot_cost, hour, 0);
     assert_close(l->spot_cost, 8760 * hour, 1e-11);
     assert_close(l->spot_cost_p50, 8760 * hour, 1e-11);

@@ -822,11 +822,19 @@ void gp_cli_future_trace_warn(const gp_trace *t, int64_t fc_start_hour,
     } else {
         snprintf(then, sizeof then, "%s", what);
     }
-    gp_warnings_add(out,
-                    "the trace ends at %s, %s: %s; a trace dated in the "
-                    "future is a clock or time-zone error, or a converted "
-                    "trace: check its timestamps",
-                    e, ahead, then);
+    /* the row that ends last, located as an error locates a bad row
+     * (none for a trace built in memory) */
+    gp_error at = t->end_row;
+    char line[sizeof at.source + sizeof at.field + sizeof at.message + 16];
+    snprintf(at.message, sizeof at.message,
+             "the trace ends at %s, %s: %s; a trace dated in the future is a "
+             "clock or time-zone error, or a converted trace: check its "
+             "timestamps",
+             e, ahead, then);
+    if (at.line <= 0)
+        at.source[0] = at.field[0] = '\0';
+    gp_error_format(&at, line, sizeof line);
+    gp_warnings_add(out, "%s", line);
 }
 
 const char *gp_cli_data_dir(void)

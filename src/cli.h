@@ -177,7 +177,9 @@ void gp_cli_stale_forecast_warn(const gp_cli *cli, struct gp_run_info *info,
  * what follows: with fc_hours > 0, `what` ("the forecast is" or "the plan
  * is bought") for the forecast's hours from fc_start_hour; else `what` is
  * the whole consequence ("its hours after today are billed as history").
- * Such a trace is a clock or time-zone error, or a converted one. */
+ * Such a trace is a clock or time-zone error, or a converted one.  The
+ * warning starts with the row that ends last (t->end_row), as
+ * "trace.csv:505:1: timestamp: ". */
 void gp_cli_future_trace_warn(const gp_trace *t, int64_t fc_start_hour,
                               size_t fc_hours, const char *what,
                               gp_warnings *out);

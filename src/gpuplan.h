@@ -448,6 +448,11 @@ typedef struct gp_trace {
      * hour is only partly covered.  0 for a trace built in memory, whose
      * hours are all taken as whole. */
     double end_s;
+    /* where the row that ends at end_s is, as an error would name it: its
+     * file, line, and the CSV column and field of its timestamp (of its
+     * end with --layout jobs); message empty.  The first of rows that end
+     * together.  line 0 for a trace built in memory. */
+    gp_error end_row;
     /* seconds: where the earliest row read starts; when that is part-way
      * through the first hour (a first sample at 00:30), that hour is only
      * partly covered.  0 for a trace built in memory. */

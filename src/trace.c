@@ -156,6 +156,7 @@ struct shard {
     double instance_hours[GP_N_WORKLOADS];
     double useful_gpu_hours, gpu_hours_without_util;
     double end_s; /* the latest end of a row read (seconds), 0 before one */
+    long end_line;  /* the line of the first row read that ends at end_s */
     double start_s; /* the earliest start of a row read (seconds) */
 
     /* caches for the hot path: the previous row's type and labels */
@@ -191,6 +192,7 @@ struct gp_trace_builder {
     struct shard main;
     char **sources;
     size_t n_sources, cap_sources;
+    gp_error end_row; /* where main's end_s was read (gp_trace's end_row) */
     uint64_t bytes_read;
     pthread_mutex_t reject_lock;
 };
@@ -385,6 +387,26 @@ static void row_error(struct shard *s, const struct file_ctx *ctx,
                  in_header ? ctx->colmap[col] + 1 : 0,
                  in_header ? field : column_field(col), "%s", msg);
     s->status = GP_ERR_INPUT;
+}
+
+/* Sets *at to column `col` of the row on `line` of the file, as row_error
+ * names it, with no message (gp_trace's end_row). */
+static void row_position(const struct file_ctx *ctx, long line, int col,
+                         gp_error *at)
+{
+    char field[sizeof at->field] = "";
+    bool in_header = col >= 0 && col < N_COLUMNS && ctx->colmap[col] >= 0;
+    const char *named = in_header ? field : column_field(col);
+
+    if (in_header) {
+        const char *name = ctx->header_names[ctx->colmap[col]];
+        gp_append_escaped(field, sizeof field, name, strlen(name));
+    }
+    gp_error_clear(at);
+    snprintf(at->source, sizeof at->source, "%s", ctx->source);
+    at->line = line;
+    at->column = in_header ? ctx->colmap[col] + 1 : 0;
+    snprintf(at->field, sizeof at->field, "%s", named ? named : "");
 }
 
 /* Room for a shown value: 64 bytes that may each become "\xNN", the
@@ -1094,8 +1116,10 @@ static bool add_row(struct shard *s, const gp_trace_builder *b,
     /* (end_s is 0 before the first row: every row ends after 1970) */
     if (s->end_s == 0 || t0 < s->start_s)
         s->start_s = t0;
-    if (t1 > s->end_s)
+    if (t1 > s->end_s) {
         s->end_s = t1;
+        s->end_line = row->line;
+    }
     if (util >= 0)
         s->useful_gpu_hours += gpus * util / 100.0 * hours;
     else
@@ -1800,8 +1824,10 @@ static gp_status shard_merge(struct shard *into, struct shard *from)
     into->gpu_hours_without_util += from->gpu_hours_without_util;
     if (from->end_s > 0 && (into->end_s == 0 || from->start_s < into->start_s))
         into->start_s = from->start_s;
-    if (from->end_s > into->end_s)
+    if (from->end_s > into->end_s) {
         into->end_s = from->end_s;
+        into->end_line = from->end_line;
+    }
     st = GP_OK;
 out:
     gp_free(pool_map);
@@ -2021,6 +2047,7 @@ static gp_status read_body(gp_trace_builder *b, const struct file_ctx *ctx,
             }
             if (keep)
                 st = shard_flush_rejects(b, &shards[i], line);
+            shards[i].end_line += line; /* its lines counted from 0 */
             if (st == GP_OK && shard_merge(&b->main, &shards[i]) != GP_OK)
                 st = GP_ERR_NOMEM;
             res = w[i].res;
@@ -2125,6 +2152,7 @@ static gp_status read_source(gp_trace_builder *b, struct source *src,
     size_t body = 0, resume = 0;
     long line = 1;
     gp_status st;
+    double end_before = b->main.end_s;
 
     memset(&ctx, 0, sizeof ctx);
     ctx.source = name;
@@ -2194,6 +2222,11 @@ io:
 out:
     if (st == GP_OK)
         st = add_source(b, name);
+    /* this file holds the row that ends last so far */
+    if (st == GP_OK && b->main.end_s > end_before)
+        row_position(&ctx, b->main.end_line,
+                     b->opt.layout == GP_LAYOUT_JOBS ? COL_END : COL_TIMESTAMP,
+                     &b->end_row);
     if (st == GP_ERR_NOMEM)
         gp_error_set(err, name, 0, 0, NULL, "out of memory");
     file_ctx_free(&ctx);
@@ -2386,6 +2419,7 @@ gp_status gp_trace_builder_finish(gp_trace_builder *b, gp_trace **out,
     t->n_hours = (size_t)(hi - lo);
     t->start_s = s->start_s;
     t->end_s = s->end_s;
+    t->end_row = b->end_row;
 
     /* pools in name order (memcpy and qsort only with n > 0: with
      * nothing read their source pointers may be NULL) */

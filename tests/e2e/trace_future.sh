@@ -24,6 +24,10 @@
 #       (2026-08-22 - 2026-08-20; the moment counted 1);
 #   now 2026-08-21T01:00:00Z: 23 hours ahead, under a day: "23 hours
 #       after now (...)" (the README said hours up to two days ahead).
+# The warning names the row that ends last as an error names a bad one:
+# trace.csv's line 505 (the header, then 504 rows), its timestamp in
+# column 1; with an earlier trace given after it (early.csv: a week of
+# July), still trace.csv's line 505.
 # (The test catalog's as_of, 2026-07-20, is neither stale nor in the
 # future on those days.)
 set -eu
@@ -40,6 +44,11 @@ with open(sys.argv[1], "w") as f:
     for h in range(504):
         f.write("%d,p4d.24xlarge,inference,10\n" % (1785542400 + 3600 * h))
 PY
+printf 'timestamp,instance_type,workload,instances\n' > "$dir/early.csv"
+for h in 0 1 2 3 4 5 6; do
+    printf '2026-07-0%sT00:00:00Z,p4d.24xlarge,inference,1\n' $((h + 1)) \
+        >> "$dir/early.csv"
+done
 P="$src/tests/data/engine/aws-test.json"
 run() { # today, then the command's arguments
     today=$1
@@ -61,6 +70,9 @@ run 2026-08-12 forecast --horizon 1w --train-until 2026-08-21T00:00:00Z \
 run 2026-08-12 recommend --forward 1w --json > "$dir/fwd.json" \
     2> "$dir/fwd.err"
 run 2026-08-12 simulate --json > "$dir/sim.json" 2> "$dir/sim.err"
+GPUPLAN_TODAY=2026-08-12 "$bin" simulate --pricing "$P" \
+    --trace "$dir/trace.csv" --trace "$dir/early.csv" > /dev/null \
+    2> "$dir/two.err"
 run 2026-08-12 recommend --quiet --out "$dir/rec.xlsx" > /dev/null
 "$PY" - "$dir" <<'PY'
 import json, sys, openpyxl
@@ -69,7 +81,8 @@ def read(name):
     return open(d + "/" + name).read()
 tail = ("; a trace dated in the future is a clock or time-zone error, or a "
         "converted trace: check its timestamps")
-head = "the trace ends at 2026-08-22T00:00:00Z, "
+head = d + "/trace.csv:505:1: timestamp: the trace ends at " \
+    "2026-08-22T00:00:00Z, "
 fc = ("the forecast is for 2026-08-22T00:00:00Z to 2026-08-29T00:00:00Z, "
       "from the trace's end")
 for f in ("1h.err", "1hs.err"):
@@ -98,6 +111,7 @@ assert plan in json.load(open(d + "/fwd.json"))["inputs"]["warnings"]
 billed = hist + "billed as history" + tail
 assert "gpuplan: warning: " + billed + "\n" in read("sim.err"), read("sim.err")
 assert billed in json.load(open(d + "/sim.json"))["inputs"]["warnings"]
+assert "gpuplan: warning: " + billed + "\n" in read("two.err"), read("two.err")
 summary = [c for r in openpyxl.load_workbook(d + "/rec.xlsx")["Summary"]
            .iter_rows(values_only=True) for c in r if isinstance(c, str)]
 assert any(billed in c for c in summary), summary

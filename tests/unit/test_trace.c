@@ -862,6 +862,88 @@ static void test_threads_report_the_first_bad_row_by_line(void **state)
     free(csv);
 }
 
+/* Where the trace ends is located like an error: the row that ends last
+ * (the future-trace warning names it), by its file, line, CSV column and
+ * field.  Rows: line 3's 02:00 row with step_s 7200 ends at 04:00, after
+ * line 4's 03:00 row of an hour (also 04:00: the first row found keeps
+ * it) and line 2's; the timestamp is the second column, named by --map
+ * "ts".  Jobs: line 2's end, 2026-01-06, is the latest (column 2,
+ * "end").  A trace built in memory has no such row (line 0). */
+static void test_the_row_that_ends_last_is_located(void **state)
+{
+    gp_error err;
+    gp_trace_options opt;
+    (void)state;
+
+    gp_trace_options_init(&opt);
+    opt.map[0][0] = "timestamp";
+    opt.map[0][1] = "ts";
+    opt.n_map = 1;
+    gp_trace *t = read_csv("instance_type,ts,instances,step_s\n"
+                           "g5.xlarge,2026-01-05T00:00:00Z,1,3600\n"
+                           "g5.xlarge,2026-01-05T02:00:00Z,1,7200\n"
+                           "g5.xlarge,2026-01-05T03:00:00Z,1,3600\n"
+                           "g5.xlarge,2026-01-05T01:00:00Z,1,3600\n",
+                           &opt, &err);
+    assert_non_null(t);
+    /* date -u -d 2026-01-05T04:00:00Z +%s */
+    assert_close(t->end_s, 1767585600, 0);
+    assert_string_equal(t->end_row.source, "t.csv");
+    assert_int_equal(t->end_row.line, 3);
+    assert_int_equal(t->end_row.column, 2);
+    assert_string_equal(t->end_row.field, "ts");
+    gp_trace_free(t);
+
+    gp_trace_options_init(&opt);
+    opt.layout = GP_LAYOUT_JOBS;
+    t = read_csv("start,end,instance_type,instances\n"
+                 "2026-01-05T13:00:00Z,2026-01-06T00:00:00Z,g5.xlarge,2\n"
+                 "2026-01-05T12:00:00Z,2026-01-05T14:00:00Z,g5.xlarge,1\n",
+                 &opt, &err);
+    assert_non_null(t);
+    assert_int_equal(t->end_row.line, 2);
+    assert_int_equal(t->end_row.column, 2);
+    assert_string_equal(t->end_row.field, "end");
+    gp_trace_free(t);
+}
+
+/* The same with the rows read by 4 threads: the latest row, moved years
+ * past the others on the first row starting at or after line 300000 (in
+ * the last quarter of big_trace's 24 MB; a quoted team's second line
+ * starts no row), is found by its line in the file, not in its thread's
+ * range. */
+static void test_threads_locate_the_row_that_ends_last_by_line(void **state)
+{
+    gp_error err;
+    gp_trace_options one, many;
+    double total;
+    char *csv = big_trace(24u << 20, &total);
+    (void)state;
+    char *p = csv;
+    long line = 1;
+    while (line < 300000 || strncmp(p, "17", 2) != 0) {
+        p = strchr(p, '\n') + 1;
+        line++;
+    }
+    /* its epoch timestamp 17xxxxxxxx becomes 18xxxxxxxx, 1e8 s (3.2
+     * years) on, past the last row's (big_trace: an hour per 40 rows,
+     * under 900,000 rows: under 2.6 years after the first's) */
+    p[1] = '8';
+    gp_trace_options_init(&one);
+    one.threads = 1;
+    gp_trace_options_init(&many);
+    many.threads = 4;
+    for (int k = 0; k < 2; k++) {
+        gp_trace *t = read_csv(csv, k ? &many : &one, &err);
+        assert_non_null(t);
+        assert_int_equal(t->end_row.line, line);
+        assert_int_equal(t->end_row.column, 1);
+        assert_string_equal(t->end_row.field, "timestamp");
+        gp_trace_free(t);
+    }
+    free(csv);
+}
+
 static void test_allocation_failures_are_reported_and_leak_nothing(
     void **state)
 {
@@ -922,6 +1004,8 @@ int main(void)
         cmocka_unit_test(test_trace_starts_at_a_row_of_zero_instances),
         cmocka_unit_test(test_a_row_on_the_hour_in_2600_covers_one_hour),
         cmocka_unit_test(test_threads_report_the_first_bad_row_by_line),
+        cmocka_unit_test(test_the_row_that_ends_last_is_located),
+        cmocka_unit_test(test_threads_locate_the_row_that_ends_last_by_line),
         cmocka_unit_test(
             test_allocation_failures_are_reported_and_leak_nothing),
     };

@@ -755,25 +755,46 @@ void gp_cli_history_gap_warn(const gp_cli *cli, gp_run_info *info,
     gp_cli_warn_now(cli, &w, info);
 }
 
+/* Adds `msg` to out as a warning located at the row that ends last
+ * (t->end_row), as an error locates a bad row: "trace.csv:505:1:
+ * timestamp: ..." (no location for a trace built in memory). */
+static void warn_at_end_row(const gp_trace *t, const char *msg,
+                            gp_warnings *out)
+{
+    gp_error at = t->end_row;
+    char line[sizeof at.source + sizeof at.field + sizeof at.message + 16];
+    snprintf(at.message, sizeof at.message, "%s", msg);
+    if (at.line <= 0)
+        at.source[0] = at.field[0] = '\0';
+    gp_error_format(&at, line, sizeof line);
+    gp_warnings_add(out, "%s", line);
+}
+
 void gp_cli_stale_forecast_warn(const gp_cli *cli, gp_run_info *info,
-                                int64_t start_hour, size_t n_hours,
-                                const char *what)
+                                const gp_trace *t, int64_t start_hour,
+                                size_t n_hours, const char *what)
 {
     int64_t today = gp_cli_today(), end = start_hour * 3600;
+    /* the days between the two dates printed: counted from now, a trace
+     * ending 2026-07-01T05:00 was "41 days before today (2026-08-12)" at
+     * 01:00 that day */
+    int64_t midnight = today - today % 86400;
+    long long days = (long long)((midnight - (end - end % 86400)) / 86400);
     gp_warnings w = {NULL, 0, 0};
-    char a[32], z[32], d[32];
+    char a[32], z[32], d[32], msg[sizeof t->end_row.message];
 
-    if (today - end <= 30 * 86400)
+    if (days <= 30)
         return;
     gp_format_time(end, a, sizeof a);
     gp_format_time((start_hour + (int64_t)n_hours) * 3600, z, sizeof z);
-    gp_format_time(today - today % 86400, d, sizeof d);
+    gp_format_time(midnight, d, sizeof d);
     d[10] = '\0'; /* the date alone */
-    gp_warnings_add(&w,
-                    "the trace ends at %s, %lld days before today (%s): %s "
-                    "for %s to %s, from the trace's end, not from today; "
-                    "give a recent trace to plan ahead",
-                    a, (long long)((today - end) / 86400), d, what, a, z);
+    snprintf(msg, sizeof msg,
+             "the trace ends at %s, %lld days before today (%s): %s for %s "
+             "to %s, from the trace's end, not from today; give a recent "
+             "trace to plan ahead",
+             a, days, d, what, a, z);
+    warn_at_end_row(t, msg, &w);
     gp_cli_warn_now(cli, &w, info);
 }
 
@@ -822,19 +843,13 @@ void gp_cli_future_trace_warn(const gp_trace *t, int64_t fc_start_hour,
     } else {
         snprintf(then, sizeof then, "%s", what);
     }
-    /* the row that ends last, located as an error locates a bad row
-     * (none for a trace built in memory) */
-    gp_error at = t->end_row;
-    char line[sizeof at.source + sizeof at.field + sizeof at.message + 16];
-    snprintf(at.message, sizeof at.message,
+    char msg[sizeof t->end_row.message];
+    snprintf(msg, sizeof msg,
              "the trace ends at %s, %s: %s; a trace dated in the future is a "
              "clock or time-zone error, or a converted trace: check its "
              "timestamps",
              e, ahead, then);
-    if (at.line <= 0)
-        at.source[0] = at.field[0] = '\0';
-    gp_error_format(&at, line, sizeof line);
-    gp_warnings_add(out, "%s", line);
+    warn_at_end_row(t, msg, out);
 }
 
 const char *gp_cli_data_dir(void)

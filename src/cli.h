@@ -163,13 +163,15 @@ void gp_cli_history_gap_warn(const gp_cli *cli, struct gp_run_info *info,
                              const gp_trace *t, int64_t start_hour,
                              size_t n_hours);
 
-/* A forecast from the end of a stale trace (its forecast starts over 30
- * days before today, gp_cli_today): a warning that says when the trace
- * ends and which period is forecast, `what` ("the forecast is" or "the
- * plan is bought"), added to info's warnings and printed unless --quiet. */
+/* A forecast from the end of a stale trace t (its forecast starts on a
+ * date over 30 days before today's, gp_cli_today): a warning that says when
+ * the trace ends and which period is forecast, `what` ("the forecast is" or
+ * "the plan is bought"), located at the row that ends last (t->end_row) as
+ * gp_cli_future_trace_warn's, added to info's warnings and printed unless
+ * --quiet. */
 void gp_cli_stale_forecast_warn(const gp_cli *cli, struct gp_run_info *info,
-                                int64_t start_hour, size_t n_hours,
-                                const char *what);
+                                const gp_trace *t, int64_t start_hour,
+                                size_t n_hours, const char *what);
 
 /* A trace dated in the future: when its last row ends more than an hour
  * after now (gp_cli_today; the hour allows for a clock skew and a row of

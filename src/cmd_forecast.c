@@ -262,8 +262,8 @@ static int forecast_exec(gp_cli *cli)
                             fc->history_hours);
     gp_cli_classification_warn(cli, classified, &info);
     if (!cli->train_until)
-        gp_cli_stale_forecast_warn(cli, &info, fc->start_hour, fc->n_hours,
-                                   "the forecast is");
+        gp_cli_stale_forecast_warn(cli, &info, in.trace, fc->start_hour,
+                                   fc->n_hours, "the forecast is");
     /* a hold-out's forecast starts at the cut, not at the trace's end */
     gp_warnings fw = {NULL, 0, 0};
     gp_cli_future_trace_warn(

@@ -483,7 +483,8 @@ static int recommend_exec(gp_cli *cli)
         gp_cli_history_gap_warn(cli, &info, in.trace,
                                 r->forecast->history_start_hour,
                                 r->forecast->history_hours);
-        gp_cli_stale_forecast_warn(cli, &info, r->forecast->start_hour,
+        gp_cli_stale_forecast_warn(cli, &info, in.trace,
+                                   r->forecast->start_hour,
                                    r->forecast->n_hours, "the plan is bought");
         gp_cli_future_trace_warn(in.trace, r->forecast->start_hour,
                                  r->forecast->n_hours, "the plan is bought",

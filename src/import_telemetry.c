@@ -112,6 +112,10 @@ typedef struct tel_source {
     char *name;
     char *text;
     size_t len;
+    /* the 1-based column of an nvidia-smi log's timestamps (its header
+     * fixes it for every row), so that an error about a sample's time
+     * points at the cell; 0 where a line has no fixed column */
+    long timestamp_column;
 } tel_source;
 
 /* Everything read from the inputs of one import. */
@@ -246,6 +250,8 @@ at_error(tel *T, uint32_t source, long line, long series, const char *field,
         gp_json_locate(src->text, src->len, path, 3, &line, &column);
         snprintf(series_field, sizeof series_field, "data.result[%ld]", series);
         field = series_field;
+    } else if (field && strcmp(field, "timestamp") == 0) {
+        column = src->timestamp_column;
     }
     gp_error_set(T->err, src->name, line, column, field, "%s", msg);
     return GP_ERR_INPUT;
@@ -346,6 +352,7 @@ static gp_status tel_add_source(tel *T, const char *name, char *text,
     }
     s->text = text;
     s->len = len;
+    s->timestamp_column = 0;
     *out = (uint32_t)T->n_sources++;
     gp_strmap_free(&T->count_map); /* scrape numbers are per file */
     T->n_counts = 0;
@@ -1266,6 +1273,7 @@ static gp_status smi_header(smi_reader *r, char **fields, size_t n, long line)
                      "memory.used --format=csv");
         return GP_ERR_INPUT;
     }
+    T->sources[r->source].timestamp_column = r->col[SMI_TIMESTAMP] + 1;
     return GP_OK;
 }
 

@@ -1570,6 +1570,8 @@ static unsigned dcgm_metric(const char *name)
 typedef struct label_set {
     const char *name[MAX_LABELS];
     const char *value[MAX_LABELS];
+    long column[MAX_LABELS]; /* where each name starts in a text-format
+                                line (1-based); 0 when read from JSON */
     size_t n;
 } label_set;
 
@@ -1580,6 +1582,15 @@ static const char *label(const label_set *ls, const char *name)
         if (strcmp(ls->name[i], name) == 0)
             return ls->value[i];
     return "";
+}
+
+/* The column of label `name` (label_set.column), 0 when absent. */
+static long label_column(const label_set *ls, const char *name)
+{
+    for (size_t i = 0; i < ls->n; i++)
+        if (strcmp(ls->name[i], name) == 0)
+            return ls->column[i];
+    return 0;
 }
 
 /* The first of two labels that is set. */
@@ -1644,10 +1655,17 @@ static gp_status add_reading(tel *T, uint32_t source, long line, long series,
 
     if (!host[0])
         host = default_host;
-    if (label(ls, "GPU_I_ID")[0])
-        return at_error(T, source, line, series, "GPU_I_ID",
-                        "MIG instances are not supported yet: import the "
-                        "whole GPUs' metrics (without GPU_I_ID)");
+    if (label(ls, "GPU_I_ID")[0]) {
+        static const char mig[] = "MIG instances are not supported yet: "
+                                  "import the whole GPUs' metrics (without "
+                                  "GPU_I_ID)";
+        if (series >= 0)
+            return at_error(T, source, line, series, "GPU_I_ID", "%s", mig);
+        /* a text line: the label's own column */
+        gp_error_set(T->err, src->name, line, label_column(ls, "GPU_I_ID"),
+                     "GPU_I_ID", "%s", mig);
+        return GP_ERR_INPUT;
+    }
     if ((st = tel_gpu_get(T, host, gpu_label[0] ? gpu_label : uuid,
                           gpu_label[0] ? gpu_label : uuid, uuid,
                           label(ls, "modelName"), source, line, series,
@@ -1821,6 +1839,7 @@ static gp_status prom_labels(prom_line *pl, label_set *ls, char *scratch)
             return prom_error(pl, NULL, "more than %d labels", MAX_LABELS);
         ls->name[ls->n] = scratch + out;
         size_t name_at = pl->i;
+        ls->column[ls->n] = (long)name_at + 1;
         while (pl->i < pl->len && is_name_char(pl->s[pl->i]) &&
                pl->s[pl->i] != ':')
             scratch[out++] = pl->s[pl->i++];
@@ -2209,6 +2228,7 @@ static gp_status prom_series(tel *T, gp_jdoc *d, uint32_t source, size_t i,
         if (ls.n < MAX_LABELS) {
             ls.name[ls.n] = key;
             ls.value[ls.n] = json_string_value(val);
+            ls.column[ls.n] = 0;
             ls.n++;
         }
     }

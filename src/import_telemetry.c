@@ -1659,11 +1659,24 @@ static gp_status add_reading(tel *T, uint32_t source, long line, long series,
         static const char mig[] = "MIG instances are not supported yet: "
                                   "import the whole GPUs' metrics (without "
                                   "GPU_I_ID)";
-        if (series >= 0)
-            return at_error(T, source, line, series, "GPU_I_ID", "%s", mig);
-        /* a text line: the label's own column */
-        gp_error_set(T->err, src->name, line, label_column(ls, "GPU_I_ID"),
-                     "GPU_I_ID", "%s", mig);
+        long label_at = label_column(ls, "GPU_I_ID"); /* a text line's */
+        const char *field = "GPU_I_ID";
+        char path_field[96];
+        if (series >= 0 && src->text) {
+            /* a Prometheus series: the label's value in its metric, as
+             * other label errors give it */
+            gp_jstep path[5] = {{"data", 0},
+                                {"result", 0},
+                                {NULL, 0},
+                                {"metric", 0},
+                                {"GPU_I_ID", 0}};
+            path[2].index = (size_t)series;
+            gp_json_locate(src->text, src->len, path, 5, &line, &label_at);
+            snprintf(path_field, sizeof path_field,
+                     "data.result[%ld].metric.GPU_I_ID", series);
+            field = path_field;
+        }
+        gp_error_set(T->err, src->name, line, label_at, field, "%s", mig);
         return GP_ERR_INPUT;
     }
     if ((st = tel_gpu_get(T, host, gpu_label[0] ? gpu_label : uuid,

@@ -952,9 +952,13 @@ static bool finish_rejects(gp_inputs *in, const char *path, gp_error *err)
     FILE *f = in->rejects;
 
     in->rejects = NULL;
-    if (fclose(f) != 0 || rename(in->rejects_tmp, path) != 0) {
+    if (fclose(f) != 0) {
         gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
                      strerror(errno));
+        remove(in->rejects_tmp);
+        return false;
+    }
+    if (gp_move_into_place(in->rejects_tmp, path, err) != GP_OK) {
         remove(in->rejects_tmp);
         return false;
     }
@@ -1040,12 +1044,11 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
         goto fail;
     }
     if (cli->skip_bad) {
-        size_t n = strlen(rejects_path) + 32;
-        in->rejects_tmp = gp_malloc(n);
-        if (!in->rejects_tmp)
+        errno = 0;
+        in->rejects_tmp = gp_temp_name(rejects_path, "");
+        if (!in->rejects_tmp && (errno == ENOMEM || errno == 0))
             goto nomem;
-        snprintf(in->rejects_tmp, n, "%s.tmp%ld", rejects_path, (long)getpid());
-        in->rejects = fopen(in->rejects_tmp, "w");
+        in->rejects = in->rejects_tmp ? fopen(in->rejects_tmp, "w") : NULL;
         if (!in->rejects) {
             gp_error_set(&err, rejects_path, 0, 0, NULL, "cannot write: %s",
                          strerror(errno));

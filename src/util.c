@@ -720,23 +720,115 @@ gp_status gp_text_lf_copy(const char *text, size_t len, char **copy)
     return GP_OK;
 }
 
-/* Writes `path`'s temporary file "path.tmpPID" with the callback; sets
+bool gp_path_is_special(const char *path)
+{
+    struct stat sb;
+
+    if (lstat(path, &sb) != 0)
+        return false;
+    return S_ISLNK(sb.st_mode) ||
+           (!S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode));
+}
+
+char *gp_temp_name(const char *path, const char *suffix)
+{
+    char *tmp;
+
+    if (gp_path_is_special(path)) {
+        const char *dir = getenv("TMPDIR");
+        if (!dir || !*dir)
+            dir = "/tmp";
+        size_t n = strlen(dir) + 32;
+        if (!(tmp = gp_malloc(n)))
+            return NULL;
+        snprintf(tmp, n, "%s/gpuplan-XXXXXX", dir);
+        int fd = mkstemp(tmp);
+        if (fd < 0) {
+            int saved = errno;
+            gp_free(tmp);
+            errno = saved;
+            return NULL;
+        }
+        close(fd);
+        return tmp;
+    }
+    size_t n = strlen(path) + strlen(suffix) + 32;
+    if (!(tmp = gp_malloc(n)))
+        return NULL;
+    snprintf(tmp, n, "%s.tmp%ld%s", path, (long)getpid(), suffix);
+    return tmp;
+}
+
+/* Copies file `from` into `to`, which is opened for writing as it is (a
+ * device or a pipe is written into, not replaced).  Returns 0 or errno. */
+static int copy_into(const char *from, const char *to)
+{
+    char buf[65536];
+    FILE *in = fopen(from, "rb"), *out;
+    int e = 0;
+    size_t n;
+
+    if (!in)
+        return errno;
+    if (!(out = fopen(to, "wb"))) {
+        e = errno;
+        fclose(in);
+        return e;
+    }
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, n, out) != n) {
+            e = errno ? errno : EIO;
+            break;
+        }
+    if (!e && ferror(in))
+        e = errno ? errno : EIO;
+    fclose(in);
+    if (fclose(out) != 0 && !e)
+        e = errno ? errno : EIO;
+    return e;
+}
+
+gp_status gp_move_into_place(const char *tmp, const char *path, gp_error *err)
+{
+    if (gp_path_is_special(path)) {
+        int e = copy_into(tmp, path);
+        if (e) {
+            gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
+                         strerror(e));
+            return GP_ERR_IO;
+        }
+        remove(tmp);
+        return GP_OK;
+    }
+    if (rename(tmp, path) != 0) {
+        gp_error_set(err, path, 0, 0, NULL, "cannot rename into place: %s",
+                     strerror(errno));
+        return GP_ERR_IO;
+    }
+    return GP_OK;
+}
+
+/* Writes `path`'s temporary file (gp_temp_name) with the callback; sets
  * *tmp to its name (gp_malloc'd) even when the write failed, NULL when
  * there is no file to remove. */
 static gp_status write_temporary(const char *path,
                                  gp_status (*write)(FILE *f, void *ctx),
                                  void *ctx, char **tmp, gp_error *err)
 {
-    size_t n = strlen(path) + 32;
     FILE *f;
     gp_status st;
 
-    *tmp = gp_malloc(n);
+    errno = 0;
+    *tmp = gp_temp_name(path, "");
     if (!*tmp) {
-        gp_error_set(err, path, 0, 0, NULL, "out of memory");
-        return GP_ERR_NOMEM;
+        if (errno == ENOMEM || errno == 0) {
+            gp_error_set(err, path, 0, 0, NULL, "out of memory");
+            return GP_ERR_NOMEM;
+        }
+        gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
+                     strerror(errno));
+        return GP_ERR_IO;
     }
-    snprintf(*tmp, n, "%s.tmp%ld", path, (long)getpid());
     f = fopen(*tmp, "wb");
     if (!f) {
         gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
@@ -824,12 +916,9 @@ gp_status gp_file_set_commit(gp_file_set *set, gp_error *err)
         }
     }
     for (i = 0; i < set->n; i++) {
-        if (rename(set->files[i].tmp, set->files[i].path) != 0) {
-            gp_error_set(err, set->files[i].path, 0, 0, NULL,
-                         "cannot rename into place: %s", strerror(errno));
-            st = GP_ERR_IO;
+        st = gp_move_into_place(set->files[i].tmp, set->files[i].path, err);
+        if (st != GP_OK)
             break;
-        }
         gp_free(set->files[i].tmp);
         gp_free(set->files[i].path);
     }
@@ -864,11 +953,8 @@ void gp_file_set_abort(gp_file_set *set)
 gp_status gp_rename_into_place(char *tmp, const char *path, gp_status st,
                                gp_error *err)
 {
-    if (st == GP_OK && rename(tmp, path) != 0) {
-        gp_error_set(err, path, 0, 0, NULL, "cannot rename into place: %s",
-                     strerror(errno));
-        st = GP_ERR_IO;
-    }
+    if (st == GP_OK)
+        st = gp_move_into_place(tmp, path, err);
     if (st != GP_OK)
         remove(tmp);
     gp_free(tmp);

@@ -275,6 +275,24 @@ static inline double gp_sum_value(const gp_sum *s)
 /* Grows *items so it holds at least `need` elements of `size` bytes. */
 gp_status gp_grow(void **items, size_t *cap, size_t need, size_t size);
 
+/* Whether `path` is a symbolic link, or exists and is neither a regular
+ * file nor a folder: a device such as /dev/null, or a pipe.  An output
+ * written there is copied into it (through the link) when complete, not
+ * renamed over it, which would replace the device or the link itself
+ * (/dev/null, or /dev/stdout's link, as root). */
+bool gp_path_is_special(const char *path);
+
+/* A temporary name for writing `path`: "path.tmpPID" + suffix beside it
+ * (so the rename cannot cross file systems), or for a special target a
+ * new empty file in $TMPDIR (default /tmp).  Returns a gp_malloc'd
+ * string, or NULL with errno set (ENOMEM, or why mkstemp failed). */
+char *gp_temp_name(const char *path, const char *suffix);
+
+/* Puts the finished temporary file tmp at `path`: renames it over a
+ * regular file (or none), copies it into a special one and removes it.
+ * On failure fills err and leaves tmp for the caller to remove. */
+gp_status gp_move_into_place(const char *tmp, const char *path, gp_error *err);
+
 /* Writes to `path` atomically: the callback writes to a temporary file in
  * the same folder, which is renamed over `path` only if it succeeds. */
 gp_status gp_write_atomic(const char *path,
@@ -282,8 +300,8 @@ gp_status gp_write_atomic(const char *path,
                           gp_error *err);
 
 /* The end of such a write to the temporary file tmp (gp_malloc'd): when
- * st is GP_OK renames tmp over `path`, otherwise (or if that fails)
- * removes it; frees tmp and returns the final status. */
+ * st is GP_OK moves tmp into place (gp_move_into_place), otherwise (or if
+ * that fails) removes it; frees tmp and returns the final status. */
 gp_status gp_rename_into_place(char *tmp, const char *path, gp_status st,
                                gp_error *err);
 

@@ -1716,8 +1716,20 @@ static char *claim_temp(const char *path, gp_error *err)
                      "is a folder; give the workbook's file name");
         return NULL;
     }
-    char *tmp = gp_malloc(n + 32);
-    if (!tmp) {
+    char *tmp;
+    if (gp_path_is_special(path)) {
+        /* a pipe or a device takes a copy of the finished workbook */
+        errno = 0;
+        if (!(tmp = gp_temp_name(path, ""))) {
+            if (errno == ENOMEM || errno == 0)
+                gp_error_set(err, path, 0, 0, NULL, "out of memory");
+            else
+                gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
+                             strerror(errno));
+        }
+        return tmp;
+    }
+    if (!(tmp = gp_malloc(n + 32))) {
         gp_error_set(err, path, 0, 0, NULL, "out of memory");
         return NULL;
     }

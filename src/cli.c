@@ -1044,6 +1044,13 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
         goto fail;
     }
     if (cli->skip_bad) {
+        struct stat sb;
+        if (stat(rejects_path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            /* said before the trace is read, not at the rename after */
+            gp_error_set(&err, rejects_path, 0, 0, NULL, "cannot write: %s",
+                         strerror(EISDIR));
+            goto fail;
+        }
         errno = 0;
         in->rejects_tmp = gp_temp_name(rejects_path, "");
         if (!in->rejects_tmp && (errno == ENOMEM || errno == 0))

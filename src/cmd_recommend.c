@@ -473,12 +473,9 @@ static int recommend_exec(gp_cli *cli)
     if (!r->forward)
         gp_cli_future_trace_warn(
             in.trace, 0, 0, "its hours after today are billed as history", &ww);
-    else if (!r->forecast)
-        gp_cli_future_trace_warn(
-            in.trace, 0, 0, "its hours after today are read as history", &ww);
     gp_cli_warn_now(cli, &ww, &info);
     gp_cli_classification_warn(cli, classified, &info);
-    if (r->forward && r->forecast) {
+    if (r->forward) {
         /* the plan is bought on the forecast, which learns from a gap */
         gp_cli_history_gap_warn(cli, &info, in.trace,
                                 r->forecast->history_start_hour,

@@ -1744,10 +1744,8 @@ gp_status gp_recommend(const gp_trace *trace, const gp_pricing *pricing,
                             why);
     }
     /* forward, the history is what the forecast was fitted on */
-    size_t history =
-        r->forward && r->forecast ? r->forecast->history_hours : r->n_hours;
-    if ((!r->forward || r->forecast) &&
-        r->plans[r->recommended].max_term == 1 &&
+    size_t history = r->forward ? r->forecast->history_hours : r->n_hours;
+    if (r->plans[r->recommended].max_term == 1 &&
         history < ONE_YEAR_HISTORY_HOURS) {
         char span[32];
         span_words(history, span, sizeof span);

@@ -106,7 +106,8 @@ typedef struct gp_recommendation {
     double forward_p50_net_savings, forward_downside_net_savings;
     double forward_upside_net_savings, forward_upside_policy_cost;
     double forward_instance_hours[3]; /* P10, P50, P90 totals */
-    struct gp_forecast *forecast;     /* the forecast bought for; owned */
+    struct gp_forecast *forecast;     /* the forecast bought for; owned;
+                                       * set exactly when forward is */
     gp_warnings notes;
 } gp_recommendation;
 

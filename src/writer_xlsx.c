@@ -48,9 +48,10 @@ static void widen(xl_sheet *s, size_t row, size_t col, double w)
 /* Writes v, cut to its first XL_STR_MAX characters (UTF-8, never inside a
  * character) when longer, so that a long label shows truncated rather
  * than not at all. */
-static void write_string_capped(lxw_worksheet *ws, size_t row, size_t col,
+static void write_string_capped(xl_sheet *s, size_t row, size_t col,
                                 const char *v, lxw_format *f)
 {
+    lxw_worksheet *ws = s->ws;
     size_t chars = 0, i = 0;
     for (; v[i] && chars <= XL_STR_MAX; i++)
         if (((unsigned char)v[i] & 0xC0) != 0x80 && ++chars > XL_STR_MAX)
@@ -59,7 +60,7 @@ static void write_string_capped(lxw_worksheet *ws, size_t row, size_t col,
         worksheet_write_string(ws, (lxw_row_t)row, (lxw_col_t)col, v, f);
         return;
     }
-    char *cut = gp_malloc(i + 1);
+    char *cut = gp_xl_calloc(s->x, i + 1, 1);
     if (!cut)
         return;
     memcpy(cut, v, i);
@@ -68,10 +69,18 @@ static void write_string_capped(lxw_worksheet *ws, size_t row, size_t col,
     gp_free(cut);
 }
 
+void *gp_xl_calloc(gp_xl *x, size_t n, size_t size)
+{
+    void *p = gp_calloc(n ? n : 1, size);
+    if (!p)
+        x->nomem = true;
+    return p;
+}
+
 void gp_xl_text(xl_sheet *s, size_t row, size_t col, const char *v,
                 lxw_format *f)
 {
-    write_string_capped(s->ws, row, col, v, f);
+    write_string_capped(s, row, col, v, f);
     widen(s, row, col, (double)strlen(v) + 1.5);
 }
 
@@ -125,6 +134,7 @@ double gp_xl_when(double seconds)
 void gp_xl_sheet_new(gp_xl *x, xl_sheet *s, const char *name)
 {
     memset(s, 0, sizeof *s);
+    s->x = x;
     snprintf(s->name, sizeof s->name, "%s", name);
     s->ws = workbook_add_worksheet(x->wb, name);
     worksheet_set_landscape(s->ws);
@@ -1264,7 +1274,7 @@ static void sheet_curves(gp_xl *x)
         return;
     }
     size_t first = row;
-    size_t *start = gp_calloc(rec->n_curves + 1, sizeof *start);
+    size_t *start = gp_xl_calloc(x, rec->n_curves + 1, sizeof *start);
     for (size_t i = 0; i < rec->n_curves; i++) {
         const gp_curve *cv = &rec->curves[i];
         if (start)
@@ -1314,7 +1324,7 @@ static void kv_text(gp_xl *x, xl_sheet *s, size_t row, const char *k,
                     const char *v)
 {
     worksheet_write_string(s->ws, (lxw_row_t)row, 0, k, x->f.label);
-    write_string_capped(s->ws, row, 1, v, x->f.text);
+    write_string_capped(s, row, 1, v, x->f.text);
 }
 
 /* A label and its number. */
@@ -1341,9 +1351,7 @@ static size_t inputs_catalogs(gp_xl *x, xl_sheet *s, size_t row)
         size_t len = 1, n = 0;
         for (size_t k = 0; k < c->n_sources; k++)
             len += strlen(c->sources[k]) + 2;
-        char *src = gp_malloc(len);
-        if (src)
-            src[0] = '\0';
+        char *src = gp_xl_calloc(x, len, 1);
         for (size_t k = 0; src && k < c->n_sources; k++)
             n += (size_t)snprintf(src + n, len - n, "%s%s", k ? "; " : "",
                                   c->sources[k]);
@@ -1354,8 +1362,8 @@ static size_t inputs_catalogs(gp_xl *x, xl_sheet *s, size_t row)
         gp_xl_text(s, row, 3, c->as_of, x->f.text);
         gp_xl_num(s, row, 4, (double)c->n_types, x->f.count);
         gp_xl_text(s, row, 5, c->path, x->f.text);
-        if (src) /* out of memory: the cell is left empty */
-            write_string_capped(s->ws, row, 6, src, x->f.wrap);
+        if (src) /* out of memory: the workbook fails (x->nomem) */
+            write_string_capped(s, row, 6, src, x->f.wrap);
         gp_free(src);
     }
     gp_xl_table(x, s, first, row, 0, h, 7);
@@ -1451,14 +1459,14 @@ static size_t inputs_scenario(gp_xl *x, xl_sheet *s, size_t row)
     for (size_t i = 0; i < sc->n_strategies; i++) {
         const gp_strategy *sg = &sc->strategies[i];
         size_t len = strlen(sg->name) + 32;
-        char *k = gp_malloc(len);
+        char *k = gp_xl_calloc(x, len, 1);
         for (int w = 0; k && w < 2; w++) {
             /* the label widens column A (to 60 at most, gp_xl_fit) */
             snprintf(k, len, "Policy, %s, %s", sg->name,
                      gp_workload_name((gp_workload)w));
             gp_xl_text(s, row, 0, k, x->f.label);
             gp_policy_describe(&sg->policy[w], buf, sizeof buf);
-            write_string_capped(s->ws, row++, 1, buf, x->f.text);
+            write_string_capped(s, row++, 1, buf, x->f.text);
         }
         gp_free(k);
     }
@@ -1698,59 +1706,63 @@ bool gp_xlsx_name_ok(const char *path)
 
 /* The temporary name of a workbook: in its own folder, so the rename
  * cannot cross file systems, and still ending in .xlsx.  Creates it empty
- * to learn whether the folder takes it.  Returns a new string, or NULL
- * with err filled. */
-static char *claim_temp(const char *path, gp_error *err)
+ * to learn whether the folder takes it.  Sets *tmp to a new string;
+ * otherwise fills err and returns GP_ERR_NOMEM or (for anything else the
+ * name or the folder does wrong) GP_ERR_IO. */
+static gp_status claim_temp(const char *path, char **tmp, gp_error *err)
 {
     size_t n = strlen(path);
     struct stat st;
 
+    *tmp = NULL;
     if (!gp_xlsx_name_ok(path)) {
         gp_error_set(err, path, 0, 0, "--out",
                      "the report is an Excel workbook: give it a name "
                      "ending in .xlsx");
-        return NULL;
+        return GP_ERR_IO;
     }
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         gp_error_set(err, path, 0, 0, "--out",
                      "is a folder; give the workbook's file name");
-        return NULL;
+        return GP_ERR_IO;
     }
-    char *tmp;
     if (gp_path_is_special(path)) {
         /* a pipe or a device takes a copy of the finished workbook */
         errno = 0;
-        if (!(tmp = gp_temp_name(path, ""))) {
-            if (errno == ENOMEM || errno == 0)
-                gp_error_set(err, path, 0, 0, NULL, "out of memory");
-            else
-                gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
-                             strerror(errno));
+        if ((*tmp = gp_temp_name(path, "")))
+            return GP_OK;
+        if (errno == ENOMEM || errno == 0) {
+            gp_error_set(err, path, 0, 0, NULL, "out of memory");
+            return GP_ERR_NOMEM;
         }
-        return tmp;
+        gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
+                     strerror(errno));
+        return GP_ERR_IO;
     }
-    if (!(tmp = gp_malloc(n + 32))) {
+    if (!(*tmp = gp_malloc(n + 32))) {
         gp_error_set(err, path, 0, 0, NULL, "out of memory");
-        return NULL;
+        return GP_ERR_NOMEM;
     }
-    snprintf(tmp, n + 32, "%.*s.tmp%ld.xlsx", (int)(n - 5), path,
+    snprintf(*tmp, n + 32, "%.*s.tmp%ld.xlsx", (int)(n - 5), path,
              (long)getpid());
-    FILE *probe = fopen(tmp, "wb");
+    FILE *probe = fopen(*tmp, "wb");
     if (!probe) {
         gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
                      strerror(errno));
-        gp_free(tmp);
-        return NULL;
+        gp_free(*tmp);
+        *tmp = NULL;
+        return GP_ERR_IO;
     }
     fclose(probe);
-    return tmp;
+    return GP_OK;
 }
 
 gp_status gp_xlsx_check_path(const char *path, gp_error *err)
 {
-    char *tmp = claim_temp(path, err);
-    if (!tmp)
-        return GP_ERR_INPUT;
+    char *tmp;
+    gp_status st = claim_temp(path, &tmp, err);
+    if (st != GP_OK)
+        return st == GP_ERR_NOMEM ? st : GP_ERR_INPUT;
     remove(tmp);
     gp_free(tmp);
     return GP_OK;
@@ -1763,10 +1775,11 @@ gp_status gp_xlsx_write(const char *path, const gp_report *r, gp_error *err)
     struct rec_rows rr;
     int64_t start;
     size_t hours;
-    char *tmp = claim_temp(path, err);
+    char *tmp;
+    gp_status claimed = claim_temp(path, &tmp, err);
 
-    if (!tmp)
-        return GP_ERR_IO;
+    if (claimed != GP_OK)
+        return claimed;
 
     memset(&x, 0, sizeof x);
     x.r = r;
@@ -1820,6 +1833,11 @@ gp_status gp_xlsx_write(const char *path, const gp_report *r, gp_error *err)
     gp_status st = GP_OK;
     if (e != LXW_NO_ERROR)
         st = lxw_failed(path, e, saved, err);
+    else if (x.nomem) { /* a part was left out: no workbook rather than one
+                         * missing a row finance would not know was gone */
+        gp_error_set(err, path, 0, 0, NULL, "out of memory");
+        st = GP_ERR_NOMEM;
+    }
     return gp_rename_into_place(tmp, path, st, err);
 }
 

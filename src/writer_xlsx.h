@@ -21,7 +21,10 @@
 #define XL_ROW_CAP 1000000
 
 /* A worksheet and the width its columns need. */
+typedef struct gp_xl gp_xl;
+
 typedef struct xl_sheet {
+    gp_xl *x; /* the workbook it is in */
     lxw_worksheet *ws;
     char name[32];
     double width[XL_MAX_COLS];
@@ -36,14 +39,21 @@ typedef struct xl_formats {
     lxw_format *warn;
 } xl_formats;
 
-typedef struct gp_xl {
+struct gp_xl {
     lxw_workbook *wb;
     const gp_report *r;
     const gp_trace *t;
     xl_formats f;
     int n_tables;
     int n_charts;
-} gp_xl;
+    /* an allocation failed, so a cell, a row or a chart is missing:
+     * gp_xlsx_write then fails with "out of memory" and writes nothing */
+    bool nomem;
+};
+
+/* gp_calloc(n, size), except that a failure marks the workbook x->nomem:
+ * the caller leaves its part out, and the workbook is not written. */
+void *gp_xl_calloc(gp_xl *x, size_t n, size_t size);
 
 /* Writing cells; each widens the column to fit. A NAN number is left
  * blank. */

@@ -33,14 +33,15 @@ typedef struct xl_bucket {
 } xl_bucket;
 
 /* Sums the ledger's hours into buckets; returns a new array (gp_free)
- * and its length in *n. */
-static xl_bucket *buckets_of(const gp_ledger *l, size_t bh, size_t *n)
+ * and its length in *n, or NULL with xl->nomem set. */
+static xl_bucket *buckets_of(gp_xl *xl, const gp_ledger *l, size_t bh,
+                             size_t *n)
 {
     int64_t first = l->start_hour -
                     ((l->start_hour % (int64_t)bh) + (int64_t)bh) % (int64_t)bh;
     int64_t end = l->start_hour + (int64_t)l->n_hours;
     size_t count = (size_t)((end - first + (int64_t)bh - 1) / (int64_t)bh);
-    xl_bucket *b = gp_calloc(count ? count : 1, sizeof *b);
+    xl_bucket *b = gp_xl_calloc(xl, count, sizeof *b);
 
     *n = 0;
     if (!b)
@@ -119,7 +120,7 @@ void gp_xl_sheet_monthly(gp_xl *x)
     /* the proposed ledger day by day, for the chart */
     const gp_ledger *l = r->ledgers[r->proposed];
     size_t bh = bucket_hours(l), nb;
-    xl_bucket *b = buckets_of(l, bh, &nb);
+    xl_bucket *b = buckets_of(x, l, bh, &nb);
     row += 2;
     char title[160];
     snprintf(title, sizeof title, "%s by purchasing model: %s (amortized)",
@@ -294,7 +295,7 @@ void gp_xl_sheet_forecast(gp_xl *x)
     worksheet_write_string(s.ws, (lxw_row_t)row++, 0, "Hourly forecast",
                            x->f.h2);
     size_t head = row;
-    size_t *start = gp_calloc(fc->n_series + 1, sizeof *start);
+    size_t *start = gp_xl_calloc(x, fc->n_series + 1, sizeof *start);
     for (size_t i = 0; i < fc->n_series; i++) {
         const gp_forecast_series *fs = &fc->series[i];
         series_name(x->t, fs->pool, fs->workload, name, sizeof name);
@@ -422,7 +423,7 @@ void gp_xl_sheet_utilization(gp_xl *x)
     }
     const gp_ledger *l = r->ledgers[r->proposed];
     size_t bh = bucket_hours(l), nb;
-    xl_bucket *b = buckets_of(l, bh, &nb);
+    xl_bucket *b = buckets_of(x, l, bh, &nb);
     char title[160];
     snprintf(title, sizeof title, "%s utilization and coverage: %s",
              bh == 24 ? "Daily" : "Hourly", l->strategy);
@@ -738,7 +739,7 @@ void gp_xl_sheet_chargeback(gp_xl *x)
 
     /* by team, for the proposed ledger, with a bar chart */
     const gp_ledger *l = r->ledgers[r->proposed];
-    xl_team *teams = gp_calloc(l->n_series + 2, sizeof *teams);
+    xl_team *teams = gp_xl_calloc(x, l->n_series + 2, sizeof *teams);
     size_t n_teams = 0;
     for (size_t i = 0; teams && i < l->n_series; i++) {
         const char *name =

@@ -241,6 +241,69 @@ static void test_workbook_is_written_whole_and_the_same_twice(void **state)
     gp_trace_free(t);
 }
 
+/* Every allocation the workbook makes, failed in turn: the run fails with
+ * "out of memory" and leaves no file, rather than writing a workbook
+ * without the row, cell or chart whose allocation failed (the Inputs
+ * sheet's policy rows and the daily-cost chart's buckets were left out
+ * silently).  Once no allocation fails, the workbook is the same bytes as
+ * one written without the test's hook. */
+static void test_out_of_memory_writes_no_workbook(void **state)
+{
+    const char *csv = "timestamp,instance_type,instances,workload\n"
+                      "2026-01-05T00:00:00Z,g5.xlarge,2,inference\n"
+                      "2026-01-05T01:00:00Z,g5.xlarge,2,inference\n";
+    gp_trace *t = trace_of(csv);
+    gp_scenario *s = NULL;
+    gp_ledger *l = NULL;
+    gp_engine_options o;
+    gp_run_info info;
+    gp_error err;
+    char path[128], whole[128];
+    long n, failed = 0;
+    (void)state;
+
+    gp_error_clear(&err);
+    assert_int_equal(gp_scenario_default(&s, &err), GP_OK);
+    gp_engine_options_init(&o);
+    o.threads = 1;
+    assert_int_equal(gp_engine_run(t, pricing, s, 0, &o, &l, &err), GP_OK);
+    memset(&info, 0, sizeof info);
+    info.command = "simulate";
+    info.pricing = pricing;
+    info.scenario = s;
+    info.trace = t;
+    gp_ledger *ls[1] = {l};
+    snprintf(path, sizeof path, "%s/oom.xlsx", dir);
+    snprintf(whole, sizeof whole, "%s/whole.xlsx", dir);
+    for (n = 0;; n++) {
+        gp_error_clear(&err);
+        gp_alloc_fail_after(n);
+        gp_status st =
+            gp_xlsx_write_run(path, &info, ls, 1, NULL, NULL, NULL, &err);
+        gp_alloc_fail_after(-1);
+        if (st == GP_OK)
+            break;
+        assert_int_equal(st, GP_ERR_NOMEM);
+        assert_string_equal(err.message, "out of memory");
+        assert_int_equal(entries(), 0);
+        failed++;
+    }
+    assert_true(failed > 0);
+    assert_int_equal(
+        gp_xlsx_write_run(whole, &info, ls, 1, NULL, NULL, NULL, &err), GP_OK);
+    size_t na, nb;
+    char *a = slurp(path, &na), *b = slurp(whole, &nb);
+    assert_int_equal(na, nb);
+    assert_memory_equal(a, b, na);
+    free(a);
+    free(b);
+    remove(path);
+    remove(whole);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
 /* Three days of hourly demand, 2 g5.xlarge from 00:00 to 12:00 and 3
  * from 12:00 to 24:00 every day: the last day repeated forecasts it
  * exactly, so the next 48 hours' P50 is 2 in each day's first 12 hours
@@ -313,6 +376,7 @@ int main(void)
         cmocka_unit_test(
             test_out_in_a_missing_folder_is_refused_before_the_run),
         cmocka_unit_test(test_workbook_is_written_whole_and_the_same_twice),
+        cmocka_unit_test(test_out_of_memory_writes_no_workbook),
         cmocka_unit_test(
             test_forecast_workbook_holds_its_forecast_the_same_twice),
     };

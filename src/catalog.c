@@ -1048,8 +1048,7 @@ gp_status gp_pricing_load(gp_pricing **out, const char *path, int64_t today,
     }
     while (p->n_catalogs > n_before)
         gp_catalog_free(p->catalogs[--p->n_catalogs]);
-    while (p->warnings.count > w_before)
-        gp_free(p->warnings.items[--p->warnings.count]);
+    gp_warnings_truncate(&p->warnings, w_before);
     if (!*out) {
         gp_pricing_free(p);
     }

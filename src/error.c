@@ -82,11 +82,18 @@ const char *gp_strstatus(gp_status st)
     return "unknown status";
 }
 
+/* Stands in for the warnings that could not be kept: not freed.  A list
+ * that had no room at all yet points its items at lost_only, never
+ * written through (count == cap) and never freed. */
+static char warnings_lost[] = "a warning could not be kept (out of memory): "
+                              "more were raised than are shown";
+static char *const lost_only[1] = {warnings_lost};
+
 void gp_warnings_add(gp_warnings *w, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
-    char *copy;
+    char *copy = NULL;
 
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
@@ -94,23 +101,57 @@ void gp_warnings_add(gp_warnings *w, const char *fmt, ...)
     for (size_t i = 0; i < w->count; i++)
         if (strcmp(w->items[i], buf) == 0)
             return; /* say each thing once */
-    if (w->count == w->cap) {
+    /* a slot is always left spare, for warnings_lost */
+    if (w->count + 2 > w->cap) {
         size_t cap = w->cap ? w->cap * 2 : 8;
-        char **items = gp_realloc(w->items, cap * sizeof *items);
+        char **items;
+        if (w->items == lost_only) {
+            if ((items = gp_malloc(cap * sizeof *items)))
+                items[0] = warnings_lost;
+        } else {
+            items = gp_realloc(w->items, cap * sizeof *items);
+        }
         if (!items)
-            return; /* a lost warning is better than a lost run */
+            goto lost;
         w->items = items;
         w->cap = cap;
     }
-    copy = gp_strdup(buf);
-    if (copy)
-        w->items[w->count++] = copy;
+    if (!(copy = gp_strdup(buf)))
+        goto lost;
+    w->items[w->count++] = copy;
+    return;
+lost:
+    /* the run goes on (a lost warning is better than a lost run), but
+     * says that something was not said, once (a copy of the sentence
+     * counts: gp_cli_warn_now copies lists) */
+    for (size_t i = 0; i < w->count; i++)
+        if (strcmp(w->items[i], warnings_lost) == 0)
+            return;
+    if (w->count < w->cap) {
+        w->items[w->count++] = warnings_lost;
+    } else if (w->cap == 0) {
+        w->items = (char **)lost_only;
+        w->count = w->cap = 1;
+    }
+}
+
+void gp_warnings_truncate(gp_warnings *w, size_t count)
+{
+    while (w->count > count) {
+        char *item = w->items[--w->count];
+        if (item != warnings_lost)
+            gp_free(item);
+    }
+    if (w->items == lost_only && w->count == 0) {
+        w->items = NULL; /* nothing may be written into lost_only */
+        w->cap = 0;
+    }
 }
 
 void gp_warnings_clear(gp_warnings *w)
 {
-    for (size_t i = 0; i < w->count; i++)
-        gp_free(w->items[i]);
-    gp_free(w->items);
+    gp_warnings_truncate(w, 0);
+    if (w->items != lost_only)
+        gp_free(w->items);
     memset(w, 0, sizeof *w);
 }

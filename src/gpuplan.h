@@ -71,7 +71,9 @@ const char *gp_strstatus(gp_status st);
 
 /* Warnings collected while loading (stale catalogs, spot above on-demand,
  * estimated prices, classified workloads): a growable list of strings that
- * the reports print.  The list owns its strings. */
+ * the reports print.  The list owns its strings.  A warning that cannot
+ * be kept for want of memory is not lost without a word: the list then
+ * ends with one saying so (gp_warnings_add keeps a slot for it). */
 typedef struct gp_warnings {
     char **items;
     size_t count, cap;
@@ -81,6 +83,8 @@ typedef struct gp_warnings {
 __attribute__((format(printf, 2, 3)))
 #endif
 void gp_warnings_add(gp_warnings *w, const char *fmt, ...);
+/* Removes the warnings after the first count. */
+void gp_warnings_truncate(gp_warnings *w, size_t count);
 void gp_warnings_clear(gp_warnings *w);
 
 /* ---- allocation --------------------------------------------------------- */

@@ -374,8 +374,10 @@ static void spot_estimate_warning(const gp_trace *t, const gp_scenario *s,
     int64_t to =
         from + (int64_t)r->n_hours + (r->backtest ? (int64_t)r->test_hours : 0);
 
-    if (!hours)
+    if (!hours) {
+        gp_warnings_lost(out);
         return;
+    }
     if (r->plans[r->recommended].route_training_to_spot)
         sg.policy[GP_TRAINING].launch = GP_LAUNCH_SPOT;
     if (r->forward) {

@@ -93,7 +93,7 @@ void gp_warnings_add(gp_warnings *w, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
-    char *copy = NULL;
+    char *copy;
 
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
@@ -121,6 +121,11 @@ void gp_warnings_add(gp_warnings *w, const char *fmt, ...)
     w->items[w->count++] = copy;
     return;
 lost:
+    gp_warnings_lost(w);
+}
+
+void gp_warnings_lost(gp_warnings *w)
+{
     /* the run goes on (a lost warning is better than a lost run), but
      * says that something was not said, once (a copy of the sentence
      * counts: gp_cli_warn_now copies lists) */

@@ -83,6 +83,9 @@ typedef struct gp_warnings {
 __attribute__((format(printf, 2, 3)))
 #endif
 void gp_warnings_add(gp_warnings *w, const char *fmt, ...);
+/* Says in w that a warning could not be worked out or kept for want of
+ * memory (once, however often it is called). */
+void gp_warnings_lost(gp_warnings *w);
 /* Removes the warnings after the first count. */
 void gp_warnings_truncate(gp_warnings *w, size_t count);
 void gp_warnings_clear(gp_warnings *w);

@@ -471,6 +471,8 @@ void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
                 hours[i] = l->series[i].instance_hours;
             if (hours)
                 gp_spot_estimate_warn(&info->warnings, t, sg, hours);
+            else
+                gp_warnings_lost(&info->warnings);
             gp_free(hours);
             /* a price history that starts after the window does: its
              * first price stands in for the hours before it */

@@ -376,14 +376,28 @@ static size_t make_key(char *buf, size_t size, const char *const *parts,
     return len;
 }
 
+/* The longest GPU key (make_key's buffer in tel_gpu_get). */
+#define GPU_KEY_MAX 1024
+
+/* Whether the key of the GPU known by `key_id` on `host`, or by uuid
+ * alone, fits: make_key's parts "U", "" and uuid, or "H", host and
+ * key_id, each with its NUL. */
+static bool gpu_key_fits(const char *host, const char *key_id, const char *uuid)
+{
+    size_t n = 4 + (uuid[0] ? strlen(uuid) : strlen(host) + strlen(key_id));
+    return n <= GPU_KEY_MAX;
+}
+
 /* The GPU known by `key_id` on `host` (a UUID is enough on its own),
- * added when new.  id is what job_id shows; uuid and model may be "". */
+ * added when new.  id is what job_id shows; uuid and model may be "".
+ * Callers check gpu_key_fits first, to say which label is too long; an
+ * nvidia-smi row's cells (255 bytes at most) always fit. */
 static gp_status tel_gpu_get(tel *T, const char *host, const char *key_id,
                              const char *id, const char *uuid,
                              const char *model, uint32_t source, long line,
                              long series, uint32_t *out)
 {
-    char key[1024];
+    char key[GPU_KEY_MAX];
     const char *parts[3] = {uuid[0] ? "U" : "H", uuid[0] ? "" : host,
                             uuid[0] ? uuid : key_id};
     size_t len = make_key(key, sizeof key, parts, 3);
@@ -391,8 +405,9 @@ static gp_status tel_gpu_get(tel *T, const char *host, const char *key_id,
 
     if (len == 0)
         return at_error(T, source, line, series, "gpu",
-                        "the GPU's host and id are too long (over 1000 "
-                        "bytes)");
+                        "the GPU's host and id are too long (over %d bytes "
+                        "together)",
+                        GPU_KEY_MAX - 4);
     if (gp_strmap_get(&T->gpu_map, key, len, &v)) {
         tel_gpu *g = &T->gpus[v];
         /* a later sample may name what the first did not */
@@ -1593,6 +1608,38 @@ static long label_column(const label_set *ls, const char *name)
     return 0;
 }
 
+/* Records an error about label `name` of a reading: at the label's column
+ * on a text line; for a Prometheus series at its value in the series'
+ * metric, with that path as the field, as other label errors give it. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 7, 8)))
+#endif
+static gp_status
+label_error(tel *T, uint32_t source, long line, long series,
+            const label_set *ls, const char *name, const char *fmt, ...)
+{
+    const tel_source *src = &T->sources[source];
+    long column = label_column(ls, name);
+    const char *field = name;
+    char path_field[96], msg[640];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (series >= 0 && src->text) {
+        gp_jstep path[5] = {
+            {"data", 0}, {"result", 0}, {NULL, 0}, {"metric", 0}, {name, 0}};
+        path[2].index = (size_t)series;
+        gp_json_locate(src->text, src->len, path, 5, &line, &column);
+        snprintf(path_field, sizeof path_field, "data.result[%ld].metric.%s",
+                 series, name);
+        field = path_field;
+    }
+    gp_error_set(T->err, src->name, line, column, field, "%s", msg);
+    return GP_ERR_INPUT;
+}
+
 /* The first of two labels that is set. */
 static const char *label2(const label_set *ls, const char *a, const char *b)
 {
@@ -1655,29 +1702,27 @@ static gp_status add_reading(tel *T, uint32_t source, long line, long series,
 
     if (!host[0])
         host = default_host;
-    if (label(ls, "GPU_I_ID")[0]) {
-        static const char mig[] = "MIG instances are not supported yet: "
-                                  "import the whole GPUs' metrics (without "
-                                  "GPU_I_ID)";
-        long label_at = label_column(ls, "GPU_I_ID"); /* a text line's */
-        const char *field = "GPU_I_ID";
-        char path_field[96];
-        if (series >= 0 && src->text) {
-            /* a Prometheus series: the label's value in its metric, as
-             * other label errors give it */
-            gp_jstep path[5] = {{"data", 0},
-                                {"result", 0},
-                                {NULL, 0},
-                                {"metric", 0},
-                                {"GPU_I_ID", 0}};
-            path[2].index = (size_t)series;
-            gp_json_locate(src->text, src->len, path, 5, &line, &label_at);
-            snprintf(path_field, sizeof path_field,
-                     "data.result[%ld].metric.GPU_I_ID", series);
-            field = path_field;
-        }
-        gp_error_set(T->err, src->name, line, label_at, field, "%s", mig);
-        return GP_ERR_INPUT;
+    if (label(ls, "GPU_I_ID")[0])
+        return label_error(T, source, line, series, ls, "GPU_I_ID",
+                           "MIG instances are not supported yet: import the "
+                           "whole GPUs' metrics (without GPU_I_ID)");
+    const char *key_id = gpu_label[0] ? gpu_label : uuid;
+    if (!gpu_key_fits(host, key_id, uuid)) {
+        /* the label that makes the key too long: the UUID, which is the
+         * key on its own, else the longer of the host's and the gpu's
+         * (a host from the file's name is at most 255 bytes, so then
+         * always the gpu's) */
+        const char *host_label =
+            label(ls, "Hostname")[0] ? "Hostname" : "instance";
+        const char *name = uuid[0]                             ? "UUID"
+                           : strlen(host) >= strlen(gpu_label) ? host_label
+                                                               : "gpu";
+        return label_error(T, source, line, series, ls, name,
+                           uuid[0] ? "the GPU's UUID is too long (over %d "
+                                     "bytes)"
+                                   : "the GPU's host and id are too long "
+                                     "(over %d bytes together)",
+                           GPU_KEY_MAX - 4);
     }
     if ((st = tel_gpu_get(T, host, gpu_label[0] ? gpu_label : uuid,
                           gpu_label[0] ? gpu_label : uuid, uuid,

@@ -75,6 +75,12 @@ typedef struct tel_gpu {
     uint32_t source;
     long line;   /* where it was first seen */
     long series; /* Prometheus: index into data.result, else -1 */
+    /* where model was read, for the errors about it: a cell or a text
+     * line's label (column, field), or data.result[model_series]'s
+     * modelName (column 0, found when needed) */
+    uint32_t model_source;
+    long model_line, model_column, model_series;
+    char model_field[32];
     const gp_catalog *catalog;
     const gp_instance_type *type;
 } tel_gpu;
@@ -388,14 +394,35 @@ static bool gpu_key_fits(const char *host, const char *key_id, const char *uuid)
     return n <= GPU_KEY_MAX;
 }
 
+/* Where a sample's model was read: its column (0 for a Prometheus
+ * series) and field. */
+typedef struct model_place {
+    long column;
+    const char *field;
+} model_place;
+
+/* Records in g that its model was read at `at` of line (or series). */
+static void gpu_model_read(tel_gpu *g, uint32_t source, long line, long series,
+                           const model_place *at)
+{
+    g->model_source = source;
+    g->model_line = line;
+    g->model_series = series;
+    g->model_column = at ? at->column : 0;
+    snprintf(g->model_field, sizeof g->model_field, "%s",
+             at && at->field ? at->field : "modelName");
+}
+
 /* The GPU known by `key_id` on `host` (a UUID is enough on its own),
- * added when new.  id is what job_id shows; uuid and model may be "".
+ * added when new.  id is what job_id shows; uuid and model may be "";
+ * model_at is where model was read.
  * Callers check gpu_key_fits first, to say which label is too long; an
  * nvidia-smi row's cells (255 bytes at most) always fit. */
 static gp_status tel_gpu_get(tel *T, const char *host, const char *key_id,
                              const char *id, const char *uuid,
-                             const char *model, uint32_t source, long line,
-                             long series, uint32_t *out)
+                             const char *model, const model_place *model_at,
+                             uint32_t source, long line, long series,
+                             uint32_t *out)
 {
     char key[GPU_KEY_MAX];
     const char *parts[3] = {uuid[0] ? "U" : "H", uuid[0] ? "" : host,
@@ -417,6 +444,7 @@ static gp_status tel_gpu_get(tel *T, const char *host, const char *key_id,
                 return nomem(T);
             gp_free(g->model);
             g->model = m;
+            gpu_model_read(g, source, line, series, model_at);
         }
         *out = v;
         return GP_OK;
@@ -434,6 +462,7 @@ static gp_status tel_gpu_get(tel *T, const char *host, const char *key_id,
     g->source = source;
     g->line = line;
     g->series = series;
+    gpu_model_read(g, source, line, series, model_at);
     if (!g->host || !g->id || !g->uuid || !g->model) {
         gp_free(g->host);
         gp_free(g->id);
@@ -734,6 +763,38 @@ static void list_add(char *buf, size_t size, const char *name)
     snprintf(buf + n, size - n, "%s%s", n ? ", " : "", name);
 }
 
+/* Records an error about GPU g's model, at the cell or label it was read
+ * from: a Prometheus series' at data.result[N].metric.modelName. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static gp_status
+model_error(tel *T, const tel_gpu *g, const char *fmt, ...)
+{
+    const tel_source *src = &T->sources[g->model_source];
+    long line = g->model_line, column = g->model_column;
+    char field[96], msg[640];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(field, sizeof field, "%s", g->model_field);
+    if (g->model_series >= 0 && src->text) {
+        gp_jstep path[5] = {{"data", 0},
+                            {"result", 0},
+                            {NULL, 0},
+                            {"metric", 0},
+                            {"modelName", 0}};
+        path[2].index = (size_t)g->model_series;
+        gp_json_locate(src->text, src->len, path, 5, &line, &column);
+        snprintf(field, sizeof field, "data.result[%ld].metric.modelName",
+                 g->model_series);
+    }
+    gp_error_set(T->err, src->name, line, column, field, "%s", msg);
+    return GP_ERR_INPUT;
+}
+
 /* Picks GPU g's instance type from its model name and its host's GPU
  * count, or says why it cannot. */
 static gp_status type_from_model(tel *T, tel_gpu *g, int per_host)
@@ -786,20 +847,20 @@ static gp_status type_from_model(tel *T, tel_gpu *g, int per_host)
     g->catalog = NULL;
     g->type = NULL;
     if (n_model == 0)
-        return at_error(T, g->source, g->line, g->series, "instance_type",
-                        "no instance type in the catalogs has GPU model %s; "
-                        "give --instance-type",
-                        q);
+        return model_error(T, g,
+                           "no instance type in the catalogs has GPU model "
+                           "%s; give --instance-type",
+                           q);
     if (n_fit == 0)
-        return at_error(T, g->source, g->line, g->series, "instance_type",
-                        "host %s has %d %s GPU%s, and no instance type with "
-                        "that GPU has %d (%s); give --instance-type",
-                        g->host, per_host, q, gp_plural(per_host, "", "s"),
-                        per_host, same_model);
-    return at_error(T, g->source, g->line, g->series, "instance_type",
-                    "host %s has %d %s GPU%s, which fits several instance "
-                    "types (%s); give --instance-type",
-                    g->host, per_host, q, gp_plural(per_host, "", "s"), fit);
+        return model_error(T, g,
+                           "host %s has %d %s GPU%s, and no instance type "
+                           "with that GPU has %d (%s); give --instance-type",
+                           g->host, per_host, q, gp_plural(per_host, "", "s"),
+                           per_host, same_model);
+    return model_error(T, g,
+                       "host %s has %d %s GPU%s, which fits several instance "
+                       "types (%s); give --instance-type",
+                       g->host, per_host, q, gp_plural(per_host, "", "s"), fit);
 }
 
 /* How many hosts' notes "host H logs 2 GPUs, T has 4" are written one
@@ -1499,8 +1560,11 @@ static gp_status smi_row(void *ctx, char **fields, size_t n, long line,
                           &power)) != GP_OK)
         return st;
 
-    if ((st = tel_gpu_get(T, host, key_id, id, uuid, model, r->source, line, -1,
-                          &gpu)) != GP_OK)
+    model_place model_at = {r->col[SMI_NAME] + 1,
+                            r->col[SMI_NAME] >= 0 ? r->header[r->col[SMI_NAME]]
+                                                  : NULL};
+    if ((st = tel_gpu_get(T, host, key_id, id, uuid, model, &model_at,
+                          r->source, line, -1, &gpu)) != GP_OK)
         return st;
     if ((st = tel_sample_at(T, gpu, t, r->source, line, -1, &at, &created)) !=
         GP_OK)
@@ -1707,6 +1771,7 @@ static gp_status add_reading(tel *T, uint32_t source, long line, long series,
                            "MIG instances are not supported yet: import the "
                            "whole GPUs' metrics (without GPU_I_ID)");
     const char *key_id = gpu_label[0] ? gpu_label : uuid;
+    model_place model_at = {label_column(ls, "modelName"), "modelName"};
     if (!gpu_key_fits(host, key_id, uuid)) {
         /* the label that makes the key too long: the UUID, which is the
          * key on its own, else the longer of the host's and the gpu's
@@ -1726,8 +1791,8 @@ static gp_status add_reading(tel *T, uint32_t source, long line, long series,
     }
     if ((st = tel_gpu_get(T, host, gpu_label[0] ? gpu_label : uuid,
                           gpu_label[0] ? gpu_label : uuid, uuid,
-                          label(ls, "modelName"), source, line, series,
-                          &gpu)) != GP_OK)
+                          label(ls, "modelName"), &model_at, source, line,
+                          series, &gpu)) != GP_OK)
         return st;
     workload_labels(ls, &team, &project, &pod);
     if ((st = tel_labels_get(T, team, project, pod, &labels)) != GP_OK)

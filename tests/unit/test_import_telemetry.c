@@ -419,8 +419,10 @@ test_model_fitting_several_types_asks_for_instance_type(void **state)
                      "timestamp,index,name\n2024-03-04T08:00:00Z,0,Tesla T4\n"
                      "2024-03-04T08:01:00Z,0,Tesla T4\n",
                      "t4.csv", &o);
+    /* at the model's cell: line 2, the third column, named by its header */
     assert_int_equal(e.line, 2);
-    assert_string_equal(e.field, "instance_type");
+    assert_int_equal(e.column, 3);
+    assert_string_equal(e.field, "name");
     assert_non_null(strstr(e.message, "g4dn.xlarge"));
     assert_non_null(strstr(e.message, "Standard_NC4as_T4_v3"));
     assert_non_null(strstr(e.message, "give --instance-type"));

@@ -52,7 +52,7 @@ static void rows_field(void *s, size_t len, void *p)
     if (r->n == 0)
         r->row_line = r->line;
     if (r->n >= MAX_COLUMNS) {
-        gp_error_set(r->err, r->source, r->row_line, 0, NULL,
+        gp_error_set(r->err, r->source, r->row_line, MAX_COLUMNS + 1, NULL,
                      "more than %d columns", MAX_COLUMNS);
         r->st = GP_ERR_INPUT;
         return;

@@ -1377,8 +1377,9 @@ static void read_range(gp_trace_builder *b, struct shard *s,
                 ok = nf <= MAX_FIELDS && add_row(s, b, ctx, row);
                 if (nf > MAX_FIELDS) {
                     gp_error_clear(&s->err);
-                    gp_error_set(&s->err, ctx->source, row_line, 0, NULL,
-                                 "more than %d fields", MAX_FIELDS);
+                    /* at the first field past the limit */
+                    gp_error_set(&s->err, ctx->source, row_line, MAX_FIELDS + 1,
+                                 NULL, "more than %d fields", MAX_FIELDS);
                     s->status = GP_ERR_INPUT;
                 }
                 goto row_done;
@@ -1426,8 +1427,8 @@ static void read_range(gp_trace_builder *b, struct shard *s,
         if (slow.too_many || slow.rows_done > 1) {
             gp_error_clear(&s->err);
             if (slow.too_many)
-                gp_error_set(&s->err, ctx->source, row_line, 0, NULL,
-                             "more than %d fields", MAX_FIELDS);
+                gp_error_set(&s->err, ctx->source, row_line, MAX_FIELDS + 1,
+                             NULL, "more than %d fields", MAX_FIELDS);
             else {
                 /* a CR outside quotes ended field n_first for libcsv */
                 size_t col = slow.n_first ? slow.n_first : 1;
@@ -1587,7 +1588,7 @@ static gp_status read_header(const gp_trace_builder *b, struct file_ctx *ctx,
     if (h.nomem)
         return GP_ERR_NOMEM;
     if (h.too_many) {
-        gp_error_set(err, ctx->source, ctx->header_line, 0, NULL,
+        gp_error_set(err, ctx->source, ctx->header_line, MAX_FIELDS + 1, NULL,
                      "the header has more than %d columns", MAX_FIELDS);
         return GP_ERR_INPUT;
     }

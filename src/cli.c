@@ -1051,11 +1051,9 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
                          strerror(EISDIR));
             goto fail;
         }
-        errno = 0;
-        in->rejects_tmp = gp_temp_name(rejects_path, "");
-        if (!in->rejects_tmp && (errno == ENOMEM || errno == 0))
-            goto nomem;
-        in->rejects = in->rejects_tmp ? fopen(in->rejects_tmp, "w") : NULL;
+        if (gp_temp_name(rejects_path, "", &in->rejects_tmp, &err) != GP_OK)
+            goto fail;
+        in->rejects = fopen(in->rejects_tmp, "w");
         if (!in->rejects) {
             gp_error_set(&err, rejects_path, 0, 0, NULL, "cannot write: %s",
                          strerror(errno));
@@ -1124,8 +1122,6 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
         return 1;
     }
     return 0;
-nomem:
-    gp_error_set(&err, NULL, 0, 0, NULL, "out of memory");
 fail:
     print_more_bad_rows(in);
     gp_cli_print_error(&err);

@@ -730,33 +730,37 @@ bool gp_path_is_special(const char *path)
            (!S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode));
 }
 
-char *gp_temp_name(const char *path, const char *suffix)
+gp_status gp_temp_name(const char *path, const char *suffix, char **tmp,
+                       gp_error *err)
 {
-    char *tmp;
-
+    *tmp = NULL;
     if (gp_path_is_special(path)) {
         const char *dir = getenv("TMPDIR");
         if (!dir || !*dir)
             dir = "/tmp";
         size_t n = strlen(dir) + 32;
-        if (!(tmp = gp_malloc(n)))
-            return NULL;
-        snprintf(tmp, n, "%s/gpuplan-XXXXXX", dir);
-        int fd = mkstemp(tmp);
+        if (!(*tmp = gp_malloc(n)))
+            goto nomem;
+        snprintf(*tmp, n, "%s/gpuplan-XXXXXX", dir);
+        int fd = mkstemp(*tmp);
         if (fd < 0) {
-            int saved = errno;
-            gp_free(tmp);
-            errno = saved;
-            return NULL;
+            gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
+                         strerror(errno));
+            gp_free(*tmp);
+            *tmp = NULL;
+            return GP_ERR_IO;
         }
         close(fd);
-        return tmp;
+        return GP_OK;
     }
     size_t n = strlen(path) + strlen(suffix) + 32;
-    if (!(tmp = gp_malloc(n)))
-        return NULL;
-    snprintf(tmp, n, "%s.tmp%ld%s", path, (long)getpid(), suffix);
-    return tmp;
+    if (!(*tmp = gp_malloc(n)))
+        goto nomem;
+    snprintf(*tmp, n, "%s.tmp%ld%s", path, (long)getpid(), suffix);
+    return GP_OK;
+nomem:
+    gp_error_set(err, path, 0, 0, NULL, "out of memory");
+    return GP_ERR_NOMEM;
 }
 
 /* Copies file `from` into `to`, which is opened for writing as it is (a
@@ -818,17 +822,8 @@ static gp_status write_temporary(const char *path,
     FILE *f;
     gp_status st;
 
-    errno = 0;
-    *tmp = gp_temp_name(path, "");
-    if (!*tmp) {
-        if (errno == ENOMEM || errno == 0) {
-            gp_error_set(err, path, 0, 0, NULL, "out of memory");
-            return GP_ERR_NOMEM;
-        }
-        gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
-                     strerror(errno));
-        return GP_ERR_IO;
-    }
+    if ((st = gp_temp_name(path, "", tmp, err)) != GP_OK)
+        return st;
     f = fopen(*tmp, "wb");
     if (!f) {
         gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",

@@ -284,9 +284,11 @@ bool gp_path_is_special(const char *path);
 
 /* A temporary name for writing `path`: "path.tmpPID" + suffix beside it
  * (so the rename cannot cross file systems), or for a special target a
- * new empty file in $TMPDIR (default /tmp).  Returns a gp_malloc'd
- * string, or NULL with errno set (ENOMEM, or why mkstemp failed). */
-char *gp_temp_name(const char *path, const char *suffix);
+ * new empty file in $TMPDIR (default /tmp).  Sets *tmp to a gp_malloc'd
+ * string; on failure *tmp is NULL and err says "out of memory" or
+ * "cannot write: <why mkstemp failed>", against `path`. */
+gp_status gp_temp_name(const char *path, const char *suffix, char **tmp,
+                       gp_error *err);
 
 /* Puts the finished temporary file tmp at `path`: renames it over a
  * regular file (or none), copies it into a special one and removes it.

@@ -1728,16 +1728,7 @@ static gp_status claim_temp(const char *path, char **tmp, gp_error *err)
     }
     if (gp_path_is_special(path)) {
         /* a pipe or a device takes a copy of the finished workbook */
-        errno = 0;
-        if ((*tmp = gp_temp_name(path, "")))
-            return GP_OK;
-        if (errno == ENOMEM || errno == 0) {
-            gp_error_set(err, path, 0, 0, NULL, "out of memory");
-            return GP_ERR_NOMEM;
-        }
-        gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
-                     strerror(errno));
-        return GP_ERR_IO;
+        return gp_temp_name(path, "", tmp, err);
     }
     if (!(*tmp = gp_malloc(n + 32))) {
         gp_error_set(err, path, 0, 0, NULL, "out of memory");

@@ -137,4 +137,16 @@ through_pipe "$dir/pipe.rej" "$bin" validate --quiet --trace "$dir/bad.csv" \
     --pricing "$pricing" --skip-bad --rejects "$dir/pipe.rej" > /dev/null
 cmp "$dir/file.rej" "$dir/got-pipe.rej" || fail "--rejects through a pipe differs"
 grep -q ',152,3,"instances",' "$dir/file.rej" || fail "--rejects: no rejected row"
+
+# a $TMPDIR that does not exist cannot take the copy: the workbook and
+# --rejects each fail with the target named and mkstemp's reason, exit 1
+for out in "--out $dir/pipe.xlsx" "--skip-bad --rejects $dir/pipe.rej"; do
+    st=0
+    TMPDIR=$dir/no-such-tmp "$bin" simulate --quiet --trace "$dir/bad.csv" \
+        --pricing "$pricing" $out > /dev/null 2> "$dir/notmp.err" || st=$?
+    [ "$st" -eq 1 ] || fail "no \$TMPDIR ($out): exit $st, not 1"
+    target=${out##* }
+    grep -qx "$target: cannot write: No such file or directory" \
+        "$dir/notmp.err" || fail "no \$TMPDIR ($out): $(cat "$dir/notmp.err")"
+done
 echo ok

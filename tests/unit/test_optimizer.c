@@ -913,6 +913,81 @@ static void test_two_regions_of_one_pool_need_no_compute_plan(void **state)
     gp_pricing_free(two);
 }
 
+/*
+ * A year of 460 pools is past SAMPLE_ABOVE (8,760 x 461 = 4,038,360 list
+ * entries a pass, over 4e6), so it is solved on every fifth hour (k =
+ * ceil(4,038,360 / 1.5e6) = 3, moved to 5 as 3 and 4 share a factor with
+ * 24).  Each pool has no plan, so its best reservation is on its own the
+ * demand quantile of the single-pool test.  Demand repeats daily: L1 for
+ * hours 0-7 of the day, L2 = L1 + 2 + p % 5 for 8-15, L3 = L2 + 3 for
+ * 16-23, with L1 = 1 + p % 7; on demand costs 1, a reservation r = 0.3,
+ * 0.5 or 0.7 (p % 3).  The n-th instance pays when demand reaches it in
+ * more than r of the hours, so by hand n = L3 (a third of the hours >
+ * 0.3), L2 (two thirds > 0.5 > a third) or L1 (two thirds < 0.7).  The
+ * sample keeps the day's shape exactly: the 1,752 hours 0, 5, ..., 8,755
+ * visit each hour of the day 73 times (5 and 24 are coprime, 1,752 = 73 x
+ * 24).  The year's cost, by hand per day: r n 24 plus what is left on
+ * demand, 0 (n = L3), 8 (L3 - L2) (n = L2) or 8 (L2 - L1) + 8 (L3 - L1)
+ * (n = L1); times 365.  With no_cost the solve returns NAN and skips
+ * that last pass, and decides the same.
+ */
+static void test_sampled_year_reserves_each_pools_quantile(void **state)
+{
+    static const gp_reserved_offer offer; /* any: the solve reads rates */
+    enum { P = 460, H = 8760 };
+    static const double rate[3] = {0.3, 0.5, 0.7};
+    (void)state;
+    for (int no_cost = 1; no_cost >= 0; no_cost--) {
+        gp_opt *o = gp_calloc(1, sizeof *o);
+        assert_non_null(o);
+        o->n_hours = H;
+        o->n_pools = P;
+        o->no_cost = no_cost;
+        o->pools = gp_calloc(P, sizeof *o->pools);
+        o->value = gp_calloc((size_t)P * H + 1, sizeof *o->value);
+        o->resid = gp_calloc(P + 1, sizeof *o->resid);
+        assert_true(o->pools && o->value && o->resid);
+        double want_cost = 0;
+        double want_n[P];
+        for (int p = 0; p < P; p++) {
+            gp_opt_pool *pool = &o->pools[p];
+            double l1 = 1 + p % 7, l2 = l1 + 2 + p % 5, l3 = l2 + 3;
+            pool->od = 1;
+            pool->ri_offer = &offer;
+            pool->ri_rate = rate[p % 3];
+            pool->n_fixed = -1;
+            pool->demand = gp_malloc(H * sizeof *pool->demand);
+            assert_non_null(pool->demand);
+            for (int h = 0; h < H; h++)
+                pool->demand[h] = h % 24 < 8 ? l1 : h % 24 < 16 ? l2 : l3;
+            double day;
+            if (p % 3 == 0) {
+                want_n[p] = l3;
+                day = 0.3 * l3 * 24;
+            } else if (p % 3 == 1) {
+                want_n[p] = l2;
+                day = 0.5 * l2 * 24 + 8 * (l3 - l2);
+            } else {
+                want_n[p] = l1;
+                day = 0.7 * l1 * 24 + 8 * (l2 - l1) + 8 * (l3 - l1);
+            }
+            want_cost += day * 365;
+        }
+        gp_opt *sample = gp_opt_sampled(o);
+        assert_non_null(sample);
+        assert_int_equal(sample->n_hours, 1752);
+        gp_opt_free(sample);
+        double cost = gp_opt_solve(o);
+        for (int p = 0; p < P; p++)
+            assert_close(o->pools[p].n, want_n[p], 0);
+        if (no_cost)
+            assert_true(isnan(cost));
+        else
+            assert_close(cost, want_cost, 1e-9 * want_cost);
+        gp_opt_free(o);
+    }
+}
+
 /* Out of memory at every allocation of gp_opt_build and gp_opt_solve in
  * turn: each fails cleanly (GP_ERR_NOMEM, or NAN from the solve) and frees
  * what it had; the ASan build's leak check sees the rest.  It used to
@@ -967,6 +1042,7 @@ int main(void)
         cmocka_unit_test(test_two_regions_do_as_well_as_one_twice),
         cmocka_unit_test(test_bundled_two_regions_do_as_well_as_one_twice),
         cmocka_unit_test(test_two_regions_of_one_pool_need_no_compute_plan),
+        cmocka_unit_test(test_sampled_year_reserves_each_pools_quantile),
         cmocka_unit_test(test_allocation_failures_leak_nothing),
     };
     gsl_set_error_handler_off();

@@ -84,8 +84,12 @@ done
 #              on demand 7,480.8333 x 1.861            =  13,921.83
 #   "current" (all on demand) 182,413.11 + 13,921.83   = 196,334.94
 # The balanced plan adds a g6e instance_family savings plan (1 y, all
-# upfront, $1.06077/h for g6e.xlarge) at the level the optimizer picked,
-# $21.569/h; given that level, by hand:
+# upfront, $1.06077/h for g6e.xlarge).  Its best level, by hand: a plan
+# dollar costs $1 an hour and saves 1.861 / 1.06077 in each hour whose
+# usage u at plan rates, 1.06077 u, is above it, so the window's cost
+# 336 S + sum max(0, u - S / 1.06077) x 1.861 is least at a breakpoint
+# S = 1.06077 u; the python below tries each hour's and finds 21.56899,
+# in whole tenths of a cent $21.569/h; at that level:
 #   commitment   21.569 x 336 = 7,247.18; upfront 21.569 x 8760 = 188,944.44
 #   on demand    per hour max(0, u - 21.569 / 1.06077) x 1.861, summed
 #                over the 336 hours' usage u (python3)  =   2,570.04
@@ -95,9 +99,20 @@ done
 # (182,413.11 - 63,451.50), and its first step, $2.1569/h, is used in
 # every hour (the least usage, 7 x 1.06077 = $7.43/h at plan rates, is
 # above it), so it saves 336 x 2.1569 x (1.861 / 1.06077 - 1) = 546.72.
-python3 - "$out/rec" <<'PY'
-import csv, sys
+python3 - "$out/rec" "$src/scenarios/sample/trace.csv" <<'PY'
+import collections, csv, sys
 d = sys.argv[1]
+# the plan's level by hand (above): g6e usage per hour from the 10-minute
+# rows, then the cheapest breakpoint
+use = collections.defaultdict(float)
+for r in csv.DictReader(open(sys.argv[2])):
+    if r["instance_type"] == "g6e.xlarge":
+        use[r["timestamp"][:13]] += float(r["instances"]) * float(r["step_s"]) / 3600
+assert len(use) == 336, len(use)
+def window_cost(S):
+    return 336 * S + sum(max(0, u - S / 1.06077) * 1.861 for u in use.values())
+best = min((1.06077 * u for u in use.values()), key=window_cost)
+assert round(best, 3) == 21.569, best
 def near(got, want, what):
     assert abs(float(got) - want) < 0.006, "%s: %s, expected %r" % (what, got, want)
 month = {r["strategy"]: r for r in csv.DictReader(open(d + "/monthly.csv"))}

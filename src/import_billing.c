@@ -599,10 +599,13 @@ static const char *owned_left_out(const owned *o)
         !(o->type == GP_COMMIT_SAVINGS_PLAN && o->kind == GP_PLAN_FAMILY &&
           (!o->family[0] || !o->region[0])))
         return NULL;
-    return o->unpriced && o->covered_hours == 0
-               ? "it covering only types the catalogs do not price"
-           : !sized ? "nothing charged to it, so its size is unknown"
-                    : "no instance usage it covered";
+    if (o->unpriced && o->covered_hours == 0)
+        return "it covering only types the catalogs do not price";
+    /* a reservation is sized by the usage it covered (or a CUR count): a
+     * fee alone may have been charged, but says neither */
+    if (o->type == GP_COMMIT_RESERVED || sized)
+        return "no instance usage it covered";
+    return "nothing charged to it, so its size is unknown";
 }
 
 /* Builds the scenario object for the commitments that can be sized; adds

@@ -12,10 +12,28 @@
 #include <string.h>
 
 static atomic_long fail_after = -1;
+static atomic_long refused;
+static atomic_bool once;
 
 void gp_alloc_fail_after(long n)
 {
+    atomic_store(&fail_after, -1);
+    atomic_store(&once, false);
+    atomic_store(&refused, 0);
     atomic_store(&fail_after, n);
+}
+
+void gp_alloc_fail_only(long n)
+{
+    atomic_store(&fail_after, -1);
+    atomic_store(&once, true);
+    atomic_store(&refused, 0);
+    atomic_store(&fail_after, n);
+}
+
+long gp_alloc_refused(void)
+{
+    return atomic_load(&refused);
 }
 
 static bool should_fail(void)
@@ -23,8 +41,14 @@ static bool should_fail(void)
     long n = atomic_load(&fail_after);
 
     while (n >= 0) {
-        if (n == 0)
+        if (n == 0) {
+            /* one refusal only: the next allocations succeed */
+            if (atomic_load(&once) &&
+                !atomic_compare_exchange_weak(&fail_after, &n, -1))
+                continue;
+            atomic_fetch_add(&refused, 1);
             return true;
+        }
         if (atomic_compare_exchange_weak(&fail_after, &n, n - 1))
             return false;
     }

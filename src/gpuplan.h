@@ -103,6 +103,13 @@ char *gp_strndup(const char *s, size_t n);
 /* After n more successful allocations, every later one fails; n < 0 turns
  * failure injection off. For tests only. */
 void gp_alloc_fail_after(long n);
+/* The same, but only that one allocation fails: a run that goes on past
+ * it shows whether the failure was said or absorbed. */
+void gp_alloc_fail_only(long n);
+/* How many allocations failed since the last gp_alloc_fail_after, so that
+ * a test can tell a run that absorbed a failure from one that needed no
+ * more memory. */
+long gp_alloc_refused(void);
 
 /* ---- vocabulary --------------------------------------------------------- */
 

@@ -61,6 +61,7 @@ struct work {
     bool *worthless;         /* [plan] its first dollar was worth less */
     struct step *steps;      /* best_plan's steps in one bucket */
     size_t steps_cap;
+    bool nomem; /* an allocation failed: the solve is void */
 };
 
 void gp_opt_free(gp_opt *o)
@@ -542,8 +543,10 @@ static double pass(gp_opt *o, struct work *w)
                     struct arena *a = &w->arenas[k];
                     if (a->n == a->cap &&
                         gp_grow((void **)&a->e, &a->cap, a->n + 1,
-                                sizeof *a->e) != GP_OK)
+                                sizeof *a->e) != GP_OK) {
+                        w->nomem = true;
                         return NAN;
+                    }
                     a->e[a->n++] =
                         (struct entry){p, (float)(r * pl->el[j].rate), 0};
                 }
@@ -604,13 +607,8 @@ static double pass(gp_opt *o, struct work *w)
 
 double gp_opt_cost(gp_opt *o)
 {
-    double *lambda = gp_calloc(o->n_plans + 1, sizeof *lambda);
-    double c;
-    o->lambda = lambda;
-    c = pass(o, NULL);
-    o->lambda = NULL;
-    gp_free(lambda);
-    return c;
+    /* a pass without the work area reads no lambda */
+    return pass(o, NULL);
 }
 
 /*
@@ -632,6 +630,7 @@ double gp_opt_cost_local(gp_opt *o, size_t k)
     if (!in || !act) {
         gp_free(in);
         gp_free(act);
+        o->nomem = true;
         return NAN;
     }
     for (size_t j = 0; j < pk->n_el; j++)
@@ -715,9 +714,11 @@ static double best_reservation(const gp_opt *o, struct work *w, size_t p)
         if (pool->demand[h] > (double)top)
             top = (size_t)ceil(pool->demand[h]);
     /* acc[n] for n in [1, top + 1]: full[] as differences, part[] direct */
-    if (gp_grow((void **)&w->acc, &w->acc_cap, 2 * (top + 2),
-                sizeof *w->acc) != GP_OK)
+    if (gp_grow((void **)&w->acc, &w->acc_cap, 2 * (top + 2), sizeof *w->acc) !=
+        GP_OK) {
+        w->nomem = true;
         return pool->n;
+    }
     double *full = w->acc, *part = w->acc + top + 2;
     memset(w->acc, 0, 2 * (top + 2) * sizeof *w->acc);
     for (size_t h = 0; h < o->n_hours; h++) {
@@ -822,8 +823,10 @@ static double best_plan(const gp_opt *o, struct work *w, size_t k)
                 continue;
             if (n == w->steps_cap &&
                 gp_grow((void **)&w->steps, &w->steps_cap, n + 1,
-                        sizeof *w->steps) != GP_OK)
+                        sizeof *w->steps) != GP_OK) {
+                w->nomem = true;
                 return (double)b / scale;
+            }
             double next = i + 1 < i1 ? a->e[i + 1].worth : 0;
             w->steps[n++] = (struct step){c, next - a->e[i].worth};
         }
@@ -874,6 +877,7 @@ static double averages(gp_opt *o, struct work *w, int rounds, bool pools_too,
     if (!target_n || !target_S) {
         gp_free(target_n);
         gp_free(target_S);
+        w->nomem = true;
         return NAN;
     }
     for (int t = 0; t < rounds; t++) {
@@ -990,7 +994,8 @@ gp_opt *gp_opt_clone(const gp_opt *o)
     return o ? sample_hours(o, 1) : NULL;
 }
 
-gp_opt *gp_opt_sampled(const gp_opt *o)
+/* gp_opt_sampled, and *nomem set when it is NULL for want of memory. */
+static gp_opt *sampled(const gp_opt *o, bool *nomem)
 {
     double per_pass = pass_entries(o);
     if (per_pass <= SAMPLE_ABOVE)
@@ -1000,7 +1005,15 @@ gp_opt *gp_opt_sampled(const gp_opt *o)
         k++;
     if (o->n_hours / k < 2 * 168)
         return NULL;
-    return sample_hours(o, k);
+    gp_opt *s = sample_hours(o, k);
+    if (!s)
+        *nomem = true;
+    return s;
+}
+
+gp_opt *gp_opt_sampled(gp_opt *o)
+{
+    return sampled(o, &o->nomem);
 }
 
 /* One side of an exchange: a decision (a pool's reservations or a plan's
@@ -1151,8 +1164,10 @@ static bool transfer(gp_opt *o, struct work *w, size_t c, double *cost)
     double *was = gp_malloc((nk + 1) * sizeof *was);
     bool moved = false;
 
-    if (!f || !fsum || !csum || !was)
+    if (!f || !fsum || !csum || !was) {
+        w->nomem = true;
         goto out;
+    }
     for (size_t k = 0; k < nk; k++)
         was[k] = o->plans[k].S;
     for (size_t h = cp->first; h < cp->last; h++) {
@@ -1269,6 +1284,8 @@ static void polish(gp_opt *o, struct work *w, int rounds, double *best_n,
 {
     double cost = pass(o, NULL);
     bool *moved = gp_calloc(o->n_pools + 1, sizeof *moved);
+    if (!moved)
+        w->nomem = true;
     for (int sweep = 0; moved && sweep < POLISH_SWEEPS; sweep++) {
         bool better = false;
         for (size_t p = 0; p < o->n_pools; p++) {
@@ -1309,6 +1326,8 @@ static void transfer_after_polish(gp_opt *o, struct work *w, int rounds,
     for (size_t k = 0; k < o->n_plans; k++)
         any_compute |= !o->plans[k].fixed &&
                        o->plans[k].kind == GP_PLAN_COMPUTE && o->plans[k].S > 0;
+    if (!n || !S)
+        w->nomem = true;
     if (n && S && any_compute) {
         save(o, n, S);
         double was = pass(o, NULL);
@@ -1338,6 +1357,7 @@ double gp_opt_solve(gp_opt *o)
         gp_free(best_n);
         gp_free(best_S);
         work_free(o, &w);
+        o->nomem = true;
         return NAN;
     }
     o->rounds = 0;
@@ -1348,12 +1368,13 @@ double gp_opt_solve(gp_opt *o)
     if (o->max_rounds > 0 && o->max_rounds < rounds)
         rounds = o->max_rounds;
 
-    gp_opt *sample = gp_opt_sampled(o);
+    gp_opt *sample = sampled(o, &w.nomem);
     if (sample) {
         /* the sample's solution is the solution: sizing the plans again on
          * every hour moved the bench's net savings by 0.04% for three
          * more passes over the year */
         gp_opt_solve(sample);
+        w.nomem |= sample->nomem;
         o->rounds = sample->rounds;
         for (size_t p = 0; p < o->n_pools; p++)
             o->pools[p].n = sample->pools[p].n;
@@ -1444,12 +1465,14 @@ double gp_opt_solve(gp_opt *o)
             o->plans[k].S = was;
     }
 out:
+    if (w.nomem)
+        o->nomem = true;
     work_free(o, &w);
     gp_free(o->lambda);
     o->lambda = NULL;
     gp_free(best_n);
     gp_free(best_S);
-    return cost;
+    return o->nomem ? NAN : cost;
 }
 
 /* What a dollar of `from` covers, in dollars of `to`: the two plans' rates

@@ -82,6 +82,9 @@ typedef struct gp_opt {
     bool no_cost;    /* the caller does not use gp_opt_solve's cost: a
                         problem solved on a sample returns NAN instead of
                         billing every hour once more */
+    bool nomem;      /* memory ran out in gp_opt_solve, gp_opt_sampled
+                        or gp_opt_cost_local: the decisions and costs are
+                        not to be used (it stays set) */
 } gp_opt;
 
 /*
@@ -118,11 +121,12 @@ gp_opt *gp_opt_clone(const gp_opt *o);
 
 /* For a problem large enough to be solved on a sample of its hours (see
  * optimizer.c), that sample with the current decisions: a new gp_opt for
- * gp_opt_free.  NULL for smaller problems (or out of memory). */
-gp_opt *gp_opt_sampled(const gp_opt *o);
+ * gp_opt_free.  NULL for smaller problems, or out of memory (o->nomem). */
+gp_opt *gp_opt_sampled(gp_opt *o);
 
 /* Finds the cheapest decisions (reservations whole), from the current
- * ones.  Returns the cost (NAN with o->no_cost on a sampled problem). */
+ * ones.  Returns the cost (NAN with o->no_cost on a sampled problem), or
+ * NAN with o->nomem set when memory ran out. */
 double gp_opt_solve(gp_opt *o);
 
 /* The decisions as commitments starting at `start` (seconds): one

@@ -79,16 +79,18 @@ static gp_status bill(const struct ctx *c, const gp_trace *t,
                          err);
 }
 
-static double bill_cost(const struct ctx *c, const gp_trace *t,
-                        const gp_commitment *extra, size_t n_extra,
-                        gp_error *err)
+static gp_status bill_cost(const struct ctx *c, const gp_trace *t,
+                           const gp_commitment *extra, size_t n_extra,
+                           double *cost, gp_error *err)
 {
     gp_ledger *l;
-    if (bill(c, t, extra, n_extra, &l, err) != GP_OK)
-        return NAN;
-    double cost = l->total_cost;
+    gp_status st = bill(c, t, extra, n_extra, &l, err);
+    *cost = NAN;
+    if (st != GP_OK)
+        return st;
+    *cost = l->total_cost;
     gp_ledger_free(l);
-    return cost;
+    return GP_OK;
 }
 
 /* A bill for running beside another (bill_two). */
@@ -430,6 +432,10 @@ static gp_status make_plan(const struct ctx *c, const gp_trace *size_on,
     }
     o->no_cost = true; /* the engine bills the plan below */
     gp_opt_solve(o);
+    if (o->nomem) {
+        st = GP_ERR_NOMEM;
+        goto out;
+    }
     st = gp_opt_commitments(o, c->start_hour * 3600, &out->commitments,
                             &out->n_commitments);
     if (st != GP_OK)
@@ -549,30 +555,31 @@ static void set_decisions(gp_opt *o, const gp_commitment *ordered,
 }
 
 /* The optimizer-model savings of each action on top of those before it,
- * in the window and in the low-demand case. */
-static void model_marginals(const struct ctx *c, gp_opt *o,
-                            const gp_commitment *ordered, size_t k,
-                            const gp_trace *downside, double *marginal,
-                            double *marginal_down)
+ * in the window and in the low-demand case.  GP_ERR_NOMEM when memory ran
+ * out (the figures are then not to be used). */
+static gp_status model_marginals(const struct ctx *c, gp_opt *o,
+                                 const gp_commitment *ordered, size_t k,
+                                 const gp_trace *downside, double *marginal,
+                                 double *marginal_down, gp_error *err)
 {
     gp_opt *down = NULL;
-    gp_error ignore;
+    gp_status st = GP_OK;
     double *saved_n = gp_calloc(o->n_pools + 1, sizeof *saved_n);
     double *saved_S = gp_calloc(o->n_plans + 1, sizeof *saved_S);
 
     if (!saved_n || !saved_S) {
         gp_free(saved_n);
         gp_free(saved_S);
-        return;
+        return GP_ERR_NOMEM;
     }
     for (size_t p = 0; p < o->n_pools; p++)
         saved_n[p] = o->pools[p].n;
     for (size_t j = 0; j < o->n_plans; j++)
         saved_S[j] = o->plans[j].S;
-    gp_error_clear(&ignore);
+    /* the same inputs built the window's problem: only memory can fail */
     if (downside)
-        gp_opt_build(&down, downside, c->pricing, &c->scn, 0, c->start_hour,
-                     c->n_hours, 3, ALL_PAYMENTS, &ignore);
+        st = gp_opt_build(&down, downside, c->pricing, &c->scn, 0,
+                          c->start_hour, c->n_hours, 3, ALL_PAYMENTS, err);
     for (int pass = 0; pass < (down ? 2 : 1); pass++) {
         gp_opt *m = pass == 0 ? o : down;
         double *out = pass == 0 ? marginal : marginal_down;
@@ -628,9 +635,12 @@ static void model_marginals(const struct ctx *c, gp_opt *o,
         o->pools[p].n = saved_n[p];
     for (size_t j = 0; j < o->n_plans; j++)
         o->plans[j].S = saved_S[j];
+    if (st == GP_OK && (o->nomem || (down && down->nomem)))
+        st = GP_ERR_NOMEM;
     gp_opt_free(down);
     gp_free(saved_n);
     gp_free(saved_S);
+    return st;
 }
 
 /* Whether optimizer plan p is the one to buy that commitment c names. */
@@ -816,11 +826,9 @@ static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
                                              : r->policy_cost;
     double prev_down = down_base;
     if (downside && isnan(prev_down)) {
-        prev_down = bill_cost(c, downside, NULL, 0, err);
-        if (isnan(prev_down)) {
-            st = GP_ERR_INPUT;
+        st = bill_cost(c, downside, NULL, 0, &prev_down, err);
+        if (st != GP_OK)
             goto out;
-        }
     }
     /* With many actions, billing every prefix would take one engine run
      * per action: their savings then come from the optimizer's model
@@ -837,7 +845,13 @@ static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
             st = GP_ERR_NOMEM;
             goto out;
         }
-        model_marginals(c, o, ordered, k, downside, marginal, marginal_down);
+        st = model_marginals(c, o, ordered, k, downside, marginal,
+                             marginal_down, err);
+        if (st != GP_OK) {
+            gp_free(marginal);
+            gp_free(marginal_down);
+            goto out;
+        }
         gp_warnings_add(&r->notes,
                         "%zu actions: each one's savings are the optimizer's "
                         "estimate (reservations without size flexibility); "
@@ -845,12 +859,10 @@ static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
                         k);
     }
     for (size_t i = 0; i < k; i++) {
-        double cost = modelled ? prev - marginal[i]
-                               : bill_cost(c, NULL, ordered, i + 1, err);
-        if (isnan(cost)) {
-            st = GP_ERR_INPUT;
+        double cost = prev - (modelled ? marginal[i] : 0);
+        if (!modelled &&
+            (st = bill_cost(c, NULL, ordered, i + 1, &cost, err)) != GP_OK)
             goto out;
-        }
         int ai = action_grow(r);
         if (ai < 0) {
             st = GP_ERR_NOMEM;
@@ -871,7 +883,10 @@ static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
         if (downside && modelled) {
             a->downside_net_savings = marginal_down[i];
         } else if (downside) {
-            double d = bill_cost(c, downside, ordered, i + 1, err);
+            double d;
+            st = bill_cost(c, downside, ordered, i + 1, &d, err);
+            if (st != GP_OK)
+                goto out;
             a->downside_net_savings = prev_down - d;
             prev_down = d;
         } else {
@@ -970,7 +985,7 @@ static bool nothing_bought(const gp_opt *o)
 /* Net savings of each of the first few instruments at levels from none to
  * twice the plan's, the others held at the plan's levels (optimizer costs,
  * shifted to the engine's bill of the plan). */
-static gp_status make_curves(gp_recommendation *r, const gp_opt *full,
+static gp_status make_curves(gp_recommendation *r, gp_opt *full,
                              double plan_net)
 {
     size_t want = full->n_pools <= 50 ? 12 : 4;
@@ -978,7 +993,9 @@ static gp_status make_curves(gp_recommendation *r, const gp_opt *full,
     /* a problem the optimizer solved on a sample of its hours is costed
      * on the same sample, scaled to the window */
     gp_opt *sample = gp_opt_sampled(full);
-    gp_opt *o = sample ? sample : (gp_opt *)full;
+    gp_opt *o = sample ? sample : full;
+    if (full->nomem)
+        return GP_ERR_NOMEM;
     double scale = (double)full->n_hours / (double)o->n_hours;
     double base = gp_opt_cost(o);
     /* what buying nothing saves, as billed: the routing action's savings
@@ -1045,7 +1062,7 @@ static gp_status make_curves(gp_recommendation *r, const gp_opt *full,
         r->n_curves++;
     }
     gp_opt_free(sample);
-    return GP_OK;
+    return full->nomem ? GP_ERR_NOMEM : GP_OK;
 }
 
 /* ---- renewals ------------------------------------------------------------- */
@@ -1087,11 +1104,10 @@ static gp_status value_renewal(const struct ctx *w, const gp_commitment *cm,
     if (st != GP_OK)
         goto out;
     double cost1 = l->total_cost;
-    double down1 = downside ? bill_cost(w, downside, extra, n + 1, err) : 0;
-    st = GP_ERR_INPUT;
-    if (isnan(cost0) || isnan(down0) || isnan(down1))
+    double down1 = 0;
+    if (downside &&
+        (st = bill_cost(w, downside, extra, n + 1, &down1, err)) != GP_OK)
         goto out;
-    st = GP_OK;
     memset(a, 0, sizeof *a);
     const gp_ledger_commitment *lc = &l->commitments[l->n_commitments - 1];
     a->type = cm->type == GP_COMMIT_RESERVED ? GP_ACTION_RESERVED
@@ -1218,7 +1234,10 @@ static gp_status renewals(const struct ctx *c, gp_recommendation *r,
         st = bill(&w, NULL, extra, n, &l0, err);
         if (st != GP_OK)
             goto out;
-        double down0 = downside ? bill_cost(&w, downside, extra, n, err) : 0;
+        double down0 = 0;
+        if (downside &&
+            (st = bill_cost(&w, downside, extra, n, &down0, err)) != GP_OK)
+            goto out;
         for (size_t j = 0; j < k; j++) {
             st = value_renewal(&w, &s->commitments[cand[j]], extra, n, n_plan,
                                downside, l0, down0, &tried[j], err);
@@ -1402,6 +1421,8 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
     jobs[0].down = &low;
     jobs[0].policy_cost = r->policy_cost;
     jobs[0].warm = gp_opt_clone(balanced_opt);
+    /* without the copy the other plans start cold: said after the join */
+    bool warm_lost = balanced_opt && !jobs[0].warm;
     jobs[1] = jobs[0];
     jobs[0].out = &r->plans[2];
     jobs[1].conservative = true;
@@ -1425,6 +1446,8 @@ static gp_status recommend_window(struct ctx *c, gp_recommendation *r,
     if (threaded)
         pthread_join(thread, NULL);
     gp_opt_free((gp_opt *)jobs[0].warm);
+    if (st == GP_OK && warm_lost)
+        st = GP_ERR_NOMEM;
     for (int i = 0; i < 2; i++)
         if (st == GP_OK && jobs[i].st != GP_OK) {
             st = jobs[i].st;
@@ -1578,13 +1601,13 @@ static gp_status recommend_forward(const gp_trace *trace,
     high.trace = q[GP_FC_P90];
     ctx_init(&high_policy, q[GP_FC_P90], pricing, s, fc->start_hour,
              fc->n_hours, opt);
-    double policy_cost = bill_cost(&high_policy, NULL, NULL, 0, err);
-    double plan_cost =
-        bill_cost(&high, NULL, plan->commitments, plan->n_commitments, err);
-    if (isnan(policy_cost) || isnan(plan_cost)) {
-        st = GP_ERR_INPUT;
+    double policy_cost, plan_cost;
+    st = bill_cost(&high_policy, NULL, NULL, 0, &policy_cost, err);
+    if (st == GP_OK)
+        st = bill_cost(&high, NULL, plan->commitments, plan->n_commitments,
+                       &plan_cost, err);
+    if (st != GP_OK)
         goto out;
-    }
     r->forward = true;
     r->forward_hours = fc->n_hours;
     r->forward_upside_policy_cost = policy_cost;
@@ -1690,13 +1713,18 @@ gp_status gp_recommend(const gp_trace *trace, const gp_pricing *pricing,
         r->backtest = true;
         r->train_until = cut * 3600;
         r->test_hours = test.n_hours;
-        r->test_policy_cost = bill_cost(&test_policy, NULL, NULL, 0, err);
-        r->test_plan_cost =
-            bill_cost(&test, NULL, moved, bought->n_commitments, err);
+        st = bill_cost(&test_policy, NULL, NULL, 0, &r->test_policy_cost, err);
+        if (st == GP_OK)
+            st = bill_cost(&test, NULL, moved, bought->n_commitments,
+                           &r->test_plan_cost, err);
         gp_free(moved);
-        r->test_plan_net_savings = r->test_policy_cost - r->test_plan_cost;
         /* what the commitments alone saved, on top of the routing */
-        double routed = bill_cost(&test, NULL, NULL, 0, err);
+        double routed;
+        if (st == GP_OK)
+            st = bill_cost(&test, NULL, NULL, 0, &routed, err);
+        if (st != GP_OK)
+            goto fail;
+        r->test_plan_net_savings = r->test_policy_cost - r->test_plan_cost;
         r->test_commitment_net_savings = routed - r->test_plan_cost;
         gp_recommendation *hind = gp_calloc(1, sizeof *hind);
         if (!hind) {
@@ -1719,11 +1747,8 @@ gp_status gp_recommend(const gp_trace *trace, const gp_pricing *pricing,
                 captured(r->test_plan_net_savings, hind->hindsight_net_savings);
         }
         gp_recommendation_free(hind);
-        if (st != GP_OK || isnan(r->test_policy_cost) ||
-            isnan(r->test_plan_cost)) {
-            st = st == GP_OK ? GP_ERR_INPUT : st;
+        if (st != GP_OK)
             goto fail;
-        }
     } else {
         ctx_init(&c, trace, pricing, s, start, hours, opt);
         st = recommend_window(&c, r, true, err);
@@ -1760,6 +1785,8 @@ gp_status gp_recommend(const gp_trace *trace, const gp_pricing *pricing,
     *out = r;
     return GP_OK;
 fail:
+    if (st == GP_ERR_NOMEM && err && !err->message[0])
+        gp_error_set(err, NULL, 0, 0, NULL, "out of memory");
     gp_recommendation_free(r);
     return st;
 }

@@ -1834,6 +1834,28 @@ gp_status gp_forecast_trace(const gp_forecast *f, const gp_trace *history,
             const gp_forecast_point *p = &fs->points[k];
             double v =
                 q == GP_FC_P10 ? p->p10 : (q == GP_FC_P50 ? p->p50 : p->p90);
+            if (v > GP_TRACE_MAX_ROW_INSTANCES) {
+                /* a growth compounded for years: nothing to plan for, and
+                 * past what the optimizer's counts are made for */
+                const gp_pool *pool = &history->pools[fs->pool];
+                char when[32];
+                gp_format_time((f->start_hour + (int64_t)k) * 3600, when,
+                               sizeof when);
+                gp_error_set(err, "", 0, 0, "",
+                             "the forecast of %s %s %s (%s) reaches %.3g "
+                             "instances in an hour (%s at %s), more than "
+                             "the %.0f a trace row may hold: plan a shorter "
+                             "time ahead or give a lower growth",
+                             pool->catalog->provider, pool->catalog->region,
+                             pool->type->name, gp_workload_name(fs->workload),
+                             v,
+                             q == GP_FC_P10   ? "P10"
+                             : q == GP_FC_P50 ? "P50"
+                                              : "P90",
+                             when, GP_TRACE_MAX_ROW_INSTANCES);
+                gp_forecast_trace_free(t);
+                return GP_ERR_INPUT;
+            }
             s->instance_hours[k] = v;
             s->useful_gpu_hours[k] = v * r_useful;
             s->util_gpu_hours[k] = v * r_util;

@@ -1584,9 +1584,12 @@ static gp_status recommend_forward(const gp_trace *trace,
     st = gp_forecast_run(trace, s, opt->forward_hours, &fo, &fc, err);
     if (st == GP_ERR_USAGE && err && strcmp(err->field, "--horizon") == 0)
         snprintf(err->field, sizeof err->field, "--forward");
-    for (int i = 0; st == GP_OK && i < 3; i++)
+    for (int i = 0; st == GP_OK && i < 3; i++) {
         st = gp_forecast_trace(fc, trace, (gp_forecast_quantile)i, &q[i],
                                err);
+        if (st == GP_ERR_INPUT && err)
+            snprintf(err->field, sizeof err->field, "--forward");
+    }
     if (st != GP_OK)
         goto out;
     ctx_init(&c, q[GP_FC_P50], pricing, s, fc->start_hour, fc->n_hours, opt);

@@ -691,6 +691,23 @@ out:
 
 /* ---- the updates ---------------------------------------------------------- */
 
+/* Past this many instances in an hour, best_reservation searches for n
+ * instead of tabulating every n (a table of 16 MB at most). */
+#define RESERVATION_TABLE 1e6
+
+/* What the n-th reserved instance saves over the window (n >= 1). */
+static double nth_instance_worth(const gp_opt *o, const gp_opt_pool *pool,
+                                 const float *v, double n)
+{
+    double sum = 0;
+    for (size_t h = 0; h < o->n_hours; h++) {
+        double x = pool->demand[h] - (n - 1);
+        if (x > 0)
+            sum += (x < 1 ? x : 1) * v[h];
+    }
+    return sum;
+}
+
 /*
  * The best whole number of reserved instances for pool p given the unit
  * values: the n-th instance covers min(1, max(0, d_h - (n-1))) of each
@@ -704,15 +721,33 @@ static double best_reservation(const gp_opt *o, struct work *w, size_t p)
     const gp_opt_pool *pool = &o->pools[p];
     const float *v = o->value + p * o->n_hours;
     double cost = pool->ri_rate * (double)o->n_hours;
-    size_t top = 0;
+    double most = 0;
 
     if (!pool->ri_offer || o->n_hours == 0)
         return 0;
     if (pool->n_fixed >= 0)
         return pool->n_fixed;
     for (size_t h = 0; h < o->n_hours; h++)
-        if (pool->demand[h] > (double)top)
-            top = (size_t)ceil(pool->demand[h]);
+        if (pool->demand[h] > most)
+            most = pool->demand[h];
+    most = ceil(most);
+    if (most > RESERVATION_TABLE && cost > 0) {
+        /* an instance's worth falls as n grows (v >= 0): bisect for the
+         * last n worth its cost, in O(hours) a step; the (ceil(most) +
+         * 1)-th covers no hour and is worth nothing */
+        double lo = 0, hi = most + 1;
+        while (hi - lo > 1) {
+            double mid = floor(lo + (hi - lo) / 2);
+            if (mid <= lo || mid >= hi)
+                break; /* past 2^53 the doubles between are not whole */
+            if (nth_instance_worth(o, pool, v, mid) >= cost)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        return lo;
+    }
+    size_t top = (size_t)most;
     /* acc[n] for n in [1, top + 1]: full[] as differences, part[] direct */
     if (gp_grow((void **)&w->acc, &w->acc_cap, 2 * (top + 2), sizeof *w->acc) !=
         GP_OK) {

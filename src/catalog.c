@@ -779,7 +779,7 @@ void gp_catalog_free(gp_catalog *c)
  * STALE_DAYS before today or dated a day or more after it (today <= 0:
  * unknown, no check), and spot prices (the highest of a history) above
  * on-demand. */
-static void warn_about(gp_pricing *p, gp_catalog *c, int64_t today)
+static gp_status warn_about(gp_pricing *p, gp_catalog *c, int64_t today)
 {
     char as_of[1024] = "";
 
@@ -803,7 +803,9 @@ static void warn_about(gp_pricing *p, gp_catalog *c, int64_t today)
      * take it back (gp_pricing_drop_unused_warnings) */
     if (as_of[0]) {
         gp_warnings_add(&p->warnings, "%s", as_of);
-        c->as_of_warning = gp_strdup(as_of);
+        /* without its copy the warning could not be taken back */
+        if (!(c->as_of_warning = gp_strdup(as_of)))
+            return GP_ERR_NOMEM;
     }
     for (size_t i = 0; i < c->n_types; i++) {
         const gp_instance_type *t = &c->types[i];
@@ -823,6 +825,7 @@ static void warn_about(gp_pricing *p, gp_catalog *c, int64_t today)
                         "%s: spot %s/h is above on-demand %s/h for %s", c->path,
                         s_buf, od_buf, t->name);
     }
+    return GP_OK;
 }
 
 /* Loads one catalog file into p: parses it, refuses a second catalog for a
@@ -889,7 +892,10 @@ static gp_status load_file(gp_pricing *p, const char *path, int64_t today,
     }
     p->catalogs = grown;
     p->catalogs[p->n_catalogs++] = c;
-    warn_about(p, c, today);
+    if (warn_about(p, c, today) != GP_OK) {
+        gp_error_set(err, path, 0, 0, "", "out of memory");
+        return GP_ERR_NOMEM;
+    }
     return GP_OK;
 }
 

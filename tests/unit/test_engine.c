@@ -813,7 +813,8 @@ static void test_spot_statistics_cover_the_window_of_a_cut_run(void **state)
 static void test_out_of_memory_anywhere_fails_cleanly(void **state)
 {
     (void)state;
-    /* Every allocation of a run fails in turn (gp_alloc_fail_after): the
+    /* Every allocation of a run fails in turn, alone (gp_alloc_fail_only,
+     * so that a failure the run absorbed and went on past would show): the
      * run says out of memory and leaves its out-pointer NULL (the ASan
      * build's LeakSanitizer finds anything left behind), until the run
      * needs no more and succeeds; then the same for the chargeback.  A
@@ -844,9 +845,14 @@ static void test_out_of_memory_anywhere_fails_cleanly(void **state)
             gp_error err;
             gp_error_clear(&err);
             l = (gp_ledger *)&err; /* not NULL: the run must set it */
-            gp_alloc_fail_after(n);
+            gp_alloc_fail_only(n);
             gp_status st = gp_engine_run(t, pricing, s, strat, NULL, &l, &err);
+            long refused = gp_alloc_refused();
             gp_alloc_fail_after(-1);
+            if (st == GP_OK && refused)
+                fail_msg("strategy %zu: allocation %ld refused, yet the run "
+                         "went on",
+                         strat, n);
             if (st == GP_OK)
                 break;
             assert_int_equal(st, GP_ERR_NOMEM);
@@ -861,9 +867,13 @@ static void test_out_of_memory_anywhere_fails_cleanly(void **state)
             gp_chargeback_row *rows = (gp_chargeback_row *)&err;
             size_t n_rows = 1;
             gp_error_clear(&err);
-            gp_alloc_fail_after(n);
+            gp_alloc_fail_only(n);
             gp_status st = gp_ledger_chargeback(l, t, &rows, &n_rows, &err);
+            long refused = gp_alloc_refused();
             gp_alloc_fail_after(-1);
+            if (st == GP_OK && refused)
+                fail_msg("chargeback: allocation %ld refused, yet it went on",
+                         n);
             if (st == GP_OK) {
                 assert_true(n_rows > 0);
                 gp_free(rows);

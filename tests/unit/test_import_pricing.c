@@ -503,9 +503,12 @@ static void test_offer_allocation_failures_do_not_leak(void **state)
         memset(&o, 0, sizeof o);
         o.region = "us-east-1";
         gp_error_clear(&err);
-        gp_alloc_fail_after(n);
+        gp_alloc_fail_only(n);
         st = gp_import_aws_offer_buffer(text, len, "offer.csv", &o, out, &err);
+        long refused = gp_alloc_refused();
         gp_alloc_fail_after(-1);
+        if (st == GP_OK && refused)
+            fail_msg("allocation %ld refused, yet it went on", n);
         fclose(out);
     }
     assert_int_equal(st, GP_OK);

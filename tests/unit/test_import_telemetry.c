@@ -769,10 +769,13 @@ static void test_every_allocation_failure_is_clean(void **state)
         gp_status st;
         gp_error err;
         char *out;
-        gp_alloc_fail_after(n);
+        gp_alloc_fail_only(n);
         out = run(gp_import_dcgm_buffer, text, strlen(text), "k.prom", &o, &st,
                   &err);
+        long refused = gp_alloc_refused();
         gp_alloc_fail_after(-1);
+        if (st == GP_OK && refused)
+            fail_msg("allocation %ld refused, yet it went on", n);
         if (st == GP_OK) {
             assert_int_equal(rows(out), 4);
             free(out);
@@ -788,10 +791,13 @@ static void test_every_allocation_failure_is_clean(void **state)
         gp_status st;
         gp_error err;
         char *out;
-        gp_alloc_fail_after(n);
+        gp_alloc_fail_only(n);
         out = run(gp_import_nvidia_smi_buffer, smi, strlen(smi), "s.csv", &o,
                   &st, &err);
+        long refused = gp_alloc_refused();
         gp_alloc_fail_after(-1);
+        if (st == GP_OK && refused)
+            fail_msg("allocation %ld refused, yet it went on", n);
         if (st == GP_OK) {
             assert_int_equal(rows(out), 12);
             free(out);

@@ -68,14 +68,6 @@ static gp_status recommend_run(const gp_trace *t, const gp_scenario *s,
     return gp_recommend(t, pricing, s, &opt, r, err);
 }
 
-static bool says_a_warning_was_lost(const gp_warnings *w)
-{
-    for (size_t i = 0; i < w->count; i++)
-        if (strncmp(w->items[i], "a warning could not be kept", 27) == 0)
-            return true;
-    return false;
-}
-
 /*
  * Each allocation fails in turn, alone (gp_alloc_fail_only(n), n = 0, 1,
  * ...: the run goes on past it, so a failure it absorbed shows), until a

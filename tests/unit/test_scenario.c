@@ -712,9 +712,12 @@ static void test_scenario_parse_fails_cleanly_at_every_allocation(void **state)
         gp_error err;
         gp_status st;
         gp_error_clear(&err);
-        gp_alloc_fail_after(n);
+        gp_alloc_fail_only(n);
         st = gp_scenario_parse(&s, example, strlen(example), "s.json", &err);
+        long refused = gp_alloc_refused();
         gp_alloc_fail_after(-1);
+        if (st == GP_OK && refused)
+            fail_msg("allocation %ld refused, yet it went on", n);
         if (st == GP_OK) {
             assert_int_equal(s->n_strategies, 2);
             gp_scenario_free(s);
@@ -738,9 +741,12 @@ test_scenario_default_and_load_fail_cleanly_when_memory_runs_out(void **state)
         gp_error err;
         gp_status st;
         gp_error_clear(&err);
-        gp_alloc_fail_after(n);
+        gp_alloc_fail_only(n);
         st = gp_scenario_default(&s, &err);
+        long refused = gp_alloc_refused();
         gp_alloc_fail_after(-1);
+        if (st == GP_OK && refused)
+            fail_msg("allocation %ld refused, yet it went on", n);
         if (st == GP_OK) {
             gp_scenario_free(s);
             break;
@@ -753,10 +759,13 @@ test_scenario_default_and_load_fail_cleanly_when_memory_runs_out(void **state)
         gp_error err;
         gp_status st;
         gp_error_clear(&err);
-        gp_alloc_fail_after(n);
+        gp_alloc_fail_only(n);
         st = gp_scenario_load(&s, src_path("tests/data/scenario-unnamed.json"),
                               &err);
+        long refused = gp_alloc_refused();
         gp_alloc_fail_after(-1);
+        if (st == GP_OK && refused)
+            fail_msg("allocation %ld refused, yet it went on", n);
         if (st == GP_OK) {
             gp_scenario_free(s);
             break;

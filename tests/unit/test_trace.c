@@ -950,12 +950,15 @@ static void test_allocation_failures_are_reported_and_leak_nothing(
     (void)state;
     for (long n = 0;; n++) {
         gp_error err;
-        gp_alloc_fail_after(n);
+        gp_alloc_fail_only(n);
         gp_trace *t = read_csv("timestamp,instance_type,instances,job_id\n"
                                "2026-01-05T13:30:00Z,g5.xlarge,2,j\n"
                                "2026-01-05T13:30:00Z,p4d.24xlarge,2,k\n",
                                NULL, &err);
+        long refused = gp_alloc_refused();
         gp_alloc_fail_after(-1);
+        if (t && refused)
+            fail_msg("allocation %ld refused, yet it went on", n);
         if (t) {
             /* two rows of 2 instances for the default step of an hour:
              * 2 + 2 = 4 instance-hours */

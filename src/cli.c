@@ -442,6 +442,17 @@ void gp_cli_print_error(const gp_error *err)
     fprintf(stderr, "%s\n", buf);
 }
 
+int gp_json_print(json_t *doc)
+{
+    gp_error err;
+    gp_error_clear(&err);
+    if (gp_json_write(doc, JSON_COMPACT | JSON_REAL_PRECISION(15), stdout, NULL,
+                      &err) == GP_OK)
+        return 0;
+    gp_cli_print_error(&err);
+    return 1;
+}
+
 void gp_cli_print_warnings(const gp_warnings *w)
 {
     gp_progress_clear();

@@ -9,6 +9,8 @@
 #include "gpuplan.h"
 #include "util.h"
 
+#include <jansson.h>
+
 #include <stdio.h>
 
 /* Options a command accepts, as a bit mask in its table entry. */
@@ -129,6 +131,9 @@ const char *gp_cli_rejects_path(const gp_cli *cli);
 
 /* Prints err the way users see errors: "file:line:column: field: msg". */
 void gp_cli_print_error(const gp_error *err);
+/* gp_json_write of a command's --json document to stdout; on failure says
+ * why on stderr.  The exit status: 0 or 1. */
+int gp_json_print(json_t *doc);
 /* "gpuplan: warning: ..." lines on stderr. */
 void gp_cli_print_warnings(const gp_warnings *w);
 

@@ -694,12 +694,17 @@ static json_t *bill_scenario(bill *b, const gp_import_options *opt)
 }
 
 /* gp_write_atomic's callback: dumps the scenario. */
+struct scenario_out {
+    const json_t *doc;
+    const char *path;
+    gp_error *err;
+};
+
 static gp_status write_json(FILE *f, void *ctx)
 {
-    if (json_dumpf(ctx, f, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) != 0 ||
-        fputc('\n', f) == EOF)
-        return GP_ERR_IO;
-    return GP_OK;
+    const struct scenario_out *o = ctx;
+    return gp_json_write(o->doc, JSON_INDENT(2) | JSON_REAL_PRECISION(15), f,
+                         o->path, o->err);
 }
 
 /* Writes the trace, the owned commitments (when asked) and the summary. */
@@ -758,7 +763,8 @@ static gp_status bill_finish(bill *b, const char *expected,
         json_t *scenario = bill_scenario(b, opt);
         if (!scenario)
             return GP_ERR_NOMEM;
-        st = gp_write_atomic(opt->commitments_out, write_json, scenario, err);
+        struct scenario_out o = {scenario, opt->commitments_out, err};
+        st = gp_write_atomic(opt->commitments_out, write_json, &o, err);
         json_decref(scenario);
         if (st != GP_OK)
             return st;

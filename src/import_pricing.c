@@ -1000,12 +1000,11 @@ static json_t *offer_catalog(offer_ctx *x, unsigned long *incomplete)
 /* Writes a JSON document to out, as catalogs are written. */
 static gp_status dump_json(const json_t *root, FILE *out, gp_error *err)
 {
-    if (json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) != 0 ||
-        fputc('\n', out) == EOF || fflush(out) != 0) {
+    gp_status st = gp_json_write(root, JSON_INDENT(2) | JSON_REAL_PRECISION(15),
+                                 out, NULL, err);
+    if (st == GP_ERR_IO)
         gp_error_set(err, "", 0, 0, NULL, "cannot write the catalog");
-        return GP_ERR_IO;
-    }
-    return GP_OK;
+    return st;
 }
 
 /* Frees what an offer_ctx holds. */

@@ -14,12 +14,68 @@
 #include "json_util.h"
 #include "util.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- jansson's allocations ---------------------------------------------- */
+
+static atomic_bool json_alloc_lost;
+
+static void *json_alloc(size_t size)
+{
+    void *p = gp_malloc(size);
+    if (!p)
+        atomic_store(&json_alloc_lost, true);
+    return p;
+}
+
+void gp_json_alloc_init(void)
+{
+    json_set_alloc_funcs(json_alloc, gp_free);
+}
+
+bool gp_json_alloc_failed(void)
+{
+    return atomic_load(&json_alloc_lost);
+}
+
+void gp_json_alloc_clear(void)
+{
+    atomic_store(&json_alloc_lost, false);
+}
+
+gp_status gp_json_write(const json_t *doc, size_t flags, FILE *f,
+                        const char *name, gp_error *err)
+{
+    /* dumped to memory first: json_dumpf stops part-way when it runs out,
+     * after writing the first part */
+    char *text = doc && !gp_json_alloc_failed() ? json_dumps(doc, flags) : NULL;
+    if (text && gp_json_alloc_failed()) {
+        /* jansson went on past one of its own allocations */
+        gp_free(text);
+        text = NULL;
+    }
+    if (!text) {
+        gp_error_set(err, name, 0, 0, NULL, "out of memory");
+        return GP_ERR_NOMEM;
+    }
+    size_t n = strlen(text);
+    bool ok =
+        fwrite(text, 1, n, f) == n && fputc('\n', f) != EOF && fflush(f) == 0;
+    gp_free(text);
+    if (!ok) {
+        gp_error_set(err, name, 0, 0, NULL, "cannot write: %s",
+                     strerror(errno));
+        return GP_ERR_IO;
+    }
+    return GP_OK;
+}
 
 /* ---- the locator -------------------------------------------------------- */
 

@@ -53,6 +53,28 @@ const char *gp_json_type_phrase(const json_t *v);
 /* The shortest decimal that reads back as v ("2.5", "0.125", "1e+20"). */
 void gp_json_format_number(double v, char *buf, size_t size);
 
+/*
+ * jansson's allocations go through gp_malloc (so tests can fail them), and
+ * one that fails is remembered: json_object_set_new and its kin drop a key
+ * whose value could not be made and go on, so a document built while
+ * memory ran out may lack parts without any call failing.  Writers check
+ * gp_json_alloc_failed() before they write one, and write nothing if it
+ * holds.  gp_json_alloc_init() must run before jansson's first
+ * allocation (main; the tests' setups); the flag stays set.
+ */
+void gp_json_alloc_init(void);
+bool gp_json_alloc_failed(void);
+/* Forgets a failure: for tests only, between runs. */
+void gp_json_alloc_clear(void);
+
+/* Writes a document to f with jansson's dump `flags` and a newline, keys in
+ * insertion order, all at once: nothing when it cannot be made whole (out
+ * of memory, or a part dropped while building it: gp_json_alloc_failed).
+ * GP_OK, or GP_ERR_NOMEM / GP_ERR_IO with err set against `name` (NULL:
+ * standard output). */
+gp_status gp_json_write(const json_t *doc, size_t flags, FILE *f,
+                        const char *name, gp_error *err);
+
 /* Writes s into buf as a double-quoted string for a message, with quotes
  * and backslashes escaped, control characters and bytes that are not UTF-8
  * escaped as gp_append_escaped does (\n, \r, \t, \xNN: an error stays on

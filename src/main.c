@@ -3,6 +3,7 @@
  * file per command, as in tmux's cmd-*.c), parses its options and runs it.
  */
 #include "cli.h"
+#include "json_util.h"
 #include "progress.h"
 
 #include <gsl/gsl_errno.h>
@@ -34,6 +35,7 @@ static void print_help(FILE *f)
 int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
+    gp_json_alloc_init();
     if (argc < 2) {
         print_help(stderr);
         return 2;

@@ -362,13 +362,6 @@ json_t *gp_json_inputs(const gp_run_info *info)
     return o;
 }
 
-int gp_json_print(json_t *doc)
-{
-    int rc = json_dumpf(doc, stdout, JSON_COMPACT | JSON_REAL_PRECISION(15));
-    fputc('\n', stdout);
-    return rc == 0 && fflush(stdout) == 0 ? 0 : 1;
-}
-
 void gp_spot_estimate_warn(gp_warnings *w, const gp_trace *t,
                            const gp_strategy *sg, const double *hours)
 {

@@ -91,9 +91,6 @@ void gp_policy_describe(const gp_policy *p, char *buf, size_t size);
  * statistics, warnings. */
 json_t *gp_json_inputs(const gp_run_info *info);
 
-/* Prints a document to stdout, one line, keys in insertion order. */
-int gp_json_print(json_t *doc);
-
 /* --csv DIR: hourly.csv, monthly.csv, spot_jobs.csv, chargeback.csv (by
  * series), chargeback_summary.csv (by team, project, workload) and
  * commitments.csv, added to `set` (created DIR first), to be renamed into

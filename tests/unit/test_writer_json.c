@@ -19,7 +19,9 @@
 
 #include "check.h"
 #include "engine.h"
+#include "fixture.h"
 #include "idle.h"
+#include "json_util.h"
 #include "writers.h"
 
 /* Fails unless o (an object) has `key`, and its value is null. */
@@ -123,12 +125,105 @@ static void test_idle_report_writes_null_for_non_finite_totals(void **state)
     json_decref(o);
 }
 
+/* The whole text of the file f. */
+static char *contents(FILE *f)
+{
+    long n;
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    n = ftell(f);
+    rewind(f);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    return buf;
+}
+
+/* A simulate document, built as cmd_simulate builds it. */
+static json_t *simulate_doc(const gp_ledger *l)
+{
+    json_t *doc = json_object();
+    json_t *arr = json_array();
+    json_array_append_new(arr, gp_json_ledger(l, NULL));
+    json_object_set_new(doc, "window",
+                        gp_json_window(l->start_hour, l->n_hours));
+    json_object_set_new(doc, "strategies", arr);
+    return doc;
+}
+
+/*
+ * jansson drops a key whose value could not be made (json_object_set_new
+ * with NULL) and goes on: --json printed a document without parts of it
+ * when memory ran out.  Each of jansson's allocations while building and
+ * writing is refused in turn, alone: the write says out of memory and
+ * writes nothing, or, when none was refused, writes the document the run
+ * without failures wrote, byte for byte.
+ */
+static void test_a_document_that_lost_a_part_is_not_written(void **state)
+{
+    (void)state;
+    gp_json_alloc_init();
+    gp_trace *t = trace_of("timestamp,step_s,instance_type,workload,instances\n"
+                           "2026-01-05T00:00:00Z,3600,g5.xlarge,inference,2\n"
+                           "2026-01-05T01:00:00Z,3600,g5.xlarge,inference,3\n");
+    gp_scenario *s = scenario_of("{}");
+    gp_ledger *l = NULL;
+    gp_error err;
+    gp_error_clear(&err);
+    assert_int_equal(gp_engine_run(t, pricing, s, 0, NULL, &l, &err), GP_OK);
+
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    json_t *doc = simulate_doc(l);
+    assert_int_equal(gp_json_write(doc, JSON_COMPACT, f, NULL, &err), GP_OK);
+    json_decref(doc);
+    char *want = contents(f);
+    fclose(f);
+    assert_non_null(strstr(want, "\"total_cost\""));
+
+    long n, failed = 0;
+    for (n = 0; n < 100000; n++) {
+        f = tmpfile();
+        assert_non_null(f);
+        gp_json_alloc_clear();
+        gp_error_clear(&err);
+        gp_alloc_fail_only(n);
+        doc = simulate_doc(l);
+        gp_status st = gp_json_write(doc, JSON_COMPACT, f, NULL, &err);
+        long refused = gp_alloc_refused();
+        gp_alloc_fail_after(-1);
+        json_decref(doc);
+        char *got = contents(f);
+        fclose(f);
+        if (!refused) {
+            assert_int_equal(st, GP_OK);
+            assert_string_equal(got, want);
+            free(got);
+            break;
+        }
+        if (st != GP_ERR_NOMEM)
+            print_message("allocation %ld refused, yet written\n", n);
+        assert_int_equal(st, GP_ERR_NOMEM);
+        assert_string_equal(err.message, "out of memory");
+        assert_string_equal(got, "");
+        free(got);
+        failed++;
+    }
+    assert_true(failed > 10);
+    gp_json_alloc_clear();
+    free(want);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ledger_writes_null_for_every_non_finite_number),
         cmocka_unit_test(test_idle_report_writes_null_for_non_finite_totals),
+        cmocka_unit_test(test_a_document_that_lost_a_part_is_not_written),
     };
     gsl_set_error_handler_off();
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, setup, teardown);
 }

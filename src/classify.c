@@ -943,7 +943,9 @@ static bool run_csv(struct out_ctx *o, const char *text, size_t from,
     }
     if (ok && !(header_only && o->done_header))
         ok = csv_fini(&parser, on_field, on_row, o) == 0;
-    if (!ok && o->status == GP_OK) {
+    if (!ok && o->status == GP_OK && csv_error(&parser) == CSV_ENOMEM) {
+        o->status = GP_ERR_NOMEM;
+    } else if (!ok && o->status == GP_OK) {
         gp_error_set(o->err, o->source, o->line + 1, 0, NULL, "%s",
                      csv_strerror(csv_error(&parser)));
         o->status = GP_ERR_INPUT;

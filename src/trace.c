@@ -1393,6 +1393,9 @@ static void read_range(gp_trace_builder *b, struct shard *s,
                     s->status = GP_ERR_NOMEM;
                     break;
                 }
+                /* through gp_realloc, so that tests can fail its growth */
+                csv_set_realloc_func(&parser, gp_realloc);
+                csv_set_free_func(&parser, gp_free);
                 parser_ready = true;
             }
             slow.len = slow.n = 0;
@@ -1402,11 +1405,15 @@ static void read_range(gp_trace_builder *b, struct shard *s,
         slow.rows_done = 0;
         if (csv_parse(&parser, lp, next - pos, slow_field, slow_row_end,
                       &slow) != next - pos) {
+            bool nomem = csv_error(&parser) == CSV_ENOMEM;
             gp_error_clear(&s->err);
-            gp_error_set(&s->err, ctx->source, line, (long)slow.n + 1, NULL,
-                         "malformed quoting (a quote inside an unquoted "
-                         "field, or text after a closing quote)");
-            s->status = GP_ERR_INPUT;
+            gp_error_set(&s->err, ctx->source, line,
+                         nomem ? 0 : (long)slow.n + 1, NULL, "%s",
+                         nomem ? "out of memory"
+                               : "malformed quoting (a quote inside an "
+                                 "unquoted field, or text after a closing "
+                                 "quote)");
+            s->status = nomem ? GP_ERR_NOMEM : GP_ERR_INPUT;
             ok = false;
             csv_free(&parser);
             parser_ready = false;
@@ -1573,8 +1580,11 @@ static gp_status read_header(const gp_trace_builder *b, struct file_ctx *ctx,
         size_t next = nl ? (size_t)(nl - text) + 1 : len;
         if (csv_parse(&p, text + pos, next - pos, header_field, header_end,
                       &h) != next - pos) {
+            bool nomem = csv_error(&p) == CSV_ENOMEM;
             csv_free(&p);
             ctx->n_header = h.n;
+            if (nomem)
+                return GP_ERR_NOMEM;
             gp_error_set(err, ctx->source, ctx->header_line, 0, NULL,
                          "malformed quoting in the header");
             return GP_ERR_INPUT;

@@ -642,6 +642,48 @@ static void test_a_trace_whose_rows_are_all_rejected_is_an_error(
                         "no data rows left after rejecting 2 bad rows");
 }
 
+/*
+ * A row with quotes goes through libcsv, whose buffer grows as a long
+ * quoted field is read.  When that growth failed, the row was taken for
+ * "malformed quoting" and, with --skip-bad, rejected: a good row dropped
+ * from the run for want of memory.  Every allocation from the Nth on fails
+ * (so libcsv's retry with a smaller block fails too): the read says out of
+ * memory, or reads the row; it never rejects it.
+ */
+static void test_a_quoted_row_is_not_rejected_for_want_of_memory(void **state)
+{
+    char csv[1024];
+    char team[400];
+    (void)state;
+    memset(team, 'a', sizeof team - 1);
+    team[sizeof team - 1] = '\0';
+    snprintf(csv, sizeof csv,
+             "timestamp,instance_type,instances,team\n"
+             "2026-01-05T13:00:00Z,g5.xlarge,2,\"%s\"\n",
+             team);
+    long n, nomem = 0;
+    for (n = 0; n < 100000; n++) {
+        gp_error err;
+        gp_trace_options opt;
+        int rejected = 0;
+        gp_trace_options_init(&opt);
+        opt.reject = count_reject;
+        opt.reject_ctx = &rejected;
+        gp_alloc_fail_after(n);
+        gp_trace *t = read_csv(csv, &opt, &err);
+        gp_alloc_fail_after(-1);
+        assert_int_equal(rejected, 0);
+        if (t) {
+            assert_close(t->instance_hours[GP_UNLABELED], 2.0, 1e-12);
+            gp_trace_free(t);
+            break;
+        }
+        assert_string_equal(err.message, "out of memory");
+        nomem++;
+    }
+    assert_true(nomem > 0);
+}
+
 static void test_a_span_across_series_names_the_first_and_last_time(
     void **state)
 {
@@ -994,6 +1036,7 @@ int main(void)
         cmocka_unit_test(test_header_errors_name_the_header_line),
         cmocka_unit_test(test_a_trace_without_data_rows_is_an_error),
         cmocka_unit_test(test_a_trace_whose_rows_are_all_rejected_is_an_error),
+        cmocka_unit_test(test_a_quoted_row_is_not_rejected_for_want_of_memory),
         cmocka_unit_test(
             test_a_span_across_series_names_the_first_and_last_time),
         cmocka_unit_test(

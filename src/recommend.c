@@ -785,6 +785,7 @@ static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
     size_t *pools = gp_calloc(o->n_pools + 1, sizeof *pools);
     size_t k = 0, np = 0;
     gp_ledger *full = NULL;
+    double *marginal = NULL, *marginal_down = NULL;
     gp_status st = GP_ERR_NOMEM;
 
     if (!ordered || !src || !pools)
@@ -835,23 +836,17 @@ static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
      * (reservations are independent of each other with no plan above
      * them; each plan takes one pass) and a note says so. */
     bool modelled = k > EXACT_ACTIONS;
-    double *marginal = NULL, *marginal_down = NULL;
     if (modelled) {
         marginal = gp_calloc(k + 1, sizeof *marginal);
         marginal_down = gp_calloc(k + 1, sizeof *marginal_down);
         if (!marginal || !marginal_down) {
-            gp_free(marginal);
-            gp_free(marginal_down);
             st = GP_ERR_NOMEM;
             goto out;
         }
         st = model_marginals(c, o, ordered, k, downside, marginal,
                              marginal_down, err);
-        if (st != GP_OK) {
-            gp_free(marginal);
-            gp_free(marginal_down);
+        if (st != GP_OK)
             goto out;
-        }
         gp_warnings_add(&r->notes,
                         "%zu actions: each one's savings are the optimizer's "
                         "estimate (reservations without size flexibility); "
@@ -958,10 +953,10 @@ static gp_status rank_actions(const struct ctx *c, gp_recommendation *r,
                      c->low ? "forecast" : "history");
         }
     }
-    gp_free(marginal);
-    gp_free(marginal_down);
     st = GP_OK;
 out:
+    gp_free(marginal);
+    gp_free(marginal_down);
     gp_ledger_free(full);
     gp_free(ordered);
     gp_free(src);

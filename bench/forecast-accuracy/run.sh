@@ -3,7 +3,8 @@
 # week (ServeGen: final four days) held out; prints the accuracy table of
 # bench/README.md, "Forecast", and the same at earlier cuts (accuracy.py
 # --earlier), on 25 ServeGen clients one by one (--clients), and with two
-# to eight days of history (--short).
+# to eight days of history (--short); last, what each final hold-out
+# allows a flat forecast (hindsight.py).
 #
 #   sh bench/forecast-accuracy/run.sh [DATA_DIR [OUT_DIR]]
 #
@@ -33,3 +34,5 @@ python3 bench/backtest/convert.py "$DATA" "$OUT" >&2
 echo "== gpuplan $("$GPUPLAN" --version 2>/dev/null | head -1), $(git rev-parse --short HEAD 2>/dev/null || echo '?')$([ -z "$(git status --porcelain -- src 2>/dev/null)" ] || echo ' + uncommitted changes in src/')"
 echo
 python3 bench/forecast-accuracy/accuracy.py "$GPUPLAN" "$OUT" --earlier --clients "$DATA" --short
+echo
+python3 bench/forecast-accuracy/hindsight.py "$GPUPLAN" "$OUT"

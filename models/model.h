@@ -36,6 +36,7 @@ typedef struct gp_model_input {
     int mc_runs;
     uint64_t mc_seed;
     int threads;
+    const gp_progress *progress; /* the "Monte Carlo" stage; may be NULL */
 } gp_model_input;
 
 /* One clock hour as the models see it. */

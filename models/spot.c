@@ -42,7 +42,6 @@
  * against the Monte Carlo mean.
  */
 #include "model.h"
-#include "progress.h"
 #include "util.h"
 
 #include <gsl/gsl_randist.h>
@@ -243,7 +242,8 @@ static void *mc_worker_run(void *arg)
         size_t i = atomic_fetch_add(&w->sh->next, 1);
         if (i >= s->n_runs)
             break;
-        gp_progress("Monte Carlo", (double)i, (double)s->n_runs);
+        gp_progress_report(w->sh->in->progress, "Monte Carlo", (double)i,
+                           (double)s->n_runs);
         struct spot_run *r = &s->runs[i];
         double sum_int = 0, sum_failed = 0, sum_spot = 0, sum_fb = 0;
         double fell_back = 0;
@@ -425,7 +425,8 @@ static gp_status spot_prepare(const gp_model_input *in, void **state,
             mc_worker_run(&w[0]);
             for (int k = 1; k < started; k++)
                 pthread_join(tid[k], NULL);
-            gp_progress_clear(); /* the stage is over */
+            /* the stage is over */
+            gp_progress_report(in->progress, "Monte Carlo", -1, 0);
             for (int k = 1; k < threads; k++)
                 for (int r = 0; r < s->replicates; r++)
                     s->totals[r] += w[k].totals[r];

@@ -604,6 +604,7 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
     in.mc_runs = opt->mc_runs > 0 ? opt->mc_runs : s->mc_runs;
     in.mc_seed = opt->mc_seed >= 0 ? (uint64_t)opt->mc_seed : s->mc_seed;
     in.threads = opt->threads;
+    in.progress = &opt->progress;
 
     /* the run's commitments: owned, the strategy's, the caller's */
     size_t nc = s->n_commitments + strat->n_add + opt->n_extra;

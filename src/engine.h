@@ -134,6 +134,7 @@ typedef struct gp_engine_options {
     /* extra commitments on top of the strategy's (the recommender) */
     const gp_commitment *extra;
     size_t n_extra;
+    gp_progress progress; /* the spot Monte Carlo, run by run */
 } gp_engine_options;
 
 void gp_engine_options_init(gp_engine_options *o);

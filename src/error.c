@@ -160,3 +160,10 @@ void gp_warnings_clear(gp_warnings *w)
         gp_free(w->items);
     memset(w, 0, sizeof *w);
 }
+
+void gp_progress_report(const gp_progress *p, const char *stage, double done,
+                        double total)
+{
+    if (p && p->fn)
+        p->fn(p->ctx, stage, done, total);
+}

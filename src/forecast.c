@@ -35,7 +35,6 @@
  * Series are independent, so gp_forecast_run spreads them over threads.
  */
 #include "forecast.h"
-#include "progress.h"
 #include "util.h"
 
 #include <gsl/gsl_errno.h>
@@ -1313,7 +1312,8 @@ static void *forecast_worker(void *arg)
         pthread_mutex_unlock(&job->lock);
         if (stop || i >= job->fc->n_series)
             return NULL;
-        gp_progress("forecast", (double)i, (double)job->fc->n_series);
+        gp_progress_report(&job->opt->progress, "forecast", (double)i,
+                           (double)job->fc->n_series);
         gp_forecast_series *s = &job->fc->series[i];
         gp_error e;
         gp_error_clear(&e);
@@ -1693,7 +1693,8 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
         forecast_worker(&job);
     for (long i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
-    gp_progress_clear(); /* the stage is over: what follows starts clean */
+    /* the stage is over: what follows starts clean */
+    gp_progress_report(&opt->progress, "forecast", -1, 0);
     gp_free(tid);
     pthread_mutex_destroy(&job.lock);
     if (job.status != GP_OK) {

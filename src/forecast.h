@@ -159,6 +159,7 @@ typedef struct gp_forecast_options {
     double interval;
     /* 0 = one thread per core, 1 = single-threaded */
     int threads;
+    gp_progress progress; /* the "forecast" stage, series by series */
 } gp_forecast_options;
 
 /* Fills o with the defaults. */

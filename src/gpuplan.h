@@ -504,6 +504,20 @@ void gp_pricing_drop_unused_warnings(gp_pricing *p, const gp_trace *t,
 
 typedef enum gp_layout { GP_LAYOUT_SAMPLES = 0, GP_LAYOUT_JOBS = 1 } gp_layout;
 
+/* How a long run reports how far it has got: a callback the caller puts in
+ * the run's options (fn NULL: nothing is reported).  `done` of `total` of
+ * stage `stage` ("reading the trace", "forecast"), or with total <= 0,
+ * `done` megabytes of it; done < 0 says the stage is over.  Any of the
+ * run's threads may call it.  The library prints nothing itself. */
+typedef struct gp_progress {
+    void (*fn)(void *ctx, const char *stage, double done, double total);
+    void *ctx;
+} gp_progress;
+
+/* Calls p->fn when there is one (p may be NULL). */
+void gp_progress_report(const gp_progress *p, const char *stage, double done,
+                        double total);
+
 typedef struct gp_trace_options {
     gp_layout layout;
     double default_step_s;  /* --step, default 3600 */
@@ -520,6 +534,7 @@ typedef struct gp_trace_options {
     /* idle GPUs (idle.h): gpu_util below idle_threshold_pct percent
      * (default 5) for at least idle_min_hours (default 2) */
     double idle_threshold_pct, idle_min_hours;
+    gp_progress progress; /* reading the trace */
 } gp_trace_options;
 
 void gp_trace_options_init(gp_trace_options *o);

@@ -75,6 +75,7 @@ static gp_status bill(const struct ctx *c, const gp_trace *t,
     eo.threads = c->opt->threads;
     eo.mc_runs = c->opt->mc_runs;
     eo.mc_seed = c->opt->mc_seed;
+    eo.progress = c->opt->progress;
     return gp_engine_run(t ? t : c->trace, c->pricing, &c->scn, 0, &eo, out,
                          err);
 }
@@ -1576,6 +1577,7 @@ static gp_status recommend_forward(const gp_trace *trace,
 
     gp_forecast_options_init(&fo);
     fo.threads = opt->threads;
+    fo.progress = opt->progress;
     st = gp_forecast_run(trace, s, opt->forward_hours, &fo, &fc, err);
     if (st == GP_ERR_USAGE && err && strcmp(err->field, "--horizon") == 0)
         snprintf(err->field, sizeof err->field, "--forward");
@@ -1825,4 +1827,61 @@ void gp_action_describe(const gp_action *a, char *buf, size_t size)
         snprintf(buf, size, "launch training on spot");
     else
         gp_commitment_describe(&a->c, a->renewal, buf, size);
+}
+
+gp_status gp_recommend_bill_plan(const gp_trace *trace,
+                                 const gp_pricing *pricing,
+                                 const gp_scenario *s,
+                                 const gp_recommendation *rec, int threads,
+                                 int mc_runs, long mc_seed,
+                                 const gp_progress *progress, gp_ledger *out[2],
+                                 gp_error *err)
+{
+    const gp_plan_result *p = &rec->plans[rec->recommended];
+    gp_scenario scn = *s;
+    gp_strategy strat = s->strategies[0];
+    gp_engine_options eo;
+    gp_status st;
+
+    out[0] = out[1] = NULL;
+    if (rec->forward)
+        return GP_OK; /* planned on forecast demand: nothing to bill */
+    /* as the recommender bills: the baseline strategy alone, nothing
+     * added, over the recommendation's window */
+    strat.add_commitments = NULL;
+    strat.n_add = 0;
+    scn.strategies = &strat;
+    scn.n_strategies = 1;
+    gp_engine_options_init(&eo);
+    eo.window_start = rec->start_hour * 3600;
+    eo.window_end = (rec->start_hour + (int64_t)rec->n_hours) * 3600;
+    eo.threads = threads;
+    eo.mc_runs = mc_runs;
+    eo.mc_seed = mc_seed;
+    eo.progress = *progress;
+    st = gp_engine_run(trace, pricing, &scn, 0, &eo, &out[0], err);
+    if (st != GP_OK)
+        return st;
+    gp_free(out[0]->strategy);
+    out[0]->strategy = gp_strdup("current");
+    if (p->route_training_to_spot)
+        strat.policy[0].launch = GP_LAUNCH_SPOT;
+    eo.extra = p->commitments;
+    eo.n_extra = p->n_commitments;
+    st = gp_engine_run(trace, pricing, &scn, 0, &eo, &out[1], err);
+    if (st != GP_OK) {
+        gp_ledger_free(out[0]);
+        out[0] = NULL;
+        return st;
+    }
+    gp_free(out[1]->strategy);
+    out[1]->strategy = gp_strdup(p->name);
+    if (!out[0]->strategy || !out[1]->strategy) {
+        gp_ledger_free(out[0]);
+        gp_ledger_free(out[1]);
+        out[0] = out[1] = NULL;
+        gp_error_set(err, NULL, 0, 0, NULL, "out of memory");
+        return GP_ERR_NOMEM;
+    }
+    return GP_OK;
 }

@@ -117,6 +117,7 @@ typedef struct gp_recommend_options {
     int threads;
     int mc_runs; /* < 0: the scenario's */
     long mc_seed;
+    gp_progress progress; /* handed to the engine and the forecast */
 } gp_recommend_options;
 
 void gp_recommend_options_init(gp_recommend_options *o);
@@ -139,5 +140,19 @@ void gp_commitment_describe(const gp_commitment *c, bool renewal, char *buf,
 
 /* An action in words: "launch training on spot", or its purchase. */
 void gp_action_describe(const gp_action *a, char *buf, size_t size);
+
+/* Bills the two ledgers a recommendation's workbook shows: out[0] the
+ * scenario's policy with nothing new bought (policy_cost), out[1] the
+ * recommended plan (its routing and commitments; plan total_cost), over the
+ * recommendation's window.  Free both with gp_ledger_free.  A forward
+ * recommendation plans on forecast demand, not the trace: then both are
+ * NULL, and the workbook's ledger sheets say they were not computed. */
+gp_status gp_recommend_bill_plan(const gp_trace *trace,
+                                 const gp_pricing *pricing,
+                                 const gp_scenario *s,
+                                 const gp_recommendation *rec, int threads,
+                                 int mc_runs, long mc_seed,
+                                 const gp_progress *progress, gp_ledger *out[2],
+                                 gp_error *err);
 
 #endif

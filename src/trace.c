@@ -23,7 +23,6 @@
  * later shard is thrown away and its range read again in sequence.
  */
 #include "csv_rows.h"
-#include "progress.h"
 #include "util.h"
 
 #include <csv.h>
@@ -2143,9 +2142,11 @@ static bool source_fill(struct source *s, gp_trace_builder *b)
     b->bytes_read += n;
     s->read += (double)n;
     if (s->size > 0)
-        gp_progress("reading the trace", s->read, s->size);
+        gp_progress_report(&b->opt.progress, "reading the trace", s->read,
+                           s->size);
     else
-        gp_progress("reading the trace", s->read / 1e6, 0);
+        gp_progress_report(&b->opt.progress, "reading the trace",
+                           s->read / 1e6, 0);
     if (n == 0 || feof(s->f))
         s->eof = feof(s->f) || n == 0;
     if (s->cr_lines < 0)

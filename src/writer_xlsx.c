@@ -506,7 +506,7 @@ static size_t summary_headline(gp_xl *x, xl_sheet *s, size_t row, size_t hours,
                                  "P50, nothing new bought"
                                : "the scenario's policy, nothing new bought";
         snprintf(label, sizeof label, "Cost with the %s plan", p->name);
-        if (r->n_ledgers >= 2) { /* gp_report_bill_plan's policy, plan */
+        if (r->n_ledgers >= 2) { /* gp_recommend_bill_plan's policy, plan */
             hc->split = true;
             hc->current_fixed = commitment_charges(r->ledgers[0]);
             hc->plan_fixed = commitment_charges(r->ledgers[1]);
@@ -1835,84 +1835,7 @@ gp_status gp_xlsx_write(const char *path, const gp_report *r, gp_error *err)
 /* ---- billing a recommendation's plan ----------------------------------------
  */
 
-gp_status gp_report_bill_plan(const gp_trace *trace, const gp_pricing *pricing,
-                              const gp_scenario *s,
-                              const gp_recommendation *rec, int threads,
-                              int mc_runs, long mc_seed, gp_ledger *out[2],
-                              gp_error *err)
-{
-    const gp_plan_result *p = &rec->plans[rec->recommended];
-    gp_scenario scn = *s;
-    gp_strategy strat = s->strategies[0];
-    gp_engine_options eo;
-    gp_status st;
 
-    out[0] = out[1] = NULL;
-    if (rec->forward)
-        return GP_OK; /* planned on forecast demand: nothing to bill */
-    /* as the recommender bills: the baseline strategy alone, nothing
-     * added, over the recommendation's window */
-    strat.add_commitments = NULL;
-    strat.n_add = 0;
-    scn.strategies = &strat;
-    scn.n_strategies = 1;
-    gp_engine_options_init(&eo);
-    eo.window_start = rec->start_hour * 3600;
-    eo.window_end = (rec->start_hour + (int64_t)rec->n_hours) * 3600;
-    eo.threads = threads;
-    eo.mc_runs = mc_runs;
-    eo.mc_seed = mc_seed;
-    st = gp_engine_run(trace, pricing, &scn, 0, &eo, &out[0], err);
-    if (st != GP_OK)
-        return st;
-    gp_free(out[0]->strategy);
-    out[0]->strategy = gp_strdup("current");
-    if (p->route_training_to_spot)
-        strat.policy[0].launch = GP_LAUNCH_SPOT;
-    eo.extra = p->commitments;
-    eo.n_extra = p->n_commitments;
-    st = gp_engine_run(trace, pricing, &scn, 0, &eo, &out[1], err);
-    if (st != GP_OK) {
-        gp_ledger_free(out[0]);
-        out[0] = NULL;
-        return st;
-    }
-    gp_free(out[1]->strategy);
-    out[1]->strategy = gp_strdup(p->name);
-    if (!out[0]->strategy || !out[1]->strategy) {
-        gp_ledger_free(out[0]);
-        gp_ledger_free(out[1]);
-        out[0] = out[1] = NULL;
-        gp_error_set(err, NULL, 0, 0, NULL, "out of memory");
-        return GP_ERR_NOMEM;
-    }
-    return GP_OK;
-}
-
-void gp_xlsx_run_forecast(const gp_run_info *info, const gp_recommendation *rec,
-                          gp_forecast **out, gp_warnings *warnings)
-{
-    gp_forecast_options fo;
-    gp_error err;
-    char why[sizeof err.source + sizeof err.field + sizeof err.message + 8];
-
-    *out = NULL;
-    if (rec && rec->forecast)
-        return;
-    gp_forecast_options_init(&fo);
-    if (rec && rec->backtest)
-        fo.train_until = rec->train_until;
-    gp_error_clear(&err);
-    if (gp_forecast_run(info->trace, info->scenario, 13 * 168, &fo, out,
-                        &err) == GP_OK)
-        return;
-    *out = NULL;
-    gp_error_format(&err, why, sizeof why);
-    gp_warnings_add(warnings,
-                    "the workbook's Forecast sheet is empty: the 13-week "
-                    "forecast could not be made (%s)",
-                    why);
-}
 
 gp_status gp_xlsx_write_run(const char *path, const gp_run_info *info,
                             gp_ledger *const *ledgers, size_t n,
@@ -1935,7 +1858,7 @@ gp_status gp_xlsx_write_run(const char *path, const gp_run_info *info,
         r.proposed = 1; /* the recommended plan, even if not cheaper */
     r.idle = idle;
     /* the Forecast sheet: the forecast a forward plan was bought for, or
-     * the next quarter's (gp_xlsx_run_forecast) */
+     * the next quarter's (gp_report_forecast) */
     r.forecast = rec && rec->forecast ? rec->forecast : forecast;
     r.forecast_failed = !r.forecast;
     return gp_xlsx_write(path, &r, err);

@@ -147,7 +147,7 @@ struct gp_idle_report;
  * (NULL or zero), and a sheet whose part is missing says "not computed in
  * this run" instead of showing numbers.  All of it is borrowed.
  *   simulate:  ledgers = one per strategy, current = 0 (the baseline)
- *   recommend: ledgers = gp_report_bill_plan()'s two, rec set
+ *   recommend: ledgers = gp_recommend_bill_plan()'s two, rec set
  *   forecast:  forecast set, no ledgers (Summary, Forecast, Inputs)
  */
 typedef struct gp_report {
@@ -177,23 +177,11 @@ gp_status gp_xlsx_write(const char *path, const gp_report *r, gp_error *err);
  * with something before ".xlsx", in any case ("R.XLSX"). */
 bool gp_xlsx_name_ok(const char *path);
 
-/* The forecast a simulate or recommend run's workbook shows on its
- * Forecast sheet: 13 weeks from the trace's end (with rec's --train-until,
- * from the hours before the cut, as the plan was).  A forward plan's own
- * forecast (rec->forecast) is shown instead, and *out stays NULL.  When the
- * forecast cannot be made (a trace that ends in the last hour of 9999, one
- * that covers no whole hour) *out is NULL and a warning in `warnings` says
- * why and that the sheet is empty: the report is still written, and the
- * caller shows the warning as the run's (stderr, inputs.warnings, Summary).
- * The caller frees *out (gp_forecast_free). */
-void gp_xlsx_run_forecast(const gp_run_info *info,
-                          const struct gp_recommendation *rec,
-                          struct gp_forecast **out, gp_warnings *warnings);
 
 /* The workbook of a simulate or recommend run: gp_xlsx_write with the
  * run's idle GPUs over the hours the ledgers bill (`idle`; NULL: not
  * computed, and the Idle sheet says so) and the
- * forecast gp_xlsx_run_forecast made (`forecast`; rec's own when it has
+ * forecast gp_report_forecast made (`forecast`; rec's own when it has
  * one; NULL when it could not be made, and the Forecast sheet says so).
  * The headline's plan is the cheapest ledger; its current one is
  * ledger 0. */
@@ -209,18 +197,6 @@ gp_status gp_xlsx_write_forecast(const char *path, const gp_run_info *info,
                                  const struct gp_forecast *forecast,
                                  gp_error *err);
 
-/* Bills the two ledgers a recommendation's workbook shows: out[0] the
- * scenario's policy with nothing new bought (policy_cost), out[1] the
- * recommended plan (its routing and commitments; plan total_cost), over the
- * recommendation's window.  Free both with gp_ledger_free.  A --forward
- * recommendation plans on forecast demand, not the trace: then both are
- * NULL, and the workbook's ledger sheets say they were not computed. */
-gp_status gp_report_bill_plan(const gp_trace *trace,
-                              const gp_pricing *pricing,
-                              const gp_scenario *s,
-                              const struct gp_recommendation *rec,
-                              int threads, int mc_runs, long mc_seed,
-                              gp_ledger *out[2], gp_error *err);
 
 /* recommend --csv DIR: recommendations.csv, plans.csv and curves.csv,
  * added to `set` as gp_csv_write_ledgers does. */

@@ -27,6 +27,7 @@
 #include "forecast.h"
 #include "gpuplan.h"
 #include "writer_xlsx.h"
+#include "report.h"
 #include "writers.h"
 
 #include "fixture.h"
@@ -199,7 +200,7 @@ static void write_simulate(const char *path, gp_trace *t, gp_scenario *s,
     gp_ledger *ls[1] = {l};
     gp_forecast *fc = NULL;
     gp_warnings warned = {NULL, 0, 0};
-    gp_xlsx_run_forecast(&info, NULL, &fc, &warned);
+    gp_report_forecast(&info, NULL, NULL, &fc, &warned);
     assert_int_equal(
         gp_xlsx_write_run(path, &info, ls, 1, NULL, NULL, fc, &err), want);
     gp_forecast_free(fc);

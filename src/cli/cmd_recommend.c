@@ -7,9 +7,11 @@
  */
 #include "classify.h"
 #include "cli.h"
+#include "progress.h"
 #include "forecast.h"
 #include "idle.h"
 #include "recommend.h"
+#include "report.h"
 #include "writers.h"
 
 #include <math.h>
@@ -425,6 +427,7 @@ static int recommend_exec(gp_cli *cli)
         return 1;
     }
     gp_recommend_options_init(&opt);
+    opt.progress = GP_CLI_PROGRESS;
     opt.forward_hours = forward_hours;
     opt.threads = cli->threads;
     opt.mc_runs = (int)cli->runs;
@@ -493,17 +496,18 @@ static int recommend_exec(gp_cli *cli)
     /* the workbook's Forecast sheet; a forecast that cannot be made is
      * warned about with the run's warnings, before the JSON is written */
     gp_forecast *sheet_forecast = NULL;
+    gp_progress pr = GP_CLI_PROGRESS;
     if (cli->out) {
-        gp_xlsx_run_forecast(&info, r, &sheet_forecast, &ww);
+        gp_report_forecast(&info, r, &pr, &sheet_forecast, &ww);
         gp_cli_warn_now(cli, &ww, &info);
     }
     if (cli->out || cli->csv_dir) {
         /* the workbook and the CSV tables show the plan billed */
         gp_ledger *pl[2] = {NULL, NULL};
-        gp_status wst = gp_report_bill_plan(in.trace, in.pricing,
-                                            in.scenario, r, cli->threads,
-                                            (int)cli->runs, cli->seed, pl,
-                                            &err);
+        gp_status wst = gp_recommend_bill_plan(in.trace, in.pricing,
+                                               in.scenario, r, cli->threads,
+                                               (int)cli->runs, cli->seed,
+                                               &pr, pl, &err);
         /* the tables are one set: all of them are written, or none; a
          * forward plan bills no ledger, and its ledger tables are written
          * with their header alone, so that none of an earlier run is left

@@ -6,10 +6,12 @@
  */
 #include "classify.h"
 #include "cli.h"
+#include "progress.h"
 #include "engine.h"
 #include "forecast.h"
 #include "idle.h"
 #include "util.h"
+#include "report.h"
 #include "writers.h"
 
 #include <math.h>
@@ -254,6 +256,7 @@ static int simulate_exec(gp_cli *cli)
         return 1;
     }
     gp_engine_options_init(&opt);
+    opt.progress = GP_CLI_PROGRESS;
     opt.mc_runs = (int)cli->runs;
     opt.mc_seed = cli->seed;
     opt.threads = cli->threads;
@@ -298,7 +301,11 @@ static int simulate_exec(gp_cli *cli)
     /* the workbook's Forecast sheet; one that cannot be made is one of the
      * run's warnings */
     if (cli->out)
-        gp_xlsx_run_forecast(&info, NULL, &sheet_forecast, &info.warnings);
+        {
+            gp_progress pr = GP_CLI_PROGRESS;
+            gp_report_forecast(&info, NULL, &pr, &sheet_forecast,
+                               &info.warnings);
+        }
     if (!cli->quiet)
         print_run_warnings(&info);
 

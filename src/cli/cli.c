@@ -126,6 +126,7 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
 {
     memset(cli, 0, sizeof *cli);
     gp_trace_options_init(&cli->trace_opt);
+    cli->trace_opt.progress = GP_CLI_PROGRESS;
     cli->seed = -1;
     cli->runs = -1;
     cli->args = gp_calloc((size_t)argc + 1, sizeof *cli->args);

@@ -40,8 +40,13 @@ void gp_progress_enable(bool on)
     atomic_store(&enabled, on);
 }
 
-void gp_progress(const char *what, double done, double total)
+void gp_cli_progress(void *ctx, const char *what, double done, double total)
 {
+    (void)ctx;
+    if (done < 0) {
+        gp_progress_clear();
+        return;
+    }
     if (!atomic_load(&enabled) || pthread_mutex_trylock(&lock) != 0)
         return;
     double t = now();

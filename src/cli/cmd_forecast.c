@@ -9,6 +9,7 @@
  */
 #include "classify.h"
 #include "cli.h"
+#include "progress.h"
 #include "forecast.h"
 #include "util.h"
 #include "writers.h"
@@ -224,6 +225,7 @@ static int forecast_exec(gp_cli *cli)
         return 1;
     }
     gp_forecast_options_init(&opt);
+    opt.progress = GP_CLI_PROGRESS;
     opt.threads = cli->threads;
     opt.train_until = cli->train_until;
     gp_status st =

@@ -9,6 +9,7 @@
  * option that would be ignored is a usage error (exit 2), never silence.
  */
 #include "cli.h"
+#include "checks.h"
 #include "classify.h"
 #include "json_util.h"
 #include "model.h"
@@ -480,272 +481,9 @@ void gp_cli_classification_warn(const gp_cli *cli, const gp_classification *c,
     gp_cli_warn_now(cli, &cw, info);
 }
 
-/* Warns when commitment c is active in no hour of the window (epoch hours
- * [w0, w0 + n), as the engine bills it): it bills nothing there, which a
- * mistyped start would otherwise hide. */
-static void commitment_outside(const gp_commitment *c, const char *whose,
-                               int64_t w0, size_t n, gp_warnings *out)
-{
-    char what[200], a[32], z[32], w[2][32];
-    size_t first, last;
-
-    gp_commitment_active_hours(c, w0, n, &first, &last);
-    if (last > first)
-        return;
-    gp_commitment_describe(c, false, what, sizeof what);
-    gp_format_time(c->start, a, sizeof a);
-    gp_format_time(c->end, z, sizeof z);
-    gp_format_time(w0 * 3600, w[0], sizeof w[0]);
-    gp_format_time((w0 + (int64_t)n) * 3600, w[1], sizeof w[1]);
-    gp_warnings_add(out,
-                    "%s commitment (%s) runs from %s to %s and is billed "
-                    "for no hour of the window (%s to %s)",
-                    whose, what, a, z, w[0], w[1]);
-}
-
-/* Warns when savings plan c, active in the window, covers no pool of the
- * trace (gp_plan_offer_of: its provider, a family plan's family in its
- * region): its commitment is billed every hour for nothing, which a
- * mistyped family or region would otherwise hide. */
-static void plan_covers_nothing(const gp_commitment *c, const char *whose,
-                                const gp_trace *t, int64_t w0, size_t n,
-                                gp_warnings *out)
-{
-    char what[200], scope[160];
-    size_t first, last;
-    bool in_scope = false;
-
-    if (c->type != GP_COMMIT_SAVINGS_PLAN)
-        return;
-    gp_commitment_active_hours(c, w0, n, &first, &last);
-    if (last <= first)
-        return; /* billed for no hour: commitment_outside says so */
-    for (size_t p = 0; p < t->n_pools; p++) {
-        const gp_catalog *cat = t->pools[p].catalog;
-        if (gp_plan_offer_of(c, cat, t->pools[p].type))
-            return;
-        in_scope |= strcmp(cat->provider, c->provider) == 0 &&
-                    (c->kind != GP_PLAN_FAMILY ||
-                     (strcmp(cat->region, c->region) == 0 &&
-                      strcmp(t->pools[p].type->family, c->family) == 0));
-    }
-    gp_commitment_describe(c, false, what, sizeof what);
-    if (c->kind == GP_PLAN_FAMILY)
-        snprintf(scope, sizeof scope, "of family %s in %s %s", c->family,
-                 c->provider, c->region);
-    else
-        snprintf(scope, sizeof scope, "on %s", c->provider);
-    if (in_scope)
-        gp_warnings_add(out,
-                        "%s commitment (%s) covers none of the trace's "
-                        "usage: no pool of the trace %s has a %d-year %s "
-                        "%s savings-plan rate in the catalogs, so its "
-                        "commitment is billed for nothing",
-                        whose, what, scope, c->term_years,
-                        gp_payment_name(c->payment),
-                        gp_plan_kind_name(c->kind));
-    else
-        gp_warnings_add(out,
-                        "%s commitment (%s) covers none of the trace's "
-                        "usage: the trace has no pool %s, so its "
-                        "commitment is billed for nothing",
-                        whose, what, scope);
-}
-
-/* Warns when reservation c, active in the window, covers no pool of the
- * trace (gp_reserved_covers, the rule models/reserved.c bills by).  Like
- * plan_covers_nothing: its cost is billed every hour for nothing. */
-static void reservation_covers_nothing(const gp_commitment *c,
-                                       const char *whose, const gp_pricing *pr,
-                                       const gp_trace *t, int64_t w0, size_t n,
-                                       gp_warnings *out)
-{
-    char what[200], scope[200];
-    size_t first, last;
-    const gp_catalog *cat = NULL;
-
-    if (c->type != GP_COMMIT_RESERVED)
-        return;
-    gp_commitment_active_hours(c, w0, n, &first, &last);
-    if (last <= first)
-        return; /* billed for no hour: commitment_outside says so */
-    const gp_instance_type *it = gp_pricing_find(pr, c->provider, c->region,
-                                                 c->instance_type, &cat, NULL);
-    if (!it || !cat)
-        return; /* not in the catalogs: an error of its own */
-    bool flex = it->normalization_factor > 0;
-    for (size_t p = 0; p < t->n_pools; p++)
-        if (gp_reserved_covers(cat, it, t->pools[p].catalog, t->pools[p].type))
-            return;
-    gp_commitment_describe(c, false, what, sizeof what);
-    if (flex)
-        snprintf(scope, sizeof scope, "of %s or another size of family %s",
-                 c->instance_type, it->family);
-    else
-        snprintf(scope, sizeof scope, "of %s", c->instance_type);
-    gp_warnings_add(out,
-                    "%s commitment (%s) covers none of the trace's usage: "
-                    "the trace has no pool %s in %s %s, so its commitment "
-                    "is billed for nothing",
-                    whose, what, scope, cat->provider, cat->region);
-}
-
-/* A span of hours in words: "31 days", "1 day and 6 hours", "5 hours". */
-static void hours_words(int64_t hours, char *buf, size_t size)
-{
-    int64_t d = hours / 24, h = hours % 24;
-
-    if (d && h)
-        snprintf(buf, size, "%lld %s and %lld %s", (long long)d,
-                 gp_plural((uint64_t)d, "day", "days"), (long long)h,
-                 gp_plural((uint64_t)h, "hour", "hours"));
-    else if (d)
-        snprintf(buf, size, "%lld %s", (long long)d,
-                 gp_plural((uint64_t)d, "day", "days"));
-    else
-        snprintf(buf, size, "%lld %s", (long long)h,
-                 gp_plural((uint64_t)h, "hour", "hours"));
-}
-
-/* Warns when the window [w0, w1) (epoch hours) reaches before the trace's
- * first row or past its end [t0, t1): those hours have no row, so they
- * are billed, and plans sized, as hours in which nothing ran (a window
- * from January on a trace from February made January's demand 0, and
- * recommend found nothing to buy). */
-static void window_past_trace(int64_t w0, int64_t w1, int64_t t0, int64_t t1,
-                              gp_warnings *out)
-{
-    char a[32], z[32], span[64];
-
-    if (w0 < t0) {
-        gp_format_time(w0 * 3600, a, sizeof a);
-        gp_format_time(t0 * 3600, z, sizeof z);
-        hours_words(t0 - w0, span, sizeof span);
-        gp_warnings_add(out,
-                        "the scenario's window starts %s before the "
-                        "trace's first row (%s to %s): those hours have no "
-                        "demand, as if nothing ran; give their rows or "
-                        "start the window at the trace's first hour",
-                        span, a, z);
-    }
-    if (w1 > t1) {
-        gp_format_time(t1 * 3600, a, sizeof a);
-        gp_format_time(w1 * 3600, z, sizeof z);
-        hours_words(w1 - t1, span, sizeof span);
-        gp_warnings_add(out,
-                        "the scenario's window ends %s after the trace's "
-                        "last hour (%s to %s): those hours have no demand, "
-                        "as if nothing ran; give their rows or end the "
-                        "window where the trace ends",
-                        span, a, z);
-    }
-}
-
-/* Hours with no demand in a row longer than this inside the window are
- * warned about (README, "The window"): longer than a week, so no night,
- * weekend or other part of the weekly cycle demand follows. */
-#define GAP_WARN_HOURS 168
-
-/* Whether any series has demand in epoch hour h (inside the trace). */
-static bool hour_has_demand(const gp_trace *t, int64_t h)
-{
-    for (size_t i = 0; i < t->n_series; i++)
-        if (t->series[i].instance_hours[h - t->start_hour] > 0)
-            return true;
-    return false;
-}
-
-/* Warns about the longest stretch of more than GAP_WARN_HOURS hours of
- * [h0, h1) (epoch hours, inside the trace's span) in which no series has
- * demand: no rows there, or rows of 0 instances, billed as if nothing ran
- * (a trace missing 78 days between March and June was billed so without
- * a word), or, for a forecast, taken for its history's demand.  `what`
- * says so and what to do, after the stretch. */
-static void trace_gap(const gp_trace *t, int64_t h0, int64_t h1,
-                      const char *what, gp_warnings *out)
-{
-    int64_t run = 0, best = 0, best_end = 0;
-    size_t n_long = 0;
-
-    for (int64_t h = h0; h <= h1; h++) {
-        /* h1, the end, closes a run as an hour with demand does */
-        if (h < h1 && !hour_has_demand(t, h)) {
-            run++;
-            continue;
-        }
-        if (run > GAP_WARN_HOURS) {
-            n_long++;
-            if (run > best) {
-                best = run;
-                best_end = h;
-            }
-        }
-        run = 0;
-    }
-    if (!best)
-        return;
-    char a[32], z[32], span[64], more[64] = "";
-    gp_format_time((best_end - best) * 3600, a, sizeof a);
-    gp_format_time(best_end * 3600, z, sizeof z);
-    hours_words(best, span, sizeof span);
-    if (n_long > 1)
-        snprintf(more, sizeof more,
-                 ", the longest of %zu stretches over a week", n_long);
-    gp_warnings_add(out,
-                    "the trace has no demand for %s, %s to %s%s (no rows, "
-                    "or rows of 0 instances): %s",
-                    span, a, z, more, what);
-}
-
 void gp_cli_window_warn(const gp_inputs *in, bool strategies, gp_warnings *out)
 {
-    const gp_scenario *sc = in->scenario;
-    const gp_trace *t = in->trace;
-    char w[2][32], u[2][32];
-    size_t hours;
-    int64_t w0;
-
-    if (t->n_hours == 0)
-        return;
-    /* the hours the engine bills */
-    gp_engine_window(t, sc, &w0, &hours);
-    int64_t t0 = t->start_hour, t1 = t->start_hour + (int64_t)t->n_hours;
-    if (!(w0 < t1 && w0 + (int64_t)hours > t0)) {
-        gp_format_time(w0 * 3600, w[0], sizeof w[0]);
-        gp_format_time((w0 + (int64_t)hours) * 3600, w[1], sizeof w[1]);
-        gp_format_time(t0 * 3600, u[0], sizeof u[0]);
-        gp_format_time(t1 * 3600, u[1], sizeof u[1]);
-        gp_warnings_add(out,
-                        "the scenario's window, %s to %s, holds none of the "
-                        "trace's usage (%s to %s): only commitments are "
-                        "billed",
-                        w[0], w[1], u[0], u[1]);
-    } else {
-        window_past_trace(w0, w0 + (int64_t)hours, t0, t1, out);
-        trace_gap(t, w0 > t0 ? w0 : t0,
-                  w0 + (int64_t)hours < t1 ? w0 + (int64_t)hours : t1,
-                  "those hours are billed as if nothing ran; if rows are "
-                  "missing there, give them or a window without them",
-                  out);
-    }
-    for (size_t i = 0; i < sc->n_commitments; i++) {
-        commitment_outside(&sc->commitments[i], "an owned", w0, hours, out);
-        plan_covers_nothing(&sc->commitments[i], "an owned", t, w0, hours, out);
-        reservation_covers_nothing(&sc->commitments[i], "an owned", in->pricing,
-                                   t, w0, hours, out);
-    }
-    for (size_t k = 0; strategies && k < sc->n_strategies; k++)
-        for (size_t i = 0; i < sc->strategies[k].n_add; i++) {
-            char whose[96];
-            snprintf(whose, sizeof whose, "strategy \"%s\"'s",
-                     sc->strategies[k].name);
-            commitment_outside(&sc->strategies[k].add_commitments[i], whose, w0,
-                               hours, out);
-            plan_covers_nothing(&sc->strategies[k].add_commitments[i], whose, t,
-                                w0, hours, out);
-            reservation_covers_nothing(&sc->strategies[k].add_commitments[i],
-                                       whose, in->pricing, t, w0, hours, out);
-        }
+    gp_check_window(in, strategies, out);
 }
 
 void gp_cli_history_gap_warn(const gp_cli *cli, gp_run_info *info,
@@ -753,60 +491,18 @@ void gp_cli_history_gap_warn(const gp_cli *cli, gp_run_info *info,
                              size_t n_hours)
 {
     gp_warnings w = {NULL, 0, 0};
-    int64_t h0 = start_hour, h1 = start_hour + (int64_t)n_hours;
 
-    /* hours before the first with demand are in no series' history (a
-     * series is forecast from its first hour with demand) */
-    while (h0 < h1 && !hour_has_demand(t, h0))
-        h0++;
-    trace_gap(t, h0, h1,
-              "the forecast learns from those hours as if nothing ran; if "
-              "rows are missing there, give them or only the rows after "
-              "them",
-              &w);
+    gp_check_history_gap(t, start_hour, n_hours, &w);
     gp_cli_warn_now(cli, &w, info);
-}
-
-/* Adds `msg` to out as a warning located at the row that ends last
- * (t->end_row), as an error locates a bad row: "trace.csv:505:1:
- * timestamp: ..." (no location for a trace built in memory). */
-static void warn_at_end_row(const gp_trace *t, const char *msg,
-                            gp_warnings *out)
-{
-    gp_error at = t->end_row;
-    char line[sizeof at.source + sizeof at.field + sizeof at.message + 16];
-    snprintf(at.message, sizeof at.message, "%s", msg);
-    if (at.line <= 0)
-        at.source[0] = at.field[0] = '\0';
-    gp_error_format(&at, line, sizeof line);
-    gp_warnings_add(out, "%s", line);
 }
 
 void gp_cli_stale_forecast_warn(const gp_cli *cli, gp_run_info *info,
                                 const gp_trace *t, int64_t start_hour,
                                 size_t n_hours, const char *what)
 {
-    int64_t today = gp_cli_today(), end = start_hour * 3600;
-    /* the days between the two dates printed: counted from now, a trace
-     * ending 2026-07-01T05:00 was "41 days before today (2026-08-12)" at
-     * 01:00 that day */
-    int64_t midnight = today - today % 86400;
-    long long days = (long long)((midnight - (end - end % 86400)) / 86400);
     gp_warnings w = {NULL, 0, 0};
-    char a[32], z[32], d[32], msg[sizeof t->end_row.message];
 
-    if (days <= 30)
-        return;
-    gp_format_time(end, a, sizeof a);
-    gp_format_time((start_hour + (int64_t)n_hours) * 3600, z, sizeof z);
-    gp_format_time(midnight, d, sizeof d);
-    d[10] = '\0'; /* the date alone */
-    snprintf(msg, sizeof msg,
-             "the trace ends at %s, %lld days before today (%s): %s for %s "
-             "to %s, from the trace's end, not from today; give a recent "
-             "trace to plan ahead",
-             a, days, d, what, a, z);
-    warn_at_end_row(t, msg, &w);
+    gp_check_stale_forecast(t, gp_cli_today(), start_hour, n_hours, what, &w);
     gp_cli_warn_now(cli, &w, info);
 }
 
@@ -814,54 +510,8 @@ void gp_cli_future_trace_warn(const gp_trace *t, int64_t fc_start_hour,
                               size_t fc_hours, const char *what,
                               gp_warnings *out)
 {
-    int64_t today = gp_cli_today();
-    /* where the last row ends; a trace built in memory: its last hour's end */
-    int64_t end = t->end_s > 0 ? (int64_t)ceil(t->end_s)
-                               : (t->start_hour + (int64_t)t->n_hours) * 3600;
-    char e[32], d[32], ahead[96], then[256];
-
-    if (t->n_hours == 0 || end - today <= 3600)
-        return;
-    gp_format_time(end, e, sizeof e);
-    if (end - today >= 86400) {
-        /* the days between the two dates printed, counted from today's
-         * midnight: from now, a trace ending 2026-08-22T00:00 was "9 days
-         * after today (2026-08-12)" at any time after midnight */
-        int64_t midnight = today - today % 86400;
-        long long days = (long long)((end - midnight) / 86400);
-        gp_format_time(midnight, d, sizeof d);
-        d[10] = '\0'; /* the date alone, as the stale trace's warning */
-        snprintf(ahead, sizeof ahead, "%lld %s after today (%s)", days,
-                 gp_plural(days, "day", "days"), d);
-    } else {
-        /* tenths of an hour, rounded up, so always over 1 as the test
-         * above is: whole hours, rounded down, made a trace 1.5 hours
-         * ahead "1 hour after now", as if within the hour allowed */
-        long long tenths = (long long)((end - today + 359) / 360);
-        gp_format_time(today, d, sizeof d);
-        if (tenths % 10)
-            snprintf(ahead, sizeof ahead, "%lld.%lld hours after now (%s)",
-                     tenths / 10, tenths % 10, d);
-        else
-            snprintf(ahead, sizeof ahead, "%lld hours after now (%s)",
-                     tenths / 10, d);
-    }
-    if (fc_hours > 0) {
-        char a[32], z[32];
-        gp_format_time(fc_start_hour * 3600, a, sizeof a);
-        gp_format_time((fc_start_hour + (int64_t)fc_hours) * 3600, z, sizeof z);
-        snprintf(then, sizeof then, "%s for %s to %s, from the trace's end",
-                 what, a, z);
-    } else {
-        snprintf(then, sizeof then, "%s", what);
-    }
-    char msg[sizeof t->end_row.message];
-    snprintf(msg, sizeof msg,
-             "the trace ends at %s, %s: %s; a trace dated in the future is a "
-             "clock or time-zone error, or a converted trace: check its "
-             "timestamps",
-             e, ahead, then);
-    warn_at_end_row(t, msg, out);
+    gp_check_future_trace(t, gp_cli_today(), fc_start_hour, fc_hours, what,
+                          out);
 }
 
 const char *gp_cli_data_dir(void)
@@ -893,42 +543,6 @@ static void put_csv_field(FILE *f, const char *p, size_t len)
     putc('"', f);
 }
 
-/* --skip-bad and validate: each rejected row with its reason. */
-static void on_reject(void *ctx, const gp_error *why, const char *row,
-                      size_t len)
-{
-    gp_inputs *in = ctx;
-    char msg[2048];
-
-    if (in->rejects) {
-        /* file,line,column,field,reason,row */
-        put_csv_field(in->rejects, why->source, strlen(why->source));
-        fprintf(in->rejects, ",%ld,%ld,", why->line, why->column);
-        put_csv_field(in->rejects, why->field, strlen(why->field));
-        putc(',', in->rejects);
-        put_csv_field(in->rejects, why->message, strlen(why->message));
-        putc(',', in->rejects);
-        while (len && (row[len - 1] == '\n' || row[len - 1] == '\r'))
-            len--;
-        put_csv_field(in->rejects, row, len);
-        putc('\n', in->rejects);
-    } else if (in->rejects_printed < 100) {
-        gp_error_format(why, msg, sizeof msg);
-        fprintf(stderr, "%s\n", msg);
-    }
-    in->rejects_printed++;
-}
-
-/* Without a rejects file (validate) the first 100 bad rows are printed;
- * this counts the rest. */
-static void print_more_bad_rows(const gp_inputs *in)
-{
-    if (!in->rejects_tmp && in->rejects_printed > 100)
-        fprintf(stderr, "... and %llu more bad %s\n",
-                (unsigned long long)(in->rejects_printed - 100),
-                gp_plural(in->rejects_printed - 100, "row", "rows"));
-}
-
 bool gp_cli_same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
@@ -957,176 +571,240 @@ const char *gp_cli_rejects_path(const gp_cli *cli)
     return cli->rejects ? cli->rejects : "gpuplan-rejects.csv";
 }
 
-/* Closes the rejects file and renames it into place; on failure removes it
- * and fills err. */
-static bool finish_rejects(gp_inputs *in, const char *path, gp_error *err)
-{
-    FILE *f = in->rejects;
+/* What loading keeps of the rejected rows (--skip-bad, validate): the
+ * rejects file while it is written, or a count of the rows printed. */
+struct rejects {
+    const gp_cli *cli;
+    const char *path; /* where the file goes (gp_cli_rejects_path) */
+    FILE *f;          /* the temporary file, NULL without --skip-bad */
+    char *tmp;
+    uint64_t printed; /* rows rejected so far */
+    bool rows_read;   /* every row was read (gp_inputs_spec.rows_read) */
+};
 
-    in->rejects = NULL;
+/* --skip-bad and validate: each rejected row with its reason. */
+static void on_reject(void *ctx, const gp_error *why, const char *row,
+                      size_t len)
+{
+    struct rejects *r = ctx;
+    char msg[2048];
+
+    if (r->f) {
+        /* file,line,column,field,reason,row */
+        put_csv_field(r->f, why->source, strlen(why->source));
+        fprintf(r->f, ",%ld,%ld,", why->line, why->column);
+        put_csv_field(r->f, why->field, strlen(why->field));
+        putc(',', r->f);
+        put_csv_field(r->f, why->message, strlen(why->message));
+        putc(',', r->f);
+        while (len && (row[len - 1] == '\n' || row[len - 1] == '\r'))
+            len--;
+        put_csv_field(r->f, row, len);
+        putc('\n', r->f);
+    } else if (r->printed < 100) {
+        gp_error_format(why, msg, sizeof msg);
+        fprintf(stderr, "%s\n", msg);
+    }
+    r->printed++;
+}
+
+/* Without a rejects file (validate) the first 100 bad rows are printed;
+ * this counts the rest. */
+static void print_more_bad_rows(const struct rejects *r)
+{
+    if (!r->tmp && r->printed > 100)
+        fprintf(stderr, "... and %llu more bad %s\n",
+                (unsigned long long)(r->printed - 100),
+                gp_plural(r->printed - 100, "row", "rows"));
+}
+
+/* Closes the rejects file and renames it into place; on failure removes
+ * it and fills err. */
+static gp_status finish_rejects(struct rejects *r, gp_error *err)
+{
+    FILE *f = r->f;
+
+    r->f = NULL;
     if (fclose(f) != 0) {
-        gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
+        gp_error_set(err, r->path, 0, 0, NULL, "cannot write: %s",
                      strerror(errno));
-        remove(in->rejects_tmp);
+        remove(r->tmp);
+        return GP_ERR_IO;
+    }
+    gp_status st = gp_move_into_place(r->tmp, r->path, err);
+    if (st != GP_OK)
+        remove(r->tmp);
+    return st;
+}
+
+/* gp_inputs_spec.rows_read: every row is read, so the rejects file is
+ * complete, and stays even if the trace turns out unusable (it says
+ * why); the rows it holds are counted on stderr. */
+static gp_status rows_read(void *ctx, gp_error *err)
+{
+    struct rejects *r = ctx;
+
+    gp_progress_clear();
+    r->rows_read = true;
+    if (r->f) {
+        gp_status st = finish_rejects(r, err);
+        if (st != GP_OK)
+            return st;
+        if (!r->cli->quiet && r->printed)
+            fprintf(stderr,
+                    "gpuplan: %llu %s rejected; see %s for each with its "
+                    "reason\n",
+                    (unsigned long long)r->printed,
+                    gp_plural(r->printed, "row", "rows"), r->path);
+    }
+    print_more_bad_rows(r);
+    return GP_OK;
+}
+
+/* The checks on the command line's files before anything is read: one
+ * trace named twice (a glob and its own path) would count its rows twice;
+ * the rejects list and --out must not replace an input being read. */
+static bool files_apart(const gp_cli *cli, const char *rejects_path,
+                        gp_error *err)
+{
+    const char *over;
+
+    for (size_t i = 0; i < cli->n_traces; i++)
+        for (size_t j = 0; j < i; j++)
+            if (gp_cli_same_file(cli->traces[i], cli->traces[j])) {
+                gp_error_set(err, cli->traces[i], 0, 0, NULL,
+                             "the same file as --trace %s: its rows would "
+                             "count twice",
+                             cli->traces[j]);
+                return false;
+            }
+    if (cli->skip_bad && (over = gp_cli_input_named(cli, rejects_path))) {
+        gp_error_set(err, rejects_path, 0, 0, NULL,
+                     "--rejects names %s itself; give the rejected rows a "
+                     "file of their own",
+                     over);
         return false;
     }
-    if (gp_move_into_place(in->rejects_tmp, path, err) != GP_OK) {
-        remove(in->rejects_tmp);
+    if (cli->out && (over = gp_cli_input_named(cli, cli->out))) {
+        gp_error_set(err, cli->out, 0, 0, NULL,
+                     "--out names %s itself; writing it would replace %s", over,
+                     over);
         return false;
     }
     return true;
 }
 
-int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
-                   bool report_all)
+/* --skip-bad: the rejects file, opened under a temporary name with its
+ * header, said to be unwritable before the trace is read. */
+static bool open_rejects(struct rejects *r, gp_error *err)
+{
+    struct stat sb;
+
+    if (stat(r->path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        gp_error_set(err, r->path, 0, 0, NULL, "cannot write: %s",
+                     strerror(EISDIR));
+        return false;
+    }
+    if (gp_temp_name(r->path, "", &r->tmp, err) != GP_OK)
+        return false;
+    r->f = fopen(r->tmp, "w");
+    if (!r->f) {
+        gp_error_set(err, r->path, 0, 0, NULL, "cannot write: %s",
+                     strerror(errno));
+        return false;
+    }
+    fputs("file,line,column,field,reason,row\n", r->f);
+    return true;
+}
+
+/* The files a command reads: its options', else the bundled catalogs and
+ * (with `sample_default`) the bundled sample and its scenario.  Paths
+ * are kept in `paths`, which must outlive the spec. */
+static void spec_of(const gp_cli *cli, bool sample_default,
+                    char paths[3][4096], gp_inputs_spec *spec)
+{
+    const char *data = gp_cli_data_dir();
+    static const char *one[2];
+
+    memset(spec, 0, sizeof *spec);
+    spec->today = gp_cli_today();
+    spec->trace_opt = cli->trace_opt;
+    spec->pricing = cli->pricing;
+    spec->n_pricing = cli->n_pricing;
+    if (cli->n_pricing == 0) {
+        snprintf(paths[0], sizeof paths[0], "%s/pricing", data);
+        one[0] = paths[0];
+        spec->pricing = &one[0];
+        spec->n_pricing = 1;
+    }
+    spec->scenario = cli->scenario;
+    spec->traces = cli->traces;
+    spec->n_traces = cli->n_traces;
+    if (cli->n_traces == 0 && sample_default) {
+        snprintf(paths[1], sizeof paths[1],
+                 "%s/scenarios/sample/scenario.json", data);
+        snprintf(paths[2], sizeof paths[2], "%s/scenarios/sample/trace.csv",
+                 data);
+        if (!cli->scenario)
+            spec->scenario = paths[1];
+        one[1] = paths[2];
+        spec->traces = &one[1];
+        spec->n_traces = 1;
+    }
+}
+
+int gp_cli_load_inputs(const gp_cli *cli, gp_inputs *in, bool sample_default,
+                       bool report_all)
 {
     gp_error err;
-    char path[4096];
-    const char *data = gp_cli_data_dir();
-    int64_t today = gp_cli_today();
-    gp_trace_builder *b = NULL;
-    gp_trace_options opt = cli->trace_opt;
-    const char *scenario = cli->scenario;
-    const char *rejects_path = gp_cli_rejects_path(cli);
+    char paths[3][4096];
+    gp_inputs_spec spec;
+    struct rejects r = {cli, gp_cli_rejects_path(cli), NULL, NULL, 0, false};
 
     memset(in, 0, sizeof *in);
     gp_error_clear(&err);
-
-    /* catalogs */
-    if (cli->n_pricing == 0) {
-        snprintf(path, sizeof path, "%s/pricing", data);
-        if (gp_pricing_load(&in->pricing, path, today, &err) != GP_OK)
-            goto fail;
-    }
-    for (size_t i = 0; i < cli->n_pricing; i++)
-        if (gp_pricing_load(&in->pricing, cli->pricing[i], today, &err) !=
-            GP_OK)
-            goto fail;
-    /* every report writes money in the catalogs' currency */
-    gp_money_set_currency(gp_pricing_currency(in->pricing));
-
-    /* scenario */
-    if (!scenario && cli->n_traces == 0 && sample_default) {
-        snprintf(path, sizeof path, "%s/scenarios/sample/scenario.json", data);
-        scenario = path;
-    }
-    if (scenario) {
-        if (gp_scenario_load(&in->scenario, scenario, &err) != GP_OK)
-            goto fail;
-    } else if (gp_scenario_default(&in->scenario, &err) != GP_OK) {
-        goto fail;
-    }
-    if (gp_scenario_check(in->scenario, in->pricing, &in->pricing->warnings,
-                          &err) != GP_OK)
-        goto fail;
-
-    /* traces */
     if (cli->n_traces == 0 && !sample_default) {
         /* commands without a sample mark OPT_NEEDS_TRACE, so the parser
          * has said this already; kept for one that forgets */
         fprintf(stderr, "gpuplan: no --trace given\n");
-        gp_inputs_free(in);
         return 2;
     }
-    /* one file named twice (a glob and its own path) would count its rows
-     * twice; the rejects list and classify's --out must not replace an
-     * input being read */
-    for (size_t i = 0; i < cli->n_traces; i++) {
-        for (size_t j = 0; j < i; j++)
-            if (gp_cli_same_file(cli->traces[i], cli->traces[j])) {
-                gp_error_set(&err, cli->traces[i], 0, 0, NULL,
-                             "the same file as --trace %s: its rows would "
-                             "count twice",
-                             cli->traces[j]);
-                goto fail;
-            }
-    }
-    const char *over;
-    if (cli->skip_bad && (over = gp_cli_input_named(cli, rejects_path))) {
-        gp_error_set(&err, rejects_path, 0, 0, NULL,
-                     "--rejects names %s itself; give the rejected rows a "
-                     "file of their own",
-                     over);
-        goto fail;
-    }
-    if (cli->out && (over = gp_cli_input_named(cli, cli->out))) {
-        gp_error_set(&err, cli->out, 0, 0, NULL,
-                     "--out names %s itself; writing it would replace %s", over,
-                     over);
-        goto fail;
-    }
-    if (cli->skip_bad) {
-        struct stat sb;
-        if (stat(rejects_path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-            /* said before the trace is read, not at the rename after */
-            gp_error_set(&err, rejects_path, 0, 0, NULL, "cannot write: %s",
-                         strerror(EISDIR));
-            goto fail;
-        }
-        if (gp_temp_name(rejects_path, "", &in->rejects_tmp, &err) != GP_OK)
-            goto fail;
-        in->rejects = fopen(in->rejects_tmp, "w");
-        if (!in->rejects) {
-            gp_error_set(&err, rejects_path, 0, 0, NULL, "cannot write: %s",
-                         strerror(errno));
-            goto fail;
-        }
-        fputs("file,line,column,field,reason,row\n", in->rejects);
-    }
+    spec_of(cli, sample_default, paths, &spec);
+    spec.rows_read = rows_read;
+    spec.rows_read_ctx = &r;
     if (cli->skip_bad || report_all) {
-        opt.reject = on_reject;
-        opt.reject_ctx = in;
+        spec.trace_opt.reject = on_reject;
+        spec.trace_opt.reject_ctx = &r;
     }
-    if (gp_trace_builder_new(&b, in->pricing, &opt, &err) != GP_OK)
-        goto fail;
-    if (cli->n_traces == 0) {
-        snprintf(path, sizeof path, "%s/scenarios/sample/trace.csv", data);
-        in->used_sample = true;
-        if (!cli->quiet)
+    gp_status st = gp_inputs_load_catalogs(&spec, in, &err);
+    if (st == GP_OK && (!files_apart(cli, r.path, &err) ||
+                        (cli->skip_bad && !open_rejects(&r, &err))))
+        st = GP_ERR_INPUT;
+    if (st == GP_OK) {
+        if (cli->n_traces == 0 && !cli->quiet)
             fprintf(stderr,
                     "gpuplan: no --trace given: using the bundled "
                     "sample %s\n",
-                    path);
-        if (gp_trace_builder_add_file(b, path, &err) != GP_OK) {
-            gp_trace_builder_free(b);
-            goto fail;
-        }
+                    spec.traces[0]);
+        st = gp_inputs_load_traces(&spec, in, &err);
     }
-    for (size_t i = 0; i < cli->n_traces; i++) {
-        if (gp_trace_builder_add_file(b, cli->traces[i], &err) != GP_OK) {
-            gp_trace_builder_free(b);
-            goto fail;
-        }
+    in->used_sample = st == GP_OK && cli->n_traces == 0;
+    if (r.f) { /* not finished: the load failed before every row was read */
+        fclose(r.f);
+        remove(r.tmp);
     }
-    gp_progress_clear();
-    /* every row is read: the rejects file is complete, and stays even if
-     * the trace turns out unusable (it says why) */
-    if (in->rejects) {
-        if (!finish_rejects(in, rejects_path, &err)) {
-            gp_trace_builder_free(b);
-            goto fail;
-        }
-        if (!cli->quiet && in->rejects_printed)
-            fprintf(stderr,
-                    "gpuplan: %llu %s rejected; see %s for each with its "
-                    "reason\n",
-                    (unsigned long long)in->rejects_printed,
-                    gp_plural(in->rejects_printed, "row", "rows"),
-                    rejects_path);
-    }
-    print_more_bad_rows(in);
-    gp_status st = gp_trace_builder_finish(b, &in->trace, &err);
+    gp_free(r.tmp);
     if (st != GP_OK) {
+        gp_inputs_free(in);
+        if (!r.rows_read)
+            print_more_bad_rows(&r);
         /* validate's bad rows already fail the run; what is wrong with the
          * trace as a whole ("no data rows", a span that fixing them may
          * change) is for after they are fixed */
-        if (!(report_all && in->rejects_printed && st == GP_ERR_INPUT))
+        if (!(r.rows_read && report_all && r.printed && st == GP_ERR_INPUT))
             gp_cli_print_error(&err);
-        gp_inputs_free(in);
         return 1;
     }
-    /* the trace is known: stale prices only of the catalogs it uses */
-    gp_pricing_drop_unused_warnings(in->pricing, in->trace, in->scenario);
     if (!cli->quiet)
         gp_cli_print_warnings(&in->pricing->warnings);
     if (report_all && in->trace->rows_rejected) {
@@ -1134,26 +812,6 @@ int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
         return 1;
     }
     return 0;
-fail:
-    print_more_bad_rows(in);
-    gp_cli_print_error(&err);
-    gp_inputs_free(in);
-    return 1;
-}
-
-void gp_inputs_free(gp_inputs *in)
-{
-    if (!in)
-        return;
-    if (in->rejects) {
-        fclose(in->rejects);
-        remove(in->rejects_tmp);
-    }
-    gp_free(in->rejects_tmp);
-    gp_pricing_free(in->pricing);
-    gp_scenario_free(in->scenario);
-    gp_trace_free(in->trace);
-    memset(in, 0, sizeof *in);
 }
 
 void gp_cli_run_info(gp_run_info *info, const char *command, const gp_cli *cli,

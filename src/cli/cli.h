@@ -7,6 +7,7 @@
 #define GP_CLI_H
 
 #include "gpuplan.h"
+#include "inputs.h"
 #include "util.h"
 
 #include <jansson.h>
@@ -78,17 +79,6 @@ struct gp_command {
     int (*exec)(gp_cli *cli);
 };
 
-/* Everything a command reads. */
-typedef struct gp_inputs {
-    gp_pricing *pricing;
-    gp_scenario *scenario;
-    gp_trace *trace;
-    bool used_sample; /* no --trace: the bundled sample */
-    FILE *rejects;
-    char *rejects_tmp;
-    uint64_t rejects_printed;
-} gp_inputs;
-
 /* Parses argv for `cmd`.  Returns 0, or 2 after printing a usage error, or
  * -1 when --help was printed.  An option that takes a value must get one:
  * "--trace=" and "--trace --skip-bad" are usage errors. */
@@ -98,16 +88,15 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
  * no-op. */
 void gp_cli_free(gp_cli *cli);
 
-/* Loads catalogs, scenario and traces.  `sample_default`: with no --trace,
- * read the bundled sample (and its scenario unless --scenario is given).
- * `report_all`: keep reading after a bad row and print every problem
- * (validate).  Returns an exit status: 0, or 1 after printing the error
- * (then `in` is already freed).  With --skip-bad the rejects file is in
- * place once every trace was read, even if the trace then fails. */
-int gp_inputs_load(const gp_cli *cli, gp_inputs *in, bool sample_default,
-                   bool report_all);
-/* Frees what *in holds and zeroes it (not in itself); NULL is a no-op. */
-void gp_inputs_free(gp_inputs *in);
+/* Loads catalogs, scenario and traces (gp_inputs_load).
+ * `sample_default`: with no --trace, read the bundled sample (and its
+ * scenario unless --scenario is given).  `report_all`: keep reading after
+ * a bad row and print every problem (validate).  Returns an exit status:
+ * 0, or 1 after printing the error (then `in` is already freed).  With
+ * --skip-bad the rejects file is in place once every trace was read, even
+ * if the trace then fails. */
+int gp_cli_load_inputs(const gp_cli *cli, gp_inputs *in, bool sample_default,
+                       bool report_all);
 
 /* Starts the report's account of a run's inputs: command, catalogs,
  * scenario, trace, the options given that change the numbers, and the

@@ -113,7 +113,7 @@ static int classify_exec(gp_cli *cli)
                                 "a file\ntry 'gpuplan classify --help'\n");
                 return 2;
             }
-    rc = gp_inputs_load(cli, &in, false, false);
+    rc = gp_cli_load_inputs(cli, &in, false, false);
     if (rc != 0)
         return rc;
     gp_error_clear(&err);

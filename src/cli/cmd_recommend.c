@@ -414,7 +414,7 @@ static int recommend_exec(gp_cli *cli)
         gp_cli_print_error(&err);
         return 1;
     }
-    int rc = gp_inputs_load(cli, &in, true, false);
+    int rc = gp_cli_load_inputs(cli, &in, true, false);
 
     if (rc != 0)
         return rc;

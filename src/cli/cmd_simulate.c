@@ -244,7 +244,7 @@ static int simulate_exec(gp_cli *cli)
         gp_cli_print_error(&err);
         return 1;
     }
-    rc = gp_inputs_load(cli, &in, true, false);
+    rc = gp_cli_load_inputs(cli, &in, true, false);
     if (rc != 0)
         return rc;
     memset(&info, 0, sizeof info);

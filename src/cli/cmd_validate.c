@@ -42,7 +42,7 @@ static void print_trace_span(const gp_trace *t, int64_t w0, size_t wn)
 static int validate_exec(gp_cli *cli)
 {
     gp_inputs in;
-    int rc = gp_inputs_load(cli, &in, false, !cli->skip_bad);
+    int rc = gp_cli_load_inputs(cli, &in, false, !cli->skip_bad);
     char a[32], z[32];
 
     if (rc != 0)

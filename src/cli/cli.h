@@ -87,6 +87,8 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
 /* Frees what gp_cli_parse allocated in *cli (not cli itself); NULL is a
  * no-op. */
 void gp_cli_free(gp_cli *cli);
+/* "usage: gpuplan <command>" and the command's usage text, to f. */
+void gp_cli_print_usage(const struct gp_command *cmd, FILE *f);
 
 /* Loads catalogs, scenario and traces (gp_inputs_load).
  * `sample_default`: with no --trace, read the bundled sample (and its
@@ -185,6 +187,11 @@ void gp_cli_future_trace_warn(const gp_trace *t, int64_t fc_start_hour,
 const char *gp_cli_data_dir(void);
 /* Today as epoch seconds (GPUPLAN_TODAY=YYYY-MM-DD pins it for tests). */
 int64_t gp_cli_today(void);
+
+/* The commands, in the order --help lists them; NULL after the last. */
+extern const struct gp_command *const gp_commands[];
+/* The overview `gpuplan --help` prints: version, commands, exit status. */
+void gp_cli_print_help(FILE *f);
 
 extern const struct gp_command gp_cmd_validate;
 extern const struct gp_command gp_cmd_simulate;

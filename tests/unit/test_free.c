@@ -5,9 +5,9 @@
  *
  * The list is every gp_*_free in src/ and models/ (there is no
  * gp_*_destroy): a grep for "^void gp_[a-z_]*_free" in src/ and models/.
- * A new one belongs here too.  The CLI's gp_cli_free and gp_inputs_free
- * live in cli.c, outside the library, which tests/CMakeLists.txt links
- * into this test alone.
+ * A new one belongs here too.  The program's gp_cli_free lives in
+ * src/cli/options.c, outside the library, which tests/CMakeLists.txt
+ * links into this test alone.
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,6 +1,7 @@
 #!/bin/sh
-# README, "How a number travels": the worked path of one trace row of the
-# bundled sample to the CSV, the JSON and the workbook, figure by figure.
+# docs/number-path.md, "How a number travels": the worked path of one trace
+# row of the bundled sample to the CSV, the JSON and the workbook, figure by
+# figure.
 # Worked by hand from scenarios/sample/trace.csv and pricing/aws:
 #  - g6e.xlarge inference at 2026-05-01T00: six 600 s rows of 24, 20, 21,
 #    26, 22 and 26 instances = 139 x 600/3600 = 23.1666667 instance-hours,
@@ -11,8 +12,8 @@
 #  - g6e.xlarge on 2026-05-01: 4538 instance-rows / 6 = 756.3333333
 #    instance-hours x 1.861 = $1,407.5363333; over the window's 336 hours
 #    7480.8333333 x 1.861 = $13,921.8308333.
-# The README quotes these figures; each must be in it, so a change that
-# moves them fails here until the paragraph is updated.
+# docs/number-path.md quotes these figures; each must be in it, so a change
+# that moves them fails here until the page is updated.
 set -eu
 bin=$1
 src=$2
@@ -22,7 +23,7 @@ trap 'rm -rf "$out"' EXIT
 need_openpyxl readme_number_path
 "$bin" simulate --quiet --csv "$out/csv" --out "$out/s.xlsx" --json \
     > "$out/s.json"
-"$PY" - "$out" "$src/README.md" <<'PYEOF'
+"$PY" - "$out" "$src/docs/number-path.md" <<'PYEOF'
 import csv, json, sys
 import openpyxl
 d, readme = sys.argv[1], open(sys.argv[2], encoding="utf-8").read()
@@ -63,5 +64,5 @@ near(c["H5"].value, 13921.8308333, "Chargeback H5", 5e-6)
 for quoted in ("139/6 = 23.17", "23.1667 x 1.861 = $43.11", "43.1131666667",
                "23.1666666667", "548.138932667", "$13,921.83", "C6", "B10",
                "$1,407.54", "756.33", "Chargeback H5"):
-    assert quoted in readme, "README no longer quotes " + quoted
+    assert quoted in readme, "docs/number-path.md no longer quotes " + quoted
 PYEOF

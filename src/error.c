@@ -29,15 +29,77 @@ void gp_error_set(gp_error *err, const char *source, long line, long column,
     err->line = line;
     err->column = column;
     snprintf(err->field, sizeof err->field, "%s", field ? field : "");
+    err->param = GP_PARAM_NONE;
     va_start(ap, fmt);
     vsnprintf(err->message, sizeof err->message, fmt, ap);
     va_end(ap);
 }
 
-/* "source:line:column: field: message", leaving out what is empty. */
-void gp_error_format(const gp_error *err, char *buf, size_t size)
+static const char *const param_names[GP_PARAM_COUNT] = {
+    "",          "step",        "region",      "map",
+    "layout",    "pricing",     "provider",    "instance-type",
+    "time",      "out",         "commitments-out", "horizon",
+    "forward",   "train-until", "runs",        "seed",
+    "skip-bad",  "idle-threshold", "idle-min-hours", "trace",
+    "scenario",
+};
+
+const char *gp_param_name(gp_param p)
+{
+    return p > GP_PARAM_NONE && p < GP_PARAM_COUNT ? param_names[p] : "";
+}
+
+void gp_param_expand(const char *text,
+                     const char *(*show)(const char *name, void *ctx),
+                     void *ctx, char *buf, size_t size)
 {
     size_t n = 0;
+    const char *p = text;
+
+    while (*p && n + 1 < size) {
+        const char *end = *p == GP_PARAM_MARK[0] ? strchr(p + 1, *p) : NULL;
+        if (!end) {
+            buf[n++] = *p++;
+            continue;
+        }
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(end - p - 1), p + 1);
+        const char *word = show ? show(name, ctx) : name;
+        size_t len = strlen(word);
+        if (len > size - 1 - n)
+            len = size - 1 - n;
+        memcpy(buf + n, word, len);
+        n += len;
+        p = end + 1;
+    }
+    buf[n] = '\0';
+}
+
+void gp_error_set_param(gp_error *err, gp_param p, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!err || err->message[0])
+        return;
+    memset(err, 0, sizeof *err);
+    err->param = p;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+}
+
+void gp_error_format(const gp_error *err, char *buf, size_t size)
+{
+    gp_error_format_with(err, NULL, NULL, buf, size);
+}
+
+/* "source:line:column: field: message", leaving out what is empty. */
+void gp_error_format_with(const gp_error *err,
+                          const char *(*show)(const char *name, void *ctx),
+                          void *ctx, char *buf, size_t size)
+{
+    size_t n = 0;
+    char text[sizeof err->message + sizeof err->field];
 
     if (size == 0)
         return;
@@ -59,9 +121,16 @@ void gp_error_format(const gp_error *err, char *buf, size_t size)
         }
         GP_APPEND(" ");
     }
-    if (err->field[0])
-        GP_APPEND("%s: ", err->field);
-    GP_APPEND("%s", err->message[0] ? err->message : "unknown error");
+    if (err->field[0]) {
+        gp_param_expand(err->field, show, ctx, text, sizeof text);
+        GP_APPEND("%s: ", text);
+    } else if (err->param != GP_PARAM_NONE) {
+        const char *name = gp_param_name(err->param);
+        GP_APPEND("%s: ", show ? show(name, ctx) : name);
+    }
+    gp_param_expand(err->message[0] ? err->message : "unknown error", show,
+                    ctx, text, sizeof text);
+    GP_APPEND("%s", text);
 #undef GP_APPEND
 }
 

@@ -40,6 +40,54 @@ typedef enum gp_status {
 } gp_status;
 
 /*
+ * Run parameters: the settings a caller gives a run rather than a file
+ * (the program's options; another caller's arguments).  An error about
+ * one carries it in err->param; a message or warning that names one
+ * writes GP_PARAM_TEXT("name") with the name gp_param_name gives, and
+ * whoever shows the text turns each into its own word for it
+ * (gp_param_expand).  The library never spells a command-line option.
+ * Append-only.
+ */
+typedef enum gp_param {
+    GP_PARAM_NONE = 0,
+    GP_PARAM_STEP,          /* "step": seconds a row without step_s covers */
+    GP_PARAM_REGION,        /* "region": rows without a region column */
+    GP_PARAM_MAP,           /* "map": the trace's own column names */
+    GP_PARAM_LAYOUT,        /* "layout": samples or jobs */
+    GP_PARAM_PRICING,       /* "pricing": the catalogs */
+    GP_PARAM_PROVIDER,      /* "provider": where telemetry's type is */
+    GP_PARAM_INSTANCE_TYPE, /* "instance-type": telemetry's type */
+    GP_PARAM_TIME,          /* "time": when a scrape was taken */
+    GP_PARAM_OUT,           /* "out": the output file */
+    GP_PARAM_COMMITMENTS_OUT, /* "commitments-out": a bill's commitments */
+    GP_PARAM_HORIZON,       /* "horizon": how far to forecast */
+    GP_PARAM_FORWARD,       /* "forward": how far a forward plan buys */
+    GP_PARAM_TRAIN_UNTIL,   /* "train-until": the backtest's cut */
+    GP_PARAM_RUNS,          /* "runs": Monte Carlo runs */
+    GP_PARAM_SEED,          /* "seed": the Monte Carlo seed */
+    GP_PARAM_SKIP_BAD,      /* "skip-bad": bad rows set aside */
+    GP_PARAM_IDLE_THRESHOLD, /* "idle-threshold": idle below this percent */
+    GP_PARAM_IDLE_MIN_HOURS, /* "idle-min-hours": ... for this long */
+    GP_PARAM_TRACE,         /* "trace": the usage files */
+    GP_PARAM_SCENARIO,      /* "scenario": the scenario file */
+    GP_PARAM_COUNT
+} gp_param;
+
+/* The mark around a parameter's name in text: GP_PARAM_TEXT("horizon"). */
+#define GP_PARAM_MARK "\x1e"
+#define GP_PARAM_TEXT(name) GP_PARAM_MARK name GP_PARAM_MARK
+
+/* The name of parameter p ("train-until"), "" for none or an unknown one. */
+const char *gp_param_name(gp_param p);
+
+/* Copies text into buf (size > 0 bytes, always terminated), with each
+ * GP_PARAM_TEXT(name) in it replaced by show(name, ctx), or by the bare
+ * name when show is NULL. */
+void gp_param_expand(const char *text,
+                     const char *(*show)(const char *name, void *ctx),
+                     void *ctx, char *buf, size_t size);
+
+/*
  * Where and what went wrong.  Printed by the CLI as
  *   source:line:column: field: message
  * leaving out the parts that are zero or empty.
@@ -50,6 +98,10 @@ typedef struct gp_error {
     long column;      /* 1-based CSV column or JSON column, 0 when n/a */
     char field[96];   /* column name or JSON path, "" when n/a */
     char message[640];
+    /* the run parameter at fault (a setting the caller gave, not a file's
+     * field), GP_PARAM_NONE when none: its caller names it its own way
+     * (the program: by its option), where the field would stand */
+    gp_param param;
 } gp_error;
 
 /* Clears err (may be NULL). */
@@ -63,7 +115,20 @@ __attribute__((format(printf, 6, 7)))
 void gp_error_set(gp_error *err, const char *source, long line, long column,
                   const char *field, const char *fmt, ...);
 
-/* Formats err as "source:line:column: field: message" into buf. */
+/* Fills err about run parameter p as gp_error_set does (the first error
+ * wins): no source, no field, err->param = p. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+void gp_error_set_param(gp_error *err, gp_param p, const char *fmt, ...);
+
+/* Formats err as "source:line:column: field: message" into buf; a run
+ * parameter at fault stands as the field, and parameters in the message,
+ * by show (NULL: their bare names; see gp_param_expand). */
+void gp_error_format_with(const gp_error *err,
+                          const char *(*show)(const char *name, void *ctx),
+                          void *ctx, char *buf, size_t size);
+/* gp_error_format_with(err, NULL, NULL, buf, size). */
 void gp_error_format(const gp_error *err, char *buf, size_t size);
 
 /* A short English name for a status. */

@@ -23,10 +23,15 @@
 #include <time.h>
 #include <unistd.h>
 
+void gp_cli_text(const char *text, char *buf, size_t size)
+{
+    gp_param_expand(text, gp_cli_option_of, NULL, buf, size);
+}
+
 void gp_cli_print_error(const gp_error *err)
 {
     char buf[2048];
-    gp_error_format(err, buf, sizeof buf);
+    gp_error_format_with(err, gp_cli_option_of, NULL, buf, sizeof buf);
     gp_progress_clear();
     fprintf(stderr, "%s\n", buf);
 }
@@ -44,9 +49,13 @@ int gp_json_print(json_t *doc)
 
 void gp_cli_print_warnings(const gp_warnings *w)
 {
+    char text[2048];
+
     gp_progress_clear();
-    for (size_t i = 0; i < w->count; i++)
-        fprintf(stderr, "gpuplan: warning: %s\n", w->items[i]);
+    for (size_t i = 0; i < w->count; i++) {
+        gp_cli_text(w->items[i], text, sizeof text);
+        fprintf(stderr, "gpuplan: warning: %s\n", text);
+    }
 }
 
 void gp_cli_warn_now(const gp_cli *cli, gp_warnings *w,
@@ -178,18 +187,25 @@ static void on_reject(void *ctx, const gp_error *why, const char *row,
 
     if (r->f) {
         /* file,line,column,field,reason,row */
+        char field[128];
+        if (why->field[0] || why->param == GP_PARAM_NONE)
+            gp_cli_text(why->field, field, sizeof field);
+        else
+            gp_cli_text(gp_cli_option_of(gp_param_name(why->param), NULL),
+                        field, sizeof field);
+        gp_cli_text(why->message, msg, sizeof msg);
         put_csv_field(r->f, why->source, strlen(why->source));
         fprintf(r->f, ",%ld,%ld,", why->line, why->column);
-        put_csv_field(r->f, why->field, strlen(why->field));
+        put_csv_field(r->f, field, strlen(field));
         putc(',', r->f);
-        put_csv_field(r->f, why->message, strlen(why->message));
+        put_csv_field(r->f, msg, strlen(msg));
         putc(',', r->f);
         while (len && (row[len - 1] == '\n' || row[len - 1] == '\r'))
             len--;
         put_csv_field(r->f, row, len);
         putc('\n', r->f);
     } else if (r->printed < 100) {
-        gp_error_format(why, msg, sizeof msg);
+        gp_error_format_with(why, gp_cli_option_of, NULL, msg, sizeof msg);
         fprintf(stderr, "%s\n", msg);
     }
     r->printed++;

@@ -87,6 +87,14 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
 /* Frees what gp_cli_parse allocated in *cli (not cli itself); NULL is a
  * no-op. */
 void gp_cli_free(gp_cli *cli);
+/* How the program shows run parameter `name` (gpuplan.h, gp_param): as
+ * its option ("--horizon"), or the bare name when no option sets it.  The
+ * text lasts until the next call.  A show function for gp_param_expand. */
+const char *gp_cli_option_of(const char *name, void *ctx);
+/* Text from the library with its run parameters shown as options, into
+ * buf (gp_param_expand with gp_cli_option_of). */
+void gp_cli_text(const char *text, char *buf, size_t size);
+
 /* "usage: gpuplan <command>" and the command's usage text, to f. */
 void gp_cli_print_usage(const struct gp_command *cmd, FILE *f);
 

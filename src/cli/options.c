@@ -585,6 +585,19 @@ void gp_cli_free(gp_cli *cli)
     gp_free(cli->args);
 }
 
+const char *gp_cli_option_of(const char *name, void *ctx)
+{
+    static char option[40];
+
+    (void)ctx;
+    for (size_t k = 0; k < N_OPTS; k++)
+        if (strcmp(opt_defs[k].name, name) == 0) {
+            snprintf(option, sizeof option, "--%s", name);
+            return option;
+        }
+    return name;
+}
+
 void gp_cli_print_usage(const struct gp_command *cmd, FILE *f)
 {
     fprintf(f, "usage: gpuplan %s\n%s", cmd->name, cmd->usage);

@@ -1,35 +1,10 @@
 /*
  * forecast.h: hourly demand forecasts with P10/P50/P90 intervals, per pool
- * and workload (SPEC section 5, forecast; issue #5).
- *
- * Each series (a pool's demand for one workload, summed over teams and
- * projects) is forecast by several methods:
- *
- *   naive-24h    the last day repeated
- *   naive-168h   the last week repeated
- *   regression   level + trend + hour-of-week seasonality fitted by least
- *                squares (GSL) on the recent history
- *   holt-winters additive Holt-Winters with a weekly season
- *   level        a burst model: the median of the last 24, 72 or 168
- *                hours as the point forecast, flat, with the interval from
- *                the spread of demand around it, for bursty (training)
- *                series whose hour-by-hour timing is not predictable; the
- *                burst profile (how often, how large, how long) is
- *                reported with every series
- *   seasonal-median
- *                the median of the same hour over the last 7 or 14 days
- *                or 2 or 4 weeks, as it was or moved to the level of the
- *                last day: the shape of one period without its noise
- *
- *   combination  the mean of the two best of the above (of different
- *                methods), a hedge that often beats either
- *
- * and the method with the lowest mean absolute error over a rolling-origin
- * backtest on the series' own history is chosen.  Intervals come from the
- * backtest's residual quantiles at each lead time band (calibrated so that
- * the P10-P90 band covers about 80% of held-out points).  The scenario's
- * monthly `growth` rate per workload is applied on top:
- * demand x (1 + g)^(hours ahead / 730).
+ * and workload (SPEC section 5, forecast; issue #5).  Each series is
+ * forecast by several methods (gp_forecast_method), the one with the
+ * lowest backtest MAE is chosen, its interval comes from the backtest's
+ * residuals, and the scenario's monthly growth is applied on top.  How,
+ * and why: docs/design/forecast.md.
  *
  * All results are owned by the gp_forecast and freed by gp_forecast_free.
  */

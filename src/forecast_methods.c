@@ -1,0 +1,361 @@
+/*
+ * forecast_methods.c: the forecaster's candidate methods (naive, level,
+ * regression, Holt-Winters, seasonal median) and their variants, each
+ * forecasting h hours from a history y[0, origin).  See forecast.h and
+ * docs/design/forecast.md.
+ */
+#include "forecast_internal.h"
+#include "util.h"
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_sort_double.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+
+#define GP_PI 3.14159265358979323846
+
+/* The candidates: every method, with its variants. */
+const candidate gp_fc_candidates[] = {
+    {GP_FC_NAIVE_DAY, 0, 0, 0, 0},
+    {GP_FC_NAIVE_WEEK, 0, 0, 0, 0},
+    {GP_FC_REGRESSION, 0, 0, 0, 0},
+    {GP_FC_HOLT_WINTERS, 0.1, 0, 0, 0},
+    {GP_FC_HOLT_WINTERS, 0.5, 0, 0, 0},
+    {GP_FC_LEVEL, DAY, 0, 0, 0},
+    {GP_FC_LEVEL, 3 * DAY, 0, 0, 0},
+    {GP_FC_LEVEL, WEEK, 0, 0, 0},
+    /* the seasonal median: period, periods back, level window */
+    {GP_FC_SEASONAL, 0, DAY, 7, 0},
+    {GP_FC_SEASONAL, 0, DAY, 7, DAY},
+    {GP_FC_SEASONAL, 0, DAY, 14, 0},
+    {GP_FC_SEASONAL, 0, DAY, 14, DAY},
+    {GP_FC_SEASONAL, 0, WEEK, 2, 0},
+    {GP_FC_SEASONAL, 0, WEEK, 2, DAY},
+    {GP_FC_SEASONAL, 0, WEEK, 4, 0},
+    {GP_FC_SEASONAL, 0, WEEK, 4, DAY},
+};
+_Static_assert(sizeof gp_fc_candidates / sizeof gp_fc_candidates[0] ==
+                   N_CANDIDATES,
+               "N_CANDIDATES counts gp_fc_candidates");
+
+/* The seasonal naive forecast with period m from history y[0, origin):
+ * the last m hours repeated (the last value when there are fewer). */
+static void forecast_naive(const double *y, size_t origin, size_t m, size_t h,
+                           double *out)
+{
+    if (origin < m) {
+        for (size_t k = 0; k < h; k++)
+            out[k] = y[origin - 1];
+        return;
+    }
+    for (size_t k = 0; k < h; k++)
+        out[k] = y[origin - m + k % m];
+}
+
+/* The level: the median of the last `window` hours before origin, flat
+ * (the median, because it is the P50 and minimizes absolute error).
+ * `scratch` holds at least `window` doubles. */
+static void forecast_level(const double *y, size_t origin, size_t window,
+                           size_t h, double *scratch, double *out)
+{
+    size_t w = window < origin ? window : origin;
+    memcpy(scratch, y + origin - w, w * sizeof *scratch);
+    double level = gsl_stats_median(scratch, 1, w);
+    for (size_t k = 0; k < h; k++)
+        out[k] = level;
+}
+
+/* Sum of damping^j for j = 1..k: how many hours of trend a lead of k hours
+ * adds when the trend fades geometrically. */
+static double damped_steps(double damping, size_t k)
+{
+    return damping * (1 - pow(damping, (double)k)) / (1 - damping);
+}
+
+/* The regression's harmonics: for each hour of the week, sin and cos of
+ * the daily harmonics 1..3 and of the weekly harmonics 1..3, computed once
+ * (pthread_once) because the fits would otherwise spend their time in
+ * sin and cos. */
+static double harmonics[WEEK][12];
+static pthread_once_t harmonics_once = PTHREAD_ONCE_INIT;
+
+/* Fills the harmonics table. */
+static void harmonics_init(void)
+{
+    for (size_t hw = 0; hw < WEEK; hw++) {
+        double hd = (double)(hw % DAY);
+        for (int k = 1; k <= 3; k++) {
+            harmonics[hw][2 * k - 2] = sin(2 * GP_PI * k * hd / DAY);
+            harmonics[hw][2 * k - 1] = cos(2 * GP_PI * k * hd / DAY);
+            harmonics[hw][4 + 2 * k] = sin(2 * GP_PI * k * (double)hw / WEEK);
+            harmonics[hw][5 + 2 * k] = cos(2 * GP_PI * k * (double)hw / WEEK);
+        }
+    }
+}
+
+/* Fills one row of the regression's design matrix for clock hour `hour`,
+ * t hours from the origin: intercept, trend (per week), daily harmonics
+ * 1..3 and, when `weekly`, weekly harmonics 1..3.  Returns the number of
+ * columns. */
+static size_t design_row(double *row, int64_t hour, double t, bool weekly)
+{
+    const double *hm = harmonics[((hour % WEEK) + WEEK) % WEEK];
+    size_t p = weekly ? 14 : 8;
+    row[0] = 1;
+    row[1] = t / WEEK;
+    for (size_t c = 2; c < p; c++)
+        row[c] = hm[c - 2];
+    return p;
+}
+
+/*
+ * Seasonal regression with trend: y = a + b t + daily and weekly Fourier
+ * terms, fitted by least squares on the last REG_WINDOW hours before
+ * origin, through the normal equations X'X beta = X'y solved by Cholesky
+ * (gsl_linalg_cholesky; a tiny ridge keeps X'X positive definite).  The
+ * columns are near-orthogonal over whole days and weeks, so the normal
+ * equations lose nothing here against an SVD and cost a tenth.  The trend
+ * is damped when extrapolated.  Falls back to the daily naive forecast
+ * when the fit fails or the window is under two days.
+ */
+static gp_status forecast_regression(const double *y, size_t origin,
+                                     int64_t first_hour, size_t h, double *out)
+{
+    size_t w = origin < REG_WINDOW ? origin : REG_WINDOW;
+    if (w < 2 * DAY) {
+        forecast_naive(y, origin, DAY, h, out);
+        return GP_OK;
+    }
+    pthread_once(&harmonics_once, harmonics_init);
+    bool weekly = w >= 2 * WEEK;
+    double row[16], xtx[14 * 14], xty[14], beta[14];
+    size_t p = weekly ? 14 : 8;
+    memset(xtx, 0, sizeof xtx);
+    memset(xty, 0, sizeof xty);
+    size_t start = origin - w;
+    for (size_t i = 0; i < w; i++) {
+        double t = (double)(start + i) - (double)origin;
+        double v = y[start + i];
+        design_row(row, first_hour + (int64_t)(start + i), t, weekly);
+        for (size_t a = 0; a < p; a++) {
+            xty[a] += row[a] * v;
+            for (size_t b = a; b < p; b++)
+                xtx[a * p + b] += row[a] * row[b];
+        }
+    }
+    for (size_t a = 0; a < p; a++) {
+        xtx[a * p + a] *= 1 + 1e-9;
+        xtx[a * p + a] += 1e-9;
+        for (size_t b = 0; b < a; b++)
+            xtx[a * p + b] = xtx[b * p + a];
+    }
+    gsl_matrix_view A = gsl_matrix_view_array(xtx, p, p);
+    gsl_vector_view rhs = gsl_vector_view_array(xty, p);
+    gsl_vector_view sol = gsl_vector_view_array(beta, p);
+    if (gsl_linalg_cholesky_decomp1(&A.matrix) != GSL_SUCCESS ||
+        gsl_linalg_cholesky_solve(&A.matrix, &rhs.vector, &sol.vector) !=
+            GSL_SUCCESS) {
+        forecast_naive(y, origin, DAY, h, out);
+        return GP_OK;
+    }
+    double b1 = beta[1];
+    for (size_t k = 0; k < h; k++) {
+        design_row(row, first_hour + (int64_t)(origin + k), 0, weekly);
+        double f = 0;
+        for (size_t c = 0; c < p; c++)
+            f += row[c] * beta[c];
+        /* the trend at the origin, then damped by 1 - 1/w an hour: it is
+         * carried on for about as long as it was fitted on (w - 1 hours'
+         * worth in all), then levels off */
+        f += b1 * damped_steps(1 - 1.0 / (double)w, k + 1) / WEEK;
+        out[k] = f > 0 ? f : 0;
+    }
+    return GP_OK;
+}
+
+/*
+ * Additive Holt-Winters with a damped trend and a weekly season (daily
+ * when the history holds under two weeks), run over the last HW_WINDOW
+ * hours before origin.  alpha smooths the level; the trend and season use
+ * beta = 0.01, gamma = 0.1, damping 0.98.
+ */
+static gp_status forecast_holt_winters(const double *y, size_t origin,
+                                       double alpha, size_t h, double *out)
+{
+    const double beta = 0.01, gamma = 0.1, phi = 0.98;
+    size_t m = origin >= 2 * WEEK ? WEEK : DAY;
+    if (origin < 2 * m) {
+        forecast_naive(y, origin, DAY, h, out);
+        return GP_OK;
+    }
+    size_t w = origin < HW_WINDOW ? origin : HW_WINDOW;
+    w -= w % m; /* whole seasons, so the season index is i % m */
+    size_t start = origin - w;
+    double *season = gp_malloc(m * sizeof *season);
+    if (!season)
+        return GP_ERR_NOMEM;
+    /* the season starts as each slot's median deviation from its
+     * period's mean over all the window's periods (robust to an outage in
+     * one of them), the level as the first period's mean */
+    size_t periods = w / m;
+    double *pm = gp_malloc(2 * periods * sizeof *pm), *dev = pm + periods;
+    if (!pm) {
+        gp_free(season);
+        return GP_ERR_NOMEM;
+    }
+    for (size_t p = 0; p < periods; p++) {
+        pm[p] = 0;
+        for (size_t i = 0; i < m; i++)
+            pm[p] += y[start + p * m + i];
+        pm[p] /= (double)m;
+    }
+    for (size_t i = 0; i < m; i++) {
+        for (size_t p = 0; p < periods; p++)
+            dev[p] = y[start + p * m + i] - pm[p];
+        season[i] = gsl_stats_median(dev, 1, periods);
+    }
+    double level = pm[0], trend = 0;
+    gp_free(pm);
+    for (size_t i = m; i < w; i++) {
+        double x = y[start + i];
+        size_t si = i % m;
+        double prev = level;
+        level = alpha * (x - season[si]) + (1 - alpha) * (prev + phi * trend);
+        trend = beta * (level - prev) + (1 - beta) * phi * trend;
+        season[si] = gamma * (x - level) + (1 - gamma) * season[si];
+        if (si == m - 1) {
+            /* keep the season centred so it cannot drift against the
+             * level (the renormalization of Archibald and Koehler) */
+            double mean = 0;
+            for (size_t j = 0; j < m; j++)
+                mean += season[j];
+            mean /= (double)m;
+            for (size_t j = 0; j < m; j++)
+                season[j] -= mean;
+            level += mean;
+        }
+    }
+    for (size_t k = 0; k < h; k++) {
+        double f =
+            level + trend * damped_steps(phi, k + 1) + season[(w + k) % m];
+        out[k] = f > 0 ? f : 0;
+    }
+    gp_free(season);
+    return GP_OK;
+}
+
+/*
+ * The seasonal median: the forecast for an hour is the median of the same
+ * hour (of the day or of the week: `period`) over the last `periods`
+ * periods before origin.  With relevel > 0 the profile is instead each
+ * period's deviation from its own mean (the median of those deviations
+ * per hour), added to the recent level: the median of the last `relevel`
+ * hours with the profile taken out.  Repeating one period (naive) carries
+ * all of its noise into the forecast; the median over k of them keeps the
+ * shape and leaves out most of the noise, and a spike or an outage in one
+ * of them.  Falls back to the fewer periods the history holds, and to the
+ * daily naive forecast under one.  `scratch` holds 2 x periods + period +
+ * relevel doubles.
+ */
+static void forecast_seasonal(const double *y, size_t origin, size_t period,
+                              size_t periods, size_t relevel, size_t h,
+                              double *scratch, double *out)
+{
+    size_t k = origin / period < periods ? origin / period : periods;
+    if (k == 0) {
+        forecast_naive(y, origin, origin >= DAY ? DAY : 1, h, out);
+        return;
+    }
+    double *means = scratch, *col = means + k, *profile = col + k;
+    double *dev = profile + period;
+    for (size_t p = 0; p < k; p++) {
+        const double *b = y + origin - (p + 1) * period;
+        double sum = 0;
+        for (size_t j = 0; j < period; j++)
+            sum += b[j];
+        means[p] = relevel ? sum / (double)period : 0;
+    }
+    for (size_t j = 0; j < period; j++) {
+        for (size_t p = 0; p < k; p++)
+            col[p] = y[origin - (p + 1) * period + j] - means[p];
+        gsl_sort(col, 1, k);
+        profile[j] = gsl_stats_median_from_sorted_data(col, 1, k);
+    }
+    double level = 0;
+    if (relevel) {
+        size_t w = relevel < origin ? relevel : origin;
+        for (size_t i = 0; i < w; i++) {
+            size_t t = origin - w + i;
+            dev[i] = y[t] - profile[(period - (origin - t) % period) % period];
+        }
+        gsl_sort(dev, 1, w);
+        level = gsl_stats_median_from_sorted_data(dev, 1, w);
+    }
+    for (size_t i = 0; i < h; i++) {
+        double f = level + profile[i % period];
+        out[i] = f > 0 ? f : 0;
+    }
+}
+
+/* Forecasts h hours from history y[0, origin) with candidate c: the
+ * method's own function, with scratch for those that need it. */
+gp_status gp_fc_candidate(const candidate *c, const double *y, size_t origin,
+                          int64_t first_hour, size_t h, double *out)
+{
+    switch (c->method) {
+    case GP_FC_NAIVE_DAY:
+        forecast_naive(y, origin, DAY, h, out);
+        return GP_OK;
+    case GP_FC_NAIVE_WEEK:
+        forecast_naive(y, origin, origin >= WEEK ? WEEK : DAY, h, out);
+        return GP_OK;
+    case GP_FC_REGRESSION:
+        return forecast_regression(y, origin, first_hour, h, out);
+    case GP_FC_HOLT_WINTERS:
+        return forecast_holt_winters(y, origin, c->param, h, out);
+    case GP_FC_COMBINATION: /* not a candidate: made from two of them */
+        break;
+    case GP_FC_SEASONAL: {
+        size_t need = 2 * c->periods + c->period + c->relevel;
+        double *scratch = gp_malloc(need * sizeof *scratch);
+        if (!scratch)
+            return GP_ERR_NOMEM;
+        forecast_seasonal(y, origin, c->period, c->periods, c->relevel, h,
+                          scratch, out);
+        gp_free(scratch);
+        return GP_OK;
+    }
+    case GP_FC_LEVEL: {
+        double *scratch = gp_malloc((size_t)c->param * sizeof *scratch);
+        if (!scratch)
+            return GP_ERR_NOMEM;
+        forecast_level(y, origin, (size_t)c->param, h, scratch, out);
+        gp_free(scratch);
+        return GP_OK;
+    }
+    }
+    return GP_OK;
+}
+
+/* The chosen forecast from history y[0, origin), h hours: candidate
+ * `best`, or with best == N_CANDIDATES the combination, the mean of
+ * candidates pair[0] and pair[1] (f2: scratch for h doubles). */
+gp_status gp_fc_chosen(size_t best, const size_t pair[2], const double *y,
+                       size_t origin, int64_t first_hour, size_t h, double *f,
+                       double *f2)
+{
+    if (best != N_CANDIDATES)
+        return gp_fc_candidate(&gp_fc_candidates[best], y, origin, first_hour,
+                               h, f);
+    gp_status st = gp_fc_candidate(&gp_fc_candidates[pair[0]], y, origin,
+                                   first_hour, h, f);
+    if (st == GP_OK)
+        st = gp_fc_candidate(&gp_fc_candidates[pair[1]], y, origin, first_hour,
+                             h, f2);
+    for (size_t k = 0; st == GP_OK && k < h; k++)
+        f[k] = (f[k] + f2[k]) / 2;
+    return st;
+}

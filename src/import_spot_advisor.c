@@ -157,7 +157,7 @@ static gp_status advisor_type(advisor_run *r, const char *key, json_t *jt)
     spot = json_object_get(jt, "spot");
     history = spot ? json_object_get(spot, "history") : NULL;
     if (!(history && json_is_string(history)) && !(hourly > 0)) {
-        /* a catalog's spot price is above 0 (catalog.c) */
+        /* a catalog's spot price is above 0 (catalog_spot.c) */
         char num[32], price[32];
         gp_json_format_number(saved, num, sizeof num);
         gp_json_format_number(on_demand, price, sizeof price);

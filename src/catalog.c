@@ -322,7 +322,7 @@ static gp_status parse_identity(gp_jdoc *d, const json_t *root, gp_catalog *c)
     if ((st = gp_catalog_check_length(d, "region", region,
                                       GP_CATALOG_MAX_REGION)) != GP_OK)
         return st;
-    /* as the providers write them, and as --region is read (lower-cased):
+    /* as the providers write them, and as the region parameter is read (lower-cased):
      * a catalog of "US-EAST-1" could not be chosen with it, and a trace's
      * region column must then name it in upper case, which gpuplan says
      * to write in lower case */

@@ -309,7 +309,7 @@ static void warn_at_end_row(const gp_trace *t, const char *msg,
     snprintf(at.message, sizeof at.message, "%s", msg);
     if (at.line <= 0)
         at.source[0] = at.field[0] = '\0';
-    gp_error_format(&at, line, sizeof line);
+    gp_error_format_marked(&at, line, sizeof line);
     gp_warnings_add(out, "%s", line);
 }
 

@@ -370,7 +370,7 @@ gp_status gp_classify(const gp_trace *t, bool relabel,
                  scratch, &v->f);
         /* only an unlabelled row's flag is what the user said: a
          * training row's may be the SPEC's default, and counting it made
-         * --relabel confirm the old label */
+         * relabelling confirm the old label */
         v->short_series = gp_classify_decide(
             &v->f, ser->interruptible && ser->workload == GP_UNLABELED,
             &v->label, &v->confidence, &v->score);
@@ -569,7 +569,7 @@ void gp_classification_warn(const gp_classification *c, gp_warnings *w)
                     c->n_short ? ", some from under two days of data" : "");
 }
 
-/* ---- --out: the input rows again, labelled ---------------------------- */
+/* ---- the input rows again, labelled ----------------------------------- */
 
 /* The canonical columns a row's series key is read from. */
 enum {
@@ -592,7 +592,7 @@ struct out_field {
     size_t len;
 };
 
-/* Everything --out needs while it re-reads the traces. */
+/* Everything the labelled copy needs while it re-reads the traces. */
 struct out_ctx {
     const gp_trace *t;
     const gp_pricing *pricing;

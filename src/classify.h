@@ -77,7 +77,7 @@ typedef struct gp_series_class {
     gp_workload label;  /* training or inference */
     double confidence;  /* 0.5..1; 1 when the loaded label was kept */
     bool decided;       /* classify chose the label (unlabelled or
-                           --relabel) rather than keeping the loaded one */
+                           relabel) rather than keeping the loaded one */
     bool short_series;  /* decided by the short-series fallback */
     double score;       /* the rule's log-odds of training */
     gp_classify_features f;
@@ -88,7 +88,7 @@ typedef struct gp_series_class {
 typedef struct gp_classification {
     gp_series_class *series;
     size_t n_series;
-    bool relabel; /* --relabel: loaded labels were reconsidered too */
+    bool relabel; /* loaded labels were reconsidered too */
     /* totals over the decided series, by the label chosen */
     size_t n_decided[2];          /* training, inference */
     double decided_hours[2];      /* their instance-hours */
@@ -139,7 +139,7 @@ gp_status gp_classify_trace(gp_trace *t, bool relabel,
 void gp_classification_warn(const gp_classification *c, gp_warnings *w);
 
 /*
- * Writes CSV trace texts again, labelled (`classify --out`): a header that
+ * Writes CSV trace texts again, labelled (classify's labelled copy): a header that
  * is the union of the texts' headers (names compared without case), plus
  * `workload` and `workload_confidence` when absent, then every data row of
  * every text, in order, once.  A row that names no workload (or every row,

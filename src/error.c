@@ -88,6 +88,22 @@ void gp_error_set_param(gp_error *err, gp_param p, const char *fmt, ...)
     va_end(ap);
 }
 
+/* A show function that leaves a parameter marked, for text that is
+ * shown later by someone else. */
+static const char *param_keep(const char *name, void *ctx)
+{
+    static _Thread_local char marked[72];
+
+    (void)ctx;
+    snprintf(marked, sizeof marked, GP_PARAM_MARK "%s" GP_PARAM_MARK, name);
+    return marked;
+}
+
+void gp_error_format_marked(const gp_error *err, char *buf, size_t size)
+{
+    gp_error_format_with(err, param_keep, NULL, buf, size);
+}
+
 void gp_error_format(const gp_error *err, char *buf, size_t size)
 {
     gp_error_format_with(err, NULL, NULL, buf, size);

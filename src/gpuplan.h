@@ -128,6 +128,9 @@ void gp_error_set_param(gp_error *err, gp_param p, const char *fmt, ...);
 void gp_error_format_with(const gp_error *err,
                           const char *(*show)(const char *name, void *ctx),
                           void *ctx, char *buf, size_t size);
+/* gp_error_format_with with the parameters left marked, for an error
+ * that becomes a warning's text: its reader shows them its own way. */
+void gp_error_format_marked(const gp_error *err, char *buf, size_t size);
 /* gp_error_format_with(err, NULL, NULL, buf, size). */
 void gp_error_format(const gp_error *err, char *buf, size_t size);
 
@@ -378,7 +381,7 @@ typedef struct gp_commitment {
     gp_payment payment;
     int64_t start;
     int64_t end; /* start + term_years * 365 days */
-    /* the `upfront` a commitment pasted from recommend --json states: not
+    /* the `upfront` a commitment pasted from recommend's JSON states: not
      * a price (prices come from the catalogs), only checked against them */
     bool has_stated_upfront;
     double stated_upfront;
@@ -491,7 +494,7 @@ typedef struct gp_series {
     double start_s;
 } gp_series;
 
-/* A job run: consecutive rows of one job_id (or one row of --layout jobs). */
+/* A job run: consecutive rows of one job_id (or one row of the jobs layout). */
 typedef struct gp_job_run {
     int32_t job; /* index into labels */
     uint32_t series;
@@ -529,7 +532,7 @@ typedef struct gp_trace {
     double end_s;
     /* where the row that ends at end_s is, as an error would name it: its
      * file, line, and the CSV column and field of its timestamp (of its
-     * end with --layout jobs); message empty.  The first of rows that end
+     * end with the jobs layout); message empty.  The first of rows that end
      * together.  line 0 for a trace built in memory. */
     gp_error end_row;
     /* seconds: where the earliest row read starts; when that is part-way
@@ -585,11 +588,11 @@ void gp_progress_report(const gp_progress *p, const char *stage, double done,
 
 typedef struct gp_trace_options {
     gp_layout layout;
-    double default_step_s;  /* --step, default 3600 */
-    const char *region;     /* --region, or NULL */
-    const char *map[32][2]; /* --map canonical=column pairs */
+    double default_step_s;  /* step parameter, default 3600 */
+    const char *region;     /* region parameter, or NULL */
+    const char *map[32][2]; /* map: canonical=column pairs */
     size_t n_map;
-    /* --skip-bad: rejected rows go here with their reason (NULL: first bad
+    /* skip-bad: rejected rows go here with their reason (NULL: first bad
      * row stops the load) */
     void (*reject)(void *ctx, const gp_error *why, const char *row,
                    size_t row_len);
@@ -605,20 +608,20 @@ typedef struct gp_trace_options {
 void gp_trace_options_init(gp_trace_options *o);
 
 /* The canonical trace columns (SPEC section 2) by index from 0, the names
- * --map may map: "timestamp", "step_s", ...; NULL past the last. */
+ * a map may map: "timestamp", "step_s", ...; NULL past the last. */
 const char *gp_trace_column_name(size_t i);
 
 /* The header name canonical column `canonical` is read from: the column
- * --map names for it, else its own name.  Maps do not chain: with
- * --map team=project --map project=t, team is read from "project". */
+ * the map names for it, else its own name.  Maps do not chain: with
+ * team=project and project=t, team is read from "project". */
 const char *gp_trace_mapped_column(const gp_trace_options *opt,
                                    const char *canonical);
 
 /* The header name canonical column `canonical` is read from when a trace
  * is loaded: as gp_trace_mapped_column, but NULL when `canonical` has no
- * --map of its own and another --map names its column (--map
- * instances=gpus reads the "gpus" column as instances only; --map
- * gpus=... gives gpus a column again).  *claimed_by, when not NULL, is
+ * map of its own and another map names its column (instances=gpus
+ * reads the "gpus" column as instances only; gpus=... gives gpus a
+ * column again).  *claimed_by, when not NULL, is
  * set to the canonical name that took the column, or NULL. */
 const char *gp_trace_read_column(const gp_trace_options *opt,
                                  const char *canonical,

@@ -10,7 +10,8 @@
  * carry both a job_id and a gpu_util is judged per job only.
  *
  * The threshold and minimum are trace options (gp_trace_options
- * idle_threshold_pct, idle_min_hours; --idle-threshold, --idle-min-hours):
+ * idle_threshold_pct, idle_min_hours; GP_PARAM_IDLE_THRESHOLD and
+ * GP_PARAM_IDLE_MIN_HOURS):
  * the loader keeps each job's runs of low-utilization samples as it reads
  * (gp_trace.low_util), so nothing per row has to be kept, and drops runs
  * shorter than the minimum.

@@ -261,7 +261,7 @@ static void bill_note_summary(const bill *b, const char *label,
     if (names[0])
         strncat(names,
                 ": not GPU types, or add their catalog with "
-                "--pricing)",
+                GP_PARAM_TEXT("pricing") ")",
                 sizeof names - strlen(names) - 1);
     /* "(1 of them spot)" when several were imported; one row is
      * "(spot)" or "(not spot)" */
@@ -307,7 +307,7 @@ static void bill_note_owned(const bill *b, const char *label,
         const owned *o = &b->owned[i];
         /* its usage is not in the trace, so "covered 0 instance-hours"
          * would deny what the bill shows; when it is left out of
-         * --commitments-out, that note (bill_scenario) says so */
+         * the commitments-out file, that note (bill_scenario) says so */
         if (o->unpriced && o->covered_hours == 0) {
             if (!opt->commitments_out || !owned_left_out(o))
                 gp_warnings_add(opt->notes,

@@ -247,7 +247,7 @@ static gp_status cur_fee_row(cur_ctx *x, char **f, size_t n, long line,
         if (cur_usage_instance_type(field(f, n, c[C_USAGE_TYPE]), heavy, type,
                                     sizeof type, NULL))
             snprintf(o->instance_type, sizeof o->instance_type, "%s", type);
-        /* the owned reservation's region, written to --commitments-out */
+        /* the owned reservation's region, written to commitments-out */
         int key = cur_region(f, n, c, o->region, sizeof o->region);
         if (key != C_N && (st = gp_bill_check_region_case(
                                &x->b, line, c[key], cur_names[key], o->region,

@@ -211,7 +211,7 @@ gp_status gp_offer_finish(offer_ctx *x, FILE *out, gp_error *err)
         }
         gp_error_set(err, x->source, 0, 0, NULL,
                      "prices for %zu regions (%s%s); a catalog is one region: "
-                     "choose it with --region",
+                     "choose it with " GP_PARAM_TEXT("region"),
                      x->n_regions, list,
                      x->n_regions > MAX_REGIONS_LISTED ? ", ..." : "");
         return GP_ERR_INPUT;

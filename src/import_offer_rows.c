@@ -297,7 +297,7 @@ static bool offer_wanted(const offer_ctx *x, char **f, size_t n)
 /* Reads an offer row's GPU column into *gpus (left as it is when empty or
  * NA).  *keep is false for a row skipped (and counted): a share of one GPU,
  * or a count that does not read in a row of another region than
- * --region's; in this catalog's region such a count is an error. */
+ * the region parameter's; in this catalog's region such a count is an error. */
 static gp_status offer_gpus(offer_ctx *x, char **f, size_t n, long line,
                             double *gpus, bool *keep, gp_error *err)
 {
@@ -331,7 +331,7 @@ static gp_status offer_gpus(offer_ctx *x, char **f, size_t n, long line,
     return GP_OK;
 }
 
-/* Checks the region of an offer row of a GPU type: without --region it
+/* Checks the region of an offer row of a GPU type: without a region given it
  * becomes the catalog's, so it must fit a catalog, not be empty and be
  * UTF-8; either way one in upper case is an error. */
 static gp_status offer_check_region(offer_ctx *x, long line, const char *region,
@@ -354,21 +354,21 @@ static gp_status offer_check_region(offer_ctx *x, long line, const char *region,
     if (!(x->opt->region && x->opt->region[0])) {
         gp_status rst;
         /* the row's region becomes the catalog's, which must not be empty
-         * (catalog.c); with --region the row is another region's */
+         * (catalog.c); with a region given the row is another region's */
         if (!region[0]) {
             gp_error_set(err, x->source, line, c[O_REGION] + 1,
                          offer_names[O_REGION],
                          "missing value (a catalog is of one region: write "
                          "the row's, such as us-east-1, or choose one with "
-                         "--region)");
+                         GP_PARAM_TEXT("region") ")");
             return GP_ERR_INPUT;
         }
         if ((rst = check_utf8(x, line, c[O_REGION], offer_names[O_REGION],
                               region, err)) != GP_OK)
             return rst;
     }
-    /* a catalog's region is lower case (catalog.c), as --region is read:
-     * without --region the row's becomes the catalog's, and with it a
+    /* a catalog's region is lower case (catalog.c), as the region
+     * parameter is read: without one the row's becomes the catalog's, and with it a
      * row of that region in upper case is not another region's */
     char lower[GP_CATALOG_MAX_REGION + 1];
     if (strlen(region) <= GP_CATALOG_MAX_REGION &&

@@ -654,7 +654,7 @@ void gp_jdoc_warning(gp_jdoc *d, gp_warnings *w, const char *key,
     va_start(ap, fmt);
     jdoc_record(d, &e, key, fmt, ap);
     va_end(ap);
-    gp_error_format(&e, line, sizeof line);
+    gp_error_format_marked(&e, line, sizeof line);
     gp_warnings_add(w, "%s", line);
 }
 

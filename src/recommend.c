@@ -1579,13 +1579,15 @@ static gp_status recommend_forward(const gp_trace *trace,
     fo.threads = opt->threads;
     fo.progress = opt->progress;
     st = gp_forecast_run(trace, s, opt->forward_hours, &fo, &fc, err);
-    if (st == GP_ERR_USAGE && err && strcmp(err->field, "--horizon") == 0)
-        snprintf(err->field, sizeof err->field, "--forward");
+    if (st == GP_ERR_USAGE && err && err->param == GP_PARAM_HORIZON)
+        err->param = GP_PARAM_FORWARD;
     for (int i = 0; st == GP_OK && i < 3; i++) {
         st = gp_forecast_trace(fc, trace, (gp_forecast_quantile)i, &q[i],
                                err);
-        if (st == GP_ERR_INPUT && err)
-            snprintf(err->field, sizeof err->field, "--forward");
+        if (st == GP_ERR_INPUT && err) {
+            err->field[0] = '\0';
+            err->param = GP_PARAM_FORWARD;
+        }
     }
     if (st != GP_OK)
         goto out;

@@ -27,7 +27,7 @@ void gp_report_forecast(const gp_run_info *info, const gp_recommendation *rec,
                         &err) == GP_OK)
         return;
     *out = NULL;
-    gp_error_format(&err, why, sizeof why);
+    gp_error_format_marked(&err, why, sizeof why);
     gp_warnings_add(warnings,
                     "the workbook's Forecast sheet is empty: the 13-week "
                     "forecast could not be made (%s)",

@@ -53,18 +53,18 @@ static const char *const commitment_keys[] = {
     "family",     "count",    "kind",   "hourly_commitment",
     "term_years", "payment",  "start",  NULL};
 /* What gpuplan's own outputs add to a commitment, read past so that any of
- * them can be pasted in as it is: an action of recommend --json and a
- * commitment of simulate --json (their figures, which the run works out
+ * them can be pasted in as it is: an action of recommend's JSON and a
+ * commitment of simulate's JSON (their figures, which the run works out
  * again), and a commitment that `import` found in a bill (where it came
  * from).  Prices always come from the catalogs; an upfront that is a
  * number is only checked against them (check_commitment). */
 static const char *const commitment_figures[] = {
-    /* recommend --json actions */
+    /* recommend's JSON actions */
     "rank", "upfront", "breakeven_utilization", "expected_utilization",
     "renewal", "net_savings", "savings_pct", "downside_net_savings", "reason",
-    /* simulate --json strategies[].commitments */
+    /* simulate's JSON strategies[].commitments */
     "cost", "utilization",
-    /* import aws-cur / focus --commitments-out */
+    /* import aws-cur / focus commitments-out */
     "id", "covered_instance_hours", "covered_on_demand_cost", "assumed", NULL};
 static const char *const strategy_keys[] = {"name", "add_commitments", "policy",
                                             NULL};
@@ -295,7 +295,7 @@ static gp_status parse_commitment(gp_jdoc *d, const json_t *jc,
         c->kind = (gp_plan_kind)kind;
     }
     /* an instance_family plan is for one family in one region; a compute
-     * plan spans regions, so its region may be "" (as recommend --json
+     * plan spans regions, so its region may be "" (as recommend's JSON
      * writes it, so that a plan can be fed back as add_commitments) */
     bool compute = c->type == GP_COMMIT_SAVINGS_PLAN &&
                    c->kind == GP_PLAN_COMPUTE;
@@ -960,7 +960,7 @@ static gp_status check_plan(gp_jdoc *d, const gp_pricing *p,
 
 /* Whether an upfront stated on a commitment is `upfront` (what the
  * catalogs charge) or, with the scenario's discount, what the run bills:
- * recommend --json writes the former at full precision; half a cent
+ * recommend's JSON writes the former at full precision; half a cent
  * allows for one rounded to cents by hand. */
 static bool same_upfront(double stated, double upfront)
 {
@@ -968,7 +968,7 @@ static bool same_upfront(double stated, double upfront)
 }
 
 /* Checks one commitment (the current path is its object).  An upfront it
- * states (pasted from recommend --json, or written in by hand as a
+ * states (pasted from recommend's JSON, or written in by hand as a
  * negotiated price) that is not the one the run bills is a warning: prices
  * come from the catalogs, and a user who meant another would not know. */
 static gp_status check_commitment(gp_jdoc *d, const gp_pricing *p,

@@ -28,6 +28,37 @@ void gp_cli_text(const char *text, char *buf, size_t size)
     gp_param_expand(text, gp_cli_option_of, NULL, buf, size);
 }
 
+void gp_cli_show_warnings(gp_warnings *w)
+{
+    char text[2048];
+
+    for (size_t i = 0; i < w->count; i++) {
+        if (!strchr(w->items[i], GP_PARAM_MARK[0]))
+            continue;
+        gp_cli_text(w->items[i], text, sizeof text);
+        char *shown = gp_strdup(text);
+        if (shown) { /* else the marks stay: the text is still readable */
+            gp_free(w->items[i]);
+            w->items[i] = shown;
+        }
+    }
+}
+
+void gp_cli_print_usage_error(const char *command, const gp_error *err)
+{
+    char field[128], msg[sizeof err->message * 2];
+
+    if (err->field[0] || err->param == GP_PARAM_NONE)
+        gp_cli_text(err->field, field, sizeof field);
+    else
+        snprintf(field, sizeof field, "%s",
+                 gp_cli_option_of(gp_param_name(err->param), NULL));
+    gp_cli_text(err->message, msg, sizeof msg);
+    gp_progress_clear();
+    fprintf(stderr, "gpuplan %s: %s %s\ntry 'gpuplan %s --help'\n", command,
+            field, msg, command);
+}
+
 void gp_cli_print_error(const gp_error *err)
 {
     char buf[2048];

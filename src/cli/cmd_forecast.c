@@ -232,10 +232,7 @@ static int forecast_exec(gp_cli *cli)
         gp_forecast_run(in.trace, in.scenario, horizon, &opt, &fc, &err);
     if (st != GP_OK) {
         if (st == GP_ERR_USAGE) {
-            fprintf(stderr,
-                    "gpuplan forecast: %s %s\ntry 'gpuplan forecast "
-                    "--help'\n",
-                    err.field, err.message);
+            gp_cli_print_usage_error("forecast", &err);
             gp_classification_free(classified);
             gp_inputs_free(&in);
             return 2;
@@ -274,6 +271,7 @@ static int forecast_exec(gp_cli *cli)
                          : "the forecast is",
         &fw);
     gp_cli_warn_now(cli, &fw, &info);
+    gp_cli_show_warnings(&info.warnings);
     if (cli->out &&
         gp_xlsx_write_forecast(cli->out, &info, fc, &err) != GP_OK) {
         gp_cli_print_error(&err);

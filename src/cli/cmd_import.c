@@ -300,8 +300,11 @@ static int exec_import(gp_cli *cli)
     /* the catalogs' warnings (stale prices) are left out: import reads
      * only which types they price and their GPU counts */
     if (!cli->quiet)
-        for (size_t i = 0; i < notes.count; i++)
-            fprintf(stderr, "gpuplan import: %s\n", notes.items[i]);
+        for (size_t i = 0; i < notes.count; i++) {
+            char text[2048];
+            gp_cli_text(notes.items[i], text, sizeof text);
+            fprintf(stderr, "gpuplan import: %s\n", text);
+        }
     gp_warnings_clear(&notes);
     gp_pricing_free(pricing);
     return 0;

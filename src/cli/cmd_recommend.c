@@ -437,10 +437,7 @@ static int recommend_exec(gp_cli *cli)
                                 &err);
     if (st != GP_OK) {
         if (st == GP_ERR_USAGE) {
-            fprintf(stderr,
-                    "gpuplan recommend: %s %s\ntry 'gpuplan recommend "
-                    "--help'\n",
-                    err.field, err.message);
+            gp_cli_print_usage_error("recommend", &err);
             gp_classification_free(classified);
             gp_inputs_free(&in);
             return 2;
@@ -501,6 +498,7 @@ static int recommend_exec(gp_cli *cli)
         gp_report_forecast(&info, r, &pr, &sheet_forecast, &ww);
         gp_cli_warn_now(cli, &ww, &info);
     }
+    gp_cli_show_warnings(&info.warnings);
     if (cli->out || cli->csv_dir) {
         /* the workbook and the CSV tables show the plan billed */
         gp_ledger *pl[2] = {NULL, NULL};

@@ -822,7 +822,7 @@ static void test_run_sums_series_per_pool_and_workload(void **state)
     assert_int_equal(gp_forecast_run(&t, NULL, 24, &opt, &fc, &err),
                      GP_ERR_USAGE);
     assert_null(fc);
-    assert_string_equal(err.field, "--train-until");
+    assert_int_equal(err.param, GP_PARAM_TRAIN_UNTIL);
 
     /* the least history is 2 hours: a cut 1 hour in is refused, and the
      * message names the real earliest cut, hour 1002 = 1970-02-11T18:00

@@ -280,7 +280,8 @@ static void test_offer_with_two_regions_needs_region(void **state)
                                  "aws-offer-gpu-us-east-1.csv"));
     assert_string_equal(r.err.message,
                         "prices for 2 regions (us-east-1, us-west-2); a "
-                        "catalog is one region: choose it with --region");
+                        "catalog is one region: choose it with "
+                        GP_PARAM_TEXT("region"));
     result_free(&r);
 }
 
@@ -409,7 +410,7 @@ static void test_offer_writes_no_catalog_the_loader_rejects(void **state)
         {OFFER_HEAD OFFER_ROW_TO_TYPE "g5.xlarge" OFFER_ROW_AFTER_TYPE "\n",
          "offer.csv:3:17: Region Code: missing value (a catalog is of one "
          "region: write the row's, such as us-east-1, or choose one with "
-         "--region)"},
+         "region)"}, /* the library names the parameter; gpuplan, --region */
         {OFFER_HEAD OFFER_ROW_TO_TYPE "g5.xlarge" OFFER_ROW_AFTER_TYPE
                                       "us-east-\xb9\n",
          "offer.csv:3:17: Region Code: not UTF-8 (byte 9 is \\xb9), got "

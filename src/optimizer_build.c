@@ -5,7 +5,7 @@
  * (gp_opt_warm_start, gp_opt_commitments).
  */
 #include "optimizer_internal.h"
-#include "model.h"
+#include "covering.h"
 #include "util.h"
 
 #include <math.h>
@@ -19,28 +19,28 @@
 
 static _Thread_local const gp_opt *sort_opt;
 
-/* AWS's covering order: highest discount first, ties to the lower rate. */
+/* A plan's pools in the covering order the savings plan model bills them
+ * in (gp_covering_cmp): highest discount first, ties to the lower rate. */
 static int el_cmp(const void *a, const void *b)
 {
     const gp_opt_eligible *x = a, *y = b;
-    double dx = 1 - x->rate / sort_opt->pools[x->pool].od;
-    double dy = 1 - y->rate / sort_opt->pools[y->pool].od;
-    if (dx != dy)
-        return dx > dy ? -1 : 1;
-    if (x->rate != y->rate)
-        return x->rate < y->rate ? -1 : 1;
-    return x->pool < y->pool ? -1 : (x->pool > y->pool);
+    const gp_opt_pool *px = &sort_opt->pools[x->pool];
+    const gp_opt_pool *py = &sort_opt->pools[y->pool];
+    return gp_covering_cmp(gp_covering_discount(x->rate, px->od), x->rate,
+                           x->pool, gp_covering_discount(y->rate, py->od),
+                           y->rate, y->pool);
 }
 
-/* Billing order of plans: instance_family first, then by start (owned
- * ones started before the window), owned before new. */
+/* Billing order of plans (gp_covering_plan_cmp): instance_family first,
+ * then by start (owned ones started before the window), owned before
+ * new. */
 static int plan_cmp(const void *a, const void *b)
 {
     const gp_opt_plan *x = a, *y = b;
-    if (x->kind != y->kind)
-        return x->kind == GP_PLAN_FAMILY ? -1 : 1;
-    if (x->first != y->first)
-        return x->first < y->first ? -1 : 1;
+    int order = gp_covering_plan_cmp(x->kind, (int64_t)x->first, y->kind,
+                                     (int64_t)y->first);
+    if (order != 0)
+        return order;
     if (x->fixed != y->fixed)
         return x->fixed ? -1 : 1;
     return 0;
@@ -200,48 +200,6 @@ static void sum_demand(gp_opt *o, const gp_trace *trace,
     }
 }
 
-/* The owned reservations cover first: lets the reserved model take its
- * share of every pool's demand, exactly as the engine would.  `scratch`
- * holds 6 x (n_pools + 1) doubles for the hour the model bills. */
-static gp_status cover_owned_reservations(gp_opt *o,
-                                          const gp_model_input *in,
-                                          double *scratch, gp_error *err)
-{
-    size_t np = o->n_pools;
-    void *ri_state = NULL;
-    gp_status st = gp_model_reserved.prepare(in, &ri_state, err);
-
-    if (st != GP_OK) {
-        if (ri_state)
-            gp_model_reserved.free(ri_state);
-        return st;
-    }
-    if (ri_state) {
-        gp_ledger_hour row;
-        gp_hour hour;
-        memset(&hour, 0, sizeof hour);
-        hour.remaining = scratch;
-        hour.covered_value = scratch + (np + 1);
-        hour.od_cost = scratch + 2 * (np + 1);
-        hour.spot_cost = scratch + 3 * (np + 1);
-        hour.spot = scratch + 4 * (np + 1);
-        hour.commit_cost = scratch + 5 * (np + 1); /* not read here */
-        hour.row = &row;
-        for (size_t h = 0; h < o->n_hours; h++) {
-            memset(&row, 0, sizeof row);
-            hour.h = h;
-            hour.t = (in->start_hour + (int64_t)h) * 3600;
-            for (size_t p = 0; p < np; p++)
-                hour.remaining[p] = o->pools[p].demand[h];
-            gp_model_reserved.bill_hour(ri_state, in, &hour);
-            for (size_t p = 0; p < np; p++)
-                o->pools[p].demand[h] = hour.remaining[p];
-        }
-    }
-    gp_model_reserved.free(ri_state);
-    return GP_OK;
-}
-
 /* Adds the owned plans among owned[0, n_owned), fixed at their
  * commitments over the hours of the window they are active in. */
 static gp_status add_owned_plans(gp_opt *o, const gp_commitment **owned,
@@ -326,7 +284,7 @@ gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
     const gp_strategy *strat = &s->strategies[strategy];
     size_t np = trace->n_pools;
     const gp_commitment **owned = NULL;
-    double *scratch = NULL, *od_rate = NULL;
+    double **demand = NULL, *od_rate = NULL;
     gp_status st = GP_ERR_NOMEM;
 
     *out = NULL;
@@ -336,9 +294,9 @@ gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
     o->n_pools = np;
     o->pools = gp_calloc(np + 1, sizeof *o->pools);
     od_rate = gp_calloc(np + 1, sizeof *od_rate);
-    scratch = gp_calloc(6 * (np + 1), sizeof *scratch);
+    demand = gp_calloc(np + 1, sizeof *demand);
     owned = gp_calloc(s->n_commitments + strat->n_add + 1, sizeof *owned);
-    if (!o->pools || !od_rate || !scratch || !owned)
+    if (!o->pools || !od_rate || !demand || !owned)
         goto fail;
     for (size_t p = 0; p < np; p++) {
         gp_opt_pool *pool = &o->pools[p];
@@ -350,6 +308,7 @@ gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
         pool->demand = gp_calloc(n_hours + 1, sizeof *pool->demand);
         if (!pool->demand)
             goto fail;
+        demand[p] = pool->demand;
         choose_reservation(pool, max_term, payments);
     }
     sum_demand(o, trace, strat, start_hour);
@@ -370,7 +329,9 @@ gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
     in.start_hour = start_hour;
     in.n_hours = n_hours;
     in.od_rate = od_rate;
-    st = cover_owned_reservations(o, &in, scratch, err);
+    /* the owned reservations cover first, exactly as the engine bills
+     * them */
+    st = gp_reserved_cover(&in, demand, err);
     if (st != GP_OK)
         goto fail;
     st = GP_ERR_NOMEM;
@@ -385,13 +346,13 @@ gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
         goto fail;
     gp_free(owned);
     gp_free(od_rate);
-    gp_free(scratch);
+    gp_free(demand);
     *out = o;
     return GP_OK;
 fail:
     gp_free(owned);
     gp_free(od_rate);
-    gp_free(scratch);
+    gp_free(demand);
     gp_opt_free(o);
     if (st == GP_ERR_NOMEM)
         gp_error_set(err, NULL, 0, 0, NULL, "out of memory");

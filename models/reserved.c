@@ -14,7 +14,7 @@
  * reported in instance-hours of the reserved type (SPEC section 4), here
  * 2/3 of one 12xlarge instance-hour used of 1 purchased.
  */
-#include "model.h"
+#include "covering.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -321,3 +321,46 @@ const gp_model gp_model_reserved = {
     "reserved", reserved_prepare, reserved_bill_hour, reserved_finish,
     reserved_free,
 };
+
+/* The reservations' covering step on its own, for the optimizer: the
+ * model prepared and billed hour by hour as the engine does, on a
+ * scratch hour whose costs are not read (covering.h). */
+gp_status gp_reserved_cover(const gp_model_input *in, double *const *demand,
+                            gp_error *err)
+{
+    size_t np = in->trace->n_pools;
+    void *state = NULL;
+    gp_status st = reserved_prepare(in, &state, err);
+
+    if (st != GP_OK || !state)
+        return st;
+    double *scratch = gp_calloc(6 * (np + 1), sizeof *scratch);
+    if (!scratch) {
+        reserved_free(state);
+        gp_error_set(err, NULL, 0, 0, NULL, "out of memory");
+        return GP_ERR_NOMEM;
+    }
+    gp_ledger_hour row;
+    gp_hour hour;
+    memset(&hour, 0, sizeof hour);
+    hour.remaining = scratch;
+    hour.covered_value = scratch + (np + 1);
+    hour.od_cost = scratch + 2 * (np + 1);
+    hour.spot_cost = scratch + 3 * (np + 1);
+    hour.spot = scratch + 4 * (np + 1);
+    hour.commit_cost = scratch + 5 * (np + 1);
+    hour.row = &row;
+    for (size_t h = 0; h < in->n_hours; h++) {
+        memset(&row, 0, sizeof row);
+        hour.h = h;
+        hour.t = (in->start_hour + (int64_t)h) * 3600;
+        for (size_t p = 0; p < np; p++)
+            hour.remaining[p] = demand[p][h];
+        reserved_bill_hour(state, in, &hour);
+        for (size_t p = 0; p < np; p++)
+            demand[p][h] = hour.remaining[p];
+    }
+    reserved_free(state);
+    gp_free(scratch);
+    return GP_OK;
+}

@@ -17,7 +17,7 @@
  * type whose catalog has no rate for the plan's kind, term and payment is
  * not covered by it.
  */
-#include "model.h"
+#include "covering.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -44,28 +44,52 @@ struct state {
     size_t n_plans;
 };
 
+double gp_covering_discount(double plan_rate, double od_rate)
+{
+    return 1.0 - plan_rate / od_rate;
+}
+
+int gp_covering_cmp(double discount_x, double rate_x, long pool_x,
+                    double discount_y, double rate_y, long pool_y)
+{
+    if (discount_x != discount_y)
+        return discount_x > discount_y ? -1 : 1;
+    if (rate_x != rate_y)
+        return rate_x < rate_y ? -1 : 1;
+    return pool_x < pool_y ? -1 : (pool_x > pool_y);
+}
+
+int gp_covering_plan_cmp(gp_plan_kind kind_x, int64_t start_x,
+                         gp_plan_kind kind_y, int64_t start_y)
+{
+    /* instance_family (1) before compute (0) */
+    if (kind_x != kind_y)
+        return kind_x == GP_PLAN_FAMILY ? -1 : 1;
+    if (start_x != start_y)
+        return start_x < start_y ? -1 : 1;
+    return 0;
+}
+
+/* A plan's pools in its covering order (gp_covering_cmp). */
 static int eligible_cmp(const void *a, const void *b)
 {
     const struct eligible *x = a, *y = b;
-    if (x->discount != y->discount)
-        return x->discount > y->discount ? -1 : 1;
-    if (x->rate != y->rate)
-        return x->rate < y->rate ? -1 : 1;
-    return x->pool < y->pool ? -1 : (x->pool > y->pool);
+    return gp_covering_cmp(x->discount, x->rate, x->pool, y->discount,
+                           y->rate, y->pool);
 }
 
 static _Thread_local const gp_model_input *sort_in;
 
+/* The plans in the order they apply (gp_covering_plan_cmp), then in the
+ * order they are listed. */
 static int plan_cmp(const void *a, const void *b)
 {
     const struct plan *x = a, *y = b;
     const gp_commitment *cx = sort_in->commitments[x->commitment];
     const gp_commitment *cy = sort_in->commitments[y->commitment];
-    /* instance_family (1) before compute (0) */
-    if (cx->kind != cy->kind)
-        return cx->kind == GP_PLAN_FAMILY ? -1 : 1;
-    if (cx->start != cy->start)
-        return cx->start < cy->start ? -1 : 1;
+    int order = gp_covering_plan_cmp(cx->kind, cx->start, cy->kind, cy->start);
+    if (order != 0)
+        return order;
     return x->commitment < y->commitment ? -1 : (x->commitment > y->commitment);
 }
 
@@ -115,7 +139,8 @@ static gp_status savings_plan_prepare(const gp_model_input *in, void **state,
                 gp_plan_offer_of(c, t->pools[p].catalog, t->pools[p].type);
             if (o)
                 pl->pools[pl->n_pools++] = (struct eligible){
-                    (long)p, o->hourly, 1.0 - o->hourly / in->od_rate[p], 0};
+                    (long)p, o->hourly,
+                    gp_covering_discount(o->hourly, in->od_rate[p]), 0};
         }
         qsort(pl->pools, pl->n_pools, sizeof *pl->pools, eligible_cmp);
     }

@@ -1,26 +1,11 @@
 /*
  * optimizer.h: the cheapest set of commitments for a window of demand.
  *
- * The problem: choose a reservation count n_p for every pool and an hourly
- * commitment S_k for every savings plan to minimize the window's amortized
- * cost, billed exactly as the engine bills it (reservations, then
- * instance_family plans, then compute plans, then on demand).  It is a
- * linear program, convex in (n, S), but with a row per pool and hour it is
- * far too large to hand to a solver for a year of a thousand pools.
- *
- * So the optimizer uses the structure.  One billing pass over the hours
- * gives, for every pool and hour, the value of the pool's top unit of
- * demand (what it would cost if one more reserved instance did not cover
- * it: its on-demand rate, or the plan dollars it takes times what those
- * dollars are worth at the plan's margin), and for every plan and hour the
- * value of one more plan dollar.  With those fixed, each coordinate's best
- * level is a weighted quantile: a reservation pays when the pool's demand
- * is above it in hours whose values add up to its cost (for one pool and
- * no plans, the (1 - r) quantile of demand, r = reserved rate / on-demand
- * rate), and a plan is sized where the value of its marginal dollar,
- * summed over the hours, equals the hours it is paid for.  Passes repeat
- * until nothing moves.  tests/unit/test_optimizer.c checks the result
- * against GLPK's exact MIP on small multi-pool cases.
+ * Chooses a reservation count for every pool and an hourly commitment for
+ * every savings plan that minimize the window's amortized cost, billed
+ * exactly as the engine bills it.  The method (billing passes that price
+ * each unit of demand, then weighted-quantile updates until nothing
+ * moves) is in docs/design/optimizer.md.
  */
 #ifndef GP_OPTIMIZER_H
 #define GP_OPTIMIZER_H

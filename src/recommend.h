@@ -4,20 +4,9 @@
  *
  * The recommender decides whether training should launch on spot (the
  * routing action), then sizes commitments with the optimizer for three
- * appetites, and bills each plan with the engine:
- *
- *   conservative  1-year terms paid monthly, sized for the low-demand case
- *   balanced      the cheapest terms the history supports, sized for the
- *                 window (the recommended plan)
- *   aggressive    3-year terms allowed whatever the history, for the window
- *
- * The low-demand case is the window's lowest-demand week repeated (its
- * lowest day for windows under two weeks); with --forward the window is the
- * forecast horizon, the plan is sized on the forecast's P50 demand, the
- * low-demand case is its P10 demand and the upside its P90 demand.
- * 3-year terms are "supported" by at least 26 weeks of history whose last
- * 13 weeks average at least 90% of the whole; 1-year terms sized on under
- * 4 weeks of history carry a caveat (the plan's risk, a note).
+ * appetites (conservative, balanced, aggressive) and bills each plan with
+ * the engine.  What each plan buys, the low-demand case and the terms the
+ * history supports: docs/design/recommend.md.
  */
 #ifndef GP_RECOMMEND_H
 #define GP_RECOMMEND_H

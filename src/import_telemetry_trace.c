@@ -253,104 +253,135 @@ static bool note_part_host(const tel *T, const tel_gpu *g, int per_host,
     return true;
 }
 
-/* Gives every GPU its instance type and catalog. */
-static gp_status resolve_types(tel *T)
+/* --instance-type as found in the catalogs (type NULL when not given),
+ * and the hosts noted so far for logging fewer GPUs than it has (noted[]
+ * by host index, n_noted of them: note_part_host).  resolve_types owns
+ * noted. */
+typedef struct given_type {
+    const gp_instance_type *type;
+    const gp_catalog *catalog;
+    bool *noted;
+    size_t n_noted;
+} given_type;
+
+/* Finds the type --instance-type names in the catalogs, or says why it
+ * cannot: in several catalogs, only in catalogs other than --provider's
+ * and --region's, or in none. */
+static gp_status find_given_type(tel *T, given_type *gt)
 {
     const gp_import_options *o = T->opt;
-    const gp_instance_type *given = NULL;
+    const gp_instance_type *given;
     const gp_catalog *given_cat = NULL;
-    bool *noted = NULL;
-    size_t n_noted = 0;
-    gp_status st = GP_OK;
+    bool ambiguous;
 
-    if (o->instance_type) {
-        bool ambiguous;
-        given = gp_pricing_find(o->pricing, o->provider, o->region,
-                                o->instance_type, &given_cat, &ambiguous);
-        if (!given && ambiguous) {
-            gp_error_set(T->err, NULL, 0, 0, "--instance-type",
-                         "\"%s\" is in several catalogs; give --provider "
-                         "and --region",
-                         o->instance_type);
-            return GP_ERR_INPUT;
-        }
-        if (!given && (o->provider || o->region)) {
-            const gp_catalog *elsewhere = NULL;
-            bool several = false;
-            gp_pricing_find(o->pricing, NULL, NULL, o->instance_type,
-                            &elsewhere, &several);
-            if (elsewhere || several) {
-                gp_error_set(T->err, NULL, 0, 0, "--instance-type",
-                             "\"%s\" is not in the catalogs for %s%s%s "
-                             "(it is in %s%s%s)",
-                             o->instance_type, o->provider ? o->provider : "",
-                             o->provider && o->region ? " " : "",
-                             o->region ? o->region : "",
-                             elsewhere ? elsewhere->provider
-                                       : "several other "
-                                         "catalogs",
-                             elsewhere ? " " : "",
-                             elsewhere ? elsewhere->region : "");
-                return GP_ERR_INPUT;
-            }
-        }
-        if (!given) {
-            char near[256] = "";
-            if (o->pricing)
-                gp_pricing_suggest(o->pricing, o->instance_type, near,
-                                   sizeof near, 3);
+    if (!o->instance_type)
+        return GP_OK;
+    given = gp_pricing_find(o->pricing, o->provider, o->region,
+                            o->instance_type, &given_cat, &ambiguous);
+    if (!given && ambiguous) {
+        gp_error_set(T->err, NULL, 0, 0, "--instance-type",
+                     "\"%s\" is in several catalogs; give --provider "
+                     "and --region",
+                     o->instance_type);
+        return GP_ERR_INPUT;
+    }
+    if (!given && (o->provider || o->region)) {
+        const gp_catalog *elsewhere = NULL;
+        bool several = false;
+        gp_pricing_find(o->pricing, NULL, NULL, o->instance_type, &elsewhere,
+                        &several);
+        if (elsewhere || several) {
             gp_error_set(
                 T->err, NULL, 0, 0, "--instance-type",
-                "\"%s\" is not in the catalogs%s%s%s%s%s%s%s", o->instance_type,
-                o->provider || o->region ? " for " : "",
-                o->provider ? o->provider : "",
+                "\"%s\" is not in the catalogs for %s%s%s "
+                "(it is in %s%s%s)",
+                o->instance_type, o->provider ? o->provider : "",
                 o->provider && o->region ? " " : "", o->region ? o->region : "",
-                near[0] ? " (nearest: " : "", near, near[0] ? ")" : "");
+                elsewhere ? elsewhere->provider
+                          : "several other "
+                            "catalogs",
+                elsewhere ? " " : "", elsewhere ? elsewhere->region : "");
             return GP_ERR_INPUT;
         }
     }
-    if (given &&
-        !(noted = gp_calloc(T->n_hosts ? T->n_hosts : 1, sizeof *noted)))
+    if (!given) {
+        char near[256] = "";
+        if (o->pricing)
+            gp_pricing_suggest(o->pricing, o->instance_type, near, sizeof near,
+                               3);
+        gp_error_set(T->err, NULL, 0, 0, "--instance-type",
+                     "\"%s\" is not in the catalogs%s%s%s%s%s%s%s",
+                     o->instance_type, o->provider || o->region ? " for " : "",
+                     o->provider ? o->provider : "",
+                     o->provider && o->region ? " " : "",
+                     o->region ? o->region : "", near[0] ? " (nearest: " : "",
+                     near, near[0] ? ")" : "");
+        return GP_ERR_INPUT;
+    }
+    gt->type = given;
+    gt->catalog = given_cat;
+    return GP_OK;
+}
+
+/* Gives GPU g, whose host logs per_host GPUs, the --instance-type type:
+ * an error when the host has more GPUs than the type, a note when it has
+ * fewer or the GPU model is another. */
+static gp_status apply_given_type(tel *T, tel_gpu *g, int per_host,
+                                  given_type *gt)
+{
+    const gp_instance_type *given = gt->type;
+
+    if (per_host > given->gpus)
+        return tel_at_error(T, g->source, g->line, g->series, "instance_type",
+                            "host %s has %d GPUs, more than the %d of "
+                            "%s; is --instance-type right?",
+                            g->host, per_host, given->gpus, given->name);
+    if (per_host < given->gpus &&
+        note_part_host(T, g, per_host, given, gt->noted, gt->n_noted))
+        gt->n_noted++;
+    g->type = given;
+    g->catalog = gt->catalog;
+    /* once per model: the note names no host, and
+     * gp_warnings_add says each text once, so the GPUs after the
+     * first of a model (on any host, adjacent or not) add none */
+    if (g->model[0] && T->opt->notes &&
+        model_match(g->model, given->gpu_model) == 0)
+        gp_warnings_add(T->opt->notes,
+                        "note: the telemetry's GPU model \"%s\" is "
+                        "not %s's %s; check --instance-type",
+                        g->model, given->name, given->gpu_model);
+    return GP_OK;
+}
+
+/* Gives every GPU its instance type and catalog. */
+static gp_status resolve_types(tel *T)
+{
+    given_type gt = {NULL, NULL, NULL, 0};
+    gp_status st;
+
+    if ((st = find_given_type(T, &gt)) != GP_OK)
+        return st;
+    if (gt.type &&
+        !(gt.noted = gp_calloc(T->n_hosts ? T->n_hosts : 1, sizeof *gt.noted)))
         return tel_nomem(T);
     for (size_t i = 0; i < T->n_gpus && st == GP_OK; i++) {
         tel_gpu *g = &T->gpus[i];
         int per_host = host_gpus(T, g);
-        if (given) {
-            if (per_host > given->gpus) {
-                st = tel_at_error(T, g->source, g->line, g->series,
-                                  "instance_type",
-                                  "host %s has %d GPUs, more than the %d of "
-                                  "%s; is --instance-type right?",
-                                  g->host, per_host, given->gpus, given->name);
-                break;
-            }
-            if (per_host < given->gpus &&
-                note_part_host(T, g, per_host, given, noted, n_noted))
-                n_noted++;
-            g->type = given;
-            g->catalog = given_cat;
-            /* once per model: the note names no host, and
-             * gp_warnings_add says each text once, so the GPUs after the
-             * first of a model (on any host, adjacent or not) add none */
-            if (g->model[0] && T->opt->notes &&
-                model_match(g->model, given->gpu_model) == 0)
-                gp_warnings_add(T->opt->notes,
-                                "note: the telemetry's GPU model \"%s\" is "
-                                "not %s's %s; check --instance-type",
-                                g->model, given->name, given->gpu_model);
-            continue;
-        }
-        st = type_from_model(T, g, per_host);
+        if (gt.type)
+            st = apply_given_type(T, g, per_host, &gt);
+        else
+            st = type_from_model(T, g, per_host);
     }
-    if (st == GP_OK && n_noted > PART_HOST_NOTES && T->opt->notes)
-        gp_warnings_add(T->opt->notes,
-                        "note: %zu more host%s fewer GPUs than %s has and "
-                        "%s billed as part of an instance",
-                        n_noted - PART_HOST_NOTES,
-                        gp_plural(n_noted - PART_HOST_NOTES, " logs", "s log"),
-                        given->name,
-                        gp_plural(n_noted - PART_HOST_NOTES, "is", "are each"));
-    gp_free(noted);
+    if (st == GP_OK && gt.n_noted > PART_HOST_NOTES && T->opt->notes)
+        gp_warnings_add(
+            T->opt->notes,
+            "note: %zu more host%s fewer GPUs than %s has and "
+            "%s billed as part of an instance",
+            gt.n_noted - PART_HOST_NOTES,
+            gp_plural(gt.n_noted - PART_HOST_NOTES, " logs", "s log"),
+            gt.type->name,
+            gp_plural(gt.n_noted - PART_HOST_NOTES, "is", "are each"));
+    gp_free(gt.noted);
     return st;
 }
 

@@ -308,101 +308,117 @@ static gp_status smi_text(smi_reader *r, char **fields, int k, long line,
     return GP_OK;
 }
 
-/* One row of an nvidia-smi log: a header, a repeated header, or a sample
- * of one GPU. */
-static gp_status smi_row(void *ctx, char **fields, size_t n, long line,
-                         gp_error *err)
+/* What one sample row of a log says, read cell by cell. */
+typedef struct smi_sample {
+    double t;
+    char id[256], key_id[256], uuid[256], model[256], host[256];
+    double util, mem, power;
+} smi_sample;
+
+/* Reads a row's time: ISO 8601, or nvidia-smi's own "2023/05/12
+ * 10:00:00.123". */
+static gp_status smi_time(smi_reader *r, char **fields, long line, double *t)
 {
-    smi_reader *r = ctx;
+    char buf[256], q[300];
+    size_t len;
+    const char *s = smi_field(r, fields, SMI_TIMESTAMP, &len);
+    const char *why;
+
+    tel_copy_to(buf, sizeof buf, s, len);
+    if (len >= 10 && buf[4] == '/' && buf[7] == '/')
+        buf[4] = buf[7] = '-';
+    if (!gp_parse_time(buf, strlen(buf), t, &why)) {
+        if (strncmp(why, "expected", 8) == 0)
+            why = "expected nvidia-smi's time (2023/05/12 10:00:00.123) or "
+                  "ISO 8601";
+        gp_error_set(r->T->err, r->T->sources[r->source].name, line,
+                     r->col[SMI_TIMESTAMP] + 1, "timestamp", "%s, got %s", why,
+                     tel_shown(s, len, q, sizeof q));
+        return GP_ERR_INPUT;
+    }
+    return GP_OK;
+}
+
+/* Reads which GPU a row is of: uuid, else bus id, else a script's gpu
+ * column, else index; job_id shows the gpu or index column when there is
+ * one.  Also its model and host (the file's stem when no column says). */
+static gp_status smi_identity(smi_reader *r, char **fields, long line,
+                              smi_sample *row)
+{
+    static const int key_cols[] = {SMI_BUS, SMI_GPU, SMI_INDEX};
+    gp_status st;
+
+    row->id[0] = row->key_id[0] = '\0';
+    for (size_t k = 0; k < 3 && !row->key_id[0]; k++)
+        if ((st = smi_text(r, fields, key_cols[k], line, row->key_id,
+                           sizeof row->key_id)) != GP_OK)
+            return st;
+    if ((st = smi_text(r, fields, r->col[SMI_GPU] >= 0 ? SMI_GPU : SMI_INDEX,
+                       line, row->id, sizeof row->id)) != GP_OK ||
+        (st = smi_text(r, fields, SMI_UUID, line, row->uuid,
+                       sizeof row->uuid)) != GP_OK ||
+        (st = smi_text(r, fields, SMI_NAME, line, row->model,
+                       sizeof row->model)) != GP_OK ||
+        (st = smi_text(r, fields, SMI_HOST, line, row->host,
+                       sizeof row->host)) != GP_OK)
+        return st;
+    if (!row->id[0])
+        tel_copy_to(row->id, sizeof row->id,
+                    row->key_id[0] ? row->key_id
+                    : row->uuid[0] ? row->uuid
+                                   : "0",
+                    strlen(row->key_id[0] ? row->key_id
+                           : row->uuid[0] ? row->uuid
+                                          : "0"));
+    if (!row->key_id[0])
+        tel_copy_to(row->key_id, sizeof row->key_id, row->id, strlen(row->id));
+    if (!row->host[0])
+        tel_copy_to(row->host, sizeof row->host, r->host, strlen(r->host));
+    return GP_OK;
+}
+
+/* Reads a row's utilization, memory and power (NaN where not logged). */
+static gp_status smi_measures(smi_reader *r, char **fields, long line,
+                              smi_sample *row)
+{
+    gp_status st;
+
+    if ((st = smi_measure(r, fields, SMI_UTIL, line, units_percent,
+                          "a utilization 0..100 (\"33 %\" or 33)", 0, 100,
+                          &row->util)) != GP_OK ||
+        (st = smi_measure(r, fields, SMI_MEM, line, units_mib,
+                          "memory in MiB (\"1129 MiB\" or 1129)", 0,
+                          MAX_MEMORY_MIB, &row->mem)) != GP_OK ||
+        (st = smi_measure(r, fields, SMI_POWER, line, units_watt,
+                          "power in W (\"74.01 W\" or 74.01)", 0, MAX_POWER_W,
+                          &row->power)) != GP_OK)
+        return st;
+    return GP_OK;
+}
+
+/* Adds a row's sample to the table: a GPU's second sample at one time is
+ * an error, unless another file (an adjacent or overlapping log) gave the
+ * same readings. */
+static gp_status smi_store(smi_reader *r, long line, const smi_sample *row)
+{
     tel *T = r->T;
     const char *name = T->sources[r->source].name;
-    char buf[256], id[256], key_id[256], uuid[256], model[256], host[256];
-    char q[300];
-    const char *s;
-    size_t len, at;
-    double t;
-    const char *why;
+    size_t at;
     uint32_t gpu;
     bool created;
     gp_status st;
     tel_sample *sample;
-    double util, mem, power;
-
-    (void)err;
-    if (!r->header)
-        return smi_header(r, fields, n, line);
-    if (smi_is_header(r, fields, n))
-        return GP_OK;
-    if (smi_is_other_header(r, fields, n, line))
-        return GP_ERR_INPUT;
-    /* the same rule as traces and bills: the column is the first one the
-     * row and the header disagree on (a short row's first missing one) */
-    if ((st = gp_csv_check_row_width(name, line, n, r->n_header, T->err)) !=
-        GP_OK)
-        return st;
-
-    /* time: ISO 8601, or nvidia-smi's own "2023/05/12 10:00:00.123" */
-    s = smi_field(r, fields, SMI_TIMESTAMP, &len);
-    tel_copy_to(buf, sizeof buf, s, len);
-    if (len >= 10 && buf[4] == '/' && buf[7] == '/')
-        buf[4] = buf[7] = '-';
-    if (!gp_parse_time(buf, strlen(buf), &t, &why)) {
-        if (strncmp(why, "expected", 8) == 0)
-            why = "expected nvidia-smi's time (2023/05/12 10:00:00.123) or "
-                  "ISO 8601";
-        gp_error_set(T->err, name, line, r->col[SMI_TIMESTAMP] + 1, "timestamp",
-                     "%s, got %s", why, tel_shown(s, len, q, sizeof q));
-        return GP_ERR_INPUT;
-    }
-
-    /* which GPU: uuid, else bus id, else a script's gpu column, else
-     * index; job_id shows the gpu or index column when there is one */
-    id[0] = key_id[0] = '\0';
-    static const int key_cols[] = {SMI_BUS, SMI_GPU, SMI_INDEX};
-    for (size_t k = 0; k < 3 && !key_id[0]; k++)
-        if ((st = smi_text(r, fields, key_cols[k], line, key_id,
-                           sizeof key_id)) != GP_OK)
-            return st;
-    if ((st = smi_text(r, fields, r->col[SMI_GPU] >= 0 ? SMI_GPU : SMI_INDEX,
-                       line, id, sizeof id)) != GP_OK ||
-        (st = smi_text(r, fields, SMI_UUID, line, uuid, sizeof uuid)) !=
-            GP_OK ||
-        (st = smi_text(r, fields, SMI_NAME, line, model, sizeof model)) !=
-            GP_OK ||
-        (st = smi_text(r, fields, SMI_HOST, line, host, sizeof host)) != GP_OK)
-        return st;
-    if (!id[0])
-        tel_copy_to(id, sizeof id,
-                    key_id[0] ? key_id
-                    : uuid[0] ? uuid
-                              : "0",
-                    strlen(key_id[0] ? key_id
-                           : uuid[0] ? uuid
-                                     : "0"));
-    if (!key_id[0])
-        tel_copy_to(key_id, sizeof key_id, id, strlen(id));
-    if (!host[0])
-        tel_copy_to(host, sizeof host, r->host, strlen(r->host));
-
-    if ((st = smi_measure(r, fields, SMI_UTIL, line, units_percent,
-                          "a utilization 0..100 (\"33 %\" or 33)", 0, 100,
-                          &util)) != GP_OK ||
-        (st = smi_measure(r, fields, SMI_MEM, line, units_mib,
-                          "memory in MiB (\"1129 MiB\" or 1129)", 0,
-                          MAX_MEMORY_MIB, &mem)) != GP_OK ||
-        (st = smi_measure(r, fields, SMI_POWER, line, units_watt,
-                          "power in W (\"74.01 W\" or 74.01)", 0, MAX_POWER_W,
-                          &power)) != GP_OK)
-        return st;
+    double util = row->util, mem = row->mem, power = row->power;
 
     model_place model_at = {r->col[SMI_NAME] + 1,
                             r->col[SMI_NAME] >= 0 ? r->header[r->col[SMI_NAME]]
                                                   : NULL};
-    if ((st = tel_gpu_get(T, host, key_id, id, uuid, model, &model_at,
-                          r->source, line, -1, &gpu)) != GP_OK)
-        return st;
-    if ((st = tel_sample_at(T, gpu, t, r->source, line, -1, &at, &created)) !=
+    if ((st = tel_gpu_get(T, row->host, row->key_id, row->id, row->uuid,
+                          row->model, &model_at, r->source, line, -1, &gpu)) !=
         GP_OK)
+        return st;
+    if ((st = tel_sample_at(T, gpu, row->t, r->source, line, -1, &at,
+                            &created)) != GP_OK)
         return st;
     sample = &T->samples[at];
     if (!created) {
@@ -433,6 +449,36 @@ static gp_status smi_row(void *ctx, char **fields, size_t n, long line,
     sample->set = (isnan(util) ? 0u : M_UTIL) | (isnan(mem) ? 0u : M_MEM) |
                   (isnan(power) ? 0u : M_POWER);
     return GP_OK;
+}
+
+/* One row of an nvidia-smi log: a header, a repeated header, or a sample
+ * of one GPU. */
+static gp_status smi_row(void *ctx, char **fields, size_t n, long line,
+                         gp_error *err)
+{
+    smi_reader *r = ctx;
+    tel *T = r->T;
+    const char *name = T->sources[r->source].name;
+    smi_sample row;
+    gp_status st;
+
+    (void)err;
+    if (!r->header)
+        return smi_header(r, fields, n, line);
+    if (smi_is_header(r, fields, n))
+        return GP_OK;
+    if (smi_is_other_header(r, fields, n, line))
+        return GP_ERR_INPUT;
+    /* the same rule as traces and bills: the column is the first one the
+     * row and the header disagree on (a short row's first missing one) */
+    if ((st = gp_csv_check_row_width(name, line, n, r->n_header, T->err)) !=
+        GP_OK)
+        return st;
+    if ((st = smi_time(r, fields, line, &row.t)) != GP_OK ||
+        (st = smi_identity(r, fields, line, &row)) != GP_OK ||
+        (st = smi_measures(r, fields, line, &row)) != GP_OK)
+        return st;
+    return smi_store(r, line, &row);
 }
 
 /* Reads one nvidia-smi log held in memory. */

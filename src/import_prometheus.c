@@ -57,20 +57,19 @@ static gp_status prom_point(gp_jdoc *d, const json_t *pt, double *t, double *v)
     return GP_OK;
 }
 
-/* Reads one series of data.result: its labels and its points. */
-static gp_status prom_series(tel *T, gp_jdoc *d, uint32_t source, size_t i,
-                             const json_t *series, bool matrix,
-                             const char *host)
+/* Reads a series' metric labels into ls (values borrowed from the JSON)
+ * and its metric name into *name ("" when it has none); an error when a
+ * label is not a string, no label names the GPU, or the metric is not
+ * DCGM's. */
+static gp_status prom_series_labels(gp_jdoc *d, const json_t *series,
+                                    label_set *ls, const char **name)
 {
-    json_t *metric, *points = NULL, *one = NULL;
-    label_set ls;
-    const char *key, *name;
+    json_t *metric;
+    const char *key;
     json_t *val;
-    metric_value mv;
     gp_status st;
-    size_t n_points;
 
-    ls.n = 0;
+    ls->n = 0;
     if ((st = gp_jdoc_expect_object(d, series)) != GP_OK ||
         (st = gp_jdoc_object(d, series, "metric", true, &metric)) != GP_OK)
         return st;
@@ -83,15 +82,15 @@ static gp_status prom_series(tel *T, gp_jdoc *d, uint32_t source, size_t i,
             gp_jdoc_pop(d);
             return st;
         }
-        if (ls.n < MAX_LABELS) {
-            ls.name[ls.n] = key;
-            ls.value[ls.n] = json_string_value(val);
-            ls.column[ls.n] = 0;
-            ls.n++;
+        if (ls->n < MAX_LABELS) {
+            ls->name[ls->n] = key;
+            ls->value[ls->n] = json_string_value(val);
+            ls->column[ls->n] = 0;
+            ls->n++;
         }
     }
-    name = tel_label(&ls, "__name__");
-    if (!tel_label(&ls, "gpu")[0] && !tel_label(&ls, "UUID")[0]) {
+    *name = tel_label(ls, "__name__");
+    if (!tel_label(ls, "gpu")[0] && !tel_label(ls, "UUID")[0]) {
         st = gp_jdoc_error(d, NULL,
                            "the series has no gpu or UUID label (an "
                            "aggregated query?); query per-GPU series, e.g. "
@@ -99,17 +98,34 @@ static gp_status prom_series(tel *T, gp_jdoc *d, uint32_t source, size_t i,
         gp_jdoc_pop(d);
         return st;
     }
-    if (name[0] && strncmp(name, "DCGM_FI_", 8) != 0) {
+    if ((*name)[0] && strncmp(*name, "DCGM_FI_", 8) != 0) {
         char q[300];
         st = gp_jdoc_error(d, "__name__",
                            "%s is not a DCGM exporter metric; gpuplan reads "
                            "DCGM_FI_DEV_GPU_UTIL, DCGM_FI_DEV_FB_USED, "
                            "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE, ...",
-                           gp_json_quote(name, q, sizeof q));
+                           gp_json_quote(*name, q, sizeof q));
         gp_jdoc_pop(d);
         return st;
     }
     gp_jdoc_pop(d);
+    return GP_OK;
+}
+
+/* Reads one series of data.result: its labels and its points. */
+static gp_status prom_series(tel *T, gp_jdoc *d, uint32_t source, size_t i,
+                             const json_t *series, bool matrix,
+                             const char *host)
+{
+    json_t *points = NULL, *one = NULL;
+    label_set ls;
+    const char *name = ""; /* set by prom_series_labels */
+    metric_value mv;
+    gp_status st;
+    size_t n_points;
+
+    if ((st = prom_series_labels(d, series, &ls, &name)) != GP_OK)
+        return st;
     /* a series without __name__ (avg_over_time(...) drops it) is taken as
      * GPU utilization */
     mv.kind = name[0] ? tel_dcgm_metric(name) : M_UTIL;

@@ -115,23 +115,27 @@ static void workload_labels(const label_set *ls, const char **team,
     }
 }
 
-/* Adds one reading of a DCGM metric for the GPU its labels name, at time
- * t, to the table. */
-gp_status tel_add_reading(tel *T, uint32_t source, long line, long series,
-                          long point, long column, const label_set *ls,
-                          const char *default_host, double t,
-                          const metric_value *mv)
+/* Where a reading is, for the table and its errors: its file, and the
+ * line and column of a text line, or data.result[series] (values[point])
+ * of a Prometheus response; and what it reads. */
+typedef struct reading_at {
+    tel *T;
+    uint32_t source;
+    long line, series, point, column;
+    const metric_value *mv;
+} reading_at;
+
+/* The GPU a reading's labels name (added when new), on the host they name
+ * or default_host; an error for a MIG instance or a key too long. */
+static gp_status reading_gpu(const reading_at *ra, const label_set *ls,
+                             const char *default_host, uint32_t *gpu)
 {
+    tel *T = ra->T;
+    uint32_t source = ra->source;
+    long line = ra->line, series = ra->series;
     const char *gpu_label = tel_label(ls, "gpu");
     const char *uuid = tel_label(ls, "UUID");
     const char *host = label2(ls, "Hostname", "instance");
-    const char *team, *project, *pod;
-    uint32_t gpu, labels;
-    size_t at;
-    bool created;
-    gp_status st;
-    tel_sample *s;
-    const tel_source *src = &T->sources[source];
 
     if (!host[0])
         host = default_host;
@@ -158,20 +162,23 @@ gp_status tel_add_reading(tel *T, uint32_t source, long line, long series,
                                      "(over %d bytes together)",
                            GPU_KEY_MAX - 4);
     }
-    if ((st = tel_gpu_get(T, host, gpu_label[0] ? gpu_label : uuid,
-                          gpu_label[0] ? gpu_label : uuid, uuid,
-                          tel_label(ls, "modelName"), &model_at, source, line,
-                          series, &gpu)) != GP_OK)
-        return st;
-    workload_labels(ls, &team, &project, &pod);
-    if ((st = tel_labels_get(T, team, project, pod, &labels)) != GP_OK)
-        return st;
-    if ((st = tel_sample_at(T, gpu, t, source, line, series, &at, &created)) !=
-        GP_OK)
-        return st;
-    s = &T->samples[at];
-    if (created || !s->labels)
-        s->labels = labels;
+    return tel_gpu_get(T, host, gpu_label[0] ? gpu_label : uuid,
+                       gpu_label[0] ? gpu_label : uuid, uuid,
+                       tel_label(ls, "modelName"), &model_at, source, line,
+                       series, gpu);
+}
+
+/* Gives sample s the labels of a reading that names a pod, the first
+ * time one does; a second pod at the same GPU and time is an error. */
+static gp_status reading_pod(const reading_at *ra, tel_sample *s, uint32_t gpu,
+                             uint32_t labels)
+{
+    tel *T = ra->T;
+    uint32_t source = ra->source;
+    long line = ra->line, series = ra->series, column = ra->column;
+    const metric_value *mv = ra->mv;
+    const tel_source *src = &T->sources[source];
+
     if (T->labels[labels].pod[0] && !s->pod_labels) {
         /* the first reading to name a pod gives the sample its labels,
          * also when an earlier one at this time (another metric's) had a
@@ -205,6 +212,21 @@ gp_status tel_add_reading(tel *T, uint32_t source, long line, long series,
                      job, when, pods, other, s->pod_where);
         return GP_ERR_INPUT;
     }
+    return GP_OK;
+}
+
+/* Stores a reading's value in sample s; a second value of one kind is an
+ * error, unless another file (an adjacent export) gave the same one. */
+static gp_status reading_value(const reading_at *ra, tel_sample *s,
+                               uint32_t gpu)
+{
+    tel *T = ra->T;
+    uint32_t source = ra->source;
+    long line = ra->line, series = ra->series, point = ra->point;
+    long column = ra->column;
+    const metric_value *mv = ra->mv;
+    const tel_source *src = &T->sources[source];
+
     double *slot = tel_kind_slot(s, mv->kind);
     if (slot && (s->set & mv->kind)) {
         if (s->kind_source[tel_kind_index(mv->kind)] != source &&
@@ -240,6 +262,37 @@ gp_status tel_add_reading(tel *T, uint32_t source, long line, long series,
     if (slot)
         *slot = mv->value;
     return GP_OK;
+}
+
+/* Adds one reading of a DCGM metric for the GPU its labels name, at time
+ * t, to the table. */
+gp_status tel_add_reading(tel *T, uint32_t source, long line, long series,
+                          long point, long column, const label_set *ls,
+                          const char *default_host, double t,
+                          const metric_value *mv)
+{
+    reading_at ra = {T, source, line, series, point, column, mv};
+    const char *team, *project, *pod;
+    uint32_t gpu, labels;
+    size_t at;
+    bool created;
+    gp_status st;
+    tel_sample *s;
+
+    if ((st = reading_gpu(&ra, ls, default_host, &gpu)) != GP_OK)
+        return st;
+    workload_labels(ls, &team, &project, &pod);
+    if ((st = tel_labels_get(T, team, project, pod, &labels)) != GP_OK)
+        return st;
+    if ((st = tel_sample_at(T, gpu, t, source, line, series, &at, &created)) !=
+        GP_OK)
+        return st;
+    s = &T->samples[at];
+    if (created || !s->labels)
+        s->labels = labels;
+    if ((st = reading_pod(&ra, s, gpu, labels)) != GP_OK)
+        return st;
+    return reading_value(&ra, s, gpu);
 }
 
 /* Checks a reading's range: utilization in percent, activity ratios in
@@ -468,6 +521,102 @@ static gp_status dcgm_type_line(tel *T, const char *s, size_t len)
     return GP_OK;
 }
 
+/* Reads the timestamp that may end a sample line, in milliseconds since
+ * 1970, into *t in seconds; NaN when the line has none. */
+static gp_status dcgm_timestamp(prom_line *pl, const char *metric, double *t)
+{
+    const char *s = pl->s;
+    size_t len = pl->len, start;
+    char q[300];
+    double ms;
+
+    *t = NAN;
+    if (pl->i >= len)
+        return GP_OK;
+    start = pl->i;
+    while (pl->i < len && s[pl->i] != ' ' && s[pl->i] != '\t')
+        pl->i++;
+    if (!gp_parse_number(s + start, pl->i - start, &ms) || ms != floor(ms) ||
+        ms < 0 || ms > 253402300799000.0) {
+        tel_shown(s + start, pl->i - start, q, sizeof q);
+        pl->i = start;
+        return prom_error(pl, metric,
+                          "expected a timestamp in milliseconds since "
+                          "1970, got %s",
+                          q);
+    }
+    if (ms < 946684800000.0) {
+        /* before 2000: no GPU telemetry is that old, but a timestamp
+         * in seconds read as milliseconds is (1767607200 -> 1970-01-21) */
+        char when[32];
+        gp_format_time((int64_t)ms, when, sizeof when);
+        tel_shown(s + start, pl->i - start, q, sizeof q);
+        pl->i = start;
+        return prom_error(pl, metric,
+                          "expected a timestamp in milliseconds since "
+                          "1970, got %s, before 2000; in seconds it "
+                          "would be %s: multiply by 1000",
+                          q, when);
+    }
+    *t = ms / 1000.0;
+    prom_space(pl);
+    if (pl->i < len)
+        return prom_error(pl, metric, "unexpected text after the timestamp");
+    return GP_OK;
+}
+
+/* The time of a sample line without a timestamp: the k-th value of this
+ * metric for this GPU in the file belongs to the k-th scrape, --step
+ * apart from --time. */
+static gp_status dcgm_scrape_time(prom_line *pl, const label_set *ls,
+                                  const char *metric, double *t)
+{
+    tel *T = pl->T;
+    const char *s = pl->s;
+    size_t len = pl->len;
+    char key[600];
+    const char *parts[4] = {label2(ls, "Hostname", "instance"),
+                            tel_label(ls, "gpu"), tel_label(ls, "UUID"),
+                            metric};
+    size_t klen = tel_make_key(key, sizeof key, parts, 4);
+    uint32_t slot, k = 0;
+    if (!T->opt->has_time) {
+        pl->i = len;
+        return prom_error(pl, metric,
+                          "the scrape has no timestamps; give --time "
+                          "(when it was scraped)");
+    }
+    uint32_t families = dcgm_families(T, metric);
+    if (families > 0) {
+        /* the scrapes say where they start: a GPU shared by several
+         * pods has one line per pod in one scrape, not one per scrape
+         * (dcgm-exporter --kubernetes-virtual-gpus) */
+        k = families - 1;
+    } else if (!klen) {
+        /* without the key, scrapes could not be told apart */
+        const char *brace = memchr(s, '{', len);
+        pl->i = brace ? (size_t)(brace - s) : 0;
+        return prom_error(pl, metric,
+                          "the scrape has no timestamps, and its "
+                          "Hostname, gpu and UUID labels with the "
+                          "metric name are too long (over %zu bytes) "
+                          "to tell its scrapes apart; add timestamps",
+                          sizeof key);
+    } else if (gp_strmap_get(&T->count_map, key, klen, &slot)) {
+        k = T->counts[slot]++;
+    } else {
+        if (gp_grow((void **)&T->counts, &T->cap_counts, T->n_counts + 1,
+                    sizeof *T->counts) != GP_OK ||
+            gp_strmap_put(&T->count_map, key, klen, (uint32_t)T->n_counts) !=
+                GP_OK)
+            return tel_nomem(T);
+        T->counts[T->n_counts++] = 1;
+    }
+    *t = T->opt->time +
+         k * (T->opt->step_s > 0 ? T->opt->step_s : DCGM_DEFAULT_STEP_S);
+    return GP_OK;
+}
+
 /* Reads one line of a scrape; adds it when it is a DCGM GPU metric. */
 static gp_status dcgm_line(tel *T, uint32_t source, long line, const char *s,
                            size_t len, char *scratch, const char *host)
@@ -516,40 +665,8 @@ static gp_status dcgm_line(tel *T, uint32_t source, long line, const char *s,
         return prom_error(&pl, metric, "expected a number, got %s", q);
     }
     prom_space(&pl);
-    t = NAN;
-    if (pl.i < len) {
-        double ms;
-        start = pl.i;
-        while (pl.i < len && s[pl.i] != ' ' && s[pl.i] != '\t')
-            pl.i++;
-        if (!gp_parse_number(s + start, pl.i - start, &ms) || ms != floor(ms) ||
-            ms < 0 || ms > 253402300799000.0) {
-            tel_shown(s + start, pl.i - start, q, sizeof q);
-            pl.i = start;
-            return prom_error(&pl, metric,
-                              "expected a timestamp in milliseconds since "
-                              "1970, got %s",
-                              q);
-        }
-        if (ms < 946684800000.0) {
-            /* before 2000: no GPU telemetry is that old, but a timestamp
-             * in seconds read as milliseconds is (1767607200 -> 1970-01-21) */
-            char when[32];
-            gp_format_time((int64_t)ms, when, sizeof when);
-            tel_shown(s + start, pl.i - start, q, sizeof q);
-            pl.i = start;
-            return prom_error(&pl, metric,
-                              "expected a timestamp in milliseconds since "
-                              "1970, got %s, before 2000; in seconds it "
-                              "would be %s: multiply by 1000",
-                              q, when);
-        }
-        t = ms / 1000.0;
-        prom_space(&pl);
-        if (pl.i < len)
-            return prom_error(&pl, metric,
-                              "unexpected text after the timestamp");
-    }
+    if ((st = dcgm_timestamp(&pl, metric, &t)) != GP_OK)
+        return st;
 
     /* only DCGM's per-GPU fields are telemetry */
     if (strncmp(metric, "DCGM_FI_", 8) != 0 ||
@@ -565,50 +682,8 @@ static gp_status dcgm_line(tel *T, uint32_t source, long line, const char *s,
                                     strcspn(s + value_col - 1, " \t\r\n"), q,
                                     sizeof q));
     }
-    if (isnan(t)) {
-        /* no timestamp: the k-th value of this metric for this GPU in the
-         * file belongs to the k-th scrape, --step apart from --time */
-        char key[600];
-        const char *parts[4] = {label2(&ls, "Hostname", "instance"),
-                                tel_label(&ls, "gpu"), tel_label(&ls, "UUID"),
-                                metric};
-        size_t klen = tel_make_key(key, sizeof key, parts, 4);
-        uint32_t slot, k = 0;
-        if (!T->opt->has_time) {
-            pl.i = len;
-            return prom_error(&pl, metric,
-                              "the scrape has no timestamps; give --time "
-                              "(when it was scraped)");
-        }
-        uint32_t families = dcgm_families(T, metric);
-        if (families > 0) {
-            /* the scrapes say where they start: a GPU shared by several
-             * pods has one line per pod in one scrape, not one per scrape
-             * (dcgm-exporter --kubernetes-virtual-gpus) */
-            k = families - 1;
-        } else if (!klen) {
-            /* without the key, scrapes could not be told apart */
-            const char *brace = memchr(s, '{', len);
-            pl.i = brace ? (size_t)(brace - s) : 0;
-            return prom_error(&pl, metric,
-                              "the scrape has no timestamps, and its "
-                              "Hostname, gpu and UUID labels with the "
-                              "metric name are too long (over %zu bytes) "
-                              "to tell its scrapes apart; add timestamps",
-                              sizeof key);
-        } else if (gp_strmap_get(&T->count_map, key, klen, &slot)) {
-            k = T->counts[slot]++;
-        } else {
-            if (gp_grow((void **)&T->counts, &T->cap_counts, T->n_counts + 1,
-                        sizeof *T->counts) != GP_OK ||
-                gp_strmap_put(&T->count_map, key, klen,
-                              (uint32_t)T->n_counts) != GP_OK)
-                return tel_nomem(T);
-            T->counts[T->n_counts++] = 1;
-        }
-        t = T->opt->time +
-            k * (T->opt->step_s > 0 ? T->opt->step_s : DCGM_DEFAULT_STEP_S);
-    }
+    if (isnan(t) && (st = dcgm_scrape_time(&pl, &ls, metric, &t)) != GP_OK)
+        return st;
     return tel_add_reading(T, source, line, -1, -1, value_col, &ls, host, t,
                            &mv);
 }

@@ -157,6 +157,8 @@ typedef struct metric_value {
 
 /* ---- small helpers (import_telemetry.c) ---------------------------------- */
 
+/* Each function below is described where it is defined. */
+
 gp_status tel_nomem(tel *T);
 const char *tel_shown(const char *s, size_t len, char *buf, size_t size);
 void tel_file_stem(const char *path, char *buf, size_t size);

@@ -5,7 +5,6 @@
  * a catalog JSON (SPEC section 3), to `out`.  cmd_import.c picks the
  * importer by name and makes the output atomic (--out is written to a
  * temporary name and renamed only when the importer succeeded).
- *
  * Errors are reported like every other parser's: file, line, column and
  * field of the offending input, first error wins, return GP_ERR_*.
  */

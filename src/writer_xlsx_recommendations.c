@@ -104,6 +104,118 @@ void gp_xl_rec_rows_of(const gp_report *r, xl_rec_rows *rr)
 
 /* ---- Recommendations ----------------------------------------------------- */
 
+/* One action's row of the Recommendations table, at `row`: what it buys,
+ * its rate and quantity, and its annual cost and savings as live
+ * formulas over them. */
+static void rec_row(gp_xl *x, xl_sheet *s, size_t row, const gp_action *a)
+{
+    char f[192], c1[XL_CELL_SIZE], c2[XL_CELL_SIZE], what[200];
+    double qty, rate, annual, replaced;
+    action_figures(x->r, a, &qty, &rate, &annual, &replaced);
+    gp_action_describe(a, what, sizeof what);
+    gp_xl_num(s, row, 0, a->rank, x->f.count);
+    gp_xl_text(s, row, 1, what, x->f.text);
+    gp_xl_text(s, row, 2, gp_action_type_name(a->type), x->f.text);
+    if (a->type == GP_ACTION_ROUTING) {
+        gp_xl_text(s, row, 5, "training on spot", x->f.text);
+    } else {
+        const gp_commitment *c = &a->c;
+        gp_xl_text(s, row, 3, c->provider, x->f.text);
+        gp_xl_text(s, row, 4, c->region, x->f.text);
+        if (c->type == GP_COMMIT_RESERVED)
+            gp_xl_text(s, row, 5, c->instance_type, x->f.text);
+        else if (c->kind == GP_PLAN_FAMILY) {
+            char k[64];
+            snprintf(k, sizeof k, "instance_family %s", c->family);
+            gp_xl_text(s, row, 5, k, x->f.text);
+        } else
+            gp_xl_text(s, row, 5, "compute", x->f.text);
+        gp_xl_num(s, row, 6, c->term_years, x->f.count);
+        gp_xl_text(s, row, 7, gp_payment_name(c->payment), x->f.text);
+        gp_xl_num(s, row, 8, qty, x->f.num);
+        char unit[32];
+        gp_xl_text(
+            s, row, 9,
+            c->type == GP_COMMIT_RESERVED
+                ? "instances"
+                : gp_xl_money_header(unit, sizeof unit, "", "/h committed"),
+            x->f.text);
+        gp_xl_num(s, row, 10, rate, x->f.money);
+        gp_xl_num(s, row, 11, a->upfront, x->f.money);
+    }
+    /* annual cost = quantity x rate x 8760; routing's is its spot
+     * spend, a figure */
+    gp_xl_cell(c1, row, 8, false);
+    gp_xl_cell(c2, row, 10, false);
+    snprintf(f, sizeof f, "=%s*%s*8760", c1, c2);
+    if (a->type == GP_ACTION_ROUTING)
+        gp_xl_num(s, row, 12, annual, x->f.money);
+    else
+        gp_xl_formula(s, row, 12, f, annual, x->f.money);
+    /* the on-demand spend it replaces: its window savings plus its
+     * window cost, scaled to a year */
+    gp_xl_num(s, row, 13, replaced, x->f.money);
+    gp_xl_cell(c1, row, 13, false);
+    gp_xl_cell(c2, row, 12, false);
+    snprintf(f, sizeof f, "=%s-%s", c1, c2);
+    gp_xl_formula(s, row, 14, f, replaced - annual, x->f.money);
+    gp_xl_num(s, row, 15, a->net_savings, x->f.money);
+    gp_xl_num(s, row, 16, a->savings_pct, x->f.pct);
+    if (a->type != GP_ACTION_ROUTING) {
+        gp_xl_num(s, row, 17, a->breakeven_utilization, x->f.pct);
+        gp_xl_num(s, row, 18, a->expected_utilization, x->f.pct);
+    }
+    gp_xl_num(s, row, 19, a->downside_net_savings, x->f.money);
+    gp_xl_text(s, row, XL_REC_IN_PLAN_COL, in_plan(a) ? "yes" : "no",
+               x->f.text);
+    worksheet_write_string(s->ws, (lxw_row_t)row, XL_REC_IN_PLAN_COL + 1,
+                           a->reason, x->f.wrap);
+    s->width[XL_REC_IN_PLAN_COL + 1] = 60;
+}
+
+/* The totals under the Recommendations table (which ends at `row`), live
+ * too, over the rows the plan buys, and the note on what the columns
+ * mean. */
+static void rec_totals(gp_xl *x, xl_sheet *s, size_t row,
+                       const xl_rec_rows *rr)
+{
+    char f[192], c1[XL_CELL_SIZE], c2[XL_CELL_SIZE];
+
+    row += 1;
+    worksheet_write_string(s->ws, (lxw_row_t)row, 1, "Total, the plan",
+                           x->f.label);
+    static const size_t sum_cols[] = {11, 12, 13, 14};
+    char p1[XL_CELL_SIZE], p2[XL_CELL_SIZE];
+    gp_xl_cell(p1, rr->first, XL_REC_IN_PLAN_COL, true);
+    gp_xl_cell(p2, rr->last, XL_REC_IN_PLAN_COL, true);
+    for (size_t k = 0; k < 4; k++) {
+        double v = rr->upfront;
+        if (sum_cols[k] == 12)
+            v = rr->annual_cost;
+        else if (sum_cols[k] == 13)
+            v = rr->replaced;
+        else if (sum_cols[k] == 14)
+            v = rr->replaced - rr->annual_cost;
+        gp_xl_cell(c1, rr->first, sum_cols[k], false);
+        gp_xl_cell(c2, rr->last, sum_cols[k], false);
+        snprintf(f, sizeof f, "=SUMIF(%s:%s,\"yes\",%s:%s)", p1, p2, c1, c2);
+        gp_xl_formula(s, row, sum_cols[k], f, v, x->f.money_bold);
+    }
+    worksheet_write_string(s->ws, (lxw_row_t)row + 2, 0,
+                           "Rate per unit: a reservation's effective hourly "
+                           "rate (hourly + upfront / term hours), 1 per "
+                           "dollar of a savings plan, after the scenario "
+                           "discount. The routing action's annual cost is "
+                           "what training costs on spot per year, "
+                           "interruptions included; the spend it replaces, "
+                           "training's cost without it. Renewals are "
+                           "offered on top of the plan: not in it, nor in "
+                           "its total or Summary's what-if; renew those that "
+                           "save, let those that cost lapse.",
+                           x->f.note);
+}
+
+/* The ranked purchases, with live formulas, and the plan's totals. */
 void gp_xl_sheet_recommendations(gp_xl *x, const xl_rec_rows *rr)
 {
     char rate_head[32];
@@ -132,7 +244,6 @@ void gp_xl_sheet_recommendations(gp_xl *x, const xl_rec_rows *rr)
                              "Why"};
     const gp_recommendation *rec = x->r->rec;
     xl_sheet s;
-    char f[192], c1[XL_CELL_SIZE], c2[XL_CELL_SIZE], what[200];
     size_t row = 3;
 
     gp_xl_sheet_new(x, &s, "Recommendations");
@@ -155,105 +266,10 @@ void gp_xl_sheet_recommendations(gp_xl *x, const xl_rec_rows *rr)
         gp_xl_fit(&s);
         return;
     }
-    for (size_t i = 0; i < rec->n_actions; i++) {
-        const gp_action *a = &rec->actions[i];
-        double qty, rate, annual, replaced;
-        action_figures(x->r, a, &qty, &rate, &annual, &replaced);
-        row++;
-        gp_action_describe(a, what, sizeof what);
-        gp_xl_num(&s, row, 0, a->rank, x->f.count);
-        gp_xl_text(&s, row, 1, what, x->f.text);
-        gp_xl_text(&s, row, 2, gp_action_type_name(a->type), x->f.text);
-        if (a->type == GP_ACTION_ROUTING) {
-            gp_xl_text(&s, row, 5, "training on spot", x->f.text);
-        } else {
-            const gp_commitment *c = &a->c;
-            gp_xl_text(&s, row, 3, c->provider, x->f.text);
-            gp_xl_text(&s, row, 4, c->region, x->f.text);
-            if (c->type == GP_COMMIT_RESERVED)
-                gp_xl_text(&s, row, 5, c->instance_type, x->f.text);
-            else if (c->kind == GP_PLAN_FAMILY) {
-                char k[64];
-                snprintf(k, sizeof k, "instance_family %s", c->family);
-                gp_xl_text(&s, row, 5, k, x->f.text);
-            } else
-                gp_xl_text(&s, row, 5, "compute", x->f.text);
-            gp_xl_num(&s, row, 6, c->term_years, x->f.count);
-            gp_xl_text(&s, row, 7, gp_payment_name(c->payment), x->f.text);
-            gp_xl_num(&s, row, 8, qty, x->f.num);
-            char unit[32];
-            gp_xl_text(
-                &s, row, 9,
-                c->type == GP_COMMIT_RESERVED
-                    ? "instances"
-                    : gp_xl_money_header(unit, sizeof unit, "", "/h committed"),
-                x->f.text);
-            gp_xl_num(&s, row, 10, rate, x->f.money);
-            gp_xl_num(&s, row, 11, a->upfront, x->f.money);
-        }
-        /* annual cost = quantity x rate x 8760; routing's is its spot
-         * spend, a figure */
-        gp_xl_cell(c1, row, 8, false);
-        gp_xl_cell(c2, row, 10, false);
-        snprintf(f, sizeof f, "=%s*%s*8760", c1, c2);
-        if (a->type == GP_ACTION_ROUTING)
-            gp_xl_num(&s, row, 12, annual, x->f.money);
-        else
-            gp_xl_formula(&s, row, 12, f, annual, x->f.money);
-        /* the on-demand spend it replaces: its window savings plus its
-         * window cost, scaled to a year */
-        gp_xl_num(&s, row, 13, replaced, x->f.money);
-        gp_xl_cell(c1, row, 13, false);
-        gp_xl_cell(c2, row, 12, false);
-        snprintf(f, sizeof f, "=%s-%s", c1, c2);
-        gp_xl_formula(&s, row, 14, f, replaced - annual, x->f.money);
-        gp_xl_num(&s, row, 15, a->net_savings, x->f.money);
-        gp_xl_num(&s, row, 16, a->savings_pct, x->f.pct);
-        if (a->type != GP_ACTION_ROUTING) {
-            gp_xl_num(&s, row, 17, a->breakeven_utilization, x->f.pct);
-            gp_xl_num(&s, row, 18, a->expected_utilization, x->f.pct);
-        }
-        gp_xl_num(&s, row, 19, a->downside_net_savings, x->f.money);
-        gp_xl_text(&s, row, XL_REC_IN_PLAN_COL, in_plan(a) ? "yes" : "no",
-                   x->f.text);
-        worksheet_write_string(s.ws, (lxw_row_t)row, XL_REC_IN_PLAN_COL + 1,
-                               a->reason, x->f.wrap);
-        s.width[XL_REC_IN_PLAN_COL + 1] = 60;
-    }
+    for (size_t i = 0; i < rec->n_actions; i++)
+        rec_row(x, &s, ++row, &rec->actions[i]);
     gp_xl_table(x, &s, 3, row, 0, h, XL_REC_IN_PLAN_COL + 2);
-    /* totals under the table, live too, over the rows the plan buys */
-    row += 1;
-    worksheet_write_string(s.ws, (lxw_row_t)row, 1, "Total, the plan",
-                           x->f.label);
-    static const size_t sum_cols[] = {11, 12, 13, 14};
-    char p1[XL_CELL_SIZE], p2[XL_CELL_SIZE];
-    gp_xl_cell(p1, rr->first, XL_REC_IN_PLAN_COL, true);
-    gp_xl_cell(p2, rr->last, XL_REC_IN_PLAN_COL, true);
-    for (size_t k = 0; k < 4; k++) {
-        double v = rr->upfront;
-        if (sum_cols[k] == 12)
-            v = rr->annual_cost;
-        else if (sum_cols[k] == 13)
-            v = rr->replaced;
-        else if (sum_cols[k] == 14)
-            v = rr->replaced - rr->annual_cost;
-        gp_xl_cell(c1, rr->first, sum_cols[k], false);
-        gp_xl_cell(c2, rr->last, sum_cols[k], false);
-        snprintf(f, sizeof f, "=SUMIF(%s:%s,\"yes\",%s:%s)", p1, p2, c1, c2);
-        gp_xl_formula(&s, row, sum_cols[k], f, v, x->f.money_bold);
-    }
-    worksheet_write_string(s.ws, (lxw_row_t)row + 2, 0,
-                           "Rate per unit: a reservation's effective hourly "
-                           "rate (hourly + upfront / term hours), 1 per "
-                           "dollar of a savings plan, after the scenario "
-                           "discount. The routing action's annual cost is "
-                           "what training costs on spot per year, "
-                           "interruptions included; the spend it replaces, "
-                           "training's cost without it. Renewals are "
-                           "offered on top of the plan: not in it, nor in "
-                           "its total or Summary's what-if; renew those that "
-                           "save, let those that cost lapse.",
-                           x->f.note);
+    rec_totals(x, &s, row, rr);
     worksheet_freeze_panes(s.ws, 4, 2);
     gp_xl_fit(&s);
 }

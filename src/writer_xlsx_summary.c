@@ -56,14 +56,110 @@ static double commitment_charges(const gp_ledger *l)
     return l->reserved_cost + l->savings_plan_cost;
 }
 
+/* The two costs the headline compares, as the run names them: the
+ * recommendation's policy and plan, simulate's baseline and cheapest
+ * strategy, or one strategy against everything on demand. */
+struct headline_costs {
+    double current, plan;
+    double upfront; /* the plan's upfront cash (recommend), else NAN */
+    const char *current_label, *current_note;
+    char plan_label[160];
+};
+
+/* Fills *k with the costs the headline compares, and hc's commitment
+ * charges where ledgers hold them. */
+static void headline_costs_of(const gp_report *r, bool forward,
+                              struct headline_costs *k,
+                              struct headline_cells *hc)
+{
+    k->upfront = NAN;
+    if (r->rec) {
+        const gp_plan_result *p = &r->rec->plans[r->rec->recommended];
+        k->current = r->rec->policy_cost;
+        k->plan = p->total_cost;
+        k->upfront = p->upfront;
+        k->current_label = "Current cost";
+        k->current_note = forward ? "the scenario's policy on the forecast's "
+                                    "P50, nothing new bought"
+                                  : "the scenario's policy, nothing new bought";
+        snprintf(k->plan_label, sizeof k->plan_label, "Cost with the %s plan",
+                 p->name);
+        if (r->n_ledgers >= 2) { /* gp_recommend_bill_plan's policy, plan */
+            hc->split = true;
+            hc->current_fixed = commitment_charges(r->ledgers[0]);
+            hc->plan_fixed = commitment_charges(r->ledgers[1]);
+        }
+    } else if (r->n_ledgers > 1) {
+        const gp_ledger *cur = r->ledgers[r->current];
+        k->current = cur->total_cost;
+        k->plan = r->ledgers[r->proposed]->total_cost;
+        hc->split = true;
+        hc->current_fixed = commitment_charges(cur);
+        hc->plan_fixed = commitment_charges(r->ledgers[r->proposed]);
+        k->current_label = "Current cost";
+        k->current_note = "the baseline strategy";
+        snprintf(k->plan_label, sizeof k->plan_label,
+                 "Cost with strategy %s (cheapest)",
+                 r->ledgers[r->proposed]->strategy);
+    } else {
+        k->current = r->ledgers[0]->all_on_demand_cost;
+        k->plan = r->ledgers[0]->total_cost;
+        k->current_label = "Cost if everything ran on demand";
+        k->current_note = "every instance-hour at the on-demand rate";
+        snprintf(k->plan_label, sizeof k->plan_label, "Cost with strategy %s",
+                 r->ledgers[0]->strategy);
+        hc->split = true;
+        hc->plan_fixed = commitment_charges(r->ledgers[0]);
+    }
+}
+
+/* The headline rows only a recommendation has: everything on demand, the
+ * share of the best purchase captured, the backtest's and the forward
+ * plan's figures.  Returns the next row. */
+static size_t headline_recommendation(gp_xl *x, xl_sheet *s, size_t row,
+                                      bool forward)
+{
+    const gp_report *r = x->r;
+
+    headline(x, s, row++, "Cost if everything ran on demand",
+             r->rec->all_on_demand_cost, x->f.money,
+             "every instance-hour at the on-demand rate");
+    headline(x, s, row++,
+             forward ? "Share of the P50's best purchase captured"
+                     : "Share of the hindsight optimum captured",
+             r->rec->captured_fraction, x->f.pct,
+             forward ? "plan net savings / the best purchase for the P50"
+                     : "plan net savings / the best purchase in hindsight");
+    if (r->rec->backtest) {
+        char cut[32], note[96];
+        gp_format_time(r->rec->train_until, cut, sizeof cut);
+        snprintf(note, sizeof note,
+                 "bought at %s, billed over the next "
+                 "%zu hours",
+                 cut, r->rec->test_hours);
+        headline(x, s, row++, "Backtest: net savings out of sample",
+                 r->rec->test_plan_net_savings, x->f.money, note);
+        headline(x, s, row++, "Backtest: share of hindsight captured",
+                 r->rec->test_captured_fraction, x->f.pct,
+                 "out of sample, against the best buy in hindsight");
+    }
+    if (r->rec->forward) {
+        headline(x, s, row++, "Net savings if demand is the P10",
+                 r->rec->forward_downside_net_savings, x->f.money,
+                 "bought for the forecast's P50");
+        headline(x, s, row++, "Net savings if demand is the P90",
+                 r->rec->forward_upside_net_savings, x->f.money, NULL);
+    }
+    return row;
+}
+
 /* The headline block; returns the next free row and fills *hc. */
 static size_t summary_headline(gp_xl *x, xl_sheet *s, size_t row, size_t hours,
                                struct headline_cells *hc)
 {
     const gp_report *r = x->r;
-    char label[160], f1[192], a[XL_CELL_SIZE], b[XL_CELL_SIZE], c[XL_CELL_SIZE];
-    double current, plan, upfront = NAN;
-    const char *current_label, *current_note;
+    char f1[192], a[XL_CELL_SIZE], b[XL_CELL_SIZE], c[XL_CELL_SIZE];
+    struct headline_costs k;
 
     bool forward = r->rec && r->rec->forward;
     hc->split = false;
@@ -73,42 +169,8 @@ static size_t summary_headline(gp_xl *x, xl_sheet *s, size_t row, size_t hours,
                                      "(P50 demand)"
                                    : "Headline, over the data window",
                            x->f.h2);
-    if (r->rec) {
-        const gp_plan_result *p = &r->rec->plans[r->rec->recommended];
-        current = r->rec->policy_cost;
-        plan = p->total_cost;
-        upfront = p->upfront;
-        current_label = "Current cost";
-        current_note = forward ? "the scenario's policy on the forecast's "
-                                 "P50, nothing new bought"
-                               : "the scenario's policy, nothing new bought";
-        snprintf(label, sizeof label, "Cost with the %s plan", p->name);
-        if (r->n_ledgers >= 2) { /* gp_recommend_bill_plan's policy, plan */
-            hc->split = true;
-            hc->current_fixed = commitment_charges(r->ledgers[0]);
-            hc->plan_fixed = commitment_charges(r->ledgers[1]);
-        }
-    } else if (r->n_ledgers > 1) {
-        const gp_ledger *cur = r->ledgers[r->current];
-        current = cur->total_cost;
-        plan = r->ledgers[r->proposed]->total_cost;
-        hc->split = true;
-        hc->current_fixed = commitment_charges(cur);
-        hc->plan_fixed = commitment_charges(r->ledgers[r->proposed]);
-        current_label = "Current cost";
-        current_note = "the baseline strategy";
-        snprintf(label, sizeof label, "Cost with strategy %s (cheapest)",
-                 r->ledgers[r->proposed]->strategy);
-    } else {
-        current = r->ledgers[0]->all_on_demand_cost;
-        plan = r->ledgers[0]->total_cost;
-        current_label = "Cost if everything ran on demand";
-        current_note = "every instance-hour at the on-demand rate";
-        snprintf(label, sizeof label, "Cost with strategy %s",
-                 r->ledgers[0]->strategy);
-        hc->split = true;
-        hc->plan_fixed = commitment_charges(r->ledgers[0]);
-    }
+    headline_costs_of(r, forward, &k, hc);
+    double current = k.current, plan = k.plan;
     size_t r0 = row;
     hc->current_row = r0;
     hc->plan_row = r0 + 1;
@@ -117,9 +179,9 @@ static size_t summary_headline(gp_xl *x, xl_sheet *s, size_t row, size_t hours,
     gp_xl_cell(a, r0, 1, true);
     gp_xl_cell(b, r0 + 1, 1, true);
     gp_xl_cell(c, r0 + 2, 1, true);
-    headline(x, s, row++, current_label, current, x->f.money_bold,
-             current_note);
-    headline(x, s, row++, label, plan, x->f.money_bold,
+    headline(x, s, row++, k.current_label, current, x->f.money_bold,
+             k.current_note);
+    headline(x, s, row++, k.plan_label, plan, x->f.money_bold,
              "billed hour by hour, commitments amortized");
     snprintf(f1, sizeof f1, "=%s-%s", a, b);
     headline_formula(x, s, row++, "Net savings", f1, current - plan,
@@ -129,7 +191,7 @@ static size_t summary_headline(gp_xl *x, xl_sheet *s, size_t row, size_t hours,
                      current > 0 ? (current - plan) / current : 0, x->f.pct,
                      "net savings / current cost");
     if (r->rec) {
-        headline(x, s, row++, "Upfront cash to buy the plan", upfront,
+        headline(x, s, row++, "Upfront cash to buy the plan", k.upfront,
                  x->f.money, "paid at purchase, on top of the hourly fees");
     } else {
         const gp_ledger *l = r->ledgers[r->proposed];
@@ -143,37 +205,8 @@ static size_t summary_headline(gp_xl *x, xl_sheet *s, size_t row, size_t hours,
     headline_formula(x, s, row++, "Net savings per year at this rate", f1,
                      (current - plan) * 8760.0 / (double)hours, x->f.money,
                      "the window's savings scaled to 8,760 hours");
-    if (r->rec) {
-        headline(x, s, row++, "Cost if everything ran on demand",
-                 r->rec->all_on_demand_cost, x->f.money,
-                 "every instance-hour at the on-demand rate");
-        headline(x, s, row++,
-                 forward ? "Share of the P50's best purchase captured"
-                         : "Share of the hindsight optimum captured",
-                 r->rec->captured_fraction, x->f.pct,
-                 forward ? "plan net savings / the best purchase for the P50"
-                         : "plan net savings / the best purchase in hindsight");
-        if (r->rec->backtest) {
-            char cut[32], note[96];
-            gp_format_time(r->rec->train_until, cut, sizeof cut);
-            snprintf(note, sizeof note,
-                     "bought at %s, billed over the next "
-                     "%zu hours",
-                     cut, r->rec->test_hours);
-            headline(x, s, row++, "Backtest: net savings out of sample",
-                     r->rec->test_plan_net_savings, x->f.money, note);
-            headline(x, s, row++, "Backtest: share of hindsight captured",
-                     r->rec->test_captured_fraction, x->f.pct,
-                     "out of sample, against the best buy in hindsight");
-        }
-        if (r->rec->forward) {
-            headline(x, s, row++, "Net savings if demand is the P10",
-                     r->rec->forward_downside_net_savings, x->f.money,
-                     "bought for the forecast's P50");
-            headline(x, s, row++, "Net savings if demand is the P90",
-                     r->rec->forward_upside_net_savings, x->f.money, NULL);
-        }
-    }
+    if (r->rec)
+        row = headline_recommendation(x, s, row, forward);
     return row + 1;
 }
 
@@ -241,78 +274,85 @@ static size_t summary_actions(gp_xl *x, xl_sheet *s, size_t row)
     return row + 2;
 }
 
-/* The what-if block: yellow input cells and formulas over them. */
-static size_t summary_what_if(gp_xl *x, xl_sheet *s, size_t row,
-                              const xl_rec_rows *rr,
-                              const struct headline_cells *hc)
+/* The what-if block of a recommendation that buys something: input
+ * cells (in1, in2) for an extra discount on commitment rates and a change
+ * in on-demand prices, and the Recommendations rows in the plan summed
+ * over them.  Returns the next free row. */
+static size_t what_if_actions(gp_xl *x, xl_sheet *s, size_t row,
+                              const xl_rec_rows *rr, const char *in1,
+                              const char *in2)
 {
-    char in1[XL_CELL_SIZE], in2[XL_CELL_SIZE], f[640], m0[XL_CELL_SIZE],
-        m1[XL_CELL_SIZE], n0[XL_CELL_SIZE], n1[XL_CELL_SIZE], cc[XL_CELL_SIZE],
-        rc[XL_CELL_SIZE];
-    const gp_report *r = x->r;
+    char f[640], m0[XL_CELL_SIZE], m1[XL_CELL_SIZE], n0[XL_CELL_SIZE],
+        n1[XL_CELL_SIZE], cc[XL_CELL_SIZE], rc[XL_CELL_SIZE];
 
-    worksheet_write_string(s->ws, (lxw_row_t)row++, 0,
-                           "What if (change the yellow cells)", x->f.h2);
-    gp_xl_cell(in1, row, 1, true);
-    gp_xl_cell(in2, row + 1, 1, true);
-    if (r->rec && rr->last >= rr->first) {
-        worksheet_write_string(s->ws, (lxw_row_t)row, 0,
-                               "Extra discount on commitment rates",
-                               x->f.label);
-        worksheet_write_number(s->ws, (lxw_row_t)row++, 1, 0, x->f.in_pct);
-        worksheet_write_string(s->ws, (lxw_row_t)row, 0,
-                               "Change in on-demand prices", x->f.label);
-        worksheet_write_number(s->ws, (lxw_row_t)row++, 1, 0, x->f.in_pct);
-        gp_xl_cell(m0, rr->first, 12, true);
-        gp_xl_cell(m1, rr->last, 12, true);
-        gp_xl_cell(n0, rr->first, 13, true);
-        gp_xl_cell(n1, rr->last, 13, true);
-        gp_xl_cell(cc, row, 1, true);
-        gp_xl_cell(rc, row + 1, 1, true);
-        /* the rows the plan buys: renewals, on top of it, are left out */
-        char p0[XL_CELL_SIZE], p1[XL_CELL_SIZE];
-        gp_xl_cell(p0, rr->first, XL_REC_IN_PLAN_COL, true);
-        gp_xl_cell(p1, rr->last, XL_REC_IN_PLAN_COL, true);
-        if (rr->annual_routed > 0) {
-            /* routing's spot spend takes no commitment discount */
-            char c0[XL_CELL_SIZE], c1[XL_CELL_SIZE];
-            gp_xl_cell(c0, rr->first, 2, true);
-            gp_xl_cell(c1, rr->last, 2, true);
-            snprintf(f, sizeof f,
-                     "=SUMIFS(Recommendations!%s:%s,Recommendations!%s:%s,"
-                     "\"<>routing\",Recommendations!%s:%s,\"yes\")*(1-%s)"
-                     "+SUMIFS(Recommendations!%s:%s,Recommendations!%s:%s,"
-                     "\"routing\",Recommendations!%s:%s,\"yes\")",
-                     m0, m1, c0, c1, p0, p1, in1, m0, m1, c0, c1, p0, p1);
-            headline_formula(x, s, row++, "Annual cost of the actions", f,
-                             rr->annual_cost, x->f.money,
-                             "commitments: rate x quantity x 8,760 h; "
-                             "routing: training's spot spend; the rows in "
-                             "the plan on Recommendations");
-        } else {
-            snprintf(f, sizeof f,
-                     "=SUMIF(Recommendations!%s:%s,\"yes\","
-                     "Recommendations!%s:%s)*(1-%s)",
-                     p0, p1, m0, m1, in1);
-            headline_formula(x, s, row++, "Annual cost of the commitments", f,
-                             rr->annual_cost, x->f.money,
-                             "rate x quantity x 8,760 h, the rows in the "
-                             "plan on Recommendations");
-        }
+    worksheet_write_string(s->ws, (lxw_row_t)row, 0,
+                           "Extra discount on commitment rates",
+                           x->f.label);
+    worksheet_write_number(s->ws, (lxw_row_t)row++, 1, 0, x->f.in_pct);
+    worksheet_write_string(s->ws, (lxw_row_t)row, 0,
+                           "Change in on-demand prices", x->f.label);
+    worksheet_write_number(s->ws, (lxw_row_t)row++, 1, 0, x->f.in_pct);
+    gp_xl_cell(m0, rr->first, 12, true);
+    gp_xl_cell(m1, rr->last, 12, true);
+    gp_xl_cell(n0, rr->first, 13, true);
+    gp_xl_cell(n1, rr->last, 13, true);
+    gp_xl_cell(cc, row, 1, true);
+    gp_xl_cell(rc, row + 1, 1, true);
+    /* the rows the plan buys: renewals, on top of it, are left out */
+    char p0[XL_CELL_SIZE], p1[XL_CELL_SIZE];
+    gp_xl_cell(p0, rr->first, XL_REC_IN_PLAN_COL, true);
+    gp_xl_cell(p1, rr->last, XL_REC_IN_PLAN_COL, true);
+    if (rr->annual_routed > 0) {
+        /* routing's spot spend takes no commitment discount */
+        char c0[XL_CELL_SIZE], c1[XL_CELL_SIZE];
+        gp_xl_cell(c0, rr->first, 2, true);
+        gp_xl_cell(c1, rr->last, 2, true);
         snprintf(f, sizeof f,
-                 "=SUMIF(Recommendations!%s:%s,\"yes\",Recommendations!%s:%s)"
-                 "*(1+%s)",
-                 p0, p1, n0, n1, in2);
-        headline_formula(x, s, row++, "Spend the actions replace, per year", f,
-                         rr->replaced, x->f.money,
-                         "the window's covered usage at on-demand rates, "
-                         "scaled to a year");
-        snprintf(f, sizeof f, "=%s-%s", rc, cc);
-        headline_formula(x, s, row++, "Annual net savings of the actions", f,
-                         rr->replaced - rr->annual_cost, x->f.money_bold,
-                         "what the purchases save per year at these rates");
-        return row + 1;
+                 "=SUMIFS(Recommendations!%s:%s,Recommendations!%s:%s,"
+                 "\"<>routing\",Recommendations!%s:%s,\"yes\")*(1-%s)"
+                 "+SUMIFS(Recommendations!%s:%s,Recommendations!%s:%s,"
+                 "\"routing\",Recommendations!%s:%s,\"yes\")",
+                 m0, m1, c0, c1, p0, p1, in1, m0, m1, c0, c1, p0, p1);
+        headline_formula(x, s, row++, "Annual cost of the actions", f,
+                         rr->annual_cost, x->f.money,
+                         "commitments: rate x quantity x 8,760 h; "
+                         "routing: training's spot spend; the rows in "
+                         "the plan on Recommendations");
+    } else {
+        snprintf(f, sizeof f,
+                 "=SUMIF(Recommendations!%s:%s,\"yes\","
+                 "Recommendations!%s:%s)*(1-%s)",
+                 p0, p1, m0, m1, in1);
+        headline_formula(x, s, row++, "Annual cost of the commitments", f,
+                         rr->annual_cost, x->f.money,
+                         "rate x quantity x 8,760 h, the rows in the "
+                         "plan on Recommendations");
     }
+    snprintf(f, sizeof f,
+             "=SUMIF(Recommendations!%s:%s,\"yes\",Recommendations!%s:%s)"
+             "*(1+%s)",
+             p0, p1, n0, n1, in2);
+    headline_formula(x, s, row++, "Spend the actions replace, per year", f,
+                     rr->replaced, x->f.money,
+                     "the window's covered usage at on-demand rates, "
+                     "scaled to a year");
+    snprintf(f, sizeof f, "=%s-%s", rc, cc);
+    headline_formula(x, s, row++, "Annual net savings of the actions", f,
+                     rr->replaced - rr->annual_cost, x->f.money_bold,
+                     "what the purchases save per year at these rates");
+    return row + 1;
+}
+
+/* The what-if block of simulate, or of a recommendation with nothing to
+ * buy: the headline's costs scaled by the input cells (in1, a discount on
+ * every price; in2, a change in demand), with the commitment charges held
+ * where the ledgers split them out.  Returns the next free row. */
+static size_t what_if_scaled(gp_xl *x, xl_sheet *s, size_t row,
+                             const struct headline_cells *hc, const char *in1,
+                             const char *in2)
+{
+    char f[640], cc[XL_CELL_SIZE], rc[XL_CELL_SIZE];
+
     /* simulate, or nothing to buy: scale the headline linearly */
     char cur[XL_CELL_SIZE], plan[XL_CELL_SIZE];
     gp_xl_cell(cur, hc->current_row, 1, true);
@@ -358,6 +398,22 @@ static size_t summary_what_if(gp_xl *x, xl_sheet *s, size_t row,
     headline_formula(x, s, row++, "Net savings", f, c0 - p0, x->f.money_bold,
                      NULL);
     return row + 1;
+}
+
+/* The what-if block: yellow input cells and formulas over them. */
+static size_t summary_what_if(gp_xl *x, xl_sheet *s, size_t row,
+                              const xl_rec_rows *rr,
+                              const struct headline_cells *hc)
+{
+    char in1[XL_CELL_SIZE], in2[XL_CELL_SIZE];
+
+    worksheet_write_string(s->ws, (lxw_row_t)row++, 0,
+                           "What if (change the yellow cells)", x->f.h2);
+    gp_xl_cell(in1, row, 1, true);
+    gp_xl_cell(in2, row + 1, 1, true);
+    if (x->r->rec && rr->last >= rr->first)
+        return what_if_actions(x, s, row, rr, in1, in2);
+    return what_if_scaled(x, s, row, hc, in1, in2);
 }
 
 /* One warning line under "Warnings and notes". */

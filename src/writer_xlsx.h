@@ -128,7 +128,8 @@ void gp_xl_sheet_summary(gp_xl *x, const xl_rec_rows *rr);
 void gp_xl_sheet_recommendations(gp_xl *x, const xl_rec_rows *rr);
 void gp_xl_sheet_plans(gp_xl *x);
 void gp_xl_sheet_curves(gp_xl *x);
-/* ... the sheets about the money over time (writer_xlsx_sheets.c), ... */
+/* ... the sheets about the money over time (writer_xlsx_sheets.c,
+ * writer_xlsx_forecast.c, writer_xlsx_chargeback.c), ... */
 void gp_xl_sheet_monthly(gp_xl *x);
 void gp_xl_sheet_forecast(gp_xl *x);
 void gp_xl_sheet_utilization(gp_xl *x);
@@ -137,6 +138,11 @@ void gp_xl_sheet_chargeback(gp_xl *x);
 void gp_xl_sheet_idle(gp_xl *x);
 /* ... and Inputs (writer_xlsx_inputs.c). */
 void gp_xl_sheet_inputs(gp_xl *x);
+
+/* Why a sheet of ledgers has none, in its "not computed" row. */
+#define XL_NOT_BILLED                                                          \
+    "nothing was billed hour by hour in this run: forecast, and recommend "    \
+    "--forward, which plans on forecast demand"
 
 /* "not computed in this run": the one row a sheet shows without data. */
 void gp_xl_not_computed(gp_xl *x, xl_sheet *s, size_t row, const char *why);

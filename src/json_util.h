@@ -1,16 +1,10 @@
 /*
- * json_util.h: what the two JSON loaders (catalog.c, scenario.c) share.
- *
- * jansson parses the text into json_t values, but those values forget where
- * in the text they came from, and every error a user sees must say
- * file:line:column.  So a loader walks the json_t tree while keeping the
- * path it is at (object keys and array indices) in a gp_jdoc, and when a
- * value is wrong, gp_json_locate() finds that path again in the original
- * text.  The typed readers below (gp_jdoc_number, gp_jdoc_enum, ...) do the
- * type checks and write the error messages, so both loaders word the same
- * mistake the same way.
- *
- * Not a public header: json_t stays out of gpuplan.h.
+ * json_util.h: what the two JSON loaders (catalog.c, scenario.c) share: a
+ * gp_jdoc that keeps the path a loader is at, so that gp_json_locate()
+ * can find it again in the text for file:line:column, and typed readers
+ * (gp_jdoc_number, gp_jdoc_enum, ...) that word every mistake the same
+ * way.  Not a public header: json_t stays out of gpuplan.h.  Why it works
+ * so: docs/design/json_util.md.
  */
 #ifndef GP_JSON_UTIL_H
 #define GP_JSON_UTIL_H

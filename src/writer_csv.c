@@ -3,8 +3,9 @@
  *
  * The files join the caller's gp_file_set (util.h): each is written to a
  * temporary name, and all are renamed into place together, so a failed
- * run leaves neither half a table nor some tables of the set.  Text fields are quoted by libcsv;
- * numbers are written with enough digits to read back to the cent.
+ * run leaves neither half a table nor some tables of the set.  Text
+ * fields are quoted by libcsv; numbers are written with enough digits to
+ * read back to the cent.
  */
 #include "writers.h"
 #include "forecast.h"

@@ -1,10 +1,13 @@
 /*
- * writer_json.c: ledgers and inputs as JSON documents (SPEC section 5).
- * Keys named in the SPEC keep their names; extra keys (months,
- * commitments, inputs) follow them.
+ * writer_json.c: the JSON documents (SPEC section 5): ledgers, idle GPUs,
+ * inputs and classification, which simulate's document is made of, and
+ * the whole recommend and forecast documents.  Keys named in the SPEC
+ * keep their names; extra keys (months, commitments, inputs) follow them.
  */
 #include "classify.h"
+#include "forecast.h"
 #include "idle.h"
+#include "recommend.h"
 #include "util.h"
 #include "writers.h"
 
@@ -69,6 +72,58 @@ static json_t *commitment_use_json(const gp_ledger_commitment *lc)
     return o;
 }
 
+/* A ledger's totals, the first keys of its strategy object s. */
+static void ledger_totals(json_t *s, const gp_ledger *l)
+{
+    json_object_set_new(s, "name", json_string(l->strategy));
+    json_object_set_new(s, "total_cost", gp_json_number_or_null(l->total_cost));
+    json_object_set_new(s, "all_on_demand_cost",
+                        gp_json_number_or_null(l->all_on_demand_cost));
+    json_object_set_new(s, "savings", gp_json_number_or_null(l->savings));
+    json_object_set_new(s, "savings_pct",
+                        gp_json_number_or_null(l->savings_pct));
+    json_object_set_new(s, "on_demand_cost",
+                        gp_json_number_or_null(l->on_demand_cost));
+    json_object_set_new(s, "reserved_cost",
+                        gp_json_number_or_null(l->reserved_cost));
+    json_object_set_new(s, "savings_plan_cost",
+                        gp_json_number_or_null(l->savings_plan_cost));
+    json_object_set_new(s, "spot_cost", gp_json_number_or_null(l->spot_cost));
+    json_object_set_new(s, "reserved_utilization",
+                        gp_json_number_or_null(l->reserved_utilization));
+    json_object_set_new(s, "savings_plan_utilization",
+                        gp_json_number_or_null(l->savings_plan_utilization));
+    json_object_set_new(s, "coverage", gp_json_number_or_null(l->coverage));
+    json_object_set_new(s, "useful_gpu_hours",
+                        gp_json_number_or_null(l->useful_gpu_hours));
+    json_object_set_new(s, "cost_per_useful_gpu_hour",
+                        gp_json_number_or_null(l->cost_per_useful_gpu_hour));
+}
+
+/* A ledger's months, appended to the array `months`. */
+static void ledger_months(json_t *months, const gp_ledger *l)
+{
+    for (size_t i = 0; i < l->n_months; i++) {
+        const gp_ledger_month *m = &l->months[i];
+        char name[16];
+        snprintf(name, sizeof name, "%04d-%02d", m->year, m->month);
+        json_array_append_new(
+            months,
+            json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "month",
+                      name, "on_demand_cost",
+                      gp_json_number_or_null(m->on_demand_cost),
+                      "reserved_cost", gp_json_number_or_null(m->reserved_cost),
+                      "savings_plan_cost",
+                      gp_json_number_or_null(m->savings_plan_cost),
+                      "spot_cost", gp_json_number_or_null(m->spot_cost),
+                      "total_cost", gp_json_number_or_null(m->total_cost),
+                      "reserved_cash", gp_json_number_or_null(m->reserved_cash),
+                      "savings_plan_cash",
+                      gp_json_number_or_null(m->savings_plan_cash),
+                      "total_cash", gp_json_number_or_null(m->total_cash)));
+    }
+}
+
 json_t *gp_json_ledger(const gp_ledger *l, const gp_trace *t)
 {
     json_t *s = json_object();
@@ -84,26 +139,7 @@ json_t *gp_json_ledger(const gp_ledger *l, const gp_trace *t)
         json_decref(commits);
         return NULL;
     }
-    json_object_set_new(s, "name", json_string(l->strategy));
-    json_object_set_new(s, "total_cost", gp_json_number_or_null(l->total_cost));
-    json_object_set_new(s, "all_on_demand_cost",
-                        gp_json_number_or_null(l->all_on_demand_cost));
-    json_object_set_new(s, "savings", gp_json_number_or_null(l->savings));
-    json_object_set_new(s, "savings_pct", gp_json_number_or_null(l->savings_pct));
-    json_object_set_new(s, "on_demand_cost", gp_json_number_or_null(l->on_demand_cost));
-    json_object_set_new(s, "reserved_cost", gp_json_number_or_null(l->reserved_cost));
-    json_object_set_new(s, "savings_plan_cost",
-                        gp_json_number_or_null(l->savings_plan_cost));
-    json_object_set_new(s, "spot_cost", gp_json_number_or_null(l->spot_cost));
-    json_object_set_new(s, "reserved_utilization",
-                        gp_json_number_or_null(l->reserved_utilization));
-    json_object_set_new(s, "savings_plan_utilization",
-                        gp_json_number_or_null(l->savings_plan_utilization));
-    json_object_set_new(s, "coverage", gp_json_number_or_null(l->coverage));
-    json_object_set_new(s, "useful_gpu_hours",
-                        gp_json_number_or_null(l->useful_gpu_hours));
-    json_object_set_new(s, "cost_per_useful_gpu_hour",
-                        gp_json_number_or_null(l->cost_per_useful_gpu_hour));
+    ledger_totals(s, l);
     for (int w = 0; w < GP_N_WORKLOADS; w++) {
         if (w == GP_UNLABELED && l->workload_instance_hours[w] == 0)
             continue;
@@ -128,28 +164,12 @@ json_t *gp_json_ledger(const gp_ledger *l, const gp_trace *t)
             "job_runs_before_window", (json_int_t)l->spot_runs_before_window,
             "job_runs_before_window_instance_hours",
             gp_json_number_or_null(l->spot_runs_before_window_ih)));
-    json_object_set_new(s, "unallocated_cost", gp_json_number_or_null(l->unallocated_cost));
-    json_object_set_new(s, "idle_terminated_instance_hours",
-                        gp_json_number_or_null(l->idle_terminated_instance_hours));
-    for (size_t i = 0; i < l->n_months; i++) {
-        const gp_ledger_month *m = &l->months[i];
-        char name[16];
-        snprintf(name, sizeof name, "%04d-%02d", m->year, m->month);
-        json_array_append_new(
-            months,
-            json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "month",
-                      name, "on_demand_cost",
-                      gp_json_number_or_null(m->on_demand_cost),
-                      "reserved_cost", gp_json_number_or_null(m->reserved_cost),
-                      "savings_plan_cost",
-                      gp_json_number_or_null(m->savings_plan_cost),
-                      "spot_cost", gp_json_number_or_null(m->spot_cost),
-                      "total_cost", gp_json_number_or_null(m->total_cost),
-                      "reserved_cash", gp_json_number_or_null(m->reserved_cash),
-                      "savings_plan_cash",
-                      gp_json_number_or_null(m->savings_plan_cash),
-                      "total_cash", gp_json_number_or_null(m->total_cash)));
-    }
+    json_object_set_new(s, "unallocated_cost",
+                        gp_json_number_or_null(l->unallocated_cost));
+    json_object_set_new(
+        s, "idle_terminated_instance_hours",
+        gp_json_number_or_null(l->idle_terminated_instance_hours));
+    ledger_months(months, l);
     json_object_set_new(s, "months", months);
     for (size_t i = 0; i < l->n_commitments; i++)
         json_array_append_new(commits,
@@ -204,38 +224,6 @@ json_t *gp_json_idle(const gp_idle_report *r, const gp_trace *t)
                   gp_json_number_or_null(r->gpu_hours_with_util), "spans",
                   spans ? spans : json_array());
     return o;
-}
-
-void gp_usage_warnings(const gp_trace *t, const gp_idle_report *idle,
-                       gp_warnings *w)
-{
-    /* simulate, recommend and forecast classify every unlabelled series
-     * first (gp_classify_trace), so from the CLI none is left; a caller
-     * that bills a trace as loaded gets this.  Such usage follows the
-     * inference policy (gp_policy_of), which sends it to spot when it
-     * launches spot and the rows said interruptible=true (gp_route_of) */
-    if (t->instance_hours[GP_UNLABELED] > 0) {
-        char hours[32];
-        gp_format_small(t->instance_hours[GP_UNLABELED], "0", hours,
-                        sizeof hours);
-        gp_warnings_add(w,
-                        "%s instance-hours had no workload label and were "
-                        "billed by the inference policy (on demand unless "
-                        "it launches spot and their rows say "
-                        "interruptible=true)",
-                        hours);
-    }
-    if (idle && idle->n_spans > 0) {
-        char money[32];
-        gp_format_money(idle->cost, money, sizeof money);
-        gp_warnings_add(
-            w,
-            "%zu idle %s: %.1f GPU-hours below %g%% "
-            "utilization for %g hours or more, %s at on-demand "
-            "rates (see Idle)",
-            idle->n_spans, gp_plural(idle->n_spans, "span", "spans"),
-            idle->gpu_hours, idle->threshold_pct, idle->min_hours, money);
-    }
 }
 
 json_t *gp_json_policy(const gp_policy *p)
@@ -362,136 +350,6 @@ json_t *gp_json_inputs(const gp_run_info *info)
     return o;
 }
 
-void gp_spot_estimate_warn(gp_warnings *w, const gp_trace *t,
-                           const gp_strategy *sg, const double *hours)
-{
-    for (size_t p = 0; p < t->n_pools; p++) {
-        if (!t->pools[p].type->spot.estimate)
-            continue;
-        for (size_t i = 0; i < t->n_series; i++)
-            if (t->series[i].pool == p && hours[i] > 0 &&
-                gp_route_of(t, sg, &t->series[i]) == GP_ROUTE_SPOT) {
-                gp_warnings_add(w,
-                                "the spot price or interruption rate of %s "
-                                "is an estimate",
-                                t->pools[p].type->name);
-                break;
-            }
-    }
-}
-
-/* Says which estimated numbers a run's ledgers rest on. */
-void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
-                      size_t n)
-{
-    const gp_trace *t = info->trace;
-
-    for (size_t k = 0; k < n; k++) {
-        const gp_ledger *l = ledgers[k];
-        for (size_t i = 0; i < l->n_commitments; i++) {
-            const gp_commitment *c = l->commitments[i].c;
-            if (c->type == GP_COMMIT_RESERVED) {
-                const gp_reserved_offer *o =
-                    gp_reserved_offer_of(info->pricing, c, NULL);
-                if (o && o->estimate)
-                    gp_warnings_add(&info->warnings,
-                                    "the %d-year %s reservation rate of "
-                                    "%s is an estimate, not a list price",
-                                    c->term_years, gp_payment_name(c->payment),
-                                    c->instance_type);
-            } else {
-                /* the rates of the pools the plan covers (a family plan's
-                 * family in its region), as models/savings_plan.c bills */
-                for (size_t p = 0; p < t->n_pools; p++) {
-                    const gp_plan_offer *o = gp_plan_offer_of(
-                        c, t->pools[p].catalog, t->pools[p].type);
-                    if (o && o->estimate)
-                        gp_warnings_add(
-                            &info->warnings,
-                            "the %d-year %s %s savings-plan rate of %s "
-                            "is an estimate, not a list price",
-                            c->term_years, gp_payment_name(c->payment),
-                            gp_plan_kind_name(c->kind), t->pools[p].type->name);
-                }
-            }
-        }
-        /* a spot launch covers interruptible usage of types with a spot
-         * offer only (gp_route_of); say when it left usage on demand,
-         * by policy (unlabelled usage follows inference's) and reason */
-        const gp_strategy *sg = &info->scenario->strategies[k];
-        double left[2][2] = {{0, 0}, {0, 0}};
-        for (size_t i = 0; i < t->n_series; i++) {
-            const gp_series *ser = &t->series[i];
-            gp_launch_route r = gp_route_of(t, sg, ser);
-            if (r != GP_ROUTE_NOT_INTERRUPTIBLE && r != GP_ROUTE_NO_SPOT_PRICE)
-                continue;
-            /* the series' instance-hours billed in the window */
-            left[gp_policy_of(sg, ser) - sg->policy]
-                [r == GP_ROUTE_NO_SPOT_PRICE] += l->series[i].instance_hours;
-        }
-        static const char *const why[2] = {
-            "not interruptible (interruptible=false, the default for "
-            "inference and unlabelled rows)",
-            "on types with no spot price in the catalogs"};
-        static const char *const why_one[2] = {
-            "not interruptible (interruptible=false, the default for "
-            "inference and unlabelled rows)",
-            "on a type with no spot price in the catalogs"};
-        for (int w = 0; w < 2; w++)
-            for (int r = 0; r < 2; r++)
-                if (left[w][r] > 0) {
-                    /* to the hundredth without trailing zeros ("0.25",
-                     * "12.5", "3"), two significant digits under 0.005
-                     * ("0.0042"): a quarter-hour step left on demand is
-                     * not "0 of its instance-hours" */
-                    char hrs[32];
-                    gp_format_trimmed(left[w][r], 2, hrs, sizeof hrs);
-                    if (strcmp(hrs, "0") == 0)
-                        snprintf(hrs, sizeof hrs, "%.2g", left[w][r]);
-                    bool one = strcmp(hrs, "1") == 0;
-                    gp_warnings_add(&info->warnings,
-                                    "strategy \"%s\" launches %s on spot, "
-                                    "but %s of its instance-hours in the "
-                                    "window %s %s and stay%s on demand",
-                                    sg->name, gp_workload_name((gp_workload)w),
-                                    hrs, one ? "is" : "are",
-                                    one ? why_one[r] : why[r], one ? "s" : "");
-                }
-        if (l->spot_cost > 0) {
-            /* the types it launched on spot, not every type of the trace */
-            double *hours = gp_calloc(t->n_series + 1, sizeof *hours);
-            for (size_t i = 0; hours && i < t->n_series; i++)
-                hours[i] = l->series[i].instance_hours;
-            if (hours)
-                gp_spot_estimate_warn(&info->warnings, t, sg, hours);
-            else
-                gp_warnings_lost(&info->warnings);
-            gp_free(hours);
-            /* a price history that starts after the window does: its
-             * first price stands in for the hours before it */
-            for (size_t i = 0; i < t->n_series; i++) {
-                const gp_series *ser = &t->series[i];
-                const gp_spot_offer *so = &t->pools[ser->pool].type->spot;
-                int64_t ws = l->start_hour * 3600;
-                char a[32], b[32];
-                if (so->n_history == 0 || so->history[0].t <= ws ||
-                    l->series[i].instance_hours <= 0 ||
-                    gp_route_of(t, sg, ser) != GP_ROUTE_SPOT)
-                    continue;
-                gp_format_time(so->history[0].t, a, sizeof a);
-                gp_format_time(ws, b, sizeof b);
-                gp_warnings_add(&info->warnings,
-                                "the spot price history of %s starts at %s, "
-                                "after the window (from %s): spot hours "
-                                "before it are priced at its first price, "
-                                "%s%.4f/h",
-                                t->pools[ser->pool].type->name, a, b,
-                                gp_money_prefix(), so->history[0].hourly);
-            }
-        }
-    }
-}
-
 /* The "classified" JSON block: totals, then the decided series. */
 json_t *gp_json_classification(const struct gp_classification *c,
                                const gp_trace *t)
@@ -564,4 +422,298 @@ json_t *gp_json_classification(const struct gp_classification *c,
     }
     json_object_set_new(o, "decided", arr);
     return o;
+}
+
+/* ---- recommend --json ---------------------------------------------------- */
+
+/* One action as SPEC section 5 names its keys. */
+static json_t *action_obj(const gp_action *a)
+{
+    json_t *o = a->type == GP_ACTION_ROUTING ? json_object()
+                                             : gp_json_commitment(&a->c);
+    json_object_set_new(o, "rank", json_integer(a->rank));
+    json_object_set_new(o, "type",
+                        json_string(gp_action_type_name(a->type)));
+    if (a->type == GP_ACTION_ROUTING) {
+        /* SPEC section 5's keys of every action: a routing action buys
+         * nothing, so what describes a purchase is null and its upfront 0 */
+        static const char *const none[] = {
+            "provider", "region", "instance_type", "term_years", "payment",
+            "count", "breakeven_utilization", "expected_utilization"};
+        for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+            json_object_set_new(o, none[i], json_null());
+        json_object_set_new(o, "upfront", json_real(0));
+        json_object_set_new(o, "workload", json_string("training"));
+        json_object_set_new(o, "launch", json_string("spot"));
+        json_object_set_new(o, "interruption_cost",
+                            gp_json_number_or_null(a->interruption_cost));
+    } else {
+        json_object_set_new(o, "upfront", gp_json_number_or_null(a->upfront));
+        json_object_set_new(o, "breakeven_utilization",
+                            gp_json_number_or_null(a->breakeven_utilization));
+        json_object_set_new(o, "expected_utilization",
+                            gp_json_number_or_null(a->expected_utilization));
+        json_object_set_new(o, "renewal", json_boolean(a->renewal));
+    }
+    json_object_set_new(o, "net_savings",
+                        gp_json_number_or_null(a->net_savings));
+    json_object_set_new(o, "savings_pct",
+                        gp_json_number_or_null(a->savings_pct));
+    json_object_set_new(o, "downside_net_savings",
+                        gp_json_number_or_null(a->downside_net_savings));
+    json_object_set_new(o, "reason", json_string(a->reason));
+    return o;
+}
+
+/* One of the three plans: its figures, risk and commitments. */
+static json_t *plan_obj(const gp_plan_result *p)
+{
+    json_t *o = json_object();
+    json_t *c = json_array();
+    for (size_t i = 0; i < p->n_commitments; i++)
+        json_array_append_new(c, gp_json_commitment(&p->commitments[i]));
+    json_object_set_new(o, "name", json_string(p->name));
+    json_object_set_new(o, "total_cost", gp_json_number_or_null(p->total_cost));
+    json_object_set_new(o, "net_savings",
+                        gp_json_number_or_null(p->net_savings));
+    json_object_set_new(o, "upfront", gp_json_number_or_null(p->upfront));
+    json_object_set_new(o, "downside_net_savings",
+                        gp_json_number_or_null(p->downside_net_savings));
+    /* the longest term it buys: none (null) when it buys nothing */
+    json_object_set_new(o, "max_term_years",
+                        p->max_term ? json_integer(p->max_term) : json_null());
+    json_object_set_new(o, "training_on_spot",
+                        json_boolean(p->route_training_to_spot));
+    json_object_set_new(o, "risk", json_string(p->risk));
+    json_object_set_new(o, "commitments", c);
+    return o;
+}
+
+/* Each savings curve, appended to the array `curves`. */
+static void curves_json(json_t *curves, const gp_recommendation *r)
+{
+    for (size_t i = 0; i < r->n_curves; i++) {
+        const gp_curve *cv = &r->curves[i];
+        json_t *pts = json_array();
+        for (size_t j = 0; j < cv->n; j++)
+            json_array_append_new(
+                pts,
+                json_pack("{s:o, s:o}", "level",
+                          gp_json_number_or_null(cv->level[j]), "net_savings",
+                          gp_json_number_or_null(cv->net_savings[j])));
+        json_array_append_new(
+            curves,
+            json_pack("{s:s, s:s, s:o, s:o}", "instrument", cv->instrument,
+                      "unit", cv->unit, "chosen",
+                      gp_json_number_or_null(cv->chosen), "points", pts));
+    }
+}
+
+/* A backtest's figures: bought at train_until, billed over the hours
+ * after it. */
+static json_t *backtest_json(const gp_recommendation *r)
+{
+    char cut[32];
+    gp_format_time(r->train_until, cut, sizeof cut);
+    return json_pack(
+        "{s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "train_until",
+        cut, "test_hours", (json_int_t)r->test_hours, "policy_cost",
+        gp_json_number_or_null(r->test_policy_cost), "plan_cost",
+        gp_json_number_or_null(r->test_plan_cost), "plan_net_savings",
+        gp_json_number_or_null(r->test_plan_net_savings),
+        "hindsight_net_savings",
+        gp_json_number_or_null(r->test_hindsight_net_savings),
+        "captured_fraction", gp_json_number_or_null(r->test_captured_fraction),
+        "commitment_net_savings",
+        gp_json_number_or_null(r->test_commitment_net_savings),
+        "hindsight_commitment_net_savings",
+        gp_json_number_or_null(r->test_hindsight_commitment_savings),
+        "commitment_captured_fraction",
+        gp_json_number_or_null(r->test_commitment_captured_fraction));
+}
+
+/* A forward plan's horizon and its net savings at P10, P50 and P90. */
+static json_t *forward_json(const gp_recommendation *r)
+{
+    return json_pack(
+        "{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "horizon",
+        gp_json_window(r->start_hour, r->n_hours), "p50_net_savings",
+        gp_json_number_or_null(r->forward_p50_net_savings),
+        "downside_net_savings",
+        gp_json_number_or_null(r->forward_downside_net_savings),
+        "upside_net_savings",
+        gp_json_number_or_null(r->forward_upside_net_savings),
+        "upside_policy_cost",
+        gp_json_number_or_null(r->forward_upside_policy_cost),
+        "p10_instance_hours",
+        gp_json_number_or_null(r->forward_instance_hours[0]),
+        "p50_instance_hours",
+        gp_json_number_or_null(r->forward_instance_hours[1]),
+        "p90_instance_hours",
+        gp_json_number_or_null(r->forward_instance_hours[2]));
+}
+
+json_t *gp_json_recommendation(const gp_recommendation *r,
+                               const gp_run_info *info,
+                               const gp_classification *classified)
+{
+    json_t *doc = json_object();
+    json_t *actions = json_array();
+    json_t *plans = json_array();
+    json_t *curves = json_array();
+    const gp_plan_result *rec = &r->plans[r->recommended];
+
+    json_object_set_new(doc, "window",
+                        gp_json_window(r->start_hour, r->n_hours));
+    json_object_set_new(doc, "baseline",
+                        json_pack("{s:o, s:o}", "all_on_demand_cost",
+                                  gp_json_number_or_null(r->all_on_demand_cost),
+                                  "policy_cost",
+                                  gp_json_number_or_null(r->policy_cost)));
+    for (size_t i = 0; i < r->n_actions; i++)
+        json_array_append_new(actions, action_obj(&r->actions[i]));
+    json_object_set_new(doc, "actions", actions);
+    json_object_set_new(
+        doc, "plan",
+        json_pack("{s:s, s:o, s:o, s:o}", "name", rec->name, "total_cost",
+                  gp_json_number_or_null(rec->total_cost), "net_savings",
+                  gp_json_number_or_null(rec->net_savings), "upfront",
+                  gp_json_number_or_null(rec->upfront)));
+    json_object_set_new(
+        doc, "hindsight_optimal",
+        json_pack("{s:o, s:o}", "total_cost",
+                  gp_json_number_or_null(r->hindsight_cost), "net_savings",
+                  gp_json_number_or_null(r->hindsight_net_savings)));
+    json_object_set_new(
+        doc, "hindsight_optimal_any_term",
+        json_pack("{s:o, s:o}", "total_cost",
+                  gp_json_number_or_null(r->hindsight_any_term_cost),
+                  "net_savings",
+                  gp_json_number_or_null(r->hindsight_any_term_net_savings)));
+    json_object_set_new(doc, "captured_fraction",
+                        gp_json_number_or_null(r->captured_fraction));
+    for (int i = 0; i < 3; i++)
+        json_array_append_new(plans, plan_obj(&r->plans[i]));
+    json_object_set_new(doc, "plans", plans);
+    curves_json(curves, r);
+    json_object_set_new(doc, "curves", curves);
+    if (r->backtest)
+        json_object_set_new(doc, "backtest", backtest_json(r));
+    if (r->forward)
+        json_object_set_new(doc, "forward", forward_json(r));
+    json_t *notes = json_array();
+    for (size_t i = 0; i < r->notes.count; i++)
+        json_array_append_new(notes, json_string(r->notes.items[i]));
+    json_object_set_new(doc, "notes", notes);
+    json_object_set_new(doc, "inputs", gp_json_inputs(info));
+    json_object_set_new(json_object_get(doc, "inputs"), "classified",
+                        gp_json_classification(classified, info->trace));
+    return doc;
+}
+
+/* ---- forecast --json ----------------------------------------------------- */
+
+/* The accuracy block of a series' JSON. */
+static json_t *accuracy_obj(const gp_forecast_accuracy *a)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "relative_mae",
+                        gp_json_number_or_null(a->relative_mae));
+    json_object_set_new(o, "relative_mae_day",
+                        gp_json_number_or_null(a->relative_mae_day));
+    json_object_set_new(o, "mase", gp_json_number_or_null(a->mase));
+    json_object_set_new(o, "mase_season_hours",
+                        a->mase_season ? json_integer(a->mase_season)
+                                       : json_null());
+    json_object_set_new(o, "mape", gp_json_number_or_null(a->mape));
+    json_object_set_new(o, "mae", gp_json_number_or_null(a->mae));
+    json_object_set_new(o, "coverage", gp_json_number_or_null(a->coverage));
+    json_object_set_new(o, "points", json_integer((json_int_t)a->n_points));
+    json_object_set_new(o, "origins", json_integer((json_int_t)a->n_origins));
+    return o;
+}
+
+/* One series as SPEC section 5 names its keys, plus the burst profile,
+ * every method's backtest and the hold-out score. */
+static json_t *series_obj(const gp_trace *t, const gp_forecast *fc,
+                          const gp_forecast_series *s)
+{
+    json_t *o = json_object(), *pts = json_array(), *methods = json_object();
+    const gp_pool *p = &t->pools[s->pool];
+    char ts[32];
+
+    json_object_set_new(o, "provider", json_string(p->catalog->provider));
+    json_object_set_new(o, "region", json_string(p->catalog->region));
+    json_object_set_new(o, "instance_type", json_string(p->type->name));
+    json_object_set_new(o, "workload",
+                        json_string(gp_workload_name(s->workload)));
+    json_object_set_new(o, "method",
+                        json_string(gp_forecast_method_name(s->method)));
+    if (s->method == GP_FC_LEVEL)
+        json_object_set_new(o, "level_window_hours",
+                            json_integer(s->level_window));
+    json_object_set_new(o, "history_hours",
+                        json_integer((json_int_t)s->history_hours));
+    json_object_set_new(o, "history_mean",
+                        gp_json_number_or_null(s->history_mean));
+    json_object_set_new(
+        o, "bursts",
+        json_pack("{s:b, s:o, s:o, s:o}", "bursty", s->bursty, "duty",
+                  gp_json_number_or_null(s->burst_duty), "size_when_active",
+                  gp_json_number_or_null(s->burst_size), "mean_run_hours",
+                  gp_json_number_or_null(s->burst_hours)));
+    json_t *bt = accuracy_obj(&s->backtest);
+    json_object_set_new(bt, "interval_scale",
+                        gp_json_number_or_null(s->interval_scale));
+    json_object_set_new(o, "backtest", bt);
+    json_object_set_new(o, "drift_per_month",
+                        gp_json_number_or_null(s->drift * GP_HOURS_PER_MONTH));
+    for (int m = 0; m < GP_FC_N_METHODS; m++)
+        json_object_set_new(methods,
+                            gp_forecast_method_name((gp_forecast_method)m),
+                            gp_json_number_or_null(s->method_relative_mae[m]));
+    json_object_set_new(o, "methods_relative_mae", methods);
+    if (s->has_holdout) {
+        json_t *h = accuracy_obj(&s->holdout);
+        json_object_set_new(h, "naive_168h_mae",
+                            gp_json_number_or_null(s->holdout_naive_week_mae));
+        json_object_set_new(h, "naive_24h_mae",
+                            gp_json_number_or_null(s->holdout_naive_day_mae));
+        json_object_set_new(o, "holdout", h);
+    }
+    for (size_t k = 0; k < fc->n_hours; k++) {
+        const gp_forecast_point *pt = &s->points[k];
+        gp_format_time(pt->t, ts, sizeof ts);
+        json_array_append_new(pts,
+                              json_pack("{s:s, s:o, s:o, s:o}", "t", ts, "p10",
+                                        gp_json_number_or_null(pt->p10), "p50",
+                                        gp_json_number_or_null(pt->p50), "p90",
+                                        gp_json_number_or_null(pt->p90)));
+    }
+    json_object_set_new(o, "points", pts);
+    return o;
+}
+
+json_t *gp_json_forecast(const gp_forecast *fc, const gp_run_info *info,
+                         const gp_classification *classified)
+{
+    json_t *doc = json_object(), *series = json_array(), *notes = json_array();
+    json_object_set_new(doc, "horizon",
+                        gp_json_window(fc->start_hour, fc->n_hours));
+    json_object_set_new(
+        doc, "history",
+        gp_json_window(fc->history_start_hour, fc->history_hours));
+    for (size_t i = 0; i < fc->n_series; i++)
+        json_array_append_new(series,
+                              series_obj(info->trace, fc, &fc->series[i]));
+    json_object_set_new(doc, "series", series);
+    for (size_t i = 0; i < fc->notes.count; i++)
+        json_array_append_new(notes, json_string(fc->notes.items[i]));
+    json_object_set_new(doc, "notes", notes);
+    json_object_set_new(doc, "inputs", gp_json_inputs(info));
+    json_t *inputs = json_object_get(doc, "inputs");
+    if (inputs)
+        json_object_set_new(inputs, "classified",
+                            gp_json_classification(classified, info->trace));
+    return doc;
 }

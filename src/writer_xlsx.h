@@ -1,9 +1,7 @@
 /*
  * writer_xlsx.h: what the workbook writer's files share (not a public
- * header).  writer_xlsx.c owns the workbook, its formats and the sheets
- * about the decision (Summary, Recommendations, Plans, Savings curve,
- * Inputs); writer_xlsx_sheets.c writes the sheets about what the money did
- * over time (Monthly cost, Forecast, Utilization, Spot, Chargeback, Idle).
+ * header).  writer_xlsx.c owns the workbook, its formats and the cell
+ * helpers; each writer_xlsx_*.c writes some of its sheets.
  *
  * Every cell goes through the gp_xl_* helpers below, which also track each
  * column's widest content so that a sheet's columns fit what they hold.
@@ -60,6 +58,10 @@ void *gp_xl_calloc(gp_xl *x, size_t n, size_t size);
 void gp_xl_text(xl_sheet *s, size_t row, size_t col, const char *v,
                 lxw_format *f);
 void gp_xl_num(xl_sheet *s, size_t row, size_t col, double v, lxw_format *f);
+/* Text cut to Excel's 32,767 characters when longer (never inside a UTF-8
+ * character), without widening the column: it overflows to the right. */
+void gp_xl_text_capped(xl_sheet *s, size_t row, size_t col, const char *v,
+                       lxw_format *f);
 /* A formula with the value the program computed for it, so readers that
  * do not recalculate still show the number. */
 void gp_xl_formula(xl_sheet *s, size_t row, size_t col, const char *formula,
@@ -98,13 +100,49 @@ const char *gp_xl_money_header(char *buf, size_t size, const char *before,
 void gp_xl_insert_chart(gp_xl *x, xl_sheet *s, size_t row, size_t col,
                         lxw_chart *chart, double width_scale);
 
-/* The sheets of writer_xlsx_sheets.c. */
+/* The data window in hours: the recommendation's, the ledgers', or the
+ * forecast's history. */
+void gp_xl_window_of(const gp_report *r, int64_t *start, size_t *hours);
+
+/* Rows of the Recommendations table, for the what-if block. */
+typedef struct xl_rec_rows {
+    size_t first, last; /* data rows; last < first when none */
+    /* over the rows the plan buys (its "In the plan" column says "yes"):
+     * renewals are offered on top of the plan, and the plan's figures
+     * (upfront, net savings) leave them out */
+    double annual_cost, replaced, upfront;
+    double annual_routed; /* the routing action's part of annual_cost */
+} xl_rec_rows;
+
+/* Recommendations' column that says whether the plan buys the row, which
+ * the totals and Summary's what-if sum over. */
+#define XL_REC_IN_PLAN_COL 20
+
+/* Where the Recommendations table's rows are (they start at row 5) and
+ * its totals (writer_xlsx_recommendations.c). */
+void gp_xl_rec_rows_of(const gp_report *r, xl_rec_rows *rr);
+
+/* The sheets, in the workbook's order: Summary (writer_xlsx_summary.c),
+ * Recommendations, Plans and Savings curve (writer_xlsx_plans.c), ... */
+void gp_xl_sheet_summary(gp_xl *x, const xl_rec_rows *rr);
+void gp_xl_sheet_recommendations(gp_xl *x, const xl_rec_rows *rr);
+void gp_xl_sheet_plans(gp_xl *x);
+void gp_xl_sheet_curves(gp_xl *x);
+/* ... the sheets about the money over time (writer_xlsx_sheets.c,
+ * writer_xlsx_forecast.c, writer_xlsx_chargeback.c), ... */
 void gp_xl_sheet_monthly(gp_xl *x);
 void gp_xl_sheet_forecast(gp_xl *x);
 void gp_xl_sheet_utilization(gp_xl *x);
 void gp_xl_sheet_spot(gp_xl *x);
 void gp_xl_sheet_chargeback(gp_xl *x);
 void gp_xl_sheet_idle(gp_xl *x);
+/* ... and Inputs (writer_xlsx_inputs.c). */
+void gp_xl_sheet_inputs(gp_xl *x);
+
+/* Why a sheet of ledgers has none, in its "not computed" row. */
+#define XL_NOT_BILLED                                                          \
+    "nothing was billed hour by hour in this run: forecast, and recommend "    \
+    "--forward, which plans on forecast demand"
 
 /* "not computed in this run": the one row a sheet shows without data. */
 void gp_xl_not_computed(gp_xl *x, xl_sheet *s, size_t row, const char *why);

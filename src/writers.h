@@ -100,6 +100,28 @@ gp_status gp_csv_write_ledgers(gp_file_set *set, const char *dir,
                                gp_ledger *const *ledgers, size_t n,
                                const gp_trace *t, gp_error *err);
 
+/* ---- recommend and forecast --json (writer_json.c) ---------------------- */
+
+struct gp_recommendation;
+struct gp_forecast;
+struct gp_classification;
+
+/* recommend --json: the SPEC section 5 document of recommendation r
+ * (window, baseline, actions, plan, hindsight, plans, curves, backtest or
+ * forward when r has one, notes, inputs), with `classified`, what
+ * gp_classify_trace decided of info->trace, in its inputs.  A new
+ * reference. */
+json_t *gp_json_recommendation(const struct gp_recommendation *r,
+                               const gp_run_info *info,
+                               const struct gp_classification *classified);
+
+/* forecast --json: the SPEC section 5 document of forecast fc of
+ * info->trace (horizon, history, each series with its accuracy and
+ * points, notes, inputs), with `classified` in its inputs as
+ * gp_json_recommendation has it.  A new reference. */
+json_t *gp_json_forecast(const struct gp_forecast *fc, const gp_run_info *info,
+                         const struct gp_classification *classified);
+
 /* ---- classification (classify.h) ---------------------------------------- */
 
 struct gp_classification;

@@ -20,107 +20,6 @@
 
 #define DEFAULT_HORIZON_HOURS (13 * 168)
 
-/* The accuracy block of a series' JSON. */
-static json_t *accuracy_obj(const gp_forecast_accuracy *a)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "relative_mae",
-                        gp_json_number_or_null(a->relative_mae));
-    json_object_set_new(o, "relative_mae_day",
-                        gp_json_number_or_null(a->relative_mae_day));
-    json_object_set_new(o, "mase", gp_json_number_or_null(a->mase));
-    json_object_set_new(o, "mase_season_hours",
-                        a->mase_season ? json_integer(a->mase_season)
-                                       : json_null());
-    json_object_set_new(o, "mape", gp_json_number_or_null(a->mape));
-    json_object_set_new(o, "mae", gp_json_number_or_null(a->mae));
-    json_object_set_new(o, "coverage", gp_json_number_or_null(a->coverage));
-    json_object_set_new(o, "points", json_integer((json_int_t)a->n_points));
-    json_object_set_new(o, "origins", json_integer((json_int_t)a->n_origins));
-    return o;
-}
-
-/* One series as SPEC section 5 names its keys, plus the burst profile,
- * every method's backtest and the hold-out score. */
-static json_t *series_obj(const gp_trace *t, const gp_forecast *fc,
-                          const gp_forecast_series *s)
-{
-    json_t *o = json_object(), *pts = json_array(), *methods = json_object();
-    const gp_pool *p = &t->pools[s->pool];
-    char ts[32];
-
-    json_object_set_new(o, "provider", json_string(p->catalog->provider));
-    json_object_set_new(o, "region", json_string(p->catalog->region));
-    json_object_set_new(o, "instance_type", json_string(p->type->name));
-    json_object_set_new(o, "workload",
-                        json_string(gp_workload_name(s->workload)));
-    json_object_set_new(o, "method",
-                        json_string(gp_forecast_method_name(s->method)));
-    if (s->method == GP_FC_LEVEL)
-        json_object_set_new(o, "level_window_hours",
-                            json_integer(s->level_window));
-    json_object_set_new(o, "history_hours",
-                        json_integer((json_int_t)s->history_hours));
-    json_object_set_new(o, "history_mean",
-                        gp_json_number_or_null(s->history_mean));
-    json_object_set_new(
-        o, "bursts",
-        json_pack("{s:b, s:o, s:o, s:o}", "bursty", s->bursty, "duty",
-                  gp_json_number_or_null(s->burst_duty), "size_when_active",
-                  gp_json_number_or_null(s->burst_size), "mean_run_hours",
-                  gp_json_number_or_null(s->burst_hours)));
-    json_t *bt = accuracy_obj(&s->backtest);
-    json_object_set_new(bt, "interval_scale",
-                        gp_json_number_or_null(s->interval_scale));
-    json_object_set_new(o, "backtest", bt);
-    json_object_set_new(o, "drift_per_month",
-                        gp_json_number_or_null(s->drift * GP_HOURS_PER_MONTH));
-    for (int m = 0; m < GP_FC_N_METHODS; m++)
-        json_object_set_new(methods,
-                            gp_forecast_method_name((gp_forecast_method)m),
-                            gp_json_number_or_null(s->method_relative_mae[m]));
-    json_object_set_new(o, "methods_relative_mae", methods);
-    if (s->has_holdout) {
-        json_t *h = accuracy_obj(&s->holdout);
-        json_object_set_new(h, "naive_168h_mae",
-                            gp_json_number_or_null(s->holdout_naive_week_mae));
-        json_object_set_new(h, "naive_24h_mae",
-                            gp_json_number_or_null(s->holdout_naive_day_mae));
-        json_object_set_new(o, "holdout", h);
-    }
-    for (size_t k = 0; k < fc->n_hours; k++) {
-        const gp_forecast_point *pt = &s->points[k];
-        gp_format_time(pt->t, ts, sizeof ts);
-        json_array_append_new(pts,
-                              json_pack("{s:s, s:o, s:o, s:o}", "t", ts, "p10",
-                                        gp_json_number_or_null(pt->p10), "p50",
-                                        gp_json_number_or_null(pt->p50), "p90",
-                                        gp_json_number_or_null(pt->p90)));
-    }
-    json_object_set_new(o, "points", pts);
-    return o;
-}
-
-/* The whole --json document. */
-static json_t *forecast_json(const gp_forecast *fc, const gp_trace *t,
-                             const gp_run_info *info)
-{
-    json_t *doc = json_object(), *series = json_array(), *notes = json_array();
-    json_object_set_new(doc, "horizon",
-                        gp_json_window(fc->start_hour, fc->n_hours));
-    json_object_set_new(
-        doc, "history",
-        gp_json_window(fc->history_start_hour, fc->history_hours));
-    for (size_t i = 0; i < fc->n_series; i++)
-        json_array_append_new(series, series_obj(t, fc, &fc->series[i]));
-    json_object_set_new(doc, "series", series);
-    for (size_t i = 0; i < fc->notes.count; i++)
-        json_array_append_new(notes, json_string(fc->notes.items[i]));
-    json_object_set_new(doc, "notes", notes);
-    json_object_set_new(doc, "inputs", gp_json_inputs(info));
-    return doc;
-}
-
 /* A number for the table with `digits` decimals and an optional suffix
  * ("0.53", "81%"), or "-" when undefined. */
 static void fmt_ratio(double v, int digits, const char *suffix, char *buf,
@@ -195,16 +94,63 @@ static void print_table(const gp_inputs *in, const gp_forecast *fc)
         printf("note: %s\n", fc->notes.items[i]);
 }
 
+/* Forecasts the loaded inputs' demand over --horizon with the command
+ * line's options.  Returns 0 with *out set, or, having printed why, the
+ * exit code: 2 for a usage error, 1 for any other. */
+static int run_forecaster(gp_cli *cli, const gp_inputs *in,
+                          gp_forecast **out, gp_error *err)
+{
+    gp_forecast_options opt;
+    size_t horizon =
+        cli->horizon_hours ? cli->horizon_hours : DEFAULT_HORIZON_HOURS;
+
+    gp_forecast_options_init(&opt);
+    opt.progress = GP_CLI_PROGRESS;
+    opt.threads = cli->threads;
+    opt.train_until = cli->train_until;
+    gp_status st =
+        gp_forecast_run(in->trace, in->scenario, horizon, &opt, out, err);
+    if (st == GP_OK)
+        return 0;
+    if (st == GP_ERR_USAGE) {
+        gp_cli_print_usage_error("forecast", err);
+        return 2;
+    }
+    gp_cli_print_error(err);
+    return 1;
+}
+
+/* The run's warnings about the forecast's history and horizon, printed
+ * and kept in info. */
+static void forecast_warn(gp_cli *cli, gp_run_info *info, const gp_inputs *in,
+                          const gp_classification *classified,
+                          const gp_forecast *fc)
+{
+    gp_cli_history_gap_warn(cli, info, in->trace, fc->history_start_hour,
+                            fc->history_hours);
+    gp_cli_classification_warn(cli, classified, info);
+    if (!cli->train_until)
+        gp_cli_stale_forecast_warn(cli, info, in->trace, fc->start_hour,
+                                   fc->n_hours, "the forecast is");
+    /* a hold-out's forecast starts at the cut, not at the trace's end */
+    gp_warnings fw = {NULL, 0, 0};
+    gp_cli_future_trace_warn(
+        in->trace, fc->start_hour, cli->train_until ? 0 : fc->n_hours,
+        cli->train_until ? "its hours after today are read as history"
+                         : "the forecast is",
+        &fw);
+    gp_cli_warn_now(cli, &fw, info);
+    gp_cli_show_warnings(&info->warnings);
+}
+
 /* The command: load, forecast, write what was asked for. */
 static int forecast_exec(gp_cli *cli)
 {
     gp_inputs in;
     gp_forecast *fc = NULL;
-    gp_forecast_options opt;
     gp_run_info info;
     gp_error err;
-    size_t horizon =
-        cli->horizon_hours ? cli->horizon_hours : DEFAULT_HORIZON_HOURS;
+    gp_status st = GP_OK;
 
     gp_error_clear(&err);
     if (cli->out && gp_xlsx_check_path(cli->out, &err) != GP_OK) {
@@ -224,23 +170,11 @@ static int forecast_exec(gp_cli *cli)
         gp_inputs_free(&in);
         return 1;
     }
-    gp_forecast_options_init(&opt);
-    opt.progress = GP_CLI_PROGRESS;
-    opt.threads = cli->threads;
-    opt.train_until = cli->train_until;
-    gp_status st =
-        gp_forecast_run(in.trace, in.scenario, horizon, &opt, &fc, &err);
-    if (st != GP_OK) {
-        if (st == GP_ERR_USAGE) {
-            gp_cli_print_usage_error("forecast", &err);
-            gp_classification_free(classified);
-            gp_inputs_free(&in);
-            return 2;
-        }
-        gp_cli_print_error(&err);
+    rc = run_forecaster(cli, &in, &fc, &err);
+    if (rc != 0) {
         gp_classification_free(classified);
         gp_inputs_free(&in);
-        return 1;
+        return rc;
     }
     if (cli->csv_dir) {
         gp_file_set set = {0};
@@ -257,31 +191,13 @@ static int forecast_exec(gp_cli *cli)
         return 1;
     }
     gp_cli_run_info(&info, "forecast", cli, &in);
-    gp_cli_history_gap_warn(cli, &info, in.trace, fc->history_start_hour,
-                            fc->history_hours);
-    gp_cli_classification_warn(cli, classified, &info);
-    if (!cli->train_until)
-        gp_cli_stale_forecast_warn(cli, &info, in.trace, fc->start_hour,
-                                   fc->n_hours, "the forecast is");
-    /* a hold-out's forecast starts at the cut, not at the trace's end */
-    gp_warnings fw = {NULL, 0, 0};
-    gp_cli_future_trace_warn(
-        in.trace, fc->start_hour, cli->train_until ? 0 : fc->n_hours,
-        cli->train_until ? "its hours after today are read as history"
-                         : "the forecast is",
-        &fw);
-    gp_cli_warn_now(cli, &fw, &info);
-    gp_cli_show_warnings(&info.warnings);
+    forecast_warn(cli, &info, &in, classified, fc);
     if (cli->out &&
         gp_xlsx_write_forecast(cli->out, &info, fc, &err) != GP_OK) {
         gp_cli_print_error(&err);
         rc = 1;
     } else if (cli->json) {
-        json_t *doc = forecast_json(fc, in.trace, &info);
-        json_t *inputs = json_object_get(doc, "inputs");
-        if (inputs)
-            json_object_set_new(inputs, "classified",
-                                gp_json_classification(classified, in.trace));
+        json_t *doc = gp_json_forecast(fc, &info, classified);
         rc = gp_json_print(doc);
         json_decref(doc);
     } else {

@@ -18,174 +18,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static json_t *action_obj(const gp_action *a)
-{
-    json_t *o = a->type == GP_ACTION_ROUTING ? json_object()
-                                             : gp_json_commitment(&a->c);
-    json_object_set_new(o, "rank", json_integer(a->rank));
-    json_object_set_new(o, "type",
-                        json_string(gp_action_type_name(a->type)));
-    if (a->type == GP_ACTION_ROUTING) {
-        /* SPEC section 5's keys of every action: a routing action buys
-         * nothing, so what describes a purchase is null and its upfront 0 */
-        static const char *const none[] = {
-            "provider", "region", "instance_type", "term_years", "payment",
-            "count", "breakeven_utilization", "expected_utilization"};
-        for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
-            json_object_set_new(o, none[i], json_null());
-        json_object_set_new(o, "upfront", json_real(0));
-        json_object_set_new(o, "workload", json_string("training"));
-        json_object_set_new(o, "launch", json_string("spot"));
-        json_object_set_new(o, "interruption_cost",
-                            gp_json_number_or_null(a->interruption_cost));
-    } else {
-        json_object_set_new(o, "upfront", gp_json_number_or_null(a->upfront));
-        json_object_set_new(o, "breakeven_utilization",
-                            gp_json_number_or_null(a->breakeven_utilization));
-        json_object_set_new(o, "expected_utilization",
-                            gp_json_number_or_null(a->expected_utilization));
-        json_object_set_new(o, "renewal", json_boolean(a->renewal));
-    }
-    json_object_set_new(o, "net_savings",
-                        gp_json_number_or_null(a->net_savings));
-    json_object_set_new(o, "savings_pct",
-                        gp_json_number_or_null(a->savings_pct));
-    json_object_set_new(o, "downside_net_savings",
-                        gp_json_number_or_null(a->downside_net_savings));
-    json_object_set_new(o, "reason", json_string(a->reason));
-    return o;
-}
-
-static json_t *plan_obj(const gp_plan_result *p)
-{
-    json_t *o = json_object();
-    json_t *c = json_array();
-    for (size_t i = 0; i < p->n_commitments; i++)
-        json_array_append_new(c, gp_json_commitment(&p->commitments[i]));
-    json_object_set_new(o, "name", json_string(p->name));
-    json_object_set_new(o, "total_cost", gp_json_number_or_null(p->total_cost));
-    json_object_set_new(o, "net_savings",
-                        gp_json_number_or_null(p->net_savings));
-    json_object_set_new(o, "upfront", gp_json_number_or_null(p->upfront));
-    json_object_set_new(o, "downside_net_savings",
-                        gp_json_number_or_null(p->downside_net_savings));
-    /* the longest term it buys: none (null) when it buys nothing */
-    json_object_set_new(o, "max_term_years",
-                        p->max_term ? json_integer(p->max_term) : json_null());
-    json_object_set_new(o, "training_on_spot",
-                        json_boolean(p->route_training_to_spot));
-    json_object_set_new(o, "risk", json_string(p->risk));
-    json_object_set_new(o, "commitments", c);
-    return o;
-}
-
-static json_t *recommendation_json(const gp_recommendation *r,
-                                   const gp_run_info *info)
-{
-    json_t *doc = json_object();
-    json_t *actions = json_array();
-    json_t *plans = json_array();
-    json_t *curves = json_array();
-    const gp_plan_result *rec = &r->plans[r->recommended];
-
-    json_object_set_new(doc, "window",
-                        gp_json_window(r->start_hour, r->n_hours));
-    json_object_set_new(doc, "baseline",
-                        json_pack("{s:o, s:o}", "all_on_demand_cost",
-                                  gp_json_number_or_null(r->all_on_demand_cost),
-                                  "policy_cost",
-                                  gp_json_number_or_null(r->policy_cost)));
-    for (size_t i = 0; i < r->n_actions; i++)
-        json_array_append_new(actions, action_obj(&r->actions[i]));
-    json_object_set_new(doc, "actions", actions);
-    json_object_set_new(
-        doc, "plan",
-        json_pack("{s:s, s:o, s:o, s:o}", "name", rec->name, "total_cost",
-                  gp_json_number_or_null(rec->total_cost), "net_savings",
-                  gp_json_number_or_null(rec->net_savings), "upfront",
-                  gp_json_number_or_null(rec->upfront)));
-    json_object_set_new(
-        doc, "hindsight_optimal",
-        json_pack("{s:o, s:o}", "total_cost",
-                  gp_json_number_or_null(r->hindsight_cost), "net_savings",
-                  gp_json_number_or_null(r->hindsight_net_savings)));
-    json_object_set_new(
-        doc, "hindsight_optimal_any_term",
-        json_pack("{s:o, s:o}", "total_cost",
-                  gp_json_number_or_null(r->hindsight_any_term_cost),
-                  "net_savings",
-                  gp_json_number_or_null(r->hindsight_any_term_net_savings)));
-    json_object_set_new(doc, "captured_fraction",
-                        gp_json_number_or_null(r->captured_fraction));
-    for (int i = 0; i < 3; i++)
-        json_array_append_new(plans, plan_obj(&r->plans[i]));
-    json_object_set_new(doc, "plans", plans);
-    for (size_t i = 0; i < r->n_curves; i++) {
-        const gp_curve *cv = &r->curves[i];
-        json_t *pts = json_array();
-        for (size_t j = 0; j < cv->n; j++)
-            json_array_append_new(
-                pts,
-                json_pack("{s:o, s:o}", "level",
-                          gp_json_number_or_null(cv->level[j]), "net_savings",
-                          gp_json_number_or_null(cv->net_savings[j])));
-        json_array_append_new(
-            curves,
-            json_pack("{s:s, s:s, s:o, s:o}", "instrument", cv->instrument,
-                      "unit", cv->unit, "chosen",
-                      gp_json_number_or_null(cv->chosen), "points", pts));
-    }
-    json_object_set_new(doc, "curves", curves);
-    if (r->backtest) {
-        char cut[32];
-        gp_format_time(r->train_until, cut, sizeof cut);
-        json_object_set_new(
-            doc, "backtest",
-            json_pack(
-                "{s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-                "train_until", cut, "test_hours", (json_int_t)r->test_hours,
-                "policy_cost", gp_json_number_or_null(r->test_policy_cost),
-                "plan_cost", gp_json_number_or_null(r->test_plan_cost),
-                "plan_net_savings",
-                gp_json_number_or_null(r->test_plan_net_savings),
-                "hindsight_net_savings",
-                gp_json_number_or_null(r->test_hindsight_net_savings),
-                "captured_fraction",
-                gp_json_number_or_null(r->test_captured_fraction),
-                "commitment_net_savings",
-                gp_json_number_or_null(r->test_commitment_net_savings),
-                "hindsight_commitment_net_savings",
-                gp_json_number_or_null(r->test_hindsight_commitment_savings),
-                "commitment_captured_fraction",
-                gp_json_number_or_null(r->test_commitment_captured_fraction)));
-    }
-    if (r->forward)
-        json_object_set_new(
-            doc, "forward",
-            json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "horizon",
-                      gp_json_window(r->start_hour, r->n_hours),
-                      "p50_net_savings",
-                      gp_json_number_or_null(r->forward_p50_net_savings),
-                      "downside_net_savings",
-                      gp_json_number_or_null(r->forward_downside_net_savings),
-                      "upside_net_savings",
-                      gp_json_number_or_null(r->forward_upside_net_savings),
-                      "upside_policy_cost",
-                      gp_json_number_or_null(r->forward_upside_policy_cost),
-                      "p10_instance_hours",
-                      gp_json_number_or_null(r->forward_instance_hours[0]),
-                      "p50_instance_hours",
-                      gp_json_number_or_null(r->forward_instance_hours[1]),
-                      "p90_instance_hours",
-                      gp_json_number_or_null(r->forward_instance_hours[2])));
-    json_t *notes = json_array();
-    for (size_t i = 0; i < r->notes.count; i++)
-        json_array_append_new(notes, json_string(r->notes.items[i]));
-    json_object_set_new(doc, "notes", notes);
-    json_object_set_new(doc, "inputs", gp_json_inputs(info));
-    return doc;
-}
-
 /* A captured fraction as "87.5%", or "n/a" when it is undefined (the
  * best purchase saved nothing and this one lost money). */
 static void share(char *buf, size_t size, double fraction)
@@ -196,6 +28,45 @@ static void share(char *buf, size_t size, double fraction)
         snprintf(buf, size, "%.1f%%", 100 * fraction);
 }
 
+/* The backtest's lines of the table: what the plan bought at
+ * train_until saved over the hours after it, against hindsight. */
+static void print_backtest(const gp_recommendation *r)
+{
+    char m[3][32], cut[32];
+
+    gp_format_time(r->train_until, cut, sizeof cut);
+    gp_format_money(r->test_plan_net_savings, m[0], sizeof m[0]);
+    gp_format_money(r->test_hindsight_net_savings, m[1], sizeof m[1]);
+    share(m[2], sizeof m[2], r->test_captured_fraction);
+    printf("backtest: bought at %s from the data before it, the plan "
+           "saved %s over the next %zu hour%s; hindsight could have "
+           "saved %s",
+           cut, m[0], r->test_hours, gp_plural(r->test_hours, "", "s"),
+           m[1]);
+    /* the fractions are 1 then (README): not "100.0% of $0.00" */
+    if (r->test_hindsight_net_savings <= 0 &&
+        !isnan(r->test_captured_fraction))
+        printf(", as nothing was worth buying; the plan does as well out "
+               "of sample\n");
+    else
+        printf(": %s captured out of sample\n", m[2]);
+    gp_format_money(r->test_commitment_net_savings, m[0], sizeof m[0]);
+    gp_format_money(r->test_hindsight_commitment_savings, m[1],
+                    sizeof m[1]);
+    share(m[2], sizeof m[2], r->test_commitment_captured_fraction);
+    if (r->test_hindsight_commitment_savings <= 0 &&
+        !isnan(r->test_commitment_captured_fraction))
+        printf("          commitments alone: %s of a possible %s, as "
+               "nothing was worth buying; they do as well\n",
+               m[0], m[1]);
+    else
+        printf("          commitments alone: %s of a possible %s, %s "
+               "captured\n",
+               m[0], m[1], m[2]);
+}
+
+/* The table a planner reads on stdout: the ranked actions, the plans,
+ * what the plan captures, the forward or backtest figures, the notes. */
 static void print_table(const gp_inputs *in, const gp_recommendation *r)
 {
     char a[32], z[32], m[6][32], what[160];
@@ -261,38 +132,8 @@ static void print_table(const gp_inputs *in, const gp_recommendation *r)
                "is the P10, %s at P50, %s at P90\n",
                m[0], m[1], m[2]);
     }
-    if (r->backtest) {
-        char cut[32];
-        gp_format_time(r->train_until, cut, sizeof cut);
-        gp_format_money(r->test_plan_net_savings, m[0], sizeof m[0]);
-        gp_format_money(r->test_hindsight_net_savings, m[1], sizeof m[1]);
-        share(m[2], sizeof m[2], r->test_captured_fraction);
-        printf("backtest: bought at %s from the data before it, the plan "
-               "saved %s over the next %zu hour%s; hindsight could have "
-               "saved %s",
-               cut, m[0], r->test_hours, gp_plural(r->test_hours, "", "s"),
-               m[1]);
-        /* the fractions are 1 then (README): not "100.0% of $0.00" */
-        if (r->test_hindsight_net_savings <= 0 &&
-            !isnan(r->test_captured_fraction))
-            printf(", as nothing was worth buying; the plan does as well out "
-                   "of sample\n");
-        else
-            printf(": %s captured out of sample\n", m[2]);
-        gp_format_money(r->test_commitment_net_savings, m[0], sizeof m[0]);
-        gp_format_money(r->test_hindsight_commitment_savings, m[1],
-                        sizeof m[1]);
-        share(m[2], sizeof m[2], r->test_commitment_captured_fraction);
-        if (r->test_hindsight_commitment_savings <= 0 &&
-            !isnan(r->test_commitment_captured_fraction))
-            printf("          commitments alone: %s of a possible %s, as "
-                   "nothing was worth buying; they do as well\n",
-                   m[0], m[1]);
-        else
-            printf("          commitments alone: %s of a possible %s, %s "
-                   "captured\n",
-                   m[0], m[1], m[2]);
-    }
+    if (r->backtest)
+        print_backtest(r);
     for (size_t i = 0; i < r->notes.count; i++)
         printf("note: %s\n", r->notes.items[i]);
 }
@@ -396,15 +237,179 @@ static void spot_estimate_warning(const gp_trace *t, const gp_scenario *s,
     gp_free(hours);
 }
 
+/* Runs the recommender over the loaded inputs with the command line's
+ * options.  Returns 0 with *out set, or, having printed why, the exit
+ * code: 2 for a usage error, 1 for any other. */
+static int run_recommender(gp_cli *cli, const gp_inputs *in,
+                           gp_recommendation **out, gp_error *err)
+{
+    gp_recommend_options opt;
+
+    gp_recommend_options_init(&opt);
+    opt.progress = GP_CLI_PROGRESS;
+    opt.forward_hours = cli->forward_hours;
+    opt.threads = cli->threads;
+    opt.mc_runs = (int)cli->runs;
+    opt.mc_seed = cli->seed;
+    opt.train_until = cli->train_until;
+    gp_status st = gp_recommend(in->trace, in->pricing, in->scenario, &opt,
+                                out, err);
+    if (st == GP_OK)
+        return 0;
+    if (st == GP_ERR_USAGE) {
+        gp_cli_print_usage_error("recommend", err);
+        return 2;
+    }
+    gp_cli_print_error(err);
+    return 1;
+}
+
+/* What recommend's steps share once the recommendation is made; the
+ * command owns all of it and frees it at the end. */
+typedef struct recommend_run {
+    gp_cli *cli;
+    gp_inputs *in;
+    gp_recommendation *r;
+    gp_classification *classified;
+    gp_run_info info;
+    gp_idle_report *idle;        /* NULL when it could not be made */
+    gp_forecast *sheet_forecast; /* the workbook's Forecast sheet, or NULL */
+    gp_error *err;
+} recommend_run;
+
+/* Idle GPUs over the hours the plan is judged on, which the workbook
+ * shows and the JSON's warnings count: a backtest's or window's own
+ * hours (with --train-until, those before the cut), a forward plan's
+ * whole trace; an idle report that cannot be made is left out (NULL), and
+ * the Idle sheet says it was not computed. */
+static gp_idle_report *idle_of(const gp_inputs *in, const gp_recommendation *r)
+{
+    gp_idle_report *idle = NULL;
+    gp_error idle_err;
+    gp_error_clear(&idle_err);
+    if ((!r->forward ? gp_idle_for_hours(in->trace, in->scenario, r->start_hour,
+                                         r->n_hours, &idle, &idle_err)
+                     : gp_idle_for_run(in->trace, in->scenario, &idle,
+                                       &idle_err)) != GP_OK)
+        idle = NULL;
+    return idle;
+}
+
+/* The run's warnings, printed as simulate prints its own (--quiet: in
+ * the JSON and the workbook only) and kept in run->info. */
+static void recommend_warn(recommend_run *run)
+{
+    gp_cli *cli = run->cli;
+    const gp_inputs *in = run->in;
+    const gp_recommendation *r = run->r;
+    gp_warnings ww = {NULL, 0, 0};
+
+    estimate_warning(in->trace, &ww);
+    spot_estimate_warning(in->trace, in->scenario, r, &ww);
+    /* (a forward plan is for the forecast's hours, not the window's) */
+    if (!r->forward)
+        gp_cli_window_warn(in, false, &ww);
+    /* a trace dated in the future: a forward plan is bought for the
+     * forecast from its end (below, with the stale trace's warning) */
+    if (!r->forward)
+        gp_cli_future_trace_warn(
+            in->trace, 0, 0, "its hours after today are billed as history",
+            &ww);
+    gp_cli_warn_now(cli, &ww, &run->info);
+    gp_cli_classification_warn(cli, run->classified, &run->info);
+    if (r->forward) {
+        /* the plan is bought on the forecast, which learns from a gap */
+        gp_cli_history_gap_warn(cli, &run->info, in->trace,
+                                r->forecast->history_start_hour,
+                                r->forecast->history_hours);
+        gp_cli_stale_forecast_warn(cli, &run->info, in->trace,
+                                   r->forecast->start_hour,
+                                   r->forecast->n_hours, "the plan is bought");
+        gp_cli_future_trace_warn(in->trace, r->forecast->start_hour,
+                                 r->forecast->n_hours, "the plan is bought",
+                                 &ww);
+        gp_cli_warn_now(cli, &ww, &run->info);
+    }
+}
+
+/* The workbook and the CSV tables, which show the plan billed.  Returns
+ * GP_OK or the error in run->err. */
+static gp_status write_files(recommend_run *run, gp_progress *pr)
+{
+    gp_cli *cli = run->cli;
+    const gp_inputs *in = run->in;
+    gp_error *err = run->err;
+    gp_ledger *pl[2] = {NULL, NULL};
+    gp_status wst = gp_recommend_bill_plan(in->trace, in->pricing,
+                                           in->scenario, run->r, cli->threads,
+                                           (int)cli->runs, cli->seed, pr, pl,
+                                           err);
+    /* the tables are one set: all of them are written, or none; a
+     * forward plan bills no ledger, and its ledger tables are written
+     * with their header alone, so that none of an earlier run is left
+     * in DIR beside the plan */
+    gp_file_set set = {0};
+    if (wst == GP_OK && cli->csv_dir)
+        wst = gp_csv_write_ledgers(&set, cli->csv_dir, pl, pl[0] ? 2 : 0,
+                                   in->trace, err);
+    if (wst == GP_OK && cli->csv_dir)
+        wst = gp_csv_write_recommendation(&set, cli->csv_dir, run->r, err);
+    /* the Idle sheet's spans (a forward plan's too: they are the
+     * trace's, not a ledger's); header only when the idle report
+     * could not be made and the sheet says so */
+    if (wst == GP_OK && cli->csv_dir)
+        wst = gp_csv_write_idle(&set, cli->csv_dir, run->idle, in->trace, err);
+    if (wst == GP_OK && cli->csv_dir)
+        wst = gp_file_set_commit(&set, err);
+    gp_file_set_abort(&set);
+    if (wst == GP_OK && cli->out)
+        wst = gp_xlsx_write_run(cli->out, &run->info, pl, 2, run->r, run->idle,
+                                run->sheet_forecast, err);
+    gp_ledger_free(pl[0]);
+    gp_ledger_free(pl[1]);
+    return wst;
+}
+
+/* Writes what the command line asks for: the workbook and the CSV tables,
+ * then the JSON document or the table on stdout.  Returns the exit code. */
+static int recommend_write(recommend_run *run)
+{
+    gp_cli *cli = run->cli;
+    gp_warnings ww = {NULL, 0, 0};
+    int rc = 0;
+
+    /* the workbook's Forecast sheet; a forecast that cannot be made is
+     * warned about with the run's warnings, before the JSON is written */
+    gp_progress pr = GP_CLI_PROGRESS;
+    if (cli->out) {
+        gp_report_forecast(&run->info, run->r, &pr, &run->sheet_forecast,
+                           &ww);
+        gp_cli_warn_now(cli, &ww, &run->info);
+    }
+    gp_cli_show_warnings(&run->info.warnings);
+    if ((cli->out || cli->csv_dir) && write_files(run, &pr) != GP_OK) {
+        gp_cli_print_error(run->err);
+        return 1;
+    }
+    if (cli->json) {
+        json_t *doc = gp_json_recommendation(run->r, &run->info,
+                                             run->classified);
+        rc = gp_json_print(doc);
+        json_decref(doc);
+    } else {
+        print_table(run->in, run->r);
+    }
+    return rc;
+}
+
+/* The command: load, recommend, warn, write what was asked for. */
 static int recommend_exec(gp_cli *cli)
 {
     gp_inputs in;
     gp_recommendation *r = NULL;
-    gp_recommend_options opt;
-    gp_run_info info;
+    recommend_run run;
     gp_error err;
-    size_t forward_hours = cli->forward_hours;
-    if (forward_hours && cli->train_until) {
+    if (cli->forward_hours && cli->train_until) {
         fprintf(stderr, "gpuplan recommend: --forward and --train-until do "
                         "not go together\ntry 'gpuplan recommend --help'\n");
         return 2;
@@ -426,129 +431,27 @@ static int recommend_exec(gp_cli *cli)
         gp_inputs_free(&in);
         return 1;
     }
-    gp_recommend_options_init(&opt);
-    opt.progress = GP_CLI_PROGRESS;
-    opt.forward_hours = forward_hours;
-    opt.threads = cli->threads;
-    opt.mc_runs = (int)cli->runs;
-    opt.mc_seed = cli->seed;
-    opt.train_until = cli->train_until;
-    gp_status st = gp_recommend(in.trace, in.pricing, in.scenario, &opt, &r,
-                                &err);
-    if (st != GP_OK) {
-        if (st == GP_ERR_USAGE) {
-            gp_cli_print_usage_error("recommend", &err);
-            gp_classification_free(classified);
-            gp_inputs_free(&in);
-            return 2;
-        }
-        gp_cli_print_error(&err);
+    rc = run_recommender(cli, &in, &r, &err);
+    if (rc != 0) {
         gp_classification_free(classified);
         gp_inputs_free(&in);
-        return 1;
+        return rc;
     }
-    gp_cli_run_info(&info, "recommend", cli, &in);
-    /* idle GPUs over the hours the plan is judged on, which the workbook
-     * shows and the JSON's warnings count: a backtest's or window's own
-     * hours (with --train-until, those before the cut), a forward plan's
-     * whole trace; an idle report that cannot be made is left out, and
-     * the Idle sheet says it was not computed */
-    gp_idle_report *idle = NULL;
-    gp_error idle_err;
-    gp_error_clear(&idle_err);
-    if ((!r->forward ? gp_idle_for_hours(in.trace, in.scenario, r->start_hour,
-                                         r->n_hours, &idle, &idle_err)
-                     : gp_idle_for_run(in.trace, in.scenario, &idle,
-                                       &idle_err)) != GP_OK)
-        idle = NULL;
-    info.idle = idle;
-    /* printed as simulate prints its own (--quiet: in the JSON and the
-     * workbook only) */
-    gp_warnings ww = {NULL, 0, 0};
-    estimate_warning(in.trace, &ww);
-    spot_estimate_warning(in.trace, in.scenario, r, &ww);
-    /* (a forward plan is for the forecast's hours, not the window's) */
-    if (!r->forward)
-        gp_cli_window_warn(&in, false, &ww);
-    /* a trace dated in the future: a forward plan is bought for the
-     * forecast from its end (below, with the stale trace's warning) */
-    if (!r->forward)
-        gp_cli_future_trace_warn(
-            in.trace, 0, 0, "its hours after today are billed as history", &ww);
-    gp_cli_warn_now(cli, &ww, &info);
-    gp_cli_classification_warn(cli, classified, &info);
-    if (r->forward) {
-        /* the plan is bought on the forecast, which learns from a gap */
-        gp_cli_history_gap_warn(cli, &info, in.trace,
-                                r->forecast->history_start_hour,
-                                r->forecast->history_hours);
-        gp_cli_stale_forecast_warn(cli, &info, in.trace,
-                                   r->forecast->start_hour,
-                                   r->forecast->n_hours, "the plan is bought");
-        gp_cli_future_trace_warn(in.trace, r->forecast->start_hour,
-                                 r->forecast->n_hours, "the plan is bought",
-                                 &ww);
-        gp_cli_warn_now(cli, &ww, &info);
-    }
-    /* the workbook's Forecast sheet; a forecast that cannot be made is
-     * warned about with the run's warnings, before the JSON is written */
-    gp_forecast *sheet_forecast = NULL;
-    gp_progress pr = GP_CLI_PROGRESS;
-    if (cli->out) {
-        gp_report_forecast(&info, r, &pr, &sheet_forecast, &ww);
-        gp_cli_warn_now(cli, &ww, &info);
-    }
-    gp_cli_show_warnings(&info.warnings);
-    if (cli->out || cli->csv_dir) {
-        /* the workbook and the CSV tables show the plan billed */
-        gp_ledger *pl[2] = {NULL, NULL};
-        gp_status wst = gp_recommend_bill_plan(in.trace, in.pricing,
-                                               in.scenario, r, cli->threads,
-                                               (int)cli->runs, cli->seed,
-                                               &pr, pl, &err);
-        /* the tables are one set: all of them are written, or none; a
-         * forward plan bills no ledger, and its ledger tables are written
-         * with their header alone, so that none of an earlier run is left
-         * in DIR beside the plan */
-        gp_file_set set = {0};
-        if (wst == GP_OK && cli->csv_dir)
-            wst = gp_csv_write_ledgers(&set, cli->csv_dir, pl, pl[0] ? 2 : 0,
-                                       in.trace, &err);
-        if (wst == GP_OK && cli->csv_dir)
-            wst = gp_csv_write_recommendation(&set, cli->csv_dir, r, &err);
-        /* the Idle sheet's spans (a forward plan's too: they are the
-         * trace's, not a ledger's); header only when the idle report
-         * could not be made and the sheet says so */
-        if (wst == GP_OK && cli->csv_dir)
-            wst = gp_csv_write_idle(&set, cli->csv_dir, idle, in.trace, &err);
-        if (wst == GP_OK && cli->csv_dir)
-            wst = gp_file_set_commit(&set, &err);
-        gp_file_set_abort(&set);
-        if (wst == GP_OK && cli->out)
-            wst = gp_xlsx_write_run(cli->out, &info, pl, 2, r, idle,
-                                    sheet_forecast, &err);
-        gp_ledger_free(pl[0]);
-        gp_ledger_free(pl[1]);
-        if (wst != GP_OK) {
-            gp_cli_print_error(&err);
-            rc = 1;
-            goto done;
-        }
-    }
-    if (cli->json) {
-        json_t *doc = recommendation_json(r, &info);
-        json_object_set_new(json_object_get(doc, "inputs"), "classified",
-                            gp_json_classification(classified, in.trace));
-        rc = gp_json_print(doc);
-        json_decref(doc);
-    } else {
-        print_table(&in, r);
-    }
-done:
-    gp_idle_report_free(idle);
-    gp_forecast_free(sheet_forecast);
+    memset(&run, 0, sizeof run);
+    run.cli = cli;
+    run.in = &in;
+    run.r = r;
+    run.classified = classified;
+    run.err = &err;
+    gp_cli_run_info(&run.info, "recommend", cli, &in);
+    run.idle = idle_of(&in, r);
+    run.info.idle = run.idle;
+    recommend_warn(&run);
+    rc = recommend_write(&run);
+    gp_idle_report_free(run.idle);
+    gp_forecast_free(run.sheet_forecast);
     gp_classification_free(classified);
-    gp_warnings_clear(&info.warnings);
+    gp_warnings_clear(&run.info.warnings);
     gp_recommendation_free(r);
     gp_inputs_free(&in);
     return rc;

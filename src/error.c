@@ -41,7 +41,7 @@ static const char *const param_names[GP_PARAM_COUNT] = {
     "time",      "out",         "commitments-out", "horizon",
     "forward",   "train-until", "runs",        "seed",
     "skip-bad",  "idle-threshold", "idle-min-hours", "trace",
-    "scenario",
+    "scenario", "json", "csv",
 };
 
 const char *gp_param_name(gp_param p)
@@ -75,13 +75,15 @@ void gp_param_expand(const char *text,
     buf[n] = '\0';
 }
 
-void gp_error_set_param(gp_error *err, gp_param p, const char *fmt, ...)
+void gp_error_set_param(gp_error *err, const char *source, gp_param p,
+                        const char *fmt, ...)
 {
     va_list ap;
 
     if (!err || err->message[0])
         return;
     memset(err, 0, sizeof *err);
+    snprintf(err->source, sizeof err->source, "%s", source ? source : "");
     err->param = p;
     va_start(ap, fmt);
     vsnprintf(err->message, sizeof err->message, fmt, ap);

@@ -224,14 +224,14 @@ static gp_status history_hours(trace_run *r, gp_error *err)
     gp_format_time(r->end_hour * 3600, z, sizeof z);
     gp_format_time(opt->train_until, g, sizeof g);
     if (r->n_whole < 3)
-        gp_error_set_param(err, GP_PARAM_TRAIN_UNTIL,
+        gp_error_set_param(err, NULL, GP_PARAM_TRAIN_UNTIL,
                            "needs 2 hours of history before it and 1 "
                            "after it, but the trace covers %zu whole "
                            "hour%s (to %s); leave "
                            GP_PARAM_TEXT("train-until") " out",
                      r->n_whole, gp_plural(r->n_whole, "", "s"), z);
     else
-        gp_error_set_param(err, GP_PARAM_TRAIN_UNTIL,
+        gp_error_set_param(err, NULL, GP_PARAM_TRAIN_UNTIL,
                      "must be a whole hour from %s (2 hours after "
                      "the %s, the least history) to "
                      "before %s (%s), got %s",
@@ -263,7 +263,7 @@ static gp_status check_room(const trace_run *r, gp_error *err)
                      a);
         return GP_ERR_INPUT;
     }
-    gp_error_set_param(err, GP_PARAM_HORIZON,
+    gp_error_set_param(err, NULL, GP_PARAM_HORIZON,
                  "runs the forecast from %s past " GP_TIME_LATEST_WHY
                  "; give at most %lld hour%s, got %zu hours",
                  a, (long long)room, gp_plural(room, "", "s"), r->horizon);
@@ -587,7 +587,7 @@ gp_status gp_forecast_run(const gp_trace *trace, const gp_scenario *s,
         opt = &defaults;
     }
     if (horizon_hours == 0 || horizon_hours > 5 * 8784) {
-        gp_error_set_param(err, GP_PARAM_HORIZON,
+        gp_error_set_param(err, NULL, GP_PARAM_HORIZON,
                      "expected 1 hour to 5 years, got %zu hours",
                      horizon_hours);
         return GP_ERR_USAGE;

@@ -70,6 +70,8 @@ typedef enum gp_param {
     GP_PARAM_IDLE_MIN_HOURS, /* "idle-min-hours": ... for this long */
     GP_PARAM_TRACE,         /* "trace": the usage files */
     GP_PARAM_SCENARIO,      /* "scenario": the scenario file */
+    GP_PARAM_JSON,          /* "json": the JSON document */
+    GP_PARAM_CSV,           /* "csv": the folder of CSV tables */
     GP_PARAM_COUNT
 } gp_param;
 
@@ -116,11 +118,12 @@ void gp_error_set(gp_error *err, const char *source, long line, long column,
                   const char *field, const char *fmt, ...);
 
 /* Fills err about run parameter p as gp_error_set does (the first error
- * wins): no source, no field, err->param = p. */
+ * wins): source (may be NULL), no line, no field, err->param = p. */
 #if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
+__attribute__((format(printf, 4, 5)))
 #endif
-void gp_error_set_param(gp_error *err, gp_param p, const char *fmt, ...);
+void gp_error_set_param(gp_error *err, const char *source, gp_param p,
+                        const char *fmt, ...);
 
 /* Formats err as "source:line:column: field: message" into buf; a run
  * parameter at fault stands as the field, and parameters in the message,

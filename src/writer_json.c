@@ -303,8 +303,11 @@ json_t *gp_json_inputs(const gp_run_info *info)
     for (size_t i = 0; i < usage.count; i++)
         json_array_append_new(warn, json_string(usage.items[i]));
     gp_warnings_clear(&usage);
-    for (size_t i = 0; i < info->warnings.count; i++)
-        json_array_append_new(warn, json_string(info->warnings.items[i]));
+    for (size_t i = 0; i < info->warnings.count; i++) {
+        char text[2048];
+        gp_run_info_text(info, info->warnings.items[i], text, sizeof text);
+        json_array_append_new(warn, json_string(text));
+    }
     for (size_t i = 0; i < t->n_sources; i++)
         json_array_append_new(files, json_string(t->sources[i]));
     /* useful GPU-hours are unknown (null), not 0, when no row reported a

@@ -197,3 +197,9 @@ void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
             warn_spot_estimates(info, l, sg);
     }
 }
+
+void gp_run_info_text(const gp_run_info *info, const char *text, char *buf,
+                      size_t size)
+{
+    gp_param_expand(text, info ? info->show_param : NULL, NULL, buf, size);
+}

@@ -205,11 +205,18 @@ void gp_xl_insert_chart(gp_xl *x, xl_sheet *s, size_t row, size_t col,
     x->n_charts++;
 }
 
+const char *gp_xl_shown(gp_xl *x, const char *text)
+{
+    gp_run_info_text(x->r->info, text, x->shown, sizeof x->shown);
+    return x->shown;
+}
+
 void gp_xl_not_computed(gp_xl *x, xl_sheet *s, size_t row, const char *why)
 {
     worksheet_write_string(s->ws, (lxw_row_t)row, 0, "not computed in this run",
                            x->f.warn);
-    worksheet_write_string(s->ws, (lxw_row_t)row + 1, 0, why, x->f.note);
+    worksheet_write_string(s->ws, (lxw_row_t)row + 1, 0, gp_xl_shown(x, why),
+                           x->f.note);
     widen(s, row, 0, 26);
 }
 
@@ -358,14 +365,14 @@ static gp_status claim_temp(const char *path, char **tmp, gp_error *err)
 
     *tmp = NULL;
     if (!gp_xlsx_name_ok(path)) {
-        gp_error_set(err, path, 0, 0, "--out",
-                     "the report is an Excel workbook: give it a name "
-                     "ending in .xlsx");
+        gp_error_set_param(err, path, GP_PARAM_OUT,
+                           "the report is an Excel workbook: give it a name "
+                           "ending in .xlsx");
         return GP_ERR_IO;
     }
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        gp_error_set(err, path, 0, 0, "--out",
-                     "is a folder; give the workbook's file name");
+        gp_error_set_param(err, path, GP_PARAM_OUT,
+                           "is a folder; give the workbook's file name");
         return GP_ERR_IO;
     }
     if (gp_path_is_special(path)) {
@@ -430,8 +437,9 @@ gp_status gp_xlsx_write(const char *path, const gp_report *r, gp_error *err)
         (char *)(r->rec ? "GPU purchasing plan" : "GPU purchasing report");
     props.subject = (char *)"GPU cloud capacity: cost, commitments, savings";
     props.author = (char *)"gpuplan " GP_VERSION;
-    props.comments = (char *)"Written by gpuplan; every number agrees with "
-                             "its --json output.";
+    props.comments = (char *)gp_xl_shown(
+        &x, "Written by gpuplan; every number agrees with its " GP_PARAM_TEXT(
+                "json") " output.");
     props.created = (time_t)((start + (int64_t)hours) * 3600);
     workbook_set_properties(x.wb, &props);
     make_formats(&x);

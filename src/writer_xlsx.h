@@ -47,7 +47,12 @@ struct gp_xl {
     /* an allocation failed, so a cell, a row or a chart is missing:
      * gp_xlsx_write then fails with "out of memory" and writes nothing */
     bool nomem;
+    char shown[2048]; /* gp_xl_shown's text */
 };
+
+/* Text with its run parameters shown as the run info says (gp_run_info_
+ * text), in x->shown until the next call. */
+const char *gp_xl_shown(gp_xl *x, const char *text);
 
 /* gp_calloc(n, size), except that a failure marks the workbook x->nomem:
  * the caller leaves its part out, and the workbook is not written. */
@@ -142,7 +147,7 @@ void gp_xl_sheet_inputs(gp_xl *x);
 /* Why a sheet of ledgers has none, in its "not computed" row. */
 #define XL_NOT_BILLED                                                          \
     "nothing was billed hour by hour in this run: forecast, and recommend "    \
-    "--forward, which plans on forecast demand"
+    GP_PARAM_TEXT("forward") ", which plans on forecast demand"
 
 /* "not computed in this run": the one row a sheet shows without data. */
 void gp_xl_not_computed(gp_xl *x, xl_sheet *s, size_t row, const char *why);

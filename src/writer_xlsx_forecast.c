@@ -241,7 +241,7 @@ void gp_xl_sheet_forecast(gp_xl *x)
                            x->r->forecast_failed
                                ? "the 13-week forecast could not be made: the "
                                  "warnings on Summary say why"
-                               : "gpuplan forecast --out writes the forecast "
+                               : "gpuplan forecast " GP_PARAM_TEXT("out") " writes the forecast "
                                  "workbook");
         gp_xl_fit(&s);
         return;

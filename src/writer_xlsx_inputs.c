@@ -19,7 +19,8 @@
 static void kv_text(gp_xl *x, xl_sheet *s, size_t row, const char *k,
                     const char *v)
 {
-    worksheet_write_string(s->ws, (lxw_row_t)row, 0, k, x->f.label);
+    worksheet_write_string(s->ws, (lxw_row_t)row, 0, gp_xl_shown(x, k),
+                           x->f.label);
     gp_xl_text_capped(s, row, 1, v, x->f.text);
 }
 
@@ -27,7 +28,8 @@ static void kv_text(gp_xl *x, xl_sheet *s, size_t row, const char *k,
 static void kv_num(gp_xl *x, xl_sheet *s, size_t row, const char *k, double v,
                    lxw_format *f)
 {
-    worksheet_write_string(s->ws, (lxw_row_t)row, 0, k, x->f.label);
+    worksheet_write_string(s->ws, (lxw_row_t)row, 0, gp_xl_shown(x, k),
+                           x->f.label);
     gp_xl_num(s, row, 1, v, f);
 }
 
@@ -236,50 +238,50 @@ static size_t inputs_options(gp_xl *x, xl_sheet *s, size_t row)
                           : " (forecast from the hours before it, scored "
                             "on the hours after it)",
                 sizeof buf - strlen(buf) - 1);
-        kv_text(x, s, row++, "--train-until", buf);
+        kv_text(x, s, row++, GP_PARAM_TEXT("train-until"), buf);
     }
     if (in->forward_hours) {
         snprintf(buf, sizeof buf,
                  "%zu hours (bought against the forecast of the next %zu "
                  "hours)",
                  in->forward_hours, in->forward_hours);
-        kv_text(x, s, row++, "--forward", buf);
+        kv_text(x, s, row++, GP_PARAM_TEXT("forward"), buf);
     }
     if (in->horizon_hours) {
         snprintf(buf, sizeof buf, "%zu hours", in->horizon_hours);
-        kv_text(x, s, row++, "--horizon", buf);
+        kv_text(x, s, row++, GP_PARAM_TEXT("horizon"), buf);
     }
     if (in->runs_given)
-        kv_num(x, s, row++, "--runs", (double)in->runs, x->f.count);
+        kv_num(x, s, row++, GP_PARAM_TEXT("runs"), (double)in->runs, x->f.count);
     if (in->seed_given)
-        kv_num(x, s, row++, "--seed", (double)in->seed, x->f.count);
+        kv_num(x, s, row++, GP_PARAM_TEXT("seed"), (double)in->seed, x->f.count);
     if (to->layout == GP_LAYOUT_JOBS)
-        kv_text(x, s, row++, "--layout", "jobs");
+        kv_text(x, s, row++, GP_PARAM_TEXT("layout"), "jobs");
     if (in->step_given) {
         snprintf(buf, sizeof buf, "%g seconds", to->default_step_s);
-        kv_text(x, s, row++, "--step", buf);
+        kv_text(x, s, row++, GP_PARAM_TEXT("step"), buf);
     }
     if (to->region)
-        kv_text(x, s, row++, "--region", to->region);
+        kv_text(x, s, row++, GP_PARAM_TEXT("region"), to->region);
     buf[0] = '\0';
     for (size_t i = 0; i < to->n_map; i++)
         snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s=%s",
                  i ? ", " : "", to->map[i][0], to->map[i][1]);
     if (to->n_map)
-        kv_text(x, s, row++, "--map", buf);
+        kv_text(x, s, row++, GP_PARAM_TEXT("map"), buf);
     if (in->idle_threshold_given) {
         snprintf(buf, sizeof buf, "%g%% (idle GPUs: gpu_util below it)",
                  to->idle_threshold_pct);
-        kv_text(x, s, row++, "--idle-threshold", buf);
+        kv_text(x, s, row++, GP_PARAM_TEXT("idle-threshold"), buf);
     }
     if (in->idle_min_hours_given) {
         snprintf(buf, sizeof buf,
                  "%g hour%s (idle GPUs: spans at least this long)",
                  to->idle_min_hours, to->idle_min_hours == 1 ? "" : "s");
-        kv_text(x, s, row++, "--idle-min-hours", buf);
+        kv_text(x, s, row++, GP_PARAM_TEXT("idle-min-hours"), buf);
     }
     if (in->skip_bad)
-        kv_text(x, s, row++, "--skip-bad",
+        kv_text(x, s, row++, GP_PARAM_TEXT("skip-bad"),
                 "bad rows set aside (Rows rejected, below)");
     if (row == first)
         worksheet_write_string(s->ws, (lxw_row_t)row++, 0, "none: the defaults",
@@ -335,7 +337,7 @@ void gp_xl_sheet_inputs(gp_xl *x)
     kv_text(x, &s, row++, "Command", r->info->command);
     kv_text(x, &s, row++, "Trace",
             r->info->used_sample ? "the bundled sample (scenarios/sample)"
-                                 : "given with --trace");
+                                 : "given with " GP_PARAM_TEXT("trace"));
     if (r->n_ledgers) {
         const gp_ledger *l = r->ledgers[r->proposed];
         /* as the Spot sheet and the JSON count them: none when no job

@@ -224,7 +224,8 @@ void gp_xl_sheet_plans(gp_xl *x)
         gp_xl_heading(x, &s, "Plans", NULL);
         gp_xl_not_computed(x, &s, 3,
                            "nothing was billed in this run: gpuplan simulate "
-                           "--out and recommend --out compare plans");
+                           GP_PARAM_TEXT("out") " and recommend "
+                           GP_PARAM_TEXT("out") " compare plans");
         gp_xl_fit(&s);
         return;
     }
@@ -254,7 +255,8 @@ void gp_xl_sheet_curves(gp_xl *x)
         gp_xl_not_computed(
             x, &s, 3,
             rec ? "the recommendation buys no commitment to vary"
-                : "the curves come from gpuplan recommend --out");
+                : "the curves come from gpuplan recommend "
+                  GP_PARAM_TEXT("out"));
         gp_xl_fit(&s);
         return;
     }

@@ -254,7 +254,8 @@ void gp_xl_sheet_recommendations(gp_xl *x, const xl_rec_rows *rr)
     if (!rec) {
         gp_xl_not_computed(x, &s, 3,
                            "simulate bills the scenario's strategies; gpuplan "
-                           "recommend --out ranks what to buy");
+                           "recommend " GP_PARAM_TEXT("out") " ranks what "
+                           "to buy");
         gp_xl_fit(&s);
         return;
     }

@@ -23,7 +23,8 @@ static void headline(gp_xl *x, xl_sheet *s, size_t row, const char *label,
     worksheet_write_string(s->ws, (lxw_row_t)row, 0, label, x->f.label);
     gp_xl_num(s, row, 1, v, f);
     if (note)
-        worksheet_write_string(s->ws, (lxw_row_t)row, 2, note, x->f.note);
+        worksheet_write_string(s->ws, (lxw_row_t)row, 2, gp_xl_shown(x, note),
+                               x->f.note);
 }
 
 /* A headline row whose value is a live formula, cached with the
@@ -45,7 +46,7 @@ struct headline_cells {
     double current, plan;
     /* the commitment charges (reserved and savings-plan fees, amortized)
      * in each, which do not change with demand; unknown (split false) for
-     * a --forward plan, which has no ledgers */
+     * a forward plan, which has no ledgers */
     bool split;
     double current_fixed, plan_fixed;
 };
@@ -388,7 +389,8 @@ static size_t what_if_scaled(gp_xl *x, xl_sheet *s, size_t row,
         snprintf(f, sizeof f, "=%s*(1-%s)*(1+%s)", cur, in1, in2);
         headline_formula(x, s, row++, "Current cost", f, c0, x->f.money,
                          "scales linearly, owned commitments too (a "
-                         "--forward plan bills no ledger to split them out)");
+                         GP_PARAM_TEXT("forward") " plan bills no ledger to "
+                         "split them out)");
         snprintf(f, sizeof f, "=%s*(1-%s)*(1+%s)", plan, in1, in2);
         headline_formula(x, s, row++, "Plan cost", f, p0, x->f.money, NULL);
     }
@@ -420,7 +422,8 @@ static size_t summary_what_if(gp_xl *x, xl_sheet *s, size_t row,
 static void summary_warning(gp_xl *x, xl_sheet *s, size_t *row,
                             const char *text)
 {
-    worksheet_write_string(s->ws, (lxw_row_t)(*row)++, 0, text, x->f.warn);
+    worksheet_write_string(s->ws, (lxw_row_t)(*row)++, 0, gp_xl_shown(x, text),
+                           x->f.warn);
 }
 
 /* Warnings: unlabelled usage, idle spans, the run's warnings (estimated

@@ -16,31 +16,38 @@
 /* What a report says about where its numbers came from. */
 typedef struct gp_run_info {
     const char *command;
+    /* how the report names a run parameter (gpuplan.h, gp_param) in its
+     * text: the program's option for it; NULL: its bare name */
+    const char *(*show_param)(const char *name, void *ctx);
     const gp_pricing *pricing;
     const gp_scenario *scenario;
     const gp_trace *trace;
     bool used_sample;
     gp_warnings warnings; /* owned: pricing warnings plus the run's own */
     /* the first n_load_warnings of them were printed as the inputs
-     * loaded (the catalogs' and scenario's, the rows --skip-bad rejected) */
+     * loaded (the catalogs' and scenario's, the rows set aside as bad) */
     size_t n_load_warnings;
-    /* the command-line options that change the numbers, as given (the
-     * Inputs sheet lists them): 0 or false when not given */
-    int64_t train_until;  /* --train-until, epoch seconds */
-    size_t forward_hours; /* --forward */
-    size_t horizon_hours; /* --horizon */
-    long runs, seed;      /* --runs, --seed when runs_given, seed_given */
+    /* the run parameters that change the numbers, as given (the Inputs
+     * sheet lists them): 0 or false when not given */
+    int64_t train_until;  /* the backtest's cut, epoch seconds */
+    size_t forward_hours; /* a forward plan's hours */
+    size_t horizon_hours; /* the forecast's hours */
+    long runs, seed;      /* Monte Carlo, when runs_given, seed_given */
     bool runs_given, seed_given;
-    bool skip_bad;              /* --skip-bad */
-    bool step_given;            /* --step: trace_opt.default_step_s */
-    /* --idle-threshold, --idle-min-hours: trace_opt.idle_threshold_pct,
-     * idle_min_hours */
+    bool skip_bad;   /* bad rows were set aside */
+    bool step_given; /* trace_opt.default_step_s was given */
+    /* trace_opt.idle_threshold_pct, idle_min_hours were given */
     bool idle_threshold_given, idle_min_hours_given;
-    gp_trace_options trace_opt; /* --layout, --step, --region, --map */
+    gp_trace_options trace_opt; /* layout, step, region, map */
     /* the idle spans the run reports (simulate's, a recommendation's
      * window), or NULL: gp_usage_warnings says how many */
     const struct gp_idle_report *idle;
 } gp_run_info;
+
+/* Text from the library with its run parameters shown as info says
+ * (gp_param_expand with info->show_param), into buf. */
+void gp_run_info_text(const gp_run_info *info, const char *text, char *buf,
+                      size_t size);
 
 /* Adds to w what the usage itself warns of, ahead of the run's warnings
  * in the JSON's inputs.warnings and the workbook's Summary: instance-hours
@@ -91,7 +98,7 @@ void gp_policy_describe(const gp_policy *p, char *buf, size_t size);
  * statistics, warnings. */
 json_t *gp_json_inputs(const gp_run_info *info);
 
-/* --csv DIR: hourly.csv, monthly.csv, spot_jobs.csv, chargeback.csv (by
+/* The CSV tables: hourly.csv, monthly.csv, spot_jobs.csv, chargeback.csv (by
  * series), chargeback_summary.csv (by team, project, workload) and
  * commitments.csv, added to `set` (created DIR first), to be renamed into
  * place with the set's other files or none (gp_file_set_commit).  With n
@@ -100,13 +107,13 @@ gp_status gp_csv_write_ledgers(gp_file_set *set, const char *dir,
                                gp_ledger *const *ledgers, size_t n,
                                const gp_trace *t, gp_error *err);
 
-/* ---- recommend and forecast --json (writer_json.c) ---------------------- */
+/* ---- recommend's and forecast's JSON (writer_json.c) -------------------- */
 
 struct gp_recommendation;
 struct gp_forecast;
 struct gp_classification;
 
-/* recommend --json: the SPEC section 5 document of recommendation r
+/* recommend's JSON: the document of recommendation r
  * (window, baseline, actions, plan, hindsight, plans, curves, backtest or
  * forward when r has one, notes, inputs), with `classified`, what
  * gp_classify_trace decided of info->trace, in its inputs.  A new
@@ -115,7 +122,7 @@ json_t *gp_json_recommendation(const struct gp_recommendation *r,
                                const gp_run_info *info,
                                const struct gp_classification *classified);
 
-/* forecast --json: the SPEC section 5 document of forecast fc of
+/* forecast's JSON: the document of forecast fc of
  * info->trace (horizon, history, each series with its accuracy and
  * points, notes, inputs), with `classified` in its inputs as
  * gp_json_recommendation has it.  A new reference. */
@@ -136,14 +143,14 @@ json_t *gp_json_classification(const struct gp_classification *c,
 
 struct gp_idle_report;
 
-/* simulate --json "idle": {"threshold_pct", "min_hours", "spans_count",
+/* simulate's JSON "idle": {"threshold_pct", "min_hours", "spans_count",
  * "hours", "gpu_hours", "instance_hours", "cost", "gpu_hours_with_util",
  * "spans": [{"label", "job_id", "provider", "region", "instance_type",
  * "workload", "team", "project", "start", "end", "hours",
  * "mean_util_pct", "gpu_hours", "instance_hours", "cost"}]}. */
 json_t *gp_json_idle(const struct gp_idle_report *r, const gp_trace *t);
 
-/* --csv DIR: idle.csv, one row per idle span (the keys of gp_json_idle's
+/* The CSV tables: idle.csv, one row per idle span (the keys of gp_json_idle's
  * spans), added to `set` as gp_csv_write_ledgers does; with r NULL (not
  * computed) its header alone. */
 gp_status gp_csv_write_idle(gp_file_set *set, const char *dir,
@@ -152,7 +159,7 @@ gp_status gp_csv_write_idle(gp_file_set *set, const char *dir,
 
 struct gp_forecast;
 
-/* forecast --csv DIR: forecast.csv, one row per series and hour
+/* forecast's CSV table: forecast.csv, one row per series and hour
  * (provider, region, instance_type, workload, method, t, p10, p50, p90),
  * added to `set` as gp_csv_write_ledgers does. */
 gp_status gp_csv_write_forecast(gp_file_set *set, const char *dir,
@@ -213,14 +220,14 @@ gp_status gp_xlsx_write_run(const char *path, const gp_run_info *info,
                             const struct gp_idle_report *idle,
                             const struct gp_forecast *forecast, gp_error *err);
 
-/* The forecast command's workbook (forecast --out R.xlsx): Summary with
+/* The forecast command's workbook: Summary with
  * the horizon's demand, Forecast with the P10-P90 band charts, Inputs. */
 gp_status gp_xlsx_write_forecast(const char *path, const gp_run_info *info,
                                  const struct gp_forecast *forecast,
                                  gp_error *err);
 
 
-/* recommend --csv DIR: recommendations.csv, plans.csv and curves.csv,
+/* recommend's CSV tables: recommendations.csv, plans.csv and curves.csv,
  * added to `set` as gp_csv_write_ledgers does. */
 gp_status gp_csv_write_recommendation(gp_file_set *set, const char *dir,
                                       const struct gp_recommendation *rec,

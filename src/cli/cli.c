@@ -28,22 +28,6 @@ void gp_cli_text(const char *text, char *buf, size_t size)
     gp_param_expand(text, gp_cli_option_of, NULL, buf, size);
 }
 
-void gp_cli_show_warnings(gp_warnings *w)
-{
-    char text[2048];
-
-    for (size_t i = 0; i < w->count; i++) {
-        if (!strchr(w->items[i], GP_PARAM_MARK[0]))
-            continue;
-        gp_cli_text(w->items[i], text, sizeof text);
-        char *shown = gp_strdup(text);
-        if (shown) { /* else the marks stay: the text is still readable */
-            gp_free(w->items[i]);
-            w->items[i] = shown;
-        }
-    }
-}
-
 void gp_cli_print_usage_error(const char *command, const gp_error *err)
 {
     char field[128], msg[sizeof err->message * 2];
@@ -453,6 +437,7 @@ void gp_cli_run_info(gp_run_info *info, const char *command, const gp_cli *cli,
 {
     memset(info, 0, sizeof *info);
     info->command = command;
+    info->show_param = gp_cli_option_of;
     info->train_until = cli->train_until;
     info->forward_hours = cli->forward_hours;
     info->horizon_hours = cli->horizon_hours;

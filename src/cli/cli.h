@@ -128,9 +128,6 @@ const char *gp_cli_input_named(const gp_cli *cli, const char *path);
  * gpuplan-rejects.csv. */
 const char *gp_cli_rejects_path(const gp_cli *cli);
 
-/* Rewrites warnings in place with their run parameters shown as options
- * (gp_cli_text), before a writer puts them in a report. */
-void gp_cli_show_warnings(gp_warnings *w);
 /* Prints a usage error the library found in a run's parameters: "gpuplan
  * <command>: --option message" and where to find help. */
 void gp_cli_print_usage_error(const char *command, const gp_error *err);

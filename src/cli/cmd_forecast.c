@@ -140,7 +140,6 @@ static void forecast_warn(gp_cli *cli, gp_run_info *info, const gp_inputs *in,
                          : "the forecast is",
         &fw);
     gp_cli_warn_now(cli, &fw, info);
-    gp_cli_show_warnings(&info->warnings);
 }
 
 /* The command: load, forecast, write what was asked for. */

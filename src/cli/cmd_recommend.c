@@ -386,7 +386,6 @@ static int recommend_write(recommend_run *run)
                            &ww);
         gp_cli_warn_now(cli, &ww, &run->info);
     }
-    gp_cli_show_warnings(&run->info.warnings);
     if ((cli->out || cli->csv_dir) && write_files(run, &pr) != GP_OK) {
         gp_cli_print_error(run->err);
         return 1;

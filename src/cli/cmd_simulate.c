@@ -306,7 +306,6 @@ static int simulate_exec(gp_cli *cli)
             gp_report_forecast(&info, NULL, &pr, &sheet_forecast,
                                &info.warnings);
         }
-    gp_cli_show_warnings(&info.warnings);
     if (!cli->quiet)
         print_run_warnings(&info);
 

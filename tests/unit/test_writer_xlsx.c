@@ -145,7 +145,7 @@ static void test_out_must_name_an_xlsx_file(void **state)
     gp_error_clear(&err);
     snprintf(path, sizeof path, "%s/report.pdf", dir);
     assert_int_equal(gp_xlsx_check_path(path, &err), GP_ERR_INPUT);
-    assert_string_equal(err.field, "--out");
+    assert_int_equal(err.param, GP_PARAM_OUT);
     assert_non_null(strstr(err.message, "ending in .xlsx"));
     /* ".xlsx" alone is no name */
     gp_error_clear(&err);

@@ -37,6 +37,7 @@ const char *const gp_trace_column_names[N_COLUMNS] = {
 
 /* ---- the builder --------------------------------------------------------- */
 
+/* The default options: hourly steps, idle below 5% for 2 hours. */
 void gp_trace_options_init(gp_trace_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -45,11 +46,14 @@ void gp_trace_options_init(gp_trace_options *o)
     o->idle_min_hours = 2;
 }
 
+/* The canonical column name of index i, NULL past the last. */
 const char *gp_trace_column_name(size_t i)
 {
     return i < N_COLUMNS ? gp_trace_column_names[i] : NULL;
 }
 
+/* The header name a --map gives canonical column `canonical`, else the
+ * canonical name itself. */
 const char *gp_trace_mapped_column(const gp_trace_options *opt,
                                    const char *canonical)
 {
@@ -59,6 +63,8 @@ const char *gp_trace_mapped_column(const gp_trace_options *opt,
     return canonical;
 }
 
+/* As gp_trace_mapped_column, but NULL (and *claimed_by the --map that
+ * took it) when another column's --map reads the canonical name. */
 const char *gp_trace_read_column(const gp_trace_options *opt,
                                  const char *canonical, const char **claimed_by)
 {
@@ -77,6 +83,8 @@ const char *gp_trace_read_column(const gp_trace_options *opt,
     return canonical;
 }
 
+/* A builder that resolves types in `pricing`, with `opt` (the defaults
+ * when NULL); *out is NULL on failure. */
 gp_status gp_trace_builder_new(gp_trace_builder **out,
                                const gp_pricing *pricing,
                                const gp_trace_options *opt, gp_error *err)
@@ -101,6 +109,7 @@ gp_status gp_trace_builder_new(gp_trace_builder **out,
     return GP_OK;
 }
 
+/* Frees the builder and all it read; NULL is a no-op. */
 void gp_trace_builder_free(gp_trace_builder *b)
 {
     if (!b)
@@ -113,6 +122,7 @@ void gp_trace_builder_free(gp_trace_builder *b)
     gp_free(b);
 }
 
+/* Keeps the name of a source read, for the trace and its messages. */
 static gp_status add_source(gp_trace_builder *b, const char *source)
 {
     if (gp_grow((void **)&b->sources, &b->cap_sources, b->n_sources + 1,
@@ -181,41 +191,50 @@ static bool source_fill(struct source *s, gp_trace_builder *b)
     return !ferror(s->f);
 }
 
-static gp_status read_source(gp_trace_builder *b, struct source *src,
-                             const char *name, gp_error *err)
+/* Sets the error for a source that cannot be read (errno says why). */
+static gp_status source_io_error(const char *name, gp_error *err)
 {
-    struct file_ctx ctx;
-    size_t body = 0, resume = 0;
-    long line = 1;
-    gp_status st;
-    double end_before = b->main.end_s;
+    gp_error_set(err, name, 0, 0, NULL, "cannot read: %s", strerror(errno));
+    return GP_ERR_IO;
+}
 
-    memset(&ctx, 0, sizeof ctx);
-    ctx.source = name;
+/* Makes the start of the source ready to read: a text in memory (a copy
+ * with LFs when it has CR line ends, freed by the caller), or a file's
+ * first pieces, enough to hold the whole header row. */
+static gp_status source_start(gp_trace_builder *b, struct source *src,
+                              const char *name, gp_error *err)
+{
     if (src->mem) {
+        gp_status st;
         src->buf = (char *)src->mem; /* read only: never written */
         src->len = src->mem_len;
         src->eof = true;
         b->bytes_read += src->mem_len;
-        /* CR line ends: a copy with LFs (freed by the caller) */
         char *copy;
         if ((st = gp_text_lf_copy(src->mem, src->mem_len, &copy)) != GP_OK)
-            goto out;
+            return st;
         if (copy)
             src->buf = copy;
-    } else {
-        /* the header must be whole in the first piece */
-        do {
-            if (!source_fill(src, b))
-                goto io;
-        } while (!src->eof && !memchr(src->buf, '\n', src->len) &&
-                 src->len < CHUNK_BYTES * 4);
+        return GP_OK;
     }
-    ctx.has_nul = memchr(src->buf, 0, src->len) != NULL;
-    st = gp_trace_read_header(b, &ctx, src->buf, src->len, &body, err);
-    if (st != GP_OK)
-        goto out;
-    line = 1 + gp_trace_count_lines(src->buf, body);
+    do {
+        if (!source_fill(src, b))
+            return source_io_error(name, err);
+    } while (!src->eof && !memchr(src->buf, '\n', src->len) &&
+             src->len < CHUNK_BYTES * 4);
+    return GP_OK;
+}
+
+/* Reads the source's data lines, from buffer offset `body` on line `line`,
+ * a piece at a time: the whole lines of each piece, the unread tail (a part
+ * line or an unfinished quoted row) carried on to the next. */
+static gp_status read_lines(gp_trace_builder *b, struct source *src,
+                            struct file_ctx *ctx, size_t body, long line,
+                            gp_error *err)
+{
+    size_t resume = 0;
+    gp_status st;
+
     for (;;) {
         /* read whole lines: up to the last newline unless at the end */
         size_t end = src->len;
@@ -228,34 +247,52 @@ static gp_status read_source(gp_trace_builder *b, struct source *src,
                 }
             end = nl ? (size_t)(nl - src->buf) + 1 : body;
         }
-        ctx.has_nul = ctx.has_nul || memchr(src->buf + body, 0, end - body);
-        st = gp_trace_read_body(b, &ctx, src->buf, body, end, line, &resume,
+        ctx->has_nul = ctx->has_nul || memchr(src->buf + body, 0, end - body);
+        st = gp_trace_read_body(b, ctx, src->buf, body, end, line, &resume,
                                 &line, err);
         if (st != GP_OK)
-            goto out;
+            return st;
         if (src->eof) {
             if (resume < src->len) {
-                gp_error_set(err, name, line, 0, NULL,
+                gp_error_set(err, ctx->source, line, 0, NULL,
                              "the file ends inside a quoted field (a closing "
                              "quote is missing)");
-                st = GP_ERR_INPUT;
+                return GP_ERR_INPUT;
             }
-            goto out;
+            return GP_OK;
         }
-        /* carry the unread tail (a part line or an unfinished quoted row)
-         * to the front and read on */
+        /* carry the unread tail to the front and read on */
         memmove(src->buf, src->buf + resume, src->len - resume);
         src->len -= resume;
         if (src->cr_lines == 1)
             src->cr_done -= resume;
         body = 0;
         if (!source_fill(src, b))
-            goto io;
+            return source_io_error(ctx->source, err);
     }
-io:
-    gp_error_set(err, name, 0, 0, NULL, "cannot read: %s", strerror(errno));
-    st = GP_ERR_IO;
-out:
+}
+
+/* Reads one source (a file or a buffer) named `name` into the builder:
+ * its header, then its rows; on success the builder keeps its name and,
+ * when it holds the row that ends last so far, where that row is. */
+static gp_status read_source(gp_trace_builder *b, struct source *src,
+                             const char *name, gp_error *err)
+{
+    struct file_ctx ctx;
+    size_t body = 0;
+    gp_status st;
+    double end_before = b->main.end_s;
+
+    memset(&ctx, 0, sizeof ctx);
+    ctx.source = name;
+    st = source_start(b, src, name, err);
+    if (st == GP_OK) {
+        ctx.has_nul = memchr(src->buf, 0, src->len) != NULL;
+        st = gp_trace_read_header(b, &ctx, src->buf, src->len, &body, err);
+    }
+    if (st == GP_OK)
+        st = read_lines(b, src, &ctx, body,
+                        1 + gp_trace_count_lines(src->buf, body), err);
     if (st == GP_OK)
         st = add_source(b, name);
     /* this file holds the row that ends last so far */
@@ -270,6 +307,7 @@ out:
     return st;
 }
 
+/* Reads the trace text text[0, len), named `source` in messages. */
 gp_status gp_trace_builder_add_buffer(gp_trace_builder *b, const char *text,
                                       size_t len, const char *source,
                                       gp_error *err)
@@ -284,6 +322,7 @@ gp_status gp_trace_builder_add_buffer(gp_trace_builder *b, const char *text,
     return st;
 }
 
+/* Reads the trace file at `path` ("-": standard input) in pieces. */
 gp_status gp_trace_builder_add_file(gp_trace_builder *b, const char *path,
                                     gp_error *err)
 {

@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdio.h>
 
+/* The most fields a row (and columns a header) may have. */
 #define MAX_FIELDS 256
 
 enum column {
@@ -168,6 +169,12 @@ struct gp_trace_builder {
     pthread_mutex_t reject_lock;
 };
 
+/* Field `col` of the row, or an empty one when the header lacks it. */
+#define FIELD(row, ctx, col)                                                  \
+    ((ctx)->colmap[col] >= 0 ? &(row)->f[(ctx)->colmap[col]]                  \
+                             : &gp_trace_empty_field)
+extern const struct field gp_trace_empty_field; /* trace_rows.c */
+
 struct row {
     long line;
     struct field f[MAX_FIELDS];
@@ -215,7 +222,7 @@ static inline bool sample_follows(const struct job_idle *j, double t0)
            t0 >= j->last_start - SAMPLE_GAP_S;
 }
 
-/* ---- shards and rows (trace_rows.c) ---- */
+/* ---- shards and rows (trace_rows.c) ------------------------------------ */
 
 /* An empty shard, and freeing everything one holds (it is then empty). */
 void gp_trace_shard_init(struct shard *s);
@@ -242,7 +249,7 @@ struct shard_run *gp_trace_add_run(struct shard *s, int32_t job,
 bool gp_trace_add_row(struct shard *s, const gp_trace_builder *b,
                       const struct file_ctx *ctx, const struct row *row);
 
-/* ---- messages about rows (trace_errors.c) ---- */
+/* ---- messages about rows (trace_errors.c) ------------------------------ */
 
 /* Sets the shard's error (GP_ERR_INPUT) for column `col` of the row (-1:
  * no column). */
@@ -260,13 +267,17 @@ void gp_trace_row_position(const struct file_ctx *ctx, long line, int col,
  * escaped and cut after `max` bytes (40 for a field). */
 void gp_trace_show_bytes(char *buf, const char *p, size_t len, size_t max);
 void gp_trace_show(char *buf, const struct field *f);
-/* Sets the error for an instance type the catalogs cannot resolve. */
-void gp_trace_unresolved_type(struct shard *s, const gp_trace_builder *b,
-                              const struct file_ctx *ctx, const struct row *row,
-                              const struct field *type, const char *provider,
-                              const char *region, bool ambiguous);
 
-/* ---- reading (trace_read.c) ---- */
+/* ---- pools (trace_pool.c) ---------------------------------------------- */
+
+/* Finds the pool of a row whose key (provider, region and type joined by
+ * \x1f) the shard's pool map lacks, and adds it there; false with the
+ * shard's error set when no catalog prices the type or out of memory. */
+bool gp_trace_pool_resolve(struct shard *s, const gp_trace_builder *b,
+                           const struct file_ctx *ctx, const struct row *row,
+                           const char *key, size_t klen, uint32_t *pool);
+
+/* ---- reading ranges of lines (trace_read.c) ---------------------------- */
 
 /* The newlines in p[0, n). */
 long gp_trace_count_lines(const char *p, size_t n);
@@ -277,7 +288,7 @@ gp_status gp_trace_read_body(gp_trace_builder *b, const struct file_ctx *ctx,
                              long first_line, size_t *resume, long *resume_line,
                              gp_error *err);
 
-/* ---- headers (trace_header.c) ---- */
+/* ---- headers (trace_header.c) ------------------------------------------ */
 
 /* Reads the header row into ctx and checks it; *body is the offset of the
  * first data line.  gp_trace_file_ctx_free frees the names it kept. */
@@ -286,9 +297,10 @@ gp_status gp_trace_read_header(const gp_trace_builder *b, struct file_ctx *ctx,
                                gp_error *err);
 void gp_trace_file_ctx_free(struct file_ctx *ctx);
 
-/* ---- merging shards (trace_merge.c) ---- */
+/* ---- merging shards (trace_merge.c) ------------------------------------ */
 
-/* Adds shard `from` (read after `into`) to `into`; from is emptied. */
+/* Adds shard `from` (read after `into`) to `into`; the caller then frees
+ * `from`. */
 gp_status gp_trace_shard_merge(struct shard *into, struct shard *from);
 
 #endif

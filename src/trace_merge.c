@@ -65,18 +65,18 @@ static bool merge_lows(struct shard *into, struct shard *from,
     return true;
 }
 
-/* Adds shard `from` (read after `into`) to `into`; from is emptied. */
-gp_status gp_trace_shard_merge(struct shard *into, struct shard *from)
-{
-    uint32_t *pool_map = NULL, *label_map = NULL;
-    int64_t *series_map = NULL;
-    gp_status st = GP_ERR_NOMEM;
+/* Where the pools, labels and series of a shard being merged (by their
+ * index there) are in the shard it is merged into. */
+struct merge_maps {
+    uint32_t *pool;
+    uint32_t *label;
+    int64_t *series;
+};
 
-    pool_map = gp_calloc(from->n_pools, sizeof *pool_map);
-    label_map = gp_calloc(from->n_labels, sizeof *label_map);
-    series_map = gp_calloc(from->n_series, sizeof *series_map);
-    if (!pool_map || !label_map || !series_map)
-        goto out;
+/* Maps from's pools to into's, adding the ones into lacks. */
+static bool merge_pools(struct shard *into, const struct shard *from,
+                        uint32_t *pool_map)
+{
     for (size_t i = 0; i < from->n_pools; i++) {
         size_t j;
         for (j = 0; j < into->n_pools; j++)
@@ -86,66 +86,91 @@ gp_status gp_trace_shard_merge(struct shard *into, struct shard *from)
         if (j == into->n_pools) {
             if (gp_grow((void **)&into->pools, &into->cap_pools, j + 1,
                         sizeof *into->pools) != GP_OK)
-                goto out;
+                return false;
             into->pools[into->n_pools++] = from->pools[i];
         }
         pool_map[i] = (uint32_t)j;
     }
+    return true;
+}
+
+/* Maps from's labels to into's, interning the ones into lacks. */
+static bool merge_labels(struct shard *into, const struct shard *from,
+                         uint32_t *label_map)
+{
     for (size_t i = 0; i < from->n_labels; i++) {
         int32_t id = gp_trace_shard_label(into, from->labels[i],
                                           strlen(from->labels[i]));
         if (id < 0)
-            goto out;
+            return false;
         label_map[i] = (uint32_t)id;
     }
-    for (size_t i = 0; i < from->n_series; i++) {
-        struct shard_series *fs = &from->series[i];
-        struct series_key key;
-        memset(&key, 0, sizeof key);
-        key.pool = pool_map[fs->pool];
-        key.workload = fs->workload;
-        key.interruptible = fs->interruptible;
-        key.team = fs->team >= 0 ? (int32_t)label_map[fs->team] : -1;
-        key.project = fs->project >= 0 ? (int32_t)label_map[fs->project] : -1;
-        int64_t sid = gp_trace_shard_series(into, &key);
-        if (sid < 0)
-            goto out;
-        series_map[i] = sid;
-        if (fs->job_util)
-            into->series[sid].job_util = true;
-        if (fs->has_start && (!into->series[sid].has_start ||
-                              fs->start_s < into->series[sid].start_s)) {
-            into->series[sid].has_start = true;
-            into->series[sid].start_s = fs->start_s;
-        }
-        for (size_t k = 0; k < fs->n; k++) {
-            const struct cell *c = &fs->cells[k];
-            if (c->instance_hours == 0 && c->util_gpu_hours == 0)
-                continue;
-            struct cell *d =
-                gp_trace_series_cell(&into->series[sid], fs->base + (int64_t)k);
-            if (!d)
-                goto out;
-            d->instance_hours += c->instance_hours;
-            d->useful_gpu_hours += c->useful_gpu_hours;
-            d->util_gpu_hours += c->util_gpu_hours;
-        }
+    return true;
+}
+
+/* Adds series fs of the shard being merged to into (found or added by
+ * its key there, which m->series[i] then holds): its start, job_util
+ * and the cells that hold anything. */
+static bool merge_one_series(struct shard *into, const struct shard_series *fs,
+                             const struct merge_maps *m, size_t i)
+{
+    struct series_key key;
+
+    memset(&key, 0, sizeof key);
+    key.pool = m->pool[fs->pool];
+    key.workload = fs->workload;
+    key.interruptible = fs->interruptible;
+    key.team = fs->team >= 0 ? (int32_t)m->label[fs->team] : -1;
+    key.project = fs->project >= 0 ? (int32_t)m->label[fs->project] : -1;
+    int64_t sid = gp_trace_shard_series(into, &key);
+    if (sid < 0)
+        return false;
+    m->series[i] = sid;
+    if (fs->job_util)
+        into->series[sid].job_util = true;
+    if (fs->has_start && (!into->series[sid].has_start ||
+                          fs->start_s < into->series[sid].start_s)) {
+        into->series[sid].has_start = true;
+        into->series[sid].start_s = fs->start_s;
     }
+    for (size_t k = 0; k < fs->n; k++) {
+        const struct cell *c = &fs->cells[k];
+        if (c->instance_hours == 0 && c->util_gpu_hours == 0)
+            continue;
+        struct cell *d =
+            gp_trace_series_cell(&into->series[sid], fs->base + (int64_t)k);
+        if (!d)
+            return false;
+        d->instance_hours += c->instance_hours;
+        d->useful_gpu_hours += c->useful_gpu_hours;
+        d->util_gpu_hours += c->util_gpu_hours;
+    }
+    return true;
+}
+
+/* Adds from's job runs to into; a run cut by the thread boundary joins
+ * its first half. */
+static bool merge_runs(struct shard *into, const struct shard *from,
+                       const struct merge_maps *m)
+{
     for (size_t i = 0; i < from->n_runs; i++) {
         const struct shard_run *r = &from->runs[i];
-        int32_t job = (int32_t)label_map[r->job];
-        /* a run cut by the thread boundary joins its first half */
+        int32_t job = (int32_t)m->label[r->job];
         struct shard_run *to = gp_trace_add_run(
-            into, job, (uint32_t)series_map[r->series], r->start, r->end,
+            into, job, (uint32_t)m->series[r->series], r->start, r->end,
             r->instances, r->instance_hours, true);
         if (!to)
-            goto out;
+            return false;
         for (size_t k = 0; k < r->n; k++)
             if (!gp_trace_run_hour_add(to, r->h0 + (int64_t)k, r->ih[k]))
-                goto out;
+                return false;
     }
-    if (!merge_lows(into, from, label_map, series_map))
-        goto out;
+    return true;
+}
+
+/* Adds from's counts and totals to into's, and its first and last times. */
+static void merge_totals(struct shard *into, const struct shard *from)
+{
     into->rows_read += from->rows_read;
     into->rows_rejected += from->rows_rejected;
     for (int w = 0; w < GP_N_WORKLOADS; w++)
@@ -158,10 +183,35 @@ gp_status gp_trace_shard_merge(struct shard *into, struct shard *from)
         into->end_s = from->end_s;
         into->end_line = from->end_line;
     }
+}
+
+/* Adds shard `from` (read after `into`) to `into`: pools, labels, series,
+ * runs, low runs, then totals; GP_ERR_NOMEM when out of memory.  `from`
+ * is left for gp_trace_shard_free. */
+gp_status gp_trace_shard_merge(struct shard *into, struct shard *from)
+{
+    struct merge_maps m;
+    gp_status st = GP_ERR_NOMEM;
+
+    m.pool = gp_calloc(from->n_pools, sizeof *m.pool);
+    m.label = gp_calloc(from->n_labels, sizeof *m.label);
+    m.series = gp_calloc(from->n_series, sizeof *m.series);
+    if (!m.pool || !m.label || !m.series)
+        goto out;
+    if (!merge_pools(into, from, m.pool) ||
+        !merge_labels(into, from, m.label))
+        goto out;
+    for (size_t i = 0; i < from->n_series; i++)
+        if (!merge_one_series(into, &from->series[i], &m, i))
+            goto out;
+    if (!merge_runs(into, from, &m) ||
+        !merge_lows(into, from, m.label, m.series))
+        goto out;
+    merge_totals(into, from);
     st = GP_OK;
 out:
-    gp_free(pool_map);
-    gp_free(label_map);
-    gp_free(series_map);
+    gp_free(m.pool);
+    gp_free(m.label);
+    gp_free(m.series);
     return st;
 }

@@ -11,13 +11,12 @@
 #include <string.h>
 #include <strings.h>
 
-#define FIELD(row, ctx, col)                                                  \
-    ((ctx)->colmap[col] >= 0 ? &(row)->f[(ctx)->colmap[col]] : &empty_field)
-
-static const struct field empty_field = {"", 0};
+/* The field FIELD gives for a column the header lacks. */
+const struct field gp_trace_empty_field = {"", 0};
 
 /* ---- shards ------------------------------------------------------------- */
 
+/* Makes an empty shard, its caches empty too. */
 void gp_trace_shard_init(struct shard *s)
 {
     memset(s, 0, sizeof *s);
@@ -26,6 +25,7 @@ void gp_trace_shard_init(struct shard *s)
         s->last_label_id[i] = -2;
 }
 
+/* Frees everything the shard holds; it is then empty. */
 void gp_trace_shard_free(struct shard *s)
 {
     gp_strmap_free(&s->pool_map);
@@ -97,6 +97,8 @@ static int32_t shard_label_cached(struct shard *s, int slot, const char *p,
     return id;
 }
 
+/* The index of the series with `key`, added when new; -1 when out of
+ * memory. */
 int64_t gp_trace_shard_series(struct shard *s, const struct series_key *key)
 {
     uint32_t id;
@@ -152,6 +154,8 @@ struct cell *gp_trace_series_cell(struct shard_series *ser, int64_t hour)
 
 /* ---- rows --------------------------------------------------------------- */
 
+/* Reads column `col` of the row as a number into *out; else sets the
+ * error "expected <what>, got ...". */
 static bool field_number(struct shard *s, const struct file_ctx *ctx,
                          const struct row *row, int col, double *out,
                          const char *what)
@@ -166,6 +170,8 @@ static bool field_number(struct shard *s, const struct file_ctx *ctx,
     return false;
 }
 
+/* Reads column `col` of the row as a time (epoch seconds) into *out; else
+ * sets the error the time parser gives. */
 static bool field_time(struct shard *s, const struct file_ctx *ctx,
                        const struct row *row, int col, double *out)
 {
@@ -180,13 +186,16 @@ static bool field_time(struct shard *s, const struct file_ctx *ctx,
     return false;
 }
 
+/* Whether the field is `word`, ignoring case. */
 static bool field_is(const struct field *f, const char *word)
 {
     size_t n = strlen(word);
     return f->len == n && strncasecmp(f->p, word, n) == 0;
 }
 
-/* Finds (and interns) the pool of the row. */
+/* Finds (and interns) the pool of the row: the previous row's when the
+ * key is the same, else the shard's pool map's, else the one
+ * gp_trace_pool_resolve finds. */
 static bool row_pool(struct shard *s, const gp_trace_builder *b,
                      const struct file_ctx *ctx, const struct row *row,
                      uint32_t *pool)
@@ -200,8 +209,7 @@ static bool row_pool(struct shard *s, const gp_trace_builder *b,
 
     if (type->len == 0) {
         gp_trace_row_error(s, ctx, row, COL_INSTANCE_TYPE,
-                           "empty; every row needs "
-                           "an instance type");
+                           "empty; every row needs an instance type");
         return false;
     }
     /* the longest names the catalogs allow; the key then fits */
@@ -227,67 +235,14 @@ static bool row_pool(struct shard *s, const gp_trace_builder *b,
         *pool = s->last_pool;
         return true;
     }
-    if (!gp_strmap_get(&s->pool_map, key, klen, &id)) {
-        char p[16], r[32], t[64];
-        const gp_catalog *cat = NULL;
-        bool ambiguous = false;
-        const gp_instance_type *it;
-
-        snprintf(p, sizeof p, "%.*s", (int)prov->len, prov->p);
-        snprintf(r, sizeof r, "%.*s", (int)reg->len, reg->p);
-        snprintf(t, sizeof t, "%.*s", (int)type->len, type->p);
-        if (!r[0] && b->opt.region)
-            snprintf(r, sizeof r, "%s", b->opt.region);
-        if (p[0] && strcmp(p, "aws") != 0 && strcmp(p, "gcp") != 0 &&
-            strcmp(p, "azure") != 0) {
-            char shown[SHOWN_SIZE];
-            gp_trace_show(shown, prov);
-            gp_trace_row_error(
-                s, ctx, row, COL_PROVIDER,
-                "unknown provider %s (expected aws, gcp or azure)", shown);
-            return false;
-        }
-        it = gp_pricing_find(b->pricing, p, r, t, &cat, &ambiguous);
-        char lower[sizeof r];
-        if (!it &&
-            gp_pricing_region_upper(b->pricing, r, lower, sizeof lower)) {
-            /* the region is what is wrong, not the type */
-            char shown[SHOWN_SIZE];
-            gp_trace_show_bytes(shown, r, strlen(r), 32);
-            gp_trace_row_error(s, ctx, row, COL_REGION,
-                               "%s: regions are lower case (write \"%s\")",
-                               shown, lower);
-            return false;
-        }
-        if (!it) {
-            gp_trace_unresolved_type(s, b, ctx, row, type, p, r, ambiguous);
-            return false;
-        }
-        /* one pool per (catalog, type), whatever spelling found it */
-        id = UINT32_MAX;
-        for (size_t i = 0; i < s->n_pools; i++)
-            if (s->pools[i].catalog == cat && s->pools[i].type == it)
-                id = (uint32_t)i;
-        if (id == UINT32_MAX) {
-            if (gp_grow((void **)&s->pools, &s->cap_pools, s->n_pools + 1,
-                        sizeof *s->pools) != GP_OK)
-                goto nomem;
-            s->pools[s->n_pools].catalog = cat;
-            s->pools[s->n_pools].type = it;
-            id = (uint32_t)s->n_pools++;
-        }
-        if (gp_strmap_put(&s->pool_map, key, klen, id) != GP_OK)
-            goto nomem;
-    }
+    if (!gp_strmap_get(&s->pool_map, key, klen, &id) &&
+        !gp_trace_pool_resolve(s, b, ctx, row, key, klen, &id))
+        return false;
     memcpy(s->last_type_key, key, klen);
     s->last_type_key_len = klen;
     s->last_pool = id;
     *pool = id;
     return true;
-nomem:
-    gp_error_set(&s->err, ctx->source, row->line, 0, NULL, "out of memory");
-    s->status = GP_ERR_NOMEM;
-    return false;
 }
 
 /* The hours of clock hour h that [t0, t1) seconds cover. */
@@ -466,31 +421,44 @@ static bool row_text_is_utf8(struct shard *s, const struct file_ctx *ctx,
     return true;
 }
 
-/* Validates one data row and adds it to the shard.  Returns false with
- * s->err set when the row is bad. */
-bool gp_trace_add_row(struct shard *s, const gp_trace_builder *b,
-                      const struct file_ctx *ctx, const struct row *row)
-{
-    double t0, t1, step, n, gpus = -1, util = -1;
+/* What gp_trace_add_row has read of a row, passed between its steps. */
+struct row_values {
+    double t0, t1, step; /* the row's period (seconds) and its length */
+    double n;            /* instances */
+    double gpus, util;   /* GPUs in use and gpu_util; -1 until read */
     uint32_t pool;
-    gp_workload w = GP_UNLABELED;
+    gp_workload w;
     bool interruptible;
+    int32_t job;          /* its job label, or -1 */
+    int64_t sid;          /* its series */
+    double hours, inst_h; /* its length in hours, and its instance-hours */
+    int64_t h_first, h_last; /* the clock hours it has a part in */
+};
+
+/* Sets the shard's error to "out of memory" at the row; returns false. */
+static bool row_nomem(struct shard *s, const struct file_ctx *ctx,
+                      const struct row *row)
+{
+    gp_error_clear(&s->err);
+    gp_error_set(&s->err, ctx->source, row->line, 0, NULL, "out of memory");
+    s->status = GP_ERR_NOMEM;
+    return false;
+}
+
+/* Reads the row's period into v: start and end (--layout jobs), or a
+ * timestamp and a step (step_s, else the default step). */
+static bool row_period(struct shard *s, const gp_trace_builder *b,
+                       const struct file_ctx *ctx, const struct row *row,
+                       struct row_values *v)
+{
     const struct field *f;
     char shown[SHOWN_SIZE];
 
-    if (row->n != ctx->n_header) {
-        gp_error_clear(&s->err);
-        s->status = gp_csv_check_row_width(ctx->source, row->line, row->n,
-                                           ctx->n_header, &s->err);
-        return false;
-    }
-    if (!row_text_is_utf8(s, ctx, row))
-        return false;
     if (b->opt.layout == GP_LAYOUT_JOBS) {
-        if (!field_time(s, ctx, row, COL_START, &t0) ||
-            !field_time(s, ctx, row, COL_END, &t1))
+        if (!field_time(s, ctx, row, COL_START, &v->t0) ||
+            !field_time(s, ctx, row, COL_END, &v->t1))
             return false;
-        if (t1 <= t0) {
+        if (v->t1 <= v->t0) {
             char start[SHOWN_SIZE];
             gp_trace_show(start, FIELD(row, ctx, COL_START));
             gp_trace_show(shown, FIELD(row, ctx, COL_END));
@@ -498,104 +466,139 @@ bool gp_trace_add_row(struct shard *s, const gp_trace_builder *b,
                                "must be after start %s, got %s", start, shown);
             return false;
         }
-        step = t1 - t0;
+        v->step = v->t1 - v->t0;
     } else {
-        if (!field_time(s, ctx, row, COL_TIMESTAMP, &t0))
+        if (!field_time(s, ctx, row, COL_TIMESTAMP, &v->t0))
             return false;
-        step = b->opt.default_step_s;
+        v->step = b->opt.default_step_s;
         f = FIELD(row, ctx, COL_STEP_S);
         if (f->len) {
-            if (!field_number(s, ctx, row, COL_STEP_S, &step,
+            if (!field_number(s, ctx, row, COL_STEP_S, &v->step,
                               "a number of seconds"))
                 return false;
-            if (step <= 0) {
+            if (v->step <= 0) {
                 gp_trace_show(shown, f);
                 gp_trace_row_error(s, ctx, row, COL_STEP_S,
                                    "must be above 0 seconds, got %s", shown);
                 return false;
             }
         }
-        t1 = t0 + step;
+        v->t1 = v->t0 + v->step;
     }
-    if (!row_pool(s, b, ctx, row, &pool))
-        return false;
-    const gp_instance_type *it = s->pools[pool].type;
+    return true;
+}
 
-    f = FIELD(row, ctx, COL_WORKLOAD);
+/* Reads the row's workload into v->w: training, inference or unlabeled. */
+static bool row_workload(struct shard *s, const struct file_ctx *ctx,
+                         const struct row *row, struct row_values *v)
+{
+    const struct field *f = FIELD(row, ctx, COL_WORKLOAD);
+    char shown[SHOWN_SIZE];
+
     if (field_is(f, "training"))
-        w = GP_TRAINING;
+        v->w = GP_TRAINING;
     else if (field_is(f, "inference"))
-        w = GP_INFERENCE;
+        v->w = GP_INFERENCE;
     else if (f->len) {
         gp_trace_show(shown, f);
-        gp_trace_row_error(
-            s, ctx, row, COL_WORKLOAD,
-            "unknown workload %s (expected training, inference or "
-            "empty)",
-            shown);
+        gp_trace_row_error(s, ctx, row, COL_WORKLOAD,
+                           "unknown workload %s (expected training, "
+                           "inference or empty)",
+                           shown);
         return false;
     }
+    return true;
+}
 
-    /* instances, or gpus turned into whole instances; with both, gpus
-     * are the GPUs in use on those instances (useful GPU-hours) */
-    f = FIELD(row, ctx, COL_GPUS);
-    if (f->len) {
-        if (!field_number(s, ctx, row, COL_GPUS, &gpus, "a number of GPUs"))
-            return false;
-        if (gpus < 0) {
-            gp_trace_show(shown, f);
-            gp_trace_row_error(s, ctx, row, COL_GPUS,
-                               "must not be negative, got %s", shown);
-            return false;
-        }
-        if (gpus > GP_TRACE_MAX_ROW_GPUS) {
-            gp_trace_show(shown, f);
-            gp_trace_row_error(s, ctx, row, COL_GPUS,
-                               "must be at most %.0f GPUs, got %s",
-                               GP_TRACE_MAX_ROW_GPUS, shown);
-            return false;
-        }
+/* Reads the row's gpus into v->gpus (when given) and checks its bounds. */
+static bool row_gpus(struct shard *s, const struct file_ctx *ctx,
+                     const struct row *row, struct row_values *v)
+{
+    const struct field *f = FIELD(row, ctx, COL_GPUS);
+    char shown[SHOWN_SIZE];
+
+    if (!f->len)
+        return true;
+    if (!field_number(s, ctx, row, COL_GPUS, &v->gpus, "a number of GPUs"))
+        return false;
+    if (v->gpus < 0) {
+        gp_trace_show(shown, f);
+        gp_trace_row_error(s, ctx, row, COL_GPUS,
+                           "must not be negative, got %s", shown);
+        return false;
     }
+    if (v->gpus > GP_TRACE_MAX_ROW_GPUS) {
+        gp_trace_show(shown, f);
+        gp_trace_row_error(s, ctx, row, COL_GPUS,
+                           "must be at most %.0f GPUs, got %s",
+                           GP_TRACE_MAX_ROW_GPUS, shown);
+        return false;
+    }
+    return true;
+}
+
+/* Reads the row's instances into v->n, or turns its gpus into whole
+ * instances of type `it`; with both, gpus are the GPUs in use on those
+ * instances (useful GPU-hours).  v->gpus is then set either way. */
+static bool row_instances(struct shard *s, const struct file_ctx *ctx,
+                          const struct row *row, const gp_instance_type *it,
+                          struct row_values *v)
+{
+    const struct field *f;
+    char shown[SHOWN_SIZE];
+
+    if (!row_gpus(s, ctx, row, v))
+        return false;
     f = FIELD(row, ctx, COL_INSTANCES);
     if (f->len) {
-        if (!field_number(s, ctx, row, COL_INSTANCES, &n,
+        if (!field_number(s, ctx, row, COL_INSTANCES, &v->n,
                           "a number of instances"))
             return false;
-        if (n < 0) {
+        if (v->n < 0) {
             gp_trace_show(shown, f);
             gp_trace_row_error(s, ctx, row, COL_INSTANCES,
                                "must not be negative, got %s", shown);
             return false;
         }
-        if (n > GP_TRACE_MAX_ROW_INSTANCES) {
+        if (v->n > GP_TRACE_MAX_ROW_INSTANCES) {
             gp_trace_show(shown, f);
             gp_trace_row_error(s, ctx, row, COL_INSTANCES,
                                "must be at most %.0f instances, got %s",
                                GP_TRACE_MAX_ROW_INSTANCES, shown);
             return false;
         }
-        if (gpus > n * it->gpus * (1 + 1e-9)) {
+        if (v->gpus > v->n * it->gpus * (1 + 1e-9)) {
             gp_trace_show(shown, FIELD(row, ctx, COL_GPUS));
             gp_trace_row_error(s, ctx, row, COL_GPUS,
                                "must be at most the %g GPUs of %g %s, got %s",
-                               n * it->gpus, n, it->name, shown);
+                               v->n * it->gpus, v->n, it->name, shown);
             return false;
         }
-    } else if (gpus < 0) {
+    } else if (v->gpus < 0) {
         gp_trace_row_error(s, ctx, row,
                            ctx->colmap[COL_INSTANCES] >= 0 ? COL_INSTANCES
                                                            : COL_GPUS,
                            "empty; give instances or gpus");
         return false;
     } else {
-        n = ceil(gpus / it->gpus - 1e-9);
+        v->n = ceil(v->gpus / it->gpus - 1e-9);
     }
-    if (gpus < 0)
-        gpus = n * it->gpus;
+    if (v->gpus < 0)
+        v->gpus = v->n * it->gpus;
+    return true;
+}
 
-    f = FIELD(row, ctx, COL_GPU_UTIL);
+/* Reads the row's gpu_util (a percent, when given) and interruptible
+ * (default: training is) into v. */
+static bool row_util_interruptible(struct shard *s, const struct file_ctx *ctx,
+                                   const struct row *row, struct row_values *v)
+{
+    const struct field *f = FIELD(row, ctx, COL_GPU_UTIL);
+    char shown[SHOWN_SIZE];
+
     if (f->len) {
-        if (!gp_parse_number(f->p, f->len, &util) || util < 0 || util > 100) {
+        if (!gp_parse_number(f->p, f->len, &v->util) || v->util < 0 ||
+            v->util > 100) {
             gp_trace_show(shown, f);
             gp_trace_row_error(s, ctx, row, COL_GPU_UTIL,
                                "expected a percent 0..100, got %s", shown);
@@ -605,83 +608,107 @@ bool gp_trace_add_row(struct shard *s, const gp_trace_builder *b,
 
     f = FIELD(row, ctx, COL_INTERRUPTIBLE);
     if (f->len == 0)
-        interruptible = w == GP_TRAINING;
+        v->interruptible = v->w == GP_TRAINING;
     else if (field_is(f, "true") || field_is(f, "1") || field_is(f, "yes"))
-        interruptible = true;
+        v->interruptible = true;
     else if (field_is(f, "false") || field_is(f, "0") || field_is(f, "no"))
-        interruptible = false;
+        v->interruptible = false;
     else {
         gp_trace_show(shown, f);
         gp_trace_row_error(s, ctx, row, COL_INTERRUPTIBLE,
                            "expected true or false, got %s", shown);
         return false;
     }
+    return true;
+}
 
-    if (t1 > (double)GP_TIME_LATEST &&
-        step / 3600.0 < (double)GP_TRACE_MAX_SPAN_HOURS) {
-        /* the end of the row's last clock hour would be in the year 10000
-         * (a row of 30 years or more is an error of its own, below) */
-        int col = COL_END;
-        if (b->opt.layout != GP_LAYOUT_JOBS)
-            col = t0 >= (double)GP_TIME_LATEST || ctx->colmap[COL_STEP_S] < 0
-                      ? COL_TIMESTAMP
-                      : COL_STEP_S;
-        gp_trace_show(shown, FIELD(row, ctx, col));
-        if (col == COL_END)
-            gp_trace_row_error(s, ctx, row, col,
-                               "must be at most " GP_TIME_LATEST_WHY ", got %s",
-                               shown);
-        else if (t0 >= (double)GP_TIME_LATEST)
-            gp_trace_row_error(s, ctx, row, col,
-                               "must be before " GP_TIME_LATEST_WHY ", got %s",
-                               shown);
-        else if (col == COL_TIMESTAMP)
-            gp_trace_row_error(
-                s, ctx, row, col,
-                "with a step of %g s the row ends after " GP_TIME_LATEST_WHY
-                ", got %s",
-                step, shown);
-        else {
-            char from[32];
-            gp_format_time((int64_t)floor(t0), from, sizeof from);
-            gp_trace_row_error(s, ctx, row, col,
-                               "from %s the row ends after " GP_TIME_LATEST_WHY
-                               ", got %s",
-                               from, shown);
-        }
-        return false;
+/* Checks that the end of the row's last clock hour is no later than
+ * GP_TIME_LATEST, naming the field that puts it past (a row of 30 years or
+ * more is an error of its own, row_spread). */
+static bool row_before_latest(struct shard *s, const gp_trace_builder *b,
+                              const struct file_ctx *ctx,
+                              const struct row *row,
+                              const struct row_values *v)
+{
+    char shown[SHOWN_SIZE];
+
+    if (!(v->t1 > (double)GP_TIME_LATEST &&
+          v->step / 3600.0 < (double)GP_TRACE_MAX_SPAN_HOURS))
+        return true;
+    int col = COL_END;
+    if (b->opt.layout != GP_LAYOUT_JOBS)
+        col = v->t0 >= (double)GP_TIME_LATEST || ctx->colmap[COL_STEP_S] < 0
+                  ? COL_TIMESTAMP
+                  : COL_STEP_S;
+    gp_trace_show(shown, FIELD(row, ctx, col));
+    if (col == COL_END)
+        gp_trace_row_error(s, ctx, row, col,
+                           "must be at most " GP_TIME_LATEST_WHY ", got %s",
+                           shown);
+    else if (v->t0 >= (double)GP_TIME_LATEST)
+        gp_trace_row_error(s, ctx, row, col,
+                           "must be before " GP_TIME_LATEST_WHY ", got %s",
+                           shown);
+    else if (col == COL_TIMESTAMP)
+        gp_trace_row_error(
+            s, ctx, row, col,
+            "with a step of %g s the row ends after " GP_TIME_LATEST_WHY
+            ", got %s",
+            v->step, shown);
+    else {
+        char from[32];
+        gp_format_time((int64_t)floor(v->t0), from, sizeof from);
+        gp_trace_row_error(s, ctx, row, col,
+                           "from %s the row ends after " GP_TIME_LATEST_WHY
+                           ", got %s",
+                           from, shown);
     }
+    return false;
+}
+
+/* Interns the row's team, project and job labels and finds (or adds) its
+ * series; sets v->job and v->sid.  False when out of memory. */
+static bool row_series(struct shard *s, const struct file_ctx *ctx,
+                       const struct row *row, struct row_values *v)
+{
+    const struct field *f;
     struct series_key key;
+
     memset(&key, 0, sizeof key);
-    key.pool = pool;
-    key.workload = (uint8_t)w;
-    key.interruptible = interruptible;
+    key.pool = v->pool;
+    key.workload = (uint8_t)v->w;
+    key.interruptible = v->interruptible;
     f = FIELD(row, ctx, COL_TEAM);
     key.team = shard_label_cached(s, 0, f->p, f->len);
     f = FIELD(row, ctx, COL_PROJECT);
     key.project = shard_label_cached(s, 1, f->p, f->len);
     f = FIELD(row, ctx, COL_JOB_ID);
-    int32_t job = shard_label_cached(s, 2, f->p, f->len);
+    v->job = shard_label_cached(s, 2, f->p, f->len);
     if ((key.team == -1 && FIELD(row, ctx, COL_TEAM)->len) ||
         (key.project == -1 && FIELD(row, ctx, COL_PROJECT)->len) ||
-        (job == -1 && f->len))
-        goto nomem;
-    int64_t sid = gp_trace_shard_series(s, &key);
-    if (sid < 0)
-        goto nomem;
-    struct shard_series *ser = &s->series[sid];
+        (v->job == -1 && f->len))
+        return false;
+    v->sid = gp_trace_shard_series(s, &key);
+    return v->sid >= 0;
+}
 
-    /* spread over the clock hours [t0, t1) overlaps */
-    double hours = step / 3600.0;
-    double inst_h = n * hours;
+/* Checks the row's span of clock hours and spreads its instance-hours
+ * (and GPU-hours with a gpu_util) over the cells of series `ser`. */
+static bool row_spread(struct shard *s, const gp_trace_builder *b,
+                       const struct file_ctx *ctx, const struct row *row,
+                       struct row_values *v, struct shard_series *ser)
+{
+    double t0 = v->t0, t1 = v->t1, n = v->n, gpus = v->gpus, util = v->util;
+    int span_col = b->opt.layout == GP_LAYOUT_JOBS ? COL_END : COL_STEP_S;
+
     /* checked in floating point first: a step of 1e40 seconds would not
      * fit the hour numbers below (found by fuzz_trace) */
     /* a row is shorter than GP_TRACE_MAX_SPAN_HOURS (util.h), as the
      * importers check: exactly that many hours is an error too */
-    if (!(hours < (double)GP_TRACE_MAX_SPAN_HOURS)) {
-        gp_trace_row_error(
-            s, ctx, row, b->opt.layout == GP_LAYOUT_JOBS ? COL_END : COL_STEP_S,
-            "covers %ld hours (30 years) or more", GP_TRACE_MAX_SPAN_HOURS);
+    if (!(v->hours < (double)GP_TRACE_MAX_SPAN_HOURS)) {
+        gp_trace_row_error(s, ctx, row, span_col,
+                           "covers %ld hours (30 years) or more",
+                           GP_TRACE_MAX_SPAN_HOURS);
         return false;
     }
     int64_t h = (int64_t)floor(t0 / 3600.0);
@@ -692,14 +719,15 @@ bool gp_trace_add_row(struct shard *s, const gp_trace_builder *b,
         char first[32], last[32];
         gp_format_time(h * 3600, first, sizeof first);
         gp_format_time((h_last + 1) * 3600, last, sizeof last);
-        gp_trace_row_error(
-            s, ctx, row, b->opt.layout == GP_LAYOUT_JOBS ? COL_END : COL_STEP_S,
-            "covers parts of %lld clock hours (%s to %s), more than the %ld "
-            "(30 years) a trace may span",
-            (long long)(h_last - h + 1), first, last, GP_TRACE_MAX_SPAN_HOURS);
+        gp_trace_row_error(s, ctx, row, span_col,
+                           "covers parts of %lld clock hours (%s to %s), "
+                           "more than the %ld (30 years) a trace may span",
+                           (long long)(h_last - h + 1), first, last,
+                           GP_TRACE_MAX_SPAN_HOURS);
         return false;
     }
-    int64_t h_first = h;
+    v->h_first = h;
+    v->h_last = h_last;
     for (; h <= h_last; h++) {
         double frac = hour_overlap(t0, t1, h);
         struct cell *c = gp_trace_series_cell(ser, h);
@@ -709,12 +737,12 @@ bool gp_trace_add_row(struct shard *s, const gp_trace_builder *b,
                 gp_trace_row_error(
                     s, ctx, row,
                     b->opt.layout == GP_LAYOUT_JOBS ? COL_START : COL_TIMESTAMP,
-                    "the trace would span more than %ld hours (30 "
-                    "years); is this time right?",
+                    "the trace would span more than %ld hours (30 years); "
+                    "is this time right?",
                     GP_TRACE_MAX_SPAN_HOURS);
                 return false;
             }
-            goto nomem;
+            return row_nomem(s, ctx, row);
         }
         c->instance_hours += n * frac;
         if (util >= 0) {
@@ -722,7 +750,16 @@ bool gp_trace_add_row(struct shard *s, const gp_trace_builder *b,
             c->util_gpu_hours += gpus * frac;
         }
     }
-    s->instance_hours[w] += inst_h;
+    return true;
+}
+
+/* Adds the row to the shard's totals and to its series' start. */
+static void row_totals(struct shard *s, const struct row *row,
+                       const struct row_values *v, struct shard_series *ser)
+{
+    double t0 = v->t0, t1 = v->t1;
+
+    s->instance_hours[v->w] += v->inst_h;
     if (!ser->has_start || t0 < ser->start_s) {
         ser->has_start = true;
         ser->start_s = t0;
@@ -734,32 +771,68 @@ bool gp_trace_add_row(struct shard *s, const gp_trace_builder *b,
         s->end_s = t1;
         s->end_line = row->line;
     }
-    if (util >= 0)
-        s->useful_gpu_hours += gpus * util / 100.0 * hours;
+    if (v->util >= 0)
+        s->useful_gpu_hours += v->gpus * v->util / 100.0 * v->hours;
     else
-        s->gpu_hours_without_util += gpus * hours;
-    if (job >= 0) {
-        /* the run's hours as the cells above got them */
-        struct shard_run *run =
-            gp_trace_add_run(s, job, (uint32_t)sid, t0, t1, n, inst_h,
-                             b->opt.layout != GP_LAYOUT_JOBS);
-        if (!run)
-            goto nomem;
-        for (h = h_first; h <= h_last; h++)
-            if (!gp_trace_run_hour_add(run, h, n * hour_overlap(t0, t1, h)))
-                goto nomem;
+        s->gpu_hours_without_util += v->gpus * v->hours;
+}
+
+/* Adds a row with a job_id to its job's run (with the hours the cells got)
+ * and to its idle detection.  False when out of memory. */
+static bool row_job(struct shard *s, const gp_trace_builder *b,
+                    const struct row_values *v, struct shard_series *ser)
+{
+    double t0 = v->t0, t1 = v->t1, n = v->n;
+
+    /* the run's hours as the cells above got them */
+    struct shard_run *run =
+        gp_trace_add_run(s, v->job, (uint32_t)v->sid, t0, t1, n, v->inst_h,
+                         b->opt.layout != GP_LAYOUT_JOBS);
+    if (!run)
+        return false;
+    for (int64_t h = v->h_first; h <= v->h_last; h++)
+        if (!gp_trace_run_hour_add(run, h, n * hour_overlap(t0, t1, h)))
+            return false;
+    if (v->util >= 0)
+        ser->job_util = true;
+    return low_track(s, b, v->job, (uint32_t)v->sid, t0, t1, v->util,
+                     v->inst_h, v->gpus * v->hours);
+}
+
+/* Validates one data row and adds it to the shard, step by step (the
+ * helpers above, in order; the first error wins).  Returns false with
+ * s->err set when the row is bad. */
+bool gp_trace_add_row(struct shard *s, const gp_trace_builder *b,
+                      const struct file_ctx *ctx, const struct row *row)
+{
+    struct row_values v = {.gpus = -1, .util = -1, .w = GP_UNLABELED};
+
+    if (row->n != ctx->n_header) {
+        gp_error_clear(&s->err);
+        s->status = gp_csv_check_row_width(ctx->source, row->line, row->n,
+                                           ctx->n_header, &s->err);
+        return false;
     }
-    if (job >= 0) {
-        if (util >= 0)
-            ser->job_util = true;
-        if (!low_track(s, b, job, (uint32_t)sid, t0, t1, util, inst_h,
-                       gpus * hours))
-            goto nomem;
-    }
+    if (!row_text_is_utf8(s, ctx, row) || !row_period(s, b, ctx, row, &v) ||
+        !row_pool(s, b, ctx, row, &v.pool))
+        return false;
+    const gp_instance_type *it = s->pools[v.pool].type;
+    if (!row_workload(s, ctx, row, &v) ||
+        !row_instances(s, ctx, row, it, &v) ||
+        !row_util_interruptible(s, ctx, row, &v) ||
+        !row_before_latest(s, b, ctx, row, &v))
+        return false;
+    if (!row_series(s, ctx, row, &v))
+        return row_nomem(s, ctx, row);
+    struct shard_series *ser = &s->series[v.sid];
+
+    /* spread over the clock hours [t0, t1) overlaps */
+    v.hours = v.step / 3600.0;
+    v.inst_h = v.n * v.hours;
+    if (!row_spread(s, b, ctx, row, &v, ser))
+        return false;
+    row_totals(s, row, &v, ser);
+    if (v.job >= 0 && !row_job(s, b, &v, ser))
+        return row_nomem(s, ctx, row);
     return true;
-nomem:
-    gp_error_clear(&s->err);
-    gp_error_set(&s->err, ctx->source, row->line, 0, NULL, "out of memory");
-    s->status = GP_ERR_NOMEM;
-    return false;
 }

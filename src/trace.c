@@ -1,26 +1,11 @@
 /*
- * trace.c: usage-history ingest (SPEC section 2).
- *
- * A trace CSV is read as a stream of physical lines and turned into hourly
- * demand per series (pool x workload x team x project), plus job runs for
- * the spot replay.  Memory grows with series x hours and with jobs, never
- * with rows: a row is parsed, spread over the clock hours it overlaps, and
- * forgotten.
- *
- * Parsing.  RFC 4180 parsing is libcsv's job, but libcsv walks every byte
- * through a state machine and tops out near 180 MB/s here.  Most trace
- * lines contain no quote at all, and for those a field is simply the text
- * between commas, so each line is split here with memchr-speed scanning and
- * only lines that contain a double quote or a bare carriage return are
- * handed to libcsv (which then owns the row until its quoted fields close).
- * Both paths trim spaces and tabs around unquoted fields, as libcsv does.
- *
- * Threads.  A large buffer is cut at a newline into one range per thread;
- * each thread fills its own shard (hash maps and hour arrays), and the
- * shards are merged in order.  The cut is speculative: a newline inside a
- * quoted field would be a false row boundary, so the cut is accepted only
- * if the thread before it ended its range outside any row; otherwise the
- * later shard is thrown away and its range read again in sequence.
+ * trace.c: usage-history ingest (SPEC section 2): the trace builder, which
+ * reads trace CSV files and buffers into hourly demand per series (pool x
+ * workload x team x project), plus job runs for the spot replay.  The work
+ * is shared with trace_header.c, trace_read.c, trace_rows.c, trace_pool.c,
+ * trace_errors.c, trace_merge.c and trace_finish.c (trace_internal.h);
+ * docs/design/trace.md says how they fit, and why the parsing and the
+ * threads work as they do.
  */
 #include "trace_internal.h"
 

@@ -3,7 +3,6 @@
  * every reader that wants whole rows of fields rather than libcsv's
  * callbacks: the importers (import_billing.c, import_pricing.c,
  * import_telemetry.c) and the catalog's spot price histories (catalog.c).
- *
  * The text is fed to libcsv a line at a time, so that every row and every
  * error can name the line it is on.  Memory grows with the longest row,
  * never with the file: a row's fields are handed to the caller and then

@@ -1,0 +1,217 @@
+/*
+ * trace_merge.c: merging the shard one thread read into the one read
+ * before it, in file order: pools, labels, series, job runs and low
+ * utilization runs.
+ */
+#include "trace_internal.h"
+
+#include <string.h>
+
+/* ---- merging shards ------------------------------------------------------ */
+
+/*
+ * Adds the low runs of shard `from` (read after `into`) to `into`: a run
+ * that began at its job's first sample in `from` joins the job's open run
+ * in `into` when it carries it on; then each job's state is `from`'s.
+ * Short runs are left for gp_trace_builder_finish to drop.
+ */
+static bool merge_lows(struct shard *into, struct shard *from,
+                       const uint32_t *label_map, const int64_t *series_map)
+{
+    for (size_t i = 0; i < from->n_lows; i++) {
+        const struct shard_low *r = &from->lows[i];
+        if (r->series == UINT32_MAX)
+            continue;
+        int32_t job = (int32_t)label_map[r->job];
+        uint32_t series = (uint32_t)series_map[r->series];
+        struct job_idle *j = &into->job_idle[job];
+        bool open_in_from = from->job_idle[r->job].open == (int64_t)i;
+        if (r->head && j->open >= 0 &&
+            into->lows[j->open].series == series &&
+            sample_follows(j, r->start)) {
+            struct shard_low *d = &into->lows[j->open];
+            if (r->end > d->end)
+                d->end = r->end;
+            d->instance_hours += r->instance_hours;
+            d->gpu_hours += r->gpu_hours;
+            d->useful_gpu_hours += r->useful_gpu_hours;
+            if (!open_in_from)
+                j->open = -1;
+            continue;
+        }
+        if (gp_grow((void **)&into->lows, &into->cap_lows, into->n_lows + 1,
+                    sizeof *into->lows) != GP_OK)
+            return false;
+        into->lows[into->n_lows] = *r;
+        into->lows[into->n_lows].job = job;
+        into->lows[into->n_lows].series = series;
+        into->lows[into->n_lows].head = false;
+        j->open = open_in_from ? (int64_t)into->n_lows : -1;
+        into->n_lows++;
+    }
+    for (size_t k = 0; k < from->n_labels; k++) {
+        const struct job_idle *f = &from->job_idle[k];
+        struct job_idle *j = &into->job_idle[label_map[k]];
+        if (!f->seen)
+            continue;
+        /* the job's latest sample is in `from`: an open run in `into` that
+         * nothing in `from` carried on is over */
+        if (f->open < 0)
+            j->open = -1;
+        j->seen = true;
+        j->last_start = f->last_start;
+        j->last_end = f->last_end;
+    }
+    return true;
+}
+
+/* Where the pools, labels and series of a shard being merged (by their
+ * index there) are in the shard it is merged into. */
+struct merge_maps {
+    uint32_t *pool;
+    uint32_t *label;
+    int64_t *series;
+};
+
+/* Maps from's pools to into's, adding the ones into lacks. */
+static bool merge_pools(struct shard *into, const struct shard *from,
+                        uint32_t *pool_map)
+{
+    for (size_t i = 0; i < from->n_pools; i++) {
+        size_t j;
+        for (j = 0; j < into->n_pools; j++)
+            if (into->pools[j].catalog == from->pools[i].catalog &&
+                into->pools[j].type == from->pools[i].type)
+                break;
+        if (j == into->n_pools) {
+            if (gp_grow((void **)&into->pools, &into->cap_pools, j + 1,
+                        sizeof *into->pools) != GP_OK)
+                return false;
+            into->pools[into->n_pools++] = from->pools[i];
+        }
+        pool_map[i] = (uint32_t)j;
+    }
+    return true;
+}
+
+/* Maps from's labels to into's, interning the ones into lacks. */
+static bool merge_labels(struct shard *into, const struct shard *from,
+                         uint32_t *label_map)
+{
+    for (size_t i = 0; i < from->n_labels; i++) {
+        int32_t id = gp_trace_shard_label(into, from->labels[i],
+                                          strlen(from->labels[i]));
+        if (id < 0)
+            return false;
+        label_map[i] = (uint32_t)id;
+    }
+    return true;
+}
+
+/* Adds series fs of the shard being merged to into (found or added by
+ * its key there, which m->series[i] then holds): its start, job_util
+ * and the cells that hold anything. */
+static bool merge_one_series(struct shard *into, const struct shard_series *fs,
+                             const struct merge_maps *m, size_t i)
+{
+    struct series_key key;
+
+    memset(&key, 0, sizeof key);
+    key.pool = m->pool[fs->pool];
+    key.workload = fs->workload;
+    key.interruptible = fs->interruptible;
+    key.team = fs->team >= 0 ? (int32_t)m->label[fs->team] : -1;
+    key.project = fs->project >= 0 ? (int32_t)m->label[fs->project] : -1;
+    int64_t sid = gp_trace_shard_series(into, &key);
+    if (sid < 0)
+        return false;
+    m->series[i] = sid;
+    if (fs->job_util)
+        into->series[sid].job_util = true;
+    if (fs->has_start && (!into->series[sid].has_start ||
+                          fs->start_s < into->series[sid].start_s)) {
+        into->series[sid].has_start = true;
+        into->series[sid].start_s = fs->start_s;
+    }
+    for (size_t k = 0; k < fs->n; k++) {
+        const struct cell *c = &fs->cells[k];
+        if (c->instance_hours == 0 && c->util_gpu_hours == 0)
+            continue;
+        struct cell *d =
+            gp_trace_series_cell(&into->series[sid], fs->base + (int64_t)k);
+        if (!d)
+            return false;
+        d->instance_hours += c->instance_hours;
+        d->useful_gpu_hours += c->useful_gpu_hours;
+        d->util_gpu_hours += c->util_gpu_hours;
+    }
+    return true;
+}
+
+/* Adds from's job runs to into; a run cut by the thread boundary joins
+ * its first half. */
+static bool merge_runs(struct shard *into, const struct shard *from,
+                       const struct merge_maps *m)
+{
+    for (size_t i = 0; i < from->n_runs; i++) {
+        const struct shard_run *r = &from->runs[i];
+        int32_t job = (int32_t)m->label[r->job];
+        struct shard_run *to = gp_trace_add_run(
+            into, job, (uint32_t)m->series[r->series], r->start, r->end,
+            r->instances, r->instance_hours, true);
+        if (!to)
+            return false;
+        for (size_t k = 0; k < r->n; k++)
+            if (!gp_trace_run_hour_add(to, r->h0 + (int64_t)k, r->ih[k]))
+                return false;
+    }
+    return true;
+}
+
+/* Adds from's counts and totals to into's, and its first and last times. */
+static void merge_totals(struct shard *into, const struct shard *from)
+{
+    into->rows_read += from->rows_read;
+    into->rows_rejected += from->rows_rejected;
+    for (int w = 0; w < GP_N_WORKLOADS; w++)
+        into->instance_hours[w] += from->instance_hours[w];
+    into->useful_gpu_hours += from->useful_gpu_hours;
+    into->gpu_hours_without_util += from->gpu_hours_without_util;
+    if (from->end_s > 0 && (into->end_s == 0 || from->start_s < into->start_s))
+        into->start_s = from->start_s;
+    if (from->end_s > into->end_s) {
+        into->end_s = from->end_s;
+        into->end_line = from->end_line;
+    }
+}
+
+/* Adds shard `from` (read after `into`) to `into`: pools, labels, series,
+ * runs, low runs, then totals; GP_ERR_NOMEM when out of memory.  `from`
+ * is left for gp_trace_shard_free. */
+gp_status gp_trace_shard_merge(struct shard *into, struct shard *from)
+{
+    struct merge_maps m;
+    gp_status st = GP_ERR_NOMEM;
+
+    m.pool = gp_calloc(from->n_pools, sizeof *m.pool);
+    m.label = gp_calloc(from->n_labels, sizeof *m.label);
+    m.series = gp_calloc(from->n_series, sizeof *m.series);
+    if (!m.pool || !m.label || !m.series)
+        goto out;
+    if (!merge_pools(into, from, m.pool) ||
+        !merge_labels(into, from, m.label))
+        goto out;
+    for (size_t i = 0; i < from->n_series; i++)
+        if (!merge_one_series(into, &from->series[i], &m, i))
+            goto out;
+    if (!merge_runs(into, from, &m) ||
+        !merge_lows(into, from, m.label, m.series))
+        goto out;
+    merge_totals(into, from);
+    st = GP_OK;
+out:
+    gp_free(m.pool);
+    gp_free(m.label);
+    gp_free(m.series);
+    return st;
+}

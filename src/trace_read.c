@@ -1,0 +1,644 @@
+/*
+ * trace_read.c: reading the data lines of a trace: a fast split on commas
+ * for lines without quotes, libcsv for the rest, rejected rows kept in
+ * order, and a large buffer cut into ranges read by threads in parallel.
+ */
+#include "trace_internal.h"
+
+#include <csv.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Buffers at least this large are split across threads. */
+#define PARALLEL_MIN_BYTES (8u << 20)
+
+/* ---- reading ranges of lines -------------------------------------------- */
+
+/* libcsv's view of a row that contains quotes. */
+struct slow_row {
+    char *buf; /* copies of the fields, NUL separated */
+    size_t len, cap;
+    size_t offs[MAX_FIELDS], lens[MAX_FIELDS];
+    size_t n;
+    bool too_many, nomem;
+    int rows_done; /* rows completed in the last csv_parse call */
+    size_t n_first; /* fields when the first of them ended */
+    struct row *rows;
+};
+
+/* libcsv's field callback: copies the field into the row's buffer. */
+static void slow_field(void *p, size_t len, void *data)
+{
+    struct slow_row *r = data;
+
+    if (r->n >= MAX_FIELDS) {
+        r->too_many = true;
+        return;
+    }
+    if (gp_grow((void **)&r->buf, &r->cap, r->len + len + 1, 1) != GP_OK) {
+        r->nomem = true;
+        return;
+    }
+    if (len > 0) /* p is not to be read for an empty field */
+        memcpy(r->buf + r->len, p, len);
+    r->buf[r->len + len] = '\0';
+    r->offs[r->n] = r->len;
+    r->lens[r->n] = len;
+    r->n++;
+    r->len += len + 1;
+}
+
+/* libcsv's row callback: counts the rows ended in one csv_parse call, and
+ * notes the fields of the first. */
+static void slow_row_end(int c, void *data)
+{
+    struct slow_row *r = data;
+    (void)c;
+    if (r->rows_done++ == 0)
+        r->n_first = r->n;
+}
+
+/* Keeps a rejected row (its error and its text) for later, in order. */
+static void shard_reject(struct shard *s, const char *row, size_t len)
+{
+    if (!s->rejects)
+        s->rejects = tmpfile();
+    if (!s->rejects ||
+        fwrite(&s->err, sizeof s->err, 1, s->rejects) != 1 ||
+        fwrite(&len, sizeof len, 1, s->rejects) != 1 ||
+        fwrite(row, 1, len, s->rejects) != len) {
+        gp_error_set(&s->err, NULL, 0, 0, NULL,
+                     "cannot keep rejected rows in a temporary file");
+        s->status = GP_ERR_IO;
+        return;
+    }
+    s->rows_rejected++;
+}
+
+/* Hands the rows shard s rejected to the user's callback, their lines
+ * moved by `line_offset`, and empties the buffer. */
+static gp_status shard_flush_rejects(gp_trace_builder *b, struct shard *s,
+                                     long line_offset)
+{
+    gp_error e;
+    size_t len;
+    char *row = NULL;
+    gp_status st = GP_OK;
+
+    if (!s->rejects)
+        return GP_OK;
+    rewind(s->rejects);
+    while (fread(&e, sizeof e, 1, s->rejects) == 1 &&
+           fread(&len, sizeof len, 1, s->rejects) == 1) {
+        char *r = gp_realloc(row, len + 1);
+        if (!r) {
+            st = GP_ERR_NOMEM;
+            break;
+        }
+        row = r;
+        if (fread(row, 1, len, s->rejects) != len) {
+            st = GP_ERR_IO;
+            break;
+        }
+        e.line += line_offset;
+        b->opt.reject(b->opt.reject_ctx, &e, row, len);
+    }
+    gp_free(row);
+    fclose(s->rejects);
+    s->rejects = NULL;
+    return st;
+}
+
+/*
+ * Offset of the first comma, double quote or carriage return in p[0, n),
+ * or n: eight bytes at a time (the "has a zero byte" trick on the word
+ * XORed with each wanted byte; only the lowest flagged byte is trusted,
+ * and a later call starts after it).  `avail` >= n bytes may be read from
+ * p, so whole words are loaded while they fit.  Every word loaded is ORed
+ * into *seen, which so tells the caller whether the line had a byte past
+ * ASCII (row_text_is_utf8 checks no further when it had none).
+ */
+static size_t scan_special(const char *p, size_t n, size_t avail,
+                           uint64_t *seen)
+{
+    const uint64_t ones = 0x0101010101010101ULL, highs = ones << 7;
+    size_t i = 0;
+
+    while (i < n) {
+        uint64_t w;
+        if (i + 8 <= avail) {
+            memcpy(&w, p + i, 8);
+        } else {
+            w = 0;
+            for (size_t j = 0; i + j < avail; j++)
+                w |= (uint64_t)(unsigned char)p[i + j] << (8 * j);
+        }
+        *seen |= w;
+        uint64_t a = w ^ (ones * ','), q = w ^ (ones * '"'),
+                 r = w ^ (ones * '\r');
+        uint64_t m = (((a - ones) & ~a) | ((q - ones) & ~q) |
+                      ((r - ones) & ~r)) &
+                     highs;
+        if (m) {
+            size_t at = i + (size_t)(__builtin_ctzll(m) / 8);
+            return at < n ? at : n;
+        }
+        i += 8;
+    }
+    return n;
+}
+
+/* The state of one read_range, passed between its steps.  The row, the
+ * parser and libcsv's row belong to the range; the text is the caller's. */
+struct range_reader {
+    gp_trace_builder *b;
+    struct shard *s;
+    const struct file_ctx *ctx;
+    const char *text;
+    size_t end;                 /* the range's end in text */
+    struct row *row;            /* the row handed to gp_trace_add_row */
+    struct csv_parser *parser;  /* libcsv, once parser_ready */
+    bool parser_ready;
+    struct slow_row *slow;      /* libcsv's view of a quoted row */
+    bool in_slow;               /* libcsv holds a row not yet ended */
+    size_t row_start;           /* where the row being read starts */
+    long row_line;              /* and its line */
+    long line;                  /* the line being read */
+};
+
+/* What reading one line did: nothing to add (a blank line, or a quoted
+ * field running on), a row read (well or not), a row for libcsv, or an
+ * error that stops the range. */
+enum line_step { LINE_NEXT, LINE_ROW, LINE_SLOW, LINE_STOP };
+
+/*
+ * Splits the line lp[0, body) on commas into r->row while no quote or CR
+ * shows (the fast path); returns false at the first one, leaving the line
+ * to libcsv.  *nf counts the fields (even past MAX_FIELDS); `avail` bytes
+ * may be read from lp, and *seen ORs the words read (scan_special).
+ */
+static bool split_plain(struct range_reader *r, const char *lp, size_t body,
+                        size_t avail, size_t *nf, uint64_t *seen)
+{
+    size_t i = 0;
+
+    for (;;) {
+        size_t k = i + scan_special(lp + i, body - i, avail - i, seen);
+        if (k < body && lp[k] != ',')
+            return false;
+        if (*nf < MAX_FIELDS) {
+            size_t flen = k - i;
+            r->row->f[*nf].p = trim(lp + i, &flen);
+            r->row->f[*nf].len = flen;
+        }
+        (*nf)++;
+        if (k >= body)
+            return true;
+        i = k + 1;
+    }
+}
+
+/* Makes libcsv ready for a row that contains quotes (the parser is made
+ * once per range); false when out of memory. */
+static bool slow_start(struct range_reader *r)
+{
+    if (!r->parser_ready) {
+        if (csv_init(r->parser, CSV_STRICT | CSV_STRICT_FINI |
+                                    CSV_APPEND_NULL) != 0) {
+            gp_error_set(&r->s->err, r->ctx->source, r->line, 0, NULL,
+                         "out of memory");
+            r->s->status = GP_ERR_NOMEM;
+            return false;
+        }
+        /* through gp_realloc, so that tests can fail its growth */
+        csv_set_realloc_func(r->parser, gp_realloc);
+        csv_set_free_func(r->parser, gp_free);
+        r->parser_ready = true;
+    }
+    r->slow->len = r->slow->n = 0;
+    r->slow->too_many = r->slow->nomem = false;
+    r->in_slow = true;
+    return true;
+}
+
+/* Reads the line lp[0, len) that starts a row at text offset pos: split
+ * on commas and added when it has no quote (*ok: whether the row was
+ * good), else handed to libcsv. */
+static enum line_step line_fast(struct range_reader *r, size_t pos,
+                                size_t len, bool *ok)
+{
+    const char *lp = r->text + pos;
+    struct shard *s = r->s;
+    struct row *row = r->row;
+    size_t body = len, nf = 0;
+    uint64_t seen = 0; /* the bytes scan_special read, ORed */
+
+    if (body && lp[body - 1] == '\r')
+        body--;
+    r->row_start = pos;
+    r->row_line = r->line;
+    if (!split_plain(r, lp, body, r->end - pos, &nf, &seen))
+        return slow_start(r) ? LINE_SLOW : LINE_STOP;
+    if (nf == 1 && row->f[0].len == 0)
+        return LINE_NEXT; /* a blank line */
+    row->n = nf;
+    row->line = r->row_line;
+    /* it read every byte of the line (and maybe a few past its end, which
+     * can only make the row look non-ASCII) */
+    row->ascii = !(seen & 0x8080808080808080ULL);
+    s->rows_read++;
+    *ok = nf <= MAX_FIELDS && gp_trace_add_row(s, r->b, r->ctx, row);
+    if (nf > MAX_FIELDS) {
+        gp_error_clear(&s->err);
+        /* at the first field past the limit */
+        gp_error_set(&s->err, r->ctx->source, r->row_line, MAX_FIELDS + 1,
+                     NULL, "more than %d fields", MAX_FIELDS);
+        s->status = GP_ERR_INPUT;
+    }
+    return LINE_ROW;
+}
+
+/* Checks the row libcsv ended on this line and adds it; false with the
+ * shard's error set when it is bad.  A bare CR ends a row in libcsv; more
+ * than one row on a line is rare enough to report rather than guess at. */
+static bool slow_row_add(struct range_reader *r)
+{
+    struct shard *s = r->s;
+    const struct file_ctx *ctx = r->ctx;
+    struct slow_row *slow = r->slow;
+
+    if (slow->too_many || slow->rows_done > 1) {
+        gp_error_clear(&s->err);
+        if (slow->too_many)
+            gp_error_set(&s->err, ctx->source, r->row_line, MAX_FIELDS + 1,
+                         NULL, "more than %d fields", MAX_FIELDS);
+        else {
+            /* a CR outside quotes ended field n_first for libcsv */
+            size_t col = slow->n_first ? slow->n_first : 1;
+            gp_error_set(&s->err, ctx->source, r->line, (long)col,
+                         col <= ctx->n_header ? ctx->header_names[col - 1]
+                                              : NULL,
+                         "%s", GP_TEXT_STRAY_CR);
+        }
+        s->status = GP_ERR_INPUT;
+        return false;
+    }
+    if (slow->nomem) {
+        gp_error_set(&s->err, ctx->source, r->row_line, 0, NULL,
+                     "out of memory");
+        s->status = GP_ERR_NOMEM;
+        return false;
+    }
+    for (size_t k = 0; k < slow->n; k++) {
+        r->row->f[k].p = slow->buf + slow->offs[k];
+        r->row->f[k].len = slow->lens[k];
+    }
+    r->row->n = slow->n;
+    r->row->line = r->row_line;
+    r->row->ascii = false;
+    return gp_trace_add_row(s, r->b, ctx, r->row);
+}
+
+/* Feeds the line lp[0, n) (with its newline) to libcsv: a row that ends
+ * on it is added (*ok: whether it was good), one whose quoted field runs
+ * on waits for the next line, and malformed quoting is the row's error. */
+static enum line_step line_slow(struct range_reader *r, const char *lp,
+                                size_t n, bool *ok)
+{
+    struct shard *s = r->s;
+    struct slow_row *slow = r->slow;
+
+    slow->rows_done = 0;
+    if (csv_parse(r->parser, lp, n, slow_field, slow_row_end, slow) != n) {
+        bool nomem = csv_error(r->parser) == CSV_ENOMEM;
+        gp_error_clear(&s->err);
+        gp_error_set(&s->err, r->ctx->source, r->line,
+                     nomem ? 0 : (long)slow->n + 1, NULL, "%s",
+                     nomem ? "out of memory"
+                           : "malformed quoting (a quote inside an "
+                             "unquoted field, or text after a closing "
+                             "quote)");
+        s->status = nomem ? GP_ERR_NOMEM : GP_ERR_INPUT;
+        *ok = false;
+        csv_free(r->parser);
+        r->parser_ready = false;
+        r->in_slow = false;
+        s->rows_read++;
+        return LINE_ROW;
+    }
+    if (slow->rows_done == 0)
+        return LINE_NEXT; /* a quoted field runs on to the next line */
+    r->in_slow = false;
+    s->rows_read++;
+    *ok = slow_row_add(r);
+    slow->len = slow->n = 0;
+    return LINE_ROW;
+}
+
+/* After a bad row that ended before text offset pos: keeps it (with
+ * keep_rejects) and clears the error so that reading goes on.  False
+ * when reading must stop: out of memory, rejects not kept, or no room to
+ * keep them. */
+static bool row_rejected(struct range_reader *r, bool keep_rejects,
+                         size_t pos)
+{
+    struct shard *s = r->s;
+
+    if (s->status == GP_ERR_NOMEM || !keep_rejects)
+        return false;
+    shard_reject(s, r->text + r->row_start, pos - r->row_start);
+    if (s->status != GP_OK && s->status != GP_ERR_INPUT)
+        return false;
+    gp_error_clear(&s->err);
+    s->status = GP_OK;
+    return true;
+}
+
+/*
+ * Reads the lines of text[begin, end) into shard s; first_line numbers the
+ * first line.  With `keep_rejects`, bad rows are kept in the shard and
+ * reading goes on; without, the first bad row stops the range.  A row
+ * whose quoted field runs past `end` is left unread and reported in res.
+ */
+static void read_range(gp_trace_builder *b, struct shard *s,
+                       const struct file_ctx *ctx, const char *text,
+                       size_t begin, size_t end, long first_line,
+                       bool keep_rejects, struct range_result *res)
+{
+    struct csv_parser parser;
+    struct slow_row slow;
+    struct range_reader r = {.b = b,
+                             .s = s,
+                             .ctx = ctx,
+                             .text = text,
+                             .end = end,
+                             .parser = &parser,
+                             .slow = &slow,
+                             .row_start = begin,
+                             .row_line = first_line,
+                             .line = first_line};
+    size_t pos = begin;
+
+    memset(res, 0, sizeof *res);
+    memset(&slow, 0, sizeof slow);
+    r.row = gp_malloc(sizeof *r.row);
+    if (!r.row) {
+        gp_error_set(&s->err, ctx->source, 0, 0, NULL, "out of memory");
+        s->status = GP_ERR_NOMEM;
+        return;
+    }
+    while (pos < end) {
+        const char *lp = text + pos;
+        const char *nl = memchr(lp, '\n', end - pos);
+        size_t len = nl ? (size_t)(nl - lp) : end - pos;
+        size_t next = pos + len + (nl ? 1 : 0);
+        enum line_step step = LINE_SLOW;
+        bool ok = true;
+
+        if (!r.in_slow)
+            step = line_fast(&r, pos, len, &ok);
+        if (step == LINE_STOP)
+            break;
+        if (step == LINE_SLOW)
+            step = line_slow(&r, lp, next - pos, &ok);
+        pos = next;
+        r.line++;
+        if (step == LINE_ROW && !ok && !row_rejected(&r, keep_rejects, pos))
+            break;
+    }
+    if (r.in_slow && s->status == GP_OK) {
+        res->in_row = true;
+        res->resume_at = r.row_start;
+        res->resume_line = r.row_line;
+    }
+    if (r.parser_ready)
+        csv_free(&parser);
+    gp_free(slow.buf);
+    gp_free(r.row);
+    res->lines = (size_t)(r.line - first_line);
+}
+
+struct worker {
+    gp_trace_builder *b;
+    struct shard *shard;
+    const struct file_ctx *ctx;
+    const char *text;
+    size_t begin, end;
+    long first_line;
+    struct range_result res;
+};
+
+/* A thread's work: reads its range of lines into its shard. */
+static void *worker_run(void *arg)
+{
+    struct worker *w = arg;
+    read_range(w->b, w->shard, w->ctx, w->text, w->begin, w->end,
+               w->first_line, w->b->opt.reject != NULL, &w->res);
+    return NULL;
+}
+
+/* The newlines in p[0, n). */
+long gp_trace_count_lines(const char *p, size_t n)
+{
+    long lines = 0;
+    const char *end = p + n;
+    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        lines++;
+        p++;
+    }
+    return lines;
+}
+
+/* The cores online, 1 to 16: the threads to read with by default. */
+static int online_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : (n > 16 ? 16 : (int)n);
+}
+
+/* The threads of one parallel read: a worker (a range of lines and the
+ * shard it fills) per thread.  Worker 0 reads into b->main on the
+ * caller's thread, the others into shards of their own. */
+struct workers {
+    int n;
+    struct worker *w;
+    struct shard *shards; /* [1, n): the other workers' */
+    pthread_t *tid;
+    bool *started; /* whether thread i was started */
+};
+
+/* Frees the workers' arrays (not the shards' contents). */
+static void workers_free(struct workers *ws)
+{
+    gp_free(ws->w);
+    gp_free(ws->shards);
+    gp_free(ws->tid);
+    gp_free(ws->started);
+}
+
+/* Cuts the body text[begin, end) at newlines into one range per worker;
+ * ranges after the first number their lines from 0. */
+static void workers_cut(struct workers *ws, gp_trace_builder *b,
+                        const struct file_ctx *ctx, const char *text,
+                        size_t begin, size_t end, long first_line)
+{
+    int threads = ws->n;
+    size_t cut = begin;
+
+    for (int i = 0; i < threads; i++) {
+        size_t stop =
+            begin + (end - begin) / (size_t)threads * (size_t)(i + 1);
+        if (i == threads - 1) {
+            stop = end;
+        } else {
+            const char *nl =
+                stop < end ? memchr(text + stop, '\n', end - stop) : NULL;
+            stop = nl ? (size_t)(nl - text) + 1 : end;
+        }
+        if (stop < cut)
+            stop = cut;
+        ws->w[i] = (struct worker){b,    i == 0 ? &b->main : &ws->shards[i],
+                                   ctx,  text,
+                                   cut,  stop,
+                                   i == 0 ? first_line : 0,
+                                   {0, false, 0, 0}};
+        if (i > 0)
+            gp_trace_shard_init(&ws->shards[i]);
+        cut = stop;
+    }
+}
+
+/* Runs worker 0 on this thread and the others on threads of their own,
+ * and waits for them; a thread that cannot start leaves its range to
+ * workers_merge. */
+static void workers_run(struct workers *ws)
+{
+    for (int i = 1; i < ws->n; i++)
+        ws->started[i] =
+            pthread_create(&ws->tid[i], NULL, worker_run, &ws->w[i]) == 0;
+    worker_run(&ws->w[0]);
+    for (int i = 1; i < ws->n; i++)
+        if (ws->started[i])
+            pthread_join(ws->tid[i], NULL);
+}
+
+/* Merges the workers' shards into b->main in file order, handing on their
+ * rejected rows.  A range whose thread did not start, or whose first line
+ * was really inside the previous range's quoted field, is read again in
+ * sequence, with everything after it.  *res is what the last range read
+ * reports, its resume_line counted from the file's start. */
+static gp_status workers_merge(struct workers *ws, gp_trace_builder *b,
+                               const struct file_ctx *ctx, const char *text,
+                               size_t end, long first_line,
+                               struct range_result *res)
+{
+    bool keep = b->opt.reject != NULL;
+    struct shard *shards = ws->shards;
+    gp_status st = GP_OK;
+
+    *res = ws->w[0].res;
+    long line = first_line + (long)ws->w[0].res.lines;
+    if (b->main.status == GP_OK && keep)
+        st = shard_flush_rejects(b, &b->main, 0);
+    for (int i = 1; i < ws->n && st == GP_OK && b->main.status == GP_OK;
+         i++) {
+        if (!ws->started[i] || res->in_row) {
+            size_t from = res->in_row ? res->resume_at : ws->w[i].begin;
+            long from_line = res->in_row ? res->resume_line : line;
+            read_range(b, &b->main, ctx, text, from, end, from_line, keep,
+                       res);
+            if (b->main.status == GP_OK && keep)
+                st = shard_flush_rejects(b, &b->main, 0);
+            break;
+        }
+        if (shards[i].status != GP_OK) {
+            shards[i].err.line += line;
+            b->main.err = shards[i].err;
+            b->main.status = shards[i].status;
+            break;
+        }
+        if (keep)
+            st = shard_flush_rejects(b, &shards[i], line);
+        shards[i].end_line += line; /* its lines counted from 0 */
+        if (st == GP_OK && gp_trace_shard_merge(&b->main, &shards[i]) != GP_OK)
+            st = GP_ERR_NOMEM;
+        *res = ws->w[i].res;
+        if (res->in_row)
+            res->resume_line += line;
+        line += (long)ws->w[i].res.lines;
+    }
+    return st;
+}
+
+/* Reads text[begin, end) with `threads` threads, as gp_trace_read_body
+ * says; GP_ERR_NOMEM when the threads' arrays cannot be had. */
+static gp_status read_parallel(gp_trace_builder *b,
+                               const struct file_ctx *ctx, const char *text,
+                               size_t begin, size_t end, long first_line,
+                               int threads, struct range_result *res)
+{
+    struct workers ws;
+    gp_status st;
+
+    ws.n = threads;
+    ws.w = gp_calloc((size_t)threads, sizeof *ws.w);
+    ws.shards = gp_calloc((size_t)threads, sizeof *ws.shards);
+    ws.tid = gp_calloc((size_t)threads, sizeof *ws.tid);
+    ws.started = gp_calloc((size_t)threads, sizeof *ws.started);
+    if (!ws.w || !ws.shards || !ws.tid || !ws.started) {
+        workers_free(&ws);
+        return GP_ERR_NOMEM;
+    }
+    workers_cut(&ws, b, ctx, text, begin, end, first_line);
+    workers_run(&ws);
+    st = workers_merge(&ws, b, ctx, text, end, first_line, res);
+    for (int i = 1; i < threads; i++)
+        gp_trace_shard_free(&ws.shards[i]);
+    workers_free(&ws);
+    return st;
+}
+
+/*
+ * Reads the data rows in text[begin, end), whose first line is number
+ * first_line, in parallel when the range is large.  Rows are merged and
+ * rejected rows handed on in file order.  On return *resume is where
+ * reading must go on (end, or the start of a row whose quoted field runs
+ * past end) and *resume_line its line number.
+ */
+gp_status gp_trace_read_body(gp_trace_builder *b, const struct file_ctx *ctx,
+                             const char *text, size_t begin, size_t end,
+                             long first_line, size_t *resume, long *resume_line,
+                             gp_error *err)
+{
+    int threads = b->opt.threads > 0 ? b->opt.threads : online_cores();
+    bool keep = b->opt.reject != NULL;
+    struct range_result res;
+    gp_status st = GP_OK;
+
+    if (threads < 2 || end - begin < PARALLEL_MIN_BYTES)
+        threads = 1;
+    if (threads == 1) {
+        read_range(b, &b->main, ctx, text, begin, end, first_line, keep,
+                   &res);
+        if (b->main.status == GP_OK && keep)
+            st = shard_flush_rejects(b, &b->main, 0);
+    } else {
+        st = read_parallel(b, ctx, text, begin, end, first_line, threads,
+                           &res);
+    }
+    if (st != GP_OK) {
+        gp_error_set(err, ctx->source, 0, 0, NULL, "%s",
+                     st == GP_ERR_NOMEM ? "out of memory"
+                                        : "cannot read back rejected rows");
+        return st;
+    }
+    if (b->main.status != GP_OK) {
+        *err = b->main.err;
+        return b->main.status;
+    }
+    *resume = res.in_row ? res.resume_at : end;
+    *resume_line = res.in_row ? res.resume_line
+                              : first_line + (long)gp_trace_count_lines(
+                                                 text + begin, end - begin);
+    return GP_OK;
+}

@@ -1,34 +1,10 @@
 /*
  * classify.h: labels unlabelled usage as training or inference from the
- * shape of its demand (issue #7, `gpuplan classify`).
- *
- * Each series of a trace (pool x workload x team x project x
- * interruptible, see gp_series) is classified on its own, from scale-free
- * features of its hourly instance-hours over its own active span: duty
- * cycle, coefficient of variation, skewness, trough (how far demand
- * falls), hour-to-hour roughness, daily and weekly periodicity
- * (autocorrelation at lags 12, 24 and 168, and the strength of the
- * hour-of-day profile), on-period run lengths, the mean gpu_util
- * when rows gave one, and the lengths of its job runs when rows gave a
- * job_id (these two are reported but not used: the real traces the rule
- * was fitted on have neither).  The decision rule and where its
- * coefficients come from are documented in classify.c; bench/classify/
- * measures it on the shared real traces.
- *
- * Confidence is the rule's probability for the label it chose, in
- * [0.5, 1].  Series shorter than GP_CLASSIFY_MIN_HOURS fall back to a
- * model without the periodicity terms and report a confidence of at most
- * 0.6; under 6 hours there is no shape, and they are called inference at
- * 0.5.
- * Labels read from the trace are kept (confidence 1) unless `relabel`.
- *
- * Typical use (simulate, recommend):
- *
- *   gp_classification *c;
- *   if (gp_classify_trace(trace, false, &c, &err) != GP_OK) ...
- *   gp_classification_warn(c, &warnings);  // "classified 3 series ..."
- *   ... bill the trace, now without GP_UNLABELED series ...
- *   gp_classification_free(c);
+ * shape of its demand (issue #7, `gpuplan classify`).  Each series of a
+ * trace is classified on its own from scale-free features of its hourly
+ * demand; labels read from the trace are kept unless `relabel`.
+ * docs/design/classify.md has the features, the rule and the confidence;
+ * bench/classify/ measures it on the shared real traces.
  *
  * Library code: never prints; errors go to the caller's gp_error.
  */
@@ -130,7 +106,14 @@ gp_status gp_classify_apply(gp_trace *t, gp_classification *c,
 
 /* gp_classify then gp_classify_apply: what simulate, recommend and
  * forecast do first.  *out may be NULL when the caller does not want the
- * verdicts. */
+ * verdicts.  Typical use:
+ *
+ *   gp_classification *c;
+ *   if (gp_classify_trace(trace, false, &c, &err) != GP_OK) ...
+ *   gp_classification_warn(c, &warnings);  // "classified 3 series ..."
+ *   ... bill the trace, now without GP_UNLABELED series ...
+ *   gp_classification_free(c);
+ */
 gp_status gp_classify_trace(gp_trace *t, bool relabel,
                             gp_classification **out, gp_error *err);
 

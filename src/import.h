@@ -3,10 +3,10 @@
  * own (SPEC section 1, `gpuplan import`).  Each importer reads its input
  * files and writes one canonical document, a trace CSV (SPEC section 2) or
  * a catalog JSON (SPEC section 3), to `out`.  cmd_import.c picks the
- * importer by name and makes the output atomic (--out is written to a
- * temporary name and renamed only when the importer succeeded).
- * Errors are reported like every other parser's: file, line, column and
- * field of the offending input, first error wins, return GP_ERR_*.
+ * importer by name and makes the output atomic (the out parameter is written to
+ * a temporary name and renamed only when the importer succeeded). Errors are
+ * reported like every other parser's: file, line, column and field of the
+ * offending input, first error wins, return GP_ERR_*.
  */
 #ifndef GP_IMPORT_H
 #define GP_IMPORT_H
@@ -32,8 +32,8 @@ typedef struct gp_import_options {
     /* telemetry importers (import_telemetry.c): the catalogs that give an
      * instance type's GPU count (and turn a GPU model name into a type when
      * instance_type is NULL); the length of one sample in seconds when a
-     * GPU has only one (--step, 0 = not given); and the time of a DCGM
-     * scrape that carries no timestamps (--time) */
+     * GPU has only one (the step parameter, 0 = not given); and the time of a
+     * DCGM scrape that carries no timestamps (the time parameter) */
     const gp_pricing *pricing;
     double step_s;
     bool has_time;
@@ -45,7 +45,7 @@ typedef gp_status (*gp_importer_fn)(const gp_import_options *opt, FILE *out,
 
 typedef struct gp_importer {
     const char *name;    /* "nvidia-smi", "dcgm", ... */
-    const char *summary; /* one line for `gpuplan import --help` */
+    const char *summary; /* one line for the import command's help */
     gp_importer_fn run;
 } gp_importer;
 

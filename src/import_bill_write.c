@@ -1,7 +1,8 @@
 /*
  * import_bill_write.c: what a bill adds up to, written out: the trace CSV
  * (one row per pool and charge period), the commitments it shows as owned
- * as a scenario (--commitments-out) and the one-line notes for the user.
+ * as a scenario (the commitments-out file) and the one-line notes for the
+ * user.
  * See docs/design/import_billing.md.
  */
 #include "import_bill_internal.h"

@@ -566,8 +566,8 @@ static gp_status dcgm_timestamp(prom_line *pl, const char *metric, double *t)
 }
 
 /* The time of a sample line without a timestamp: the k-th value of this
- * metric for this GPU in the file belongs to the k-th scrape, --step
- * apart from --time. */
+ * metric for this GPU in the file belongs to the k-th scrape, the step
+ * parameter apart from the time parameter. */
 static gp_status dcgm_scrape_time(prom_line *pl, const label_set *ls,
                                   const char *metric, double *t)
 {
@@ -583,8 +583,9 @@ static gp_status dcgm_scrape_time(prom_line *pl, const label_set *ls,
     if (!T->opt->has_time) {
         pl->i = len;
         return prom_error(pl, metric,
-                          "the scrape has no timestamps; give --time "
-                          "(when it was scraped)");
+                          "the scrape has no timestamps; give " GP_PARAM_TEXT(
+                              "time") " "
+                                      "(when it was scraped)");
     }
     uint32_t families = dcgm_families(T, metric);
     if (families > 0) {

@@ -483,7 +483,7 @@ static gp_status read_one(tel *T, tel_format f, const char *name, char *text,
     return st;
 }
 
-/* The length of a GPU's only sample: --step, else 60 s for DCGM. */
+/* The length of a GPU's only sample: the step parameter, else 60 s for DCGM. */
 static double single_step(const gp_import_options *opt, tel_format f)
 {
     if (opt->step_s > 0)

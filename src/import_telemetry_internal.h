@@ -38,8 +38,8 @@ enum {
  * swamps every sum it enters. */
 #define MAX_MEMORY_MIB 1e12
 #define MAX_POWER_W 1e6
-/* A DCGM scrape's length when the GPU has one and --step is not given:
- * Prometheus' default scrape_interval. */
+/* A DCGM scrape's length when the GPU has one and the step parameter is not
+ * given: Prometheus' default scrape_interval. */
 #define DCGM_DEFAULT_STEP_S 60.0
 
 /* One GPU, as the telemetry identifies it. */

@@ -167,7 +167,7 @@ static gp_status type_from_model(tel *T, tel_gpu *g, int per_host)
         return tel_at_error(
             T, g->source, g->line, g->series, "instance_type",
             "the %s telemetry does not name the GPU model of %s; "
-            "give --instance-type",
+            "give " GP_PARAM_TEXT("instance-type"),
             T->format, job);
     }
     for (int pass = 0; pass < 2; pass++) {
@@ -207,17 +207,18 @@ static gp_status type_from_model(tel *T, tel_gpu *g, int per_host)
     if (n_model == 0)
         return model_error(T, g,
                            "no instance type in the catalogs has GPU model "
-                           "%s; give --instance-type",
+                           "%s; give " GP_PARAM_TEXT("instance-type"),
                            q);
     if (n_fit == 0)
-        return model_error(T, g,
-                           "host %s has %d %s GPU%s, and no instance type "
-                           "with that GPU has %d (%s); give --instance-type",
-                           g->host, per_host, q, gp_plural(per_host, "", "s"),
-                           per_host, same_model);
+        return model_error(
+            T, g,
+            "host %s has %d %s GPU%s, and no instance type "
+            "with that GPU has %d (%s); give " GP_PARAM_TEXT("instance-type"),
+            g->host, per_host, q, gp_plural(per_host, "", "s"), per_host,
+            same_model);
     return model_error(T, g,
                        "host %s has %d %s GPU%s, which fits several instance "
-                       "types (%s); give --instance-type",
+                       "types (%s); give " GP_PARAM_TEXT("instance-type"),
                        g->host, per_host, q, gp_plural(per_host, "", "s"), fit);
 }
 
@@ -253,9 +254,9 @@ static bool note_part_host(const tel *T, const tel_gpu *g, int per_host,
     return true;
 }
 
-/* --instance-type as found in the catalogs (type NULL when not given),
- * and the hosts noted so far for logging fewer GPUs than it has (noted[]
- * by host index, n_noted of them: note_part_host).  resolve_types owns
+/* the instance-type parameter as found in the catalogs (type NULL when not
+ * given), and the hosts noted so far for logging fewer GPUs than it has
+ * (noted[] by host index, n_noted of them: note_part_host).  resolve_types owns
  * noted. */
 typedef struct given_type {
     const gp_instance_type *type;
@@ -264,9 +265,9 @@ typedef struct given_type {
     size_t n_noted;
 } given_type;
 
-/* Finds the type --instance-type names in the catalogs, or says why it
- * cannot: in several catalogs, only in catalogs other than --provider's
- * and --region's, or in none. */
+/* Finds the type the instance-type parameter names in the catalogs, or says why
+ * it cannot: in several catalogs, only in catalogs other than the provider
+ * parameter's and the region parameter's, or in none. */
 static gp_status find_given_type(tel *T, given_type *gt)
 {
     const gp_import_options *o = T->opt;
@@ -279,10 +280,11 @@ static gp_status find_given_type(tel *T, given_type *gt)
     given = gp_pricing_find(o->pricing, o->provider, o->region,
                             o->instance_type, &given_cat, &ambiguous);
     if (!given && ambiguous) {
-        gp_error_set(T->err, NULL, 0, 0, "--instance-type",
-                     "\"%s\" is in several catalogs; give --provider "
-                     "and --region",
-                     o->instance_type);
+        gp_error_set_param(T->err, NULL, GP_PARAM_INSTANCE_TYPE,
+                           "\"%s\" is in several catalogs; give " GP_PARAM_TEXT(
+                               "provider") " "
+                                           "and " GP_PARAM_TEXT("region"),
+                           o->instance_type);
         return GP_ERR_INPUT;
     }
     if (!given && (o->provider || o->region)) {
@@ -291,8 +293,8 @@ static gp_status find_given_type(tel *T, given_type *gt)
         gp_pricing_find(o->pricing, NULL, NULL, o->instance_type, &elsewhere,
                         &several);
         if (elsewhere || several) {
-            gp_error_set(
-                T->err, NULL, 0, 0, "--instance-type",
+            gp_error_set_param(
+                T->err, NULL, GP_PARAM_INSTANCE_TYPE,
                 "\"%s\" is not in the catalogs for %s%s%s "
                 "(it is in %s%s%s)",
                 o->instance_type, o->provider ? o->provider : "",
@@ -309,13 +311,13 @@ static gp_status find_given_type(tel *T, given_type *gt)
         if (o->pricing)
             gp_pricing_suggest(o->pricing, o->instance_type, near, sizeof near,
                                3);
-        gp_error_set(T->err, NULL, 0, 0, "--instance-type",
-                     "\"%s\" is not in the catalogs%s%s%s%s%s%s%s",
-                     o->instance_type, o->provider || o->region ? " for " : "",
-                     o->provider ? o->provider : "",
-                     o->provider && o->region ? " " : "",
-                     o->region ? o->region : "", near[0] ? " (nearest: " : "",
-                     near, near[0] ? ")" : "");
+        gp_error_set_param(
+            T->err, NULL, GP_PARAM_INSTANCE_TYPE,
+            "\"%s\" is not in the catalogs%s%s%s%s%s%s%s", o->instance_type,
+            o->provider || o->region ? " for " : "",
+            o->provider ? o->provider : "", o->provider && o->region ? " " : "",
+            o->region ? o->region : "", near[0] ? " (nearest: " : "", near,
+            near[0] ? ")" : "");
         return GP_ERR_INPUT;
     }
     gt->type = given;
@@ -323,9 +325,9 @@ static gp_status find_given_type(tel *T, given_type *gt)
     return GP_OK;
 }
 
-/* Gives GPU g, whose host logs per_host GPUs, the --instance-type type:
- * an error when the host has more GPUs than the type, a note when it has
- * fewer or the GPU model is another. */
+/* Gives GPU g, whose host logs per_host GPUs, the type the instance-type
+ * parameter names: an error when the host has more GPUs than the type, a note
+ * when it has fewer or the GPU model is another. */
 static gp_status apply_given_type(tel *T, tel_gpu *g, int per_host,
                                   given_type *gt)
 {
@@ -334,7 +336,7 @@ static gp_status apply_given_type(tel *T, tel_gpu *g, int per_host,
     if (per_host > given->gpus)
         return tel_at_error(T, g->source, g->line, g->series, "instance_type",
                             "host %s has %d GPUs, more than the %d of "
-                            "%s; is --instance-type right?",
+                            "%s; is " GP_PARAM_TEXT("instance-type") " right?",
                             g->host, per_host, given->gpus, given->name);
     if (per_host < given->gpus &&
         note_part_host(T, g, per_host, given, gt->noted, gt->n_noted))
@@ -348,7 +350,7 @@ static gp_status apply_given_type(tel *T, tel_gpu *g, int per_host,
         model_match(g->model, given->gpu_model) == 0)
         gp_warnings_add(T->opt->notes,
                         "note: the telemetry's GPU model \"%s\" is "
-                        "not %s's %s; check --instance-type",
+                        "not %s's %s; check " GP_PARAM_TEXT("instance-type"),
                         g->model, given->name, given->gpu_model);
     return GP_OK;
 }
@@ -407,11 +409,11 @@ static gp_status infer_steps(tel *T, double single_step)
                 char job[600];
                 tel_gpu_job_id(&T->gpus[s->gpu], job, sizeof job);
                 gp_free(gaps);
-                return tel_at_error(T, s->source, s->line, s->series,
-                                    "timestamp",
-                                    "GPU %s has a single sample, so its length "
-                                    "is unknown; give --step SECONDS",
-                                    job);
+                return tel_at_error(
+                    T, s->source, s->line, s->series, "timestamp",
+                    "GPU %s has a single sample, so its length "
+                    "is unknown; give " GP_PARAM_TEXT("step") " SECONDS",
+                    job);
             }
             s->step = single_step;
             continue;
@@ -461,7 +463,8 @@ static gp_status check_span(tel *T)
             return tel_at_error(
                 T, s->source, s->line, s->series, "timestamp",
                 "this sample lasts %g s (until the GPU's next "
-                "sample, or --step) and so ends after " GP_TIME_LATEST_WHY,
+                "sample, or " GP_PARAM_TEXT(
+                    "step") ") and so ends after " GP_TIME_LATEST_WHY,
                 s->step);
         if (h0 < lo)
             lo = h0;

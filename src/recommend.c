@@ -3,7 +3,7 @@
  * recommendation (the policy's bill, routing, the three plans, the
  * balanced plan's actions), the backtest, gp_recommend itself and the
  * actions in words.  The low-demand case, the plans, the ranking, the
- * renewals and --forward are in recommend_*.c, sharing
+ * renewals and the forward parameter are in recommend_*.c, sharing
  * recommend_internal.h; the reasoning is in docs/design/recommend.md.
  */
 #include "recommend_internal.h"
@@ -367,10 +367,10 @@ static bool train_until_ok(const gp_recommend_options *opt, int64_t start,
         gp_format_time((start + (int64_t)hours) * 3600, z, sizeof z);
         gp_format_time(opt->train_until, g, sizeof g);
         /* a cut inside an hour used to be moved to the hour's start */
-        gp_error_set(err, NULL, 0, 0, "--train-until",
-                     "must be a whole hour inside the window, %s to %s, "
-                     "got %s",
-                     a, z, g);
+        gp_error_set_param(err, NULL, GP_PARAM_TRAIN_UNTIL,
+                           "must be a whole hour inside the window, %s to %s, "
+                           "got %s",
+                           a, z, g);
         return false;
     }
     return true;
@@ -442,8 +442,8 @@ static gp_status backtest_hindsight(struct ctx *test_policy,
     return st;
 }
 
-/* --train-until: recommends from the hours before the cut, buys at the
- * cut and bills the rest; compares with the best buy for the rest in
+/* the train-until parameter: recommends from the hours before the cut, buys at
+ * the cut and bills the rest; compares with the best buy for the rest in
  * hindsight. */
 static gp_status backtest(const gp_trace *trace, const gp_pricing *pricing,
                           const gp_scenario *s,

@@ -78,7 +78,7 @@ typedef struct gp_recommendation {
     double last_13_weeks_share;
     gp_curve *curves;
     size_t n_curves;
-    /* backtest (--train-until) */
+    /* backtest (the train-until parameter) */
     bool backtest;
     int64_t train_until;
     size_t test_hours;
@@ -87,8 +87,8 @@ typedef struct gp_recommendation {
     /* the same, for the commitments alone (routing taken out of both) */
     double test_commitment_net_savings, test_hindsight_commitment_savings;
     double test_commitment_captured_fraction;
-    /* --forward: the window is the forecast horizon, sized on P50 demand;
-     * downside on P10 demand, upside on P90 demand (net savings of the
+    /* the forward parameter: the window is the forecast horizon, sized on P50
+     * demand; downside on P10 demand, upside on P90 demand (net savings of the
      * recommended plan against the scenario's policy on each) */
     bool forward;
     size_t forward_hours;

@@ -1,7 +1,7 @@
 /*
- * recommend_forward.c: a recommendation for the forecast ahead (--forward):
- * sized on its P50 demand, the low-demand case on its P10 demand, the
- * upside billed on its P90 demand.
+ * recommend_forward.c: a recommendation for the forecast ahead (the forward
+ * parameter): sized on its P50 demand, the low-demand case on its P10 demand,
+ * the upside billed on its P90 demand.
  */
 #include "recommend_internal.h"
 #include "forecast.h"
@@ -11,8 +11,8 @@
 #include <string.h>
 
 /*
- * --forward: forecast the next forward_hours from the whole trace, then
- * recommend for the forecast's P50 demand as if it were history, with the
+ * the forward parameter: forecast the next forward_hours from the whole trace,
+ * then recommend for the forecast's P50 demand as if it were history, with the
  * P10 demand as the low-demand case (downside) and the plan billed on the
  * P90 demand too (upside).
  */

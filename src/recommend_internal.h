@@ -33,7 +33,8 @@ struct ctx {
     int64_t start_hour; /* window */
     size_t n_hours;
     const gp_recommend_options *opt;
-    const gp_trace *low; /* --forward: the P10 demand, the low case */
+    const gp_trace
+        *low; /* the forward parameter: the P10 demand, the low case */
 };
 
 /* A bill for running beside another (gp_rec_bill_two). */
@@ -160,7 +161,8 @@ gp_status gp_rec_renewals(const struct ctx *c, gp_recommendation *r,
                           const gp_plan_result *plan, const gp_trace *downside,
                           gp_error *err);
 
-/* The recommendation for the forecast of opt->forward_hours (--forward). */
+/* The recommendation for the forecast of opt->forward_hours (the forward
+ * parameter). */
 gp_status gp_rec_forward(const gp_trace *trace, const gp_pricing *pricing,
                          const gp_scenario *s, const gp_recommend_options *opt,
                          gp_recommendation *r, gp_error *err);

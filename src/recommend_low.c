@@ -23,7 +23,8 @@
  * GP_ERR_NOMEM when memory ran out, nothing left allocated. */
 static gp_status downside_trace(const struct ctx *c, gp_trace **out)
 {
-    /* --forward: the forecast's P10 over the whole window instead */
+    /* the forward parameter: the forecast's P10 over the whole window instead
+     */
     const gp_trace *t = c->low ? c->low : c->trace;
     size_t block = c->low ? c->n_hours : (c->n_hours >= 2 * WEEK ? WEEK : 24);
     size_t n_blocks = c->n_hours / block;

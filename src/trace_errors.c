@@ -8,16 +8,16 @@
 #include <stdarg.h>
 #include <string.h>
 
-
 /* What an error names for column `col` when the header does not have it:
- * the option the value came from (a missing step_s column means --step, a
- * missing region column --region), else the canonical column name. */
+ * the option the value came from (a missing step_s column means the step
+ * parameter, a missing region column the region parameter), else the canonical
+ * column name. */
 static const char *column_field(int col)
 {
     if (col == COL_STEP_S)
-        return "--step";
+        return GP_PARAM_TEXT("step");
     if (col == COL_REGION)
-        return "--region";
+        return GP_PARAM_TEXT("region");
     return col >= 0 && col < N_COLUMNS ? gp_trace_column_names[col] : NULL;
 }
 
@@ -34,7 +34,8 @@ void gp_trace_row_error(struct shard *s, const struct file_ctx *ctx,
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    /* a --map name is the user's own, escaped like any echoed text */
+    /* a the map parameter name is the user's own, escaped like any echoed text
+     */
     if (in_header) {
         const char *name = ctx->header_names[ctx->colmap[col]];
         gp_append_escaped(field, sizeof field, name, strlen(name));

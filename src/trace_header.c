@@ -1,7 +1,7 @@
 /*
  * trace_header.c: a trace's header row: its names, which canonical column
- * each is (with --map), and the checks that the columns a layout needs
- * are there.
+ * each is (with the map parameter), and the checks that the columns a layout
+ * needs are there.
  */
 #include "trace_internal.h"
 
@@ -140,8 +140,8 @@ static gp_status header_parse_names(struct file_ctx *ctx, const char *text,
     return GP_OK;
 }
 
-/* Maps each canonical column (under its --map name) to the header name
- * that matches it, ignoring case and spaces around; a name twice is an
+/* Maps each canonical column (under its the map parameter name) to the header
+ * name that matches it, ignoring case and spaces around; a name twice is an
  * error. */
 static gp_status header_map_columns(const gp_trace_builder *b,
                                     struct file_ctx *ctx, gp_error *err)
@@ -167,8 +167,8 @@ static gp_status header_map_columns(const gp_trace_builder *b,
     return GP_OK;
 }
 
-/* Checks that every column a --map names is in the header: one the file
- * lacks is an error here, not on every row that then lacks the field.
+/* Checks that every column a the map parameter names is in the header: one the
+ * file lacks is an error here, not on every row that then lacks the field.
  * `have` lists the header's names. */
 static gp_status header_check_map(const gp_trace_builder *b,
                                   const struct file_ctx *ctx,
@@ -182,8 +182,9 @@ static gp_status header_check_map(const gp_trace_builder *b,
                 gp_append_escaped(want, sizeof want, b->opt.map[k][1],
                                   strlen(b->opt.map[k][1]));
                 gp_error_set(err, ctx->source, ctx->header_line, 0, want,
-                             "missing column, named by --map %s=%s (the "
-                             "header has: %s)",
+                             "missing column, named by " GP_PARAM_TEXT(
+                                 "map") " %s=%s (the "
+                                        "header has: %s)",
                              b->opt.map[k][0], want, have);
                 return GP_ERR_INPUT;
             }
@@ -212,9 +213,10 @@ static gp_status header_check_required(const gp_trace_builder *b,
             if (!gp_trace_read_column(&b->opt, gp_trace_column_names[req[k]],
                                       &by)) {
                 gp_error_set(err, ctx->source, ctx->header_line, 0, name,
-                             "missing column: --map %s=%s reads that column "
-                             "as %s; name the column that holds %s with "
-                             "--map %s=...",
+                             "missing column: " GP_PARAM_TEXT(
+                                 "map") " %s=%s reads that column "
+                                        "as %s; name the column that holds %s "
+                                        "with " GP_PARAM_TEXT("map") " %s=...",
                              by, name, by, name, name);
                 return GP_ERR_INPUT;
             }
@@ -223,7 +225,8 @@ static gp_status header_check_required(const gp_trace_builder *b,
                          b->opt.layout == GP_LAYOUT_SAMPLES &&
                                  req[k] == COL_TIMESTAMP &&
                                  ctx->colmap[COL_START] >= 0
-                             ? "; for one row per job use --layout jobs"
+                             ? "; for one row per job use " GP_PARAM_TEXT(
+                                   "layout") " jobs"
                              : "");
             return GP_ERR_INPUT;
         }
@@ -239,8 +242,8 @@ static gp_status header_check_required(const gp_trace_builder *b,
 }
 
 /*
- * Reads the header row, maps canonical column names (with --map) to CSV
- * columns and checks the required ones.  Sets *body to the offset of the
+ * Reads the header row, maps canonical column names (with the map parameter) to
+ * CSV columns and checks the required ones.  Sets *body to the offset of the
  * first data line.
  */
 gp_status gp_trace_read_header(const gp_trace_builder *b, struct file_ctx *ctx,

@@ -1,7 +1,7 @@
 /*
  * trace_pool.c: the pool of a trace row: which loaded catalog prices its
- * instance type (in its provider and region, or --region), and when none
- * does, what to say: ambiguous, priced elsewhere, or the nearest names.
+ * instance type (in its provider and region, or the region parameter), and when
+ * none does, what to say: ambiguous, priced elsewhere, or the nearest names.
  */
 #include "trace_internal.h"
 
@@ -59,14 +59,14 @@ static void unresolved_type(struct shard *s, const gp_trace_builder *b,
         gp_trace_row_error(
             s, ctx, row, COL_INSTANCE_TYPE,
             "%s is in several catalogs; add a provider and region "
-            "column or --region",
+            "column or " GP_PARAM_TEXT("region"),
             shown);
         return;
     }
     where_priced(b->pricing, t, near, sizeof near);
     if (near[0]) {
-        /* priced, but not where the row (or --region) says; the provider
-         * is aws, gcp or azure by now, the region may be anything */
+        /* priced, but not where the row (or the region parameter) says; the
+         * provider is aws, gcp or azure by now, the region may be anything */
         char reg[SHOWN_SIZE], want[SHOWN_SIZE + 64];
         gp_trace_show_bytes(reg, region, strlen(region), 32);
         if (provider[0] && region[0])
@@ -104,8 +104,8 @@ static void unresolved_type(struct shard *s, const gp_trace_builder *b,
 
 /* Resolves the pool of a row whose key (provider, region and type joined
  * by \x1f) the shard's pool map does not hold yet: checks the provider,
- * finds the type in the catalogs (the region from --region when the row
- * has none) and interns one pool per (catalog, type) under the key. */
+ * finds the type in the catalogs (the region from the region parameter when the
+ * row has none) and interns one pool per (catalog, type) under the key. */
 bool gp_trace_pool_resolve(struct shard *s, const gp_trace_builder *b,
                            const struct file_ctx *ctx, const struct row *row,
                            const char *key, size_t klen, uint32_t *pool)

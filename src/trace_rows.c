@@ -445,7 +445,7 @@ static bool row_nomem(struct shard *s, const struct file_ctx *ctx,
     return false;
 }
 
-/* Reads the row's period into v: start and end (--layout jobs), or a
+/* Reads the row's period into v: start and end (the jobs layout), or a
  * timestamp and a step (step_s, else the default step). */
 static bool row_period(struct shard *s, const gp_trace_builder *b,
                        const struct file_ctx *ctx, const struct row *row,

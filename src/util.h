@@ -308,7 +308,7 @@ gp_status gp_rename_into_place(char *tmp, const char *path, gp_status st,
                                gp_error *err);
 
 /*
- * A set of files written all or nothing (--csv DIR): each is written to a
+ * A set of files written all or nothing (the CSV tables): each is written to a
  * temporary name beside it, and only when every one is written are they
  * renamed into place.  Zero-initialise, then gp_file_set_mkdir (optional),
  * gp_file_set_write for each file, and gp_file_set_commit; on any failure

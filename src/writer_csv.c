@@ -1,5 +1,6 @@
 /*
- * writer_csv.c: the ledger tables as CSV files (simulate --csv DIR).
+ * writer_csv.c: the ledger tables as CSV files (simulate the csv parameter
+ * DIR).
  *
  * The files join the caller's gp_file_set (util.h): each is written to a
  * temporary name, and all are renamed into place together, so a failed
@@ -302,9 +303,11 @@ gp_status gp_csv_write_ledgers(gp_file_set *set, const char *dir,
     return st;
 }
 
-/* ---- recommend --csv DIR ------------------------------------------------- */
+/* ---- recommend the csv parameter DIR
+ * ------------------------------------------------- */
 
-/* recommendations.csv: the ranked actions, with the keys of --json. */
+/* recommendations.csv: the ranked actions, with the keys of the json parameter.
+ */
 static gp_status write_recommendations(FILE *f, void *ctx)
 {
     const gp_recommendation *r = ctx;
@@ -407,7 +410,8 @@ gp_status gp_csv_write_recommendation(gp_file_set *set, const char *dir,
     return st;
 }
 
-/* ---- idle GPUs: simulate --csv DIR idle.csv ------------------------------ */
+/* ---- idle GPUs: simulate the csv parameter DIR idle.csv
+ * ------------------------------ */
 
 struct idle_table {
     const gp_idle_report *r;

@@ -427,7 +427,8 @@ json_t *gp_json_classification(const struct gp_classification *c,
     return o;
 }
 
-/* ---- recommend --json ---------------------------------------------------- */
+/* ---- recommend the json parameter
+ * ---------------------------------------------------- */
 
 /* One action as SPEC section 5 names its keys. */
 static json_t *action_obj(const gp_action *a)
@@ -614,7 +615,8 @@ json_t *gp_json_recommendation(const gp_recommendation *r,
     return doc;
 }
 
-/* ---- forecast --json ----------------------------------------------------- */
+/* ---- forecast the json parameter
+ * ----------------------------------------------------- */
 
 /* The accuracy block of a series' JSON. */
 static json_t *accuracy_obj(const gp_forecast_accuracy *a)

@@ -24,7 +24,8 @@ typedef struct xl_team {
 
 /* The formula of a cost per useful GPU-hour, =IF(useful>0,cost/useful,"")
  * with the cost cut to the share of it that came with a gpu_util when
- * that is not all of it, so that the cell equals --csv and --json. */
+ * that is not all of it, so that the cell equals the csv parameter and the json
+ * parameter. */
 static void per_useful_formula(char *f, size_t size, const char *cost,
                                const char *useful, double cost_total,
                                double cost_with_util)

@@ -1,6 +1,6 @@
 /*
  * writer_xlsx_forecast.c: the workbook's Forecast sheet: each series'
- * method and accuracy (the hold-out's too, with --train-until), the
+ * method and accuracy (the hold-out's too, with the train-until parameter), the
  * forecast's notes, the hourly P10/P50/P90 and a band chart per series.
  */
 #include "forecast.h"
@@ -24,7 +24,8 @@ static void series_name(const gp_trace *t, uint32_t pool, gp_workload w,
 
 /* Where the Forecast sheet's tables went, for the charts beside them. */
 struct fc_layout {
-    bool holdout;     /* a series has a hold-out score (--train-until) */
+    bool
+        holdout; /* a series has a hold-out score (the train-until parameter) */
     size_t n_cols;    /* the series table's columns */
     size_t chart_top; /* the first band chart's row */
 };
@@ -55,7 +56,8 @@ static size_t forecast_series(gp_xl *x, xl_sheet *s, size_t row,
     size_t first = row;
     char name[160];
 
-    /* with a hold-out (--train-until), its scores beside the backtest's */
+    /* with a hold-out (the train-until parameter), its scores beside the
+     * backtest's */
     lay->holdout = false;
     for (size_t i = 0; i < fc->n_series; i++)
         lay->holdout = lay->holdout || fc->series[i].has_holdout;
@@ -223,8 +225,8 @@ static void forecast_charts(gp_xl *x, xl_sheet *s, const size_t *start,
     }
 }
 
-/* The forecast per pool and workload: accuracy (with --train-until, the
- * hold-out's too, as the JSON's holdout block) and the forecast's notes
+/* The forecast per pool and workload: accuracy (with the train-until parameter,
+ * the hold-out's too, as the JSON's holdout block) and the forecast's notes
  * under it, hourly quantiles, and a band chart per series. */
 void gp_xl_sheet_forecast(gp_xl *x)
 {

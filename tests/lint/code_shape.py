@@ -8,8 +8,10 @@ Checks every .c and .h under src/ and models/:
   - a function has at most 80 lines (from its opening brace at column 0
     to its closing one);
   - a file's head comment has at most 10 lines;
-  - the library (src/ outside src/cli/, and models/) never includes cli.h
-    and never writes to stderr or stdout.
+  - the library (src/ outside src/cli/, and models/) never includes cli.h,
+    never writes to stderr or stdout, and never spells a command-line
+    option (OPTIONS), not even in a comment: it names run parameters
+    (gpuplan.h, GP_PARAM_TEXT) and the program shows them as options.
 ALLOW_FILE lists the places still over a limit, one per line as
 "path kind name size" (kind: file, function, head); a listed place may
 shrink but not grow, and one back within its limit must leave the list,
@@ -22,6 +24,13 @@ import sys
 
 MAX_FILE, MAX_FUNCTION, MAX_HEAD = 900, 80, 10
 LIMITS = {"file": MAX_FILE, "function": MAX_FUNCTION, "head": MAX_HEAD}
+# gpuplan's options (src/cli/options.c and the commands' own)
+OPTIONS = ("trace layout map step region provider instance-type time pricing "
+           "commitments-out scenario out json csv skip-bad rejects horizon "
+           "forward train-until relabel seed runs threads idle-threshold "
+           "idle-min-hours quiet help version").split()
+OPTION = re.compile(r"(?<![-\w])--(" + "|".join(
+    sorted(OPTIONS, key=len, reverse=True)) + r")(?![\w-])")
 PRINTS = re.compile(r"\b(fprintf\s*\(\s*std(err|out)|printf\s*\(|puts\s*\(|"
                     r"fputs\s*\([^;]*std(err|out)\s*\))")
 
@@ -86,6 +95,9 @@ def measure(root):
                 bad.append(f"{rel}:{k}: the library includes cli.h")
             if PRINTS.search(code) and not code.lstrip().startswith("*"):
                 bad.append(f"{rel}:{k}: the library prints: {line.strip()}")
+            for m in OPTION.finditer(line):
+                bad.append(f"{rel}:{k}: the library spells option "
+                           f"--{m.group(1)}")
     return over, bad
 
 

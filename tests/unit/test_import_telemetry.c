@@ -398,12 +398,14 @@ static void test_nvidia_smi_errors_say_where_and_why(void **state)
     assert_int_equal(e.line, 3);
     assert_non_null(strstr(e.message, "already has a sample"));
 
-    /* one sample: its length is unknown without --step */
+    /* one sample: its length is unknown without the step parameter (the
+     * library names it; gpuplan shows --step) */
     e = import_fails(gp_import_nvidia_smi_buffer,
                      "timestamp,index\n2024-03-04T08:00:00Z,0\n", "s.csv", &o);
     assert_int_equal(e.line, 2);
     assert_string_equal(e.message, "GPU s/gpu0 has a single sample, so its "
-                                   "length is unknown; give --step SECONDS");
+                                   "length is unknown; give "
+                                   GP_PARAM_TEXT("step") " SECONDS");
 }
 
 static void
@@ -425,7 +427,7 @@ test_model_fitting_several_types_asks_for_instance_type(void **state)
     assert_string_equal(e.field, "name");
     assert_non_null(strstr(e.message, "g4dn.xlarge"));
     assert_non_null(strstr(e.message, "Standard_NC4as_T4_v3"));
-    assert_non_null(strstr(e.message, "give --instance-type"));
+    assert_non_null(strstr(e.message, "give " GP_PARAM_TEXT("instance-type")));
 
     /* "NVIDIA H100 NVL" matches both H100 (one word) and H100-NVL (two):
      * the better match wins, azure's one-GPU Standard_NC40ads_H100_v5, not

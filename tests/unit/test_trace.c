@@ -391,7 +391,7 @@ test_a_column_mapped_to_another_name_is_read_as_that_only(void **state)
                  &opt, &err);
     assert_null(t);
     assert_string_equal(err.field, "timestamp");
-    assert_non_null(strstr(err.message, "--map start=timestamp"));
+    assert_non_null(strstr(err.message, GP_PARAM_TEXT("map") " start=timestamp"));
 }
 
 /* A bad row: the error names the file, the line, the CSV column and the
@@ -589,7 +589,7 @@ static void test_an_error_in_the_default_step_names_the_option(void **state)
     assert_null(t);
     assert_int_equal(err.line, 2);
     assert_int_equal(err.column, 0);
-    assert_string_equal(err.field, "--step");
+    assert_string_equal(err.field, GP_PARAM_TEXT("step"));
     assert_string_equal(err.message, "covers 263520 hours (30 years) or more");
 }
 

@@ -88,6 +88,7 @@ int long_function(int x)
     return x;
 }
 
+/* a library that names the program's --trace option */
 void prints(void);
 
 void prints(void)

@@ -1,13 +1,9 @@
 /*
  * cmd_import.c: `gpuplan import <format> FILE...`, the converters from the
  * formats users already have (telemetry, price lists, bills) into
- * gpuplan's trace CSV and catalog JSON (SPEC section 1).
- *
- * The command picks the importer by name from the table below, loads the
- * catalogs the telemetry importers need (an instance type's GPU count),
- * and makes the output all-or-nothing: --out is written to a temporary
- * name and renamed, and standard output gets the document only once the
- * importer has succeeded, so a bad input never leaves half a trace behind.
+ * gpuplan's trace CSV and catalog JSON (docs/import.md).  The output is
+ * all or nothing: --out is written to a temporary name and renamed, and
+ * standard output gets the document only once the importer succeeded.
  */
 #include "cli.h"
 #include "import.h"
@@ -160,34 +156,30 @@ static int option_not_for(const char *option, const import_format *fmt,
     return 2;
 }
 
-/* `gpuplan import <format> FILE...`: checks the arguments, loads the
- * catalogs, runs the importer into the output. */
-static int exec_import(gp_cli *cli)
+/* The format named by the first argument, or NULL after a usage error
+ * (*rc the exit status): a format, files to read, "-" at most once. */
+static const import_format *format_of(const gp_cli *cli, int *rc)
 {
     const import_format *fmt = NULL;
-    gp_import_options opt;
-    gp_pricing *pricing = NULL;
-    gp_warnings notes = {0};
-    gp_error err;
-    import_run run;
-    gp_status st;
-    char path[4096];
-    double t;
-    const char *why;
 
-    if (cli->n_args == 0)
-        return usage("name the format to import", NULL);
+    *rc = 2;
+    if (cli->n_args == 0) {
+        usage("name the format to import", NULL);
+        return NULL;
+    }
     for (size_t i = 0; i < N_FORMATS; i++)
         if (strcmp(cli->args[0], formats[i].importer.name) == 0)
             fmt = &formats[i];
-    if (!fmt)
-        return usage("unknown format", cli->args[0]);
+    if (!fmt) {
+        usage("unknown format", cli->args[0]);
+        return NULL;
+    }
     if (cli->n_args < 2) {
         fprintf(stderr,
                 "gpuplan import %s: name the files to import (\"-\" reads "
                 "standard input)\ntry 'gpuplan import --help'\n",
                 fmt->importer.name);
-        return 2;
+        return NULL;
     }
     /* standard input can be read once: a second "-" found it empty */
     for (int i = 2; i < cli->n_args; i++)
@@ -198,9 +190,15 @@ static int exec_import(gp_cli *cli)
                         "twice; it can be read once only\n"
                         "try 'gpuplan import --help'\n",
                         fmt->importer.name);
-                return 2;
+                return NULL;
             }
-    /* each option only where the format reads it */
+    *rc = 0;
+    return fmt;
+}
+
+/* Each option only where the format reads it: 0, or 2 after saying so. */
+static int options_read_by(const gp_cli *cli, const import_format *fmt)
+{
     const struct {
         const char *option;
         bool given;
@@ -218,19 +216,24 @@ static int exec_import(gp_cli *cli)
     for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++)
         if (reads[i].given && !(reads[i].readers & bit))
             return option_not_for(reads[i].option, fmt, reads[i].readers);
+    return 0;
+}
+
+/* The outputs apart from each other and from every input: writing one
+ * over a file being imported, or a catalog being read, would lose it (the
+ * outputs are written after every input is read).  0, or 2 after saying
+ * so. */
+static int outputs_apart(const gp_cli *cli)
+{
     if (cli->commitments_out && cli->out &&
         (strcmp(cli->out, cli->commitments_out) == 0 ||
          gp_cli_same_file(cli->out, cli->commitments_out))) {
-        /* one would overwrite the other */
         fprintf(stderr,
                 "gpuplan import: --out and --commitments-out name the same "
                 "file, %s\ntry 'gpuplan import --help'\n",
                 cli->commitments_out);
         return 2;
     }
-    /* writing an output over a file being imported, or a catalog being
-     * read, would lose it (the outputs are written after every input is
-     * read) */
     const char *outs[2] = {cli->out, cli->commitments_out};
     static const char *const opts[2] = {"--out", "--commitments-out"};
     for (int k = 0; k < 2; k++) {
@@ -246,77 +249,114 @@ static int exec_import(gp_cli *cli)
             return 2;
         }
     }
+    return 0;
+}
 
-    gp_error_clear(&err);
-    /* a bill's files are added up (a CUR comes in parts): one file named
-     * twice would count its charges twice */
-    for (int i = 2; fmt->kind == BILL && i < cli->n_args; i++)
+/* A bill's files are added up (a CUR comes in parts): one file named twice
+ * would count its charges twice. */
+static gp_status bill_files_apart(const gp_cli *cli, gp_error *err)
+{
+    for (int i = 2; i < cli->n_args; i++)
         for (int j = 1; j < i; j++)
             if (gp_cli_same_file(cli->args[i], cli->args[j])) {
-                gp_error_set(&err, cli->args[i], 0, 0, NULL,
+                gp_error_set(err, cli->args[i], 0, 0, NULL,
                              "the same file as %s: its charges would count "
                              "twice",
                              cli->args[j]);
-                st = GP_ERR_INPUT;
-                goto fail;
+                return GP_ERR_INPUT;
             }
-    memset(&opt, 0, sizeof opt);
-    opt.inputs = (const char *const *)(cli->args + 1);
-    opt.n_inputs = (size_t)cli->n_args - 1;
-    opt.provider = cli->provider;
-    opt.region = cli->trace_opt.region; /* lower case (gp_cli_parse) */
-    opt.instance_type = cli->instance_type;
-    opt.commitments_out = cli->commitments_out;
-    opt.notes = &notes;
-    opt.step_s = cli->step_given ? cli->trace_opt.default_step_s : 0;
+    return GP_OK;
+}
+
+/* The importer's options from the command line; notes go to `notes`. */
+static void import_options(const gp_cli *cli, gp_warnings *notes,
+                           gp_import_options *opt)
+{
+    double t;
+    const char *why;
+
+    memset(opt, 0, sizeof *opt);
+    opt->inputs = (const char *const *)(cli->args + 1);
+    opt->n_inputs = (size_t)cli->n_args - 1;
+    opt->provider = cli->provider;
+    opt->region = cli->trace_opt.region; /* lower case (gp_cli_parse) */
+    opt->instance_type = cli->instance_type;
+    opt->commitments_out = cli->commitments_out;
+    opt->notes = notes;
+    opt->step_s = cli->step_given ? cli->trace_opt.default_step_s : 0;
     if (cli->time && gp_parse_time(cli->time, strlen(cli->time), &t, &why)) {
-        opt.has_time = true;
-        opt.time = t;
+        opt->has_time = true;
+        opt->time = t;
     }
+}
 
-    /* the telemetry importers need catalogs: a type's GPU count; the bill
-     * importers leave out usage of types they do not price */
-    if (fmt->kind != PRICES) {
-        int64_t today = gp_cli_today();
-        if (cli->n_pricing == 0) {
-            snprintf(path, sizeof path, "%s/pricing", gp_cli_data_dir());
-            if ((st = gp_pricing_load(&pricing, path, today, &err)) != GP_OK)
-                goto fail;
-        }
-        for (size_t i = 0; i < cli->n_pricing; i++)
-            if ((st = gp_pricing_load(&pricing, cli->pricing[i], today,
-                                      &err)) != GP_OK)
-                goto fail;
-        opt.pricing = pricing;
+/* The catalogs the telemetry importers need (a type's GPU count) and the
+ * bill importers price by: --pricing, else the bundled ones. */
+static gp_status load_catalogs(const gp_cli *cli, gp_pricing **pricing,
+                               gp_error *err)
+{
+    int64_t today = gp_cli_today();
+    char path[4096];
+    gp_status st = GP_OK;
+
+    if (cli->n_pricing == 0) {
+        snprintf(path, sizeof path, "%s/pricing", gp_cli_data_dir());
+        st = gp_pricing_load(pricing, path, today, err);
     }
+    for (size_t i = 0; st == GP_OK && i < cli->n_pricing; i++)
+        st = gp_pricing_load(pricing, cli->pricing[i], today, err);
+    return st;
+}
 
+/* `gpuplan import <format> FILE...`: checks the arguments, loads the
+ * catalogs, runs the importer into the output. */
+static int exec_import(gp_cli *cli)
+{
+    gp_import_options opt;
+    gp_pricing *pricing = NULL;
+    gp_warnings notes = {0};
+    gp_error err;
+    import_run run;
+    gp_status st = GP_OK;
+    int rc;
+
+    const import_format *fmt = format_of(cli, &rc);
+    if (!fmt)
+        return rc;
+    if ((rc = options_read_by(cli, fmt)) != 0 ||
+        (rc = outputs_apart(cli)) != 0)
+        return rc;
+    gp_error_clear(&err);
+    if (fmt->kind == BILL)
+        st = bill_files_apart(cli, &err);
+    import_options(cli, &notes, &opt);
+    /* the catalogs' warnings (stale prices) are left out: import reads
+     * only which types they price and their GPU counts */
+    if (st == GP_OK && fmt->kind != PRICES)
+        st = load_catalogs(cli, &pricing, &err);
+    opt.pricing = pricing;
     run.importer = &fmt->importer;
     run.opt = &opt;
     run.err = &err;
-    st = cli->out ? gp_write_atomic(cli->out, write_output, &run, &err)
-                  : run_to_stdout(&run);
-    if (st != GP_OK)
-        goto fail;
-    /* the catalogs' warnings (stale prices) are left out: import reads
-     * only which types they price and their GPU counts */
-    if (!cli->quiet)
+    if (st == GP_OK)
+        st = cli->out ? gp_write_atomic(cli->out, write_output, &run, &err)
+                      : run_to_stdout(&run);
+    if (st == GP_OK && !cli->quiet)
         for (size_t i = 0; i < notes.count; i++) {
             char text[2048];
             gp_cli_text(notes.items[i], text, sizeof text);
             fprintf(stderr, "gpuplan import: %s\n", text);
         }
+    if (st != GP_OK) {
+        if (!err.message[0])
+            gp_error_set(&err, NULL, 0, 0, NULL, "%s", gp_strstatus(st));
+        gp_cli_print_error(&err);
+        if (st == GP_ERR_USAGE)
+            fprintf(stderr, "try 'gpuplan import --help'\n");
+    }
     gp_warnings_clear(&notes);
     gp_pricing_free(pricing);
-    return 0;
-fail:
-    if (!err.message[0])
-        gp_error_set(&err, NULL, 0, 0, NULL, "%s", gp_strstatus(st));
-    gp_cli_print_error(&err);
-    if (st == GP_ERR_USAGE)
-        fprintf(stderr, "try 'gpuplan import --help'\n");
-    gp_warnings_clear(&notes);
-    gp_pricing_free(pricing);
-    return st == GP_ERR_USAGE ? 2 : 1;
+    return st == GP_OK ? 0 : st == GP_ERR_USAGE ? 2 : 1;
 }
 
 /* clang-format off: the usage text reads best laid out as it prints */

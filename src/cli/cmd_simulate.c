@@ -222,8 +222,12 @@ static gp_status idle_savings(const gp_inputs *in, const gp_engine_options *opt,
  * printed when the inputs loaded). */
 static void print_run_warnings(const gp_run_info *info)
 {
-    for (size_t i = info->n_load_warnings; i < info->warnings.count; i++)
-        fprintf(stderr, "gpuplan: warning: %s\n", info->warnings.items[i]);
+    char text[2048];
+
+    for (size_t i = info->n_load_warnings; i < info->warnings.count; i++) {
+        gp_cli_text(info->warnings.items[i], text, sizeof text);
+        fprintf(stderr, "gpuplan: warning: %s\n", text);
+    }
 }
 
 static int simulate_exec(gp_cli *cli)

@@ -196,8 +196,8 @@ static bool parse_date(const char *s, size_t len, size_t *i, iso_time *t,
                        const char **why)
 {
     if (!take_digits(s, len, i, 4, &t->y) || *i >= len || s[(*i)++] != '-' ||
-        !take_digits(s, len, i, 2, &t->mo) || *i >= len ||
-        s[(*i)++] != '-' || !take_digits(s, len, i, 2, &t->d))
+        !take_digits(s, len, i, 2, &t->mo) || *i >= len || s[(*i)++] != '-' ||
+        !take_digits(s, len, i, 2, &t->d))
         return false;
     if (t->mo < 1 || t->mo > 12) {
         *why = "impossible date: the month must be 01 to 12";
@@ -215,8 +215,8 @@ static bool parse_date(const char *s, size_t len, size_t *i, iso_time *t,
 static bool parse_clock(const char *s, size_t len, size_t *i, iso_time *t,
                         const char **why)
 {
-    if (!take_digits(s, len, i, 2, &t->h) || *i >= len ||
-        s[(*i)++] != ':' || !take_digits(s, len, i, 2, &t->mi))
+    if (!take_digits(s, len, i, 2, &t->h) || *i >= len || s[(*i)++] != ':' ||
+        !take_digits(s, len, i, 2, &t->mi))
         return false;
     if (*i < len && s[*i] == ':') {
         (*i)++;
@@ -303,9 +303,9 @@ bool gp_parse_time(const char *s, size_t len, double *out_seconds,
     }
     if (i != len)
         return false;
-    int64_t whole = gp_days_from_civil(t.y, (unsigned)t.mo, (unsigned)t.d) *
-                        86400 +
-                    t.h * 3600 + t.mi * 60 + t.sec - t.offset;
+    int64_t whole =
+        gp_days_from_civil(t.y, (unsigned)t.mo, (unsigned)t.d) * 86400 +
+        t.h * 3600 + t.mi * 60 + t.sec - t.offset;
     if (!in_epoch_range(whole, why))
         return false;
     *out_seconds = (double)whole + t.frac;

@@ -1,12 +1,10 @@
 /*
  * csv_rows.c: CSV files read row by row with libcsv (RFC 4180, strict), for
  * every reader that wants whole rows of fields rather than libcsv's
- * callbacks: the importers (import_billing.c, import_pricing.c,
- * import_telemetry.c) and the catalog's spot price histories (catalog.c).
- * The text is fed to libcsv a line at a time, so that every row and every
- * error can name the line it is on.  Memory grows with the longest row,
- * never with the file: a row's fields are handed to the caller and then
- * forgotten, and a file may be streamed in chunks.
+ * callbacks: the importers (import_cur.c, import_focus.c, import_nvsmi.c,
+ * import_offer.c) and the catalog's spot price histories
+ * (catalog_spot.c).  Lines are fed one at a time and memory grows only
+ * with the longest row: docs/design/csv_rows.md says why.
  */
 #include "csv_rows.h"
 #include "util.h"

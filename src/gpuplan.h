@@ -1,24 +1,11 @@
 /*
- * gpuplan.h: the public face of the gpuplan library.
- *
- * Data flows one way through the types declared here:
- *
- *   trace CSV ----> gp_trace   (hourly demand per series, job runs)
- *   catalog JSON -> gp_pricing (instance types and their offers)
- *   scenario JSON > gp_scenario (window, policy, commitments, strategies)
- *
- * and on to the engine, the recommender, the forecaster and the writers,
- * each of which has its own header.
- *
- * Conventions, as in jansson and libxlsxwriter:
- * - Library code never prints or exits.  A function that can fail returns a
- *   gp_status and fills a caller-owned gp_error; the first error wins.
- * - Every _load/_new has a _free; _free(NULL) does nothing; on failure
- *   nothing leaks and the out-pointer is set to NULL.
- * - Loaded traces, catalogs and scenarios are immutable and passed as const,
- *   so runs on several threads can share them.
- * - Money is in double; times are int64 seconds since the Unix epoch (UTC);
- *   an "hour" is a clock hour, numbered as seconds / 3600.
+ * gpuplan.h: the public face of the gpuplan library: status and errors,
+ * run parameters, traces, pricing catalogs and scenarios, which flow on
+ * to the engine, the recommender, the forecaster and the writers (each
+ * with its own header).  The library never prints or exits; a failing
+ * function fills a caller-owned gp_error; every _load/_new has a _free.
+ * Times are seconds since the Unix epoch (UTC); an hour is seconds / 3600.
+ * The data flow and the conventions in full: docs/design/gpuplan.md.
  */
 #ifndef GPUPLAN_H
 #define GPUPLAN_H

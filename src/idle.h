@@ -1,36 +1,11 @@
 /*
- * idle.h: idle GPUs (issue #7 part 3).
- *
- * An idle span is a maximal run of consecutive samples of one GPU or job
- * (rows with one job_id) whose gpu_util is below a threshold (default 5%),
- * lasting at least a minimum (default 2 hours).  Rows without a job_id are
- * judged per series instead: a clock hour of a series is idle when the
- * mean gpu_util of its rows in that hour is below the threshold, and a
- * span is a run of consecutive idle hours.  A series some of whose rows
- * carry both a job_id and a gpu_util is judged per job only.
- *
- * The threshold and minimum are trace options (gp_trace_options
- * idle_threshold_pct, idle_min_hours; GP_PARAM_IDLE_THRESHOLD and
- * GP_PARAM_IDLE_MIN_HOURS):
- * the loader keeps each job's runs of low-utilization samples as it reads
- * (gp_trace.low_util), so nothing per row has to be kept, and drops runs
- * shorter than the minimum.
- *
- * A span's cost is its instance-hours priced at the pool's on-demand rate
- * (less the scenario discount): what the idle time would cost if nothing
- * else paid for it, the same for every strategy.  What a strategy saves by
- * terminating idle GPUs is its billed total less the same strategy's
- * billed without terminating (the engine removes the cut instance-hours
- * from demand; simulate bills both).
- *
- * The terminate policy (gp_policy.terminate_idle_h = N > 0): every idle
- * span longer than N hours is cut after its first N hours; the
- * instance-hours after that, to the end of the span, are removed from the
- * demand the engine bills.  A span's instance-hours are taken as spread
- * evenly over it (exact when the instance count is constant, as for one
- * GPU).  Spans shorter than the minimum are not idle spans, so are never
- * cut.  Spot job runs (the Monte Carlo replay) are not shortened, so
- * the engine does not cut their spans either: the run is billed whole.
+ * idle.h: idle GPUs (issue #7 part 3): spans of a GPU or job whose
+ * gpu_util stays below a threshold for at least a minimum (rows without a
+ * job_id judged by clock hour per series), their cost at the on-demand
+ * rate, and the terminate policy (gp_policy.terminate_idle_h) that cuts
+ * each span after its first N hours.  The threshold and minimum are in
+ * gp_trace_options; the loader keeps the low runs (gp_trace.low_util).
+ * The rules in full: docs/design/idle.md.
  */
 #ifndef GP_IDLE_H
 #define GP_IDLE_H

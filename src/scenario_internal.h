@@ -1,0 +1,26 @@
+/*
+ * scenario_internal.h: what the scenario's files share (private to the
+ * library): scenario.c (defaults, the top level, policies, strategies),
+ * scenario_commitments.c (commitments as the file gives them) and
+ * scenario_check.c (commitments against the catalogs).  See
+ * docs/design/scenario.md.
+ */
+#ifndef GP_SCENARIO_INTERNAL_H
+#define GP_SCENARIO_INTERNAL_H
+
+#include "json_util.h"
+#include "util.h"
+
+#include <stddef.h>
+
+/* Reads array member `key` of obj (the scenario's commitments or a
+ * strategy's add_commitments) into a new array of commitments, *out, and
+ * its length, *n_out; when the member is absent or empty, *out stays
+ * NULL.  On an error *out holds the commitments read so far, counted in
+ * *n_out, for the caller to free with the scenario
+ * (scenario_commitments.c). */
+gp_status gp_scenario_parse_commitments(gp_jdoc *d, const json_t *obj,
+                                        const char *key, gp_commitment **out,
+                                        size_t *n_out);
+
+#endif

@@ -1,0 +1,296 @@
+/*
+ * util_files.c: files read whole, and files written whole or not at all:
+ * a temporary file renamed into place (or copied into a device or a pipe),
+ * and sets of such files committed together.
+ */
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- reading ------------------------------------------------------------ */
+
+gp_status gp_read_file(const char *path, char **out, size_t *len,
+                       gp_error *err)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+
+    *out = NULL;
+    *len = 0;
+    if (!f) {
+        gp_error_set(err, path, 0, 0, NULL, "cannot open: %s",
+                     strerror(errno));
+        return GP_ERR_INPUT;
+    }
+    for (;;) {
+        if (gp_grow((void **)&buf, &cap, n + 65536 + 1, 1) != GP_OK) {
+            gp_free(buf);
+            if (f != stdin)
+                fclose(f);
+            gp_error_set(err, path, 0, 0, NULL, "out of memory");
+            return GP_ERR_NOMEM;
+        }
+        size_t k = fread(buf + n, 1, cap - n - 1, f);
+        n += k;
+        if (k == 0)
+            break;
+    }
+    if (ferror(f)) {
+        gp_error_set(err, path, 0, 0, NULL, "read error: %s",
+                     strerror(errno));
+        gp_free(buf);
+        if (f != stdin)
+            fclose(f);
+        return GP_ERR_IO;
+    }
+    if (f != stdin)
+        fclose(f);
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    return GP_OK;
+}
+
+/* ---- writing whole files ------------------------------------------------ */
+
+bool gp_path_is_special(const char *path)
+{
+    struct stat sb;
+
+    if (lstat(path, &sb) != 0)
+        return false;
+    return S_ISLNK(sb.st_mode) ||
+           (!S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode));
+}
+
+gp_status gp_temp_name(const char *path, const char *suffix, char **tmp,
+                       gp_error *err)
+{
+    *tmp = NULL;
+    if (gp_path_is_special(path)) {
+        const char *dir = getenv("TMPDIR");
+        if (!dir || !*dir)
+            dir = "/tmp";
+        size_t n = strlen(dir) + 32;
+        if (!(*tmp = gp_malloc(n)))
+            goto nomem;
+        snprintf(*tmp, n, "%s/gpuplan-XXXXXX", dir);
+        int fd = mkstemp(*tmp);
+        if (fd < 0) {
+            gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
+                         strerror(errno));
+            gp_free(*tmp);
+            *tmp = NULL;
+            return GP_ERR_IO;
+        }
+        close(fd);
+        return GP_OK;
+    }
+    size_t n = strlen(path) + strlen(suffix) + 32;
+    if (!(*tmp = gp_malloc(n)))
+        goto nomem;
+    snprintf(*tmp, n, "%s.tmp%ld%s", path, (long)getpid(), suffix);
+    return GP_OK;
+nomem:
+    gp_error_set(err, path, 0, 0, NULL, "out of memory");
+    return GP_ERR_NOMEM;
+}
+
+/* Copies file `from` into `to`, which is opened for writing as it is (a
+ * device or a pipe is written into, not replaced).  Returns 0 or errno. */
+static int copy_into(const char *from, const char *to)
+{
+    char buf[65536];
+    FILE *in = fopen(from, "rb"), *out;
+    int e = 0;
+    size_t n;
+
+    if (!in)
+        return errno;
+    if (!(out = fopen(to, "wb"))) {
+        e = errno;
+        fclose(in);
+        return e;
+    }
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, n, out) != n) {
+            e = errno ? errno : EIO;
+            break;
+        }
+    if (!e && ferror(in))
+        e = errno ? errno : EIO;
+    fclose(in);
+    if (fclose(out) != 0 && !e)
+        e = errno ? errno : EIO;
+    return e;
+}
+
+gp_status gp_move_into_place(const char *tmp, const char *path, gp_error *err)
+{
+    if (gp_path_is_special(path)) {
+        int e = copy_into(tmp, path);
+        if (e) {
+            gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
+                         strerror(e));
+            return GP_ERR_IO;
+        }
+        remove(tmp);
+        return GP_OK;
+    }
+    if (rename(tmp, path) != 0) {
+        gp_error_set(err, path, 0, 0, NULL, "cannot rename into place: %s",
+                     strerror(errno));
+        return GP_ERR_IO;
+    }
+    return GP_OK;
+}
+
+/* Writes `path`'s temporary file (gp_temp_name) with the callback; sets
+ * *tmp to its name (gp_malloc'd) even when the write failed, NULL when
+ * there is no file to remove. */
+static gp_status write_temporary(const char *path,
+                                 gp_status (*write)(FILE *f, void *ctx),
+                                 void *ctx, char **tmp, gp_error *err)
+{
+    FILE *f;
+    gp_status st;
+
+    if ((st = gp_temp_name(path, "", tmp, err)) != GP_OK)
+        return st;
+    f = fopen(*tmp, "wb");
+    if (!f) {
+        gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
+                     strerror(errno));
+        gp_free(*tmp);
+        *tmp = NULL;
+        return GP_ERR_IO;
+    }
+    st = write(f, ctx);
+    if (fclose(f) != 0 && st == GP_OK) {
+        gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
+                     strerror(errno));
+        st = GP_ERR_IO;
+    }
+    return st;
+}
+
+gp_status gp_write_atomic(const char *path,
+                          gp_status (*write)(FILE *f, void *ctx), void *ctx,
+                          gp_error *err)
+{
+    char *tmp;
+    gp_status st = write_temporary(path, write, ctx, &tmp, err);
+
+    if (!tmp)
+        return st;
+    return gp_rename_into_place(tmp, path, st, err);
+}
+
+gp_status gp_file_set_mkdir(gp_file_set *set, const char *dir, gp_error *err)
+{
+    if (mkdir(dir, 0777) == 0) {
+        if (!set->made_dir)
+            set->made_dir = gp_strdup(dir); /* NULL: the folder stays */
+        return GP_OK;
+    }
+    if (errno == EEXIST)
+        return GP_OK;
+    gp_error_set(err, dir, 0, 0, NULL, "cannot create folder: %s",
+                 strerror(errno));
+    return GP_ERR_IO;
+}
+
+gp_status gp_file_set_write(gp_file_set *set, const char *path,
+                            gp_status (*write)(FILE *f, void *ctx), void *ctx,
+                            gp_error *err)
+{
+    char *tmp, *name;
+    gp_status st;
+
+    if (gp_grow((void **)&set->files, &set->cap, set->n + 1,
+                sizeof *set->files) != GP_OK ||
+        !(name = gp_strdup(path))) {
+        gp_error_set(err, path, 0, 0, NULL, "out of memory");
+        return GP_ERR_NOMEM;
+    }
+    st = write_temporary(path, write, ctx, &tmp, err);
+    if (st != GP_OK) {
+        if (tmp)
+            remove(tmp);
+        gp_free(tmp);
+        gp_free(name);
+        return st;
+    }
+    set->files[set->n].tmp = tmp;
+    set->files[set->n].path = name;
+    set->n++;
+    return GP_OK;
+}
+
+gp_status gp_file_set_commit(gp_file_set *set, gp_error *err)
+{
+    struct stat sb;
+    size_t i;
+    gp_status st = GP_OK;
+
+    /* a folder in a file's place is the failure a rename would meet;
+     * found first, nothing is renamed */
+    for (i = 0; i < set->n; i++) {
+        if (stat(set->files[i].path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            gp_error_set(err, set->files[i].path, 0, 0, NULL,
+                         "cannot rename into place: %s", strerror(EISDIR));
+            gp_file_set_abort(set);
+            return GP_ERR_IO;
+        }
+    }
+    for (i = 0; i < set->n; i++) {
+        st = gp_move_into_place(set->files[i].tmp, set->files[i].path, err);
+        if (st != GP_OK)
+            break;
+        gp_free(set->files[i].tmp);
+        gp_free(set->files[i].path);
+    }
+    if (st == GP_OK) {
+        gp_free(set->made_dir); /* the folder is the set's result now */
+        set->made_dir = NULL;
+    }
+    /* what is left (from the failed rename on) is removed */
+    if (i < set->n)
+        memmove(set->files, set->files + i,
+                (set->n - i) * sizeof *set->files);
+    set->n -= i;
+    gp_file_set_abort(set);
+    return st;
+}
+
+void gp_file_set_abort(gp_file_set *set)
+{
+    for (size_t i = 0; i < set->n; i++) {
+        remove(set->files[i].tmp);
+        gp_free(set->files[i].tmp);
+        gp_free(set->files[i].path);
+    }
+    gp_free(set->files);
+    if (set->made_dir) {
+        rmdir(set->made_dir); /* fails, as it should, unless empty */
+        gp_free(set->made_dir);
+    }
+    memset(set, 0, sizeof *set);
+}
+
+gp_status gp_rename_into_place(char *tmp, const char *path, gp_status st,
+                               gp_error *err)
+{
+    if (st == GP_OK)
+        st = gp_move_into_place(tmp, path, err);
+    if (st != GP_OK)
+        remove(tmp);
+    gp_free(tmp);
+    return st;
+}

@@ -55,8 +55,8 @@ int gp_json_print(json_t *doc)
 {
     gp_error err;
     gp_error_clear(&err);
-    if (gp_json_write(doc, JSON_COMPACT | JSON_REAL_PRECISION(15), stdout, NULL,
-                      &err) == GP_OK)
+    if (gp_json_write(doc, JSON_COMPACT | JSON_REAL_PRECISION(15), stdout,
+                      "standard output", &err) == GP_OK)
         return 0;
     gp_cli_print_error(&err);
     return 1;

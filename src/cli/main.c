@@ -7,10 +7,26 @@
 #include "json_util.h"
 #include "progress.h"
 
+#include <errno.h>
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+/* What was written to standard output reached it: every printf of a
+ * report is checked here at once, as the stream keeps its error.  A run
+ * that succeeded but could not write its report (a full disk) fails with
+ * the reason, as --json does; a run that failed has said why already. */
+static int stdout_written(int rc)
+{
+    if (rc != 0 || (fflush(stdout) == 0 && !ferror(stdout)))
+        return rc;
+    int e = errno;
+    gp_progress_clear();
+    fprintf(stderr, "gpuplan: standard output: cannot write: %s\n",
+            e ? strerror(e) : "write error");
+    return 1;
+}
 
 int main(int argc, char **argv)
 {
@@ -23,11 +39,11 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         gp_cli_print_help(stdout);
-        return 0;
+        return stdout_written(0);
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("gpuplan %s\n", GP_VERSION);
-        return 0;
+        return stdout_written(0);
     }
     for (size_t i = 0; gp_commands[i]; i++) {
         if (strcmp(argv[1], gp_commands[i]->name) == 0) {
@@ -41,7 +57,7 @@ int main(int argc, char **argv)
             else if (rc < 0)
                 rc = 0; /* --help */
             gp_cli_free(&cli);
-            return rc;
+            return stdout_written(rc);
         }
     }
     fprintf(stderr, "gpuplan: unknown command \"%s\"\n", argv[1]);

@@ -6,6 +6,7 @@
  * file:line:column and the JSON path.  See docs/design/catalog.md.
  */
 #include "catalog_internal.h"
+#include "safe_text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -421,6 +422,14 @@ static gp_status parse_types(gp_jdoc *d, const json_t *root,
     {
         /* counted before parsing, so that a half-read type is freed too */
         gp_instance_type *t = &c->types[c->n_types++];
+        uint32_t code;
+        size_t at = gp_text_control_at(key, strlen(key), &code);
+        if (at < strlen(key))
+            return gp_jdoc_error(d, NULL,
+                                 "an instance type name with a control "
+                                 "character (U+%04X, byte %zu), which no "
+                                 "report can show: remove it",
+                                 (unsigned)code, at + 1);
         gp_jdoc_push_key(d, key);
         if ((st = parse_type(d, jt, key, base_dir, t)) != GP_OK)
             return st;

@@ -4,6 +4,7 @@
  * range error the same way for both loaders.
  */
 #include "json_util.h"
+#include "safe_text.h"
 #include "util.h"
 
 #include <math.h>
@@ -76,6 +77,14 @@ gp_status gp_jdoc_string(gp_jdoc *d, const json_t *obj, const char *key,
         return st;
     if (!json_is_string(v))
         return wrong_type(d, key, "a string", v);
+    uint32_t code;
+    size_t len = json_string_length(v);
+    size_t at = gp_text_control_at(json_string_value(v), len, &code);
+    if (at < len)
+        return gp_jdoc_error(d, key,
+                             "a control character (U+%04X, byte %zu), which "
+                             "no report can show: remove it",
+                             (unsigned)code, at + 1);
     *out = json_string_value(v);
     if (present)
         *present = true;

@@ -228,6 +228,8 @@ static inline bool sample_follows(const struct job_idle *j, double t0)
 void gp_trace_shard_init(struct shard *s);
 void gp_trace_shard_free(struct shard *s);
 /* Interns a label; returns its index or -1 on allocation failure. */
+/* gp_trace_shard_label's answer for a label no report may show. */
+#define GP_TRACE_BAD_LABEL (-3)
 int32_t gp_trace_shard_label(struct shard *s, const char *p, size_t len);
 /* The index of the series with `key`, added when new; -1 when out of
  * memory. */

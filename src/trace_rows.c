@@ -4,6 +4,7 @@
  * over the clock hours it overlaps (the hot path of trace ingest).
  */
 #include "csv_rows.h"
+#include "safe_text.h"
 #include "trace_internal.h"
 
 #include <math.h>
@@ -50,13 +51,17 @@ void gp_trace_shard_free(struct shard *s)
     memset(s, 0, sizeof *s);
 }
 
-/* Interns a label; returns its index or -1 on allocation failure. */
+/* Interns a label; returns its index, -1 on allocation failure, or
+ * GP_TRACE_BAD_LABEL when it holds a character no report may show
+ * (gp_text_control_at: checked once per new label, not per row). */
 int32_t gp_trace_shard_label(struct shard *s, const char *p, size_t len)
 {
-    uint32_t id;
+    uint32_t id, code;
 
     if (gp_strmap_get(&s->label_map, p, len, &id))
         return (int32_t)id;
+    if (gp_text_control_at(p, len, &code) < len)
+        return GP_TRACE_BAD_LABEL;
     /* all that can fail comes before the label is counted, and the map
      * entry last, so a failure leaves neither a leak nor a dangling id */
     if (gp_grow((void **)&s->labels, &s->cap_labels, s->n_labels + 1,
@@ -666,10 +671,30 @@ static bool row_before_latest(struct shard *s, const gp_trace_builder *b,
     return false;
 }
 
+/* Says that the label in column col holds a character no report may show
+ * (a control character: the workbook would not open, a terminal would
+ * obey it); returns false. */
+static bool bad_label(struct shard *s, const struct file_ctx *ctx,
+                      const struct row *row, int col)
+{
+    const struct field *f = FIELD(row, ctx, col);
+    char shown[SHOWN_SIZE];
+    uint32_t code;
+    size_t at = gp_text_control_at(f->p, f->len, &code);
+
+    gp_trace_show(shown, f);
+    gp_trace_row_error(s, ctx, row, col,
+                       "a control character (U+%04X, byte %zu), which no "
+                       "report can show: remove it, got %s",
+                       (unsigned)code, at + 1, shown);
+    return false;
+}
+
 /* Interns the row's team, project and job labels and finds (or adds) its
- * series; sets v->job and v->sid.  False when out of memory. */
+ * series; sets v->job and v->sid.  False when out of memory, or with the
+ * row's error set (*bad) when a label holds a control character. */
 static bool row_series(struct shard *s, const struct file_ctx *ctx,
-                       const struct row *row, struct row_values *v)
+                       const struct row *row, struct row_values *v, bool *bad)
 {
     const struct field *f;
     struct series_key key;
@@ -684,6 +709,14 @@ static bool row_series(struct shard *s, const struct file_ctx *ctx,
     key.project = shard_label_cached(s, 1, f->p, f->len);
     f = FIELD(row, ctx, COL_JOB_ID);
     v->job = shard_label_cached(s, 2, f->p, f->len);
+    *bad = true;
+    if (key.team == GP_TRACE_BAD_LABEL)
+        return bad_label(s, ctx, row, COL_TEAM);
+    if (key.project == GP_TRACE_BAD_LABEL)
+        return bad_label(s, ctx, row, COL_PROJECT);
+    if (v->job == GP_TRACE_BAD_LABEL)
+        return bad_label(s, ctx, row, COL_JOB_ID);
+    *bad = false;
     if ((key.team == -1 && FIELD(row, ctx, COL_TEAM)->len) ||
         (key.project == -1 && FIELD(row, ctx, COL_PROJECT)->len) ||
         (v->job == -1 && f->len))
@@ -822,8 +855,9 @@ bool gp_trace_add_row(struct shard *s, const gp_trace_builder *b,
         !row_util_interruptible(s, ctx, row, &v) ||
         !row_before_latest(s, b, ctx, row, &v))
         return false;
-    if (!row_series(s, ctx, row, &v))
-        return row_nomem(s, ctx, row);
+    bool bad;
+    if (!row_series(s, ctx, row, &v, &bad))
+        return bad ? false : row_nomem(s, ctx, row);
     struct shard_series *ser = &s->series[v.sid];
 
     /* spread over the clock hours [t0, t1) overlaps */

@@ -3,6 +3,7 @@
  * messages, byte order marks and CR line ends, lower-casing and the edit
  * distance behind "nearest:" suggestions.
  */
+#include "safe_text.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -68,6 +69,15 @@ void gp_append_escaped(char *buf, size_t size, const char *p, size_t len)
             out = esc;
             out_len = strlen(esc);
             k = 1;
+        } else {
+            /* C1 controls (a terminal obeys U+009B as ESC [) and U+FFFE,
+             * U+FFFF are shown by their code point, never as themselves */
+            uint32_t code;
+            if (gp_text_control_at(p + i, k, &code) == 0) {
+                snprintf(esc, sizeof esc, "\\u%04x", (unsigned)code);
+                out = esc;
+                out_len = strlen(esc);
+            }
         }
         if (n + out_len >= size)
             break;

@@ -1,18 +1,15 @@
 /*
- * writer_csv.c: the ledger tables as CSV files (simulate the csv parameter
- * DIR).
- *
- * The files join the caller's gp_file_set (util.h): each is written to a
- * temporary name, and all are renamed into place together, so a failed
- * run leaves neither half a table nor some tables of the set.  Text
- * fields are quoted by libcsv; numbers are written with enough digits to
- * read back to the cent.
+ * writer_csv.c: the ledger tables as CSV files (simulate's and recommend's
+ * CSV tables), written all or none through the caller's gp_file_set.
+ * Text fields are quoted by libcsv, and text a spreadsheet would run as a
+ * formula starts with an apostrophe; numbers read back to the cent.
  */
-#include "writers.h"
 #include "forecast.h"
 #include "idle.h"
 #include "recommend.h"
+#include "safe_text.h"
 #include "util.h"
+#include "writers.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -26,9 +23,44 @@ struct tables {
     const gp_trace *t;
 };
 
+/* One text field, quoted; text from the input that a spreadsheet would
+ * run as a formula (a team "=HYPERLINK(...)") gets a leading apostrophe,
+ * as OWASP advises for CSV injection, so that it reads as the text. */
 static void text(FILE *f, const char *s)
 {
-    csv_fwrite(f, s, strlen(s));
+    size_t n = strlen(s);
+
+    if (!gp_csv_cell_is_formula(s, n)) {
+        csv_fwrite(f, s, n);
+        return;
+    }
+    /* as csv_fwrite writes a field, with the apostrophe inside the quotes */
+    fputs("\"'", f);
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"')
+            fputc('"', f);
+        fputc(s[i], f);
+    }
+    fputc('"', f);
+}
+
+/* A name that needs no quotes as it is (an instance type, most likely),
+ * else as text() writes it. */
+static void name(FILE *f, const char *s)
+{
+    if (strpbrk(s, ",\"\r\n") || gp_csv_cell_is_formula(s, strlen(s)))
+        text(f, s);
+    else
+        fputs(s, f);
+}
+
+/* ",provider,region,instance_type" of pool p. */
+static void pool_fields(FILE *f, const gp_pool *p)
+{
+    fprintf(f, ",%s,", p->catalog->provider);
+    name(f, p->catalog->region);
+    fputc(',', f);
+    name(f, p->type->name);
 }
 
 static void num(FILE *f, double v)
@@ -135,8 +167,8 @@ static gp_status write_jobs(FILE *f, void *ctx)
             text(f, l->strategy);
             fputc(',', f);
             text(f, t->labels[r->job]);
-            fprintf(f, ",%s,%s,%s,%s,%s", p->catalog->provider,
-                    p->catalog->region, p->type->name, a, z);
+            pool_fields(f, p);
+            fprintf(f, ",%s,%s", a, z);
             num(f, r->instances);
             num(f, r->instance_hours);
             num(f, j->attempts_mean);
@@ -172,8 +204,8 @@ static gp_status write_chargeback(FILE *f, void *ctx)
             text(f, s->team >= 0 ? t->labels[s->team] : "");
             fputc(',', f);
             text(f, s->project >= 0 ? t->labels[s->project] : "");
-            fprintf(f, ",%s,%s,%s,%s", gp_workload_name(s->workload),
-                    p->catalog->provider, p->catalog->region, p->type->name);
+            fprintf(f, ",%s", gp_workload_name(s->workload));
+            pool_fields(f, p);
             num(f, ls->cost);
             num(f, ls->instance_hours);
             num(f, gp_ledger_series_useful_gpu_hours(l, i));
@@ -246,13 +278,18 @@ static gp_status write_commitments(FILE *f, void *ctx)
             char start[32];
             gp_format_time(c->start, start, sizeof start);
             text(f, l->strategy);
-            if (c->type == GP_COMMIT_RESERVED)
-                fprintf(f, ",reserved,%s,%s,%s,%g", c->provider, c->region,
-                        c->instance_type, c->count);
-            else
-                fprintf(f, ",savings_plan,%s,%s,%s,%g", c->provider,
-                        c->region, gp_plan_kind_name(c->kind),
+            if (c->type == GP_COMMIT_RESERVED) {
+                fprintf(f, ",reserved,%s,", c->provider);
+                name(f, c->region);
+                fputc(',', f);
+                name(f, c->instance_type);
+                fprintf(f, ",%g", c->count);
+            } else {
+                fprintf(f, ",savings_plan,%s,", c->provider);
+                name(f, c->region);
+                fprintf(f, ",%s,%g", gp_plan_kind_name(c->kind),
                         c->hourly_commitment);
+            }
             fprintf(f, ",%d,%s,%s", c->term_years,
                     gp_payment_name(c->payment), start);
             num(f, lc->cost);
@@ -325,10 +362,12 @@ static gp_status write_recommendations(FILE *f, void *ctx)
             num(f, 0);
         } else {
             bool ri = c->type == GP_COMMIT_RESERVED;
-            fprintf(f, ",%s,%s,%s,%s,%s", c->provider, c->region,
-                    ri ? c->instance_type : "",
-                    ri ? "" : gp_plan_kind_name(c->kind),
-                    !ri && c->kind == GP_PLAN_FAMILY ? c->family : "");
+            fprintf(f, ",%s,", c->provider);
+            name(f, c->region);
+            fputc(',', f);
+            name(f, ri ? c->instance_type : "");
+            fprintf(f, ",%s,", ri ? "" : gp_plan_kind_name(c->kind));
+            name(f, !ri && c->kind == GP_PLAN_FAMILY ? c->family : "");
             num(f, ri ? c->count : NAN);
             num(f, ri ? NAN : c->hourly_commitment);
             fprintf(f, ",%d,%s", c->term_years, gp_payment_name(c->payment));
@@ -439,8 +478,8 @@ static gp_status write_idle(FILE *f, void *ctx)
         text(f, label);
         fputc(',', f);
         text(f, s->job >= 0 ? t->labels[s->job] : "");
-        fprintf(f, ",%s,%s,%s,%s,", p->catalog->provider, p->catalog->region,
-                p->type->name, gp_workload_name(ser->workload));
+        pool_fields(f, p);
+        fprintf(f, ",%s,", gp_workload_name(ser->workload));
         text(f, ser->team >= 0 ? t->labels[ser->team] : "");
         fputc(',', f);
         text(f, ser->project >= 0 ? t->labels[ser->project] : "");
@@ -481,9 +520,11 @@ static gp_status write_points(FILE *f, void *arg)
         const gp_pool *p = &ctx->trace->pools[s->pool];
         for (size_t k = 0; k < ctx->fc->n_hours; k++) {
             gp_format_time(s->points[k].t, ts, sizeof ts);
-            fprintf(f, "%s,%s,%s,%s,%s,%s", p->catalog->provider,
-                    p->catalog->region, p->type->name,
-                    gp_workload_name(s->workload),
+            fprintf(f, "%s,", p->catalog->provider);
+            name(f, p->catalog->region);
+            fputc(',', f);
+            name(f, p->type->name);
+            fprintf(f, ",%s,%s,%s", gp_workload_name(s->workload),
                     gp_forecast_method_name(s->method), ts);
             num(f, s->points[k].p10);
             num(f, s->points[k].p50);

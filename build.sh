@@ -21,7 +21,7 @@ install_missing() {
         dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
     done
     [ -z "$missing" ] && return 0
-    echo "build.sh: installing$missing"
+    echo "build.sh: installing with apt-get:$missing"
     if [ "$(id -u)" != 0 ]; then
         echo "build.sh: need root to install:$missing" >&2
         exit 1
@@ -32,31 +32,38 @@ install_missing() {
 
 JOBS=$(nproc 2>/dev/null || echo 2)
 
-build() { # build DIR [cmake args...]
+build() { # build DIR [cmake args...]: quiet unless it fails
     dir=$1
     shift
-    cmake -S . -B "$dir" -DGP_WERROR=ON "$@" >/dev/null
-    cmake --build "$dir" -j "$JOBS"
+    log="$dir.log"
+    mkdir -p "$dir"
+    if ! { cmake -S . -B "$dir" -DGP_WERROR=ON "$@" &&
+        cmake --build "$dir" -j "$JOBS"; } >"$log" 2>&1; then
+        cat "$log" >&2
+        echo "build.sh: the build failed (log: $log)" >&2
+        exit 1
+    fi
+    echo "build.sh: built $dir/gpuplan"
 }
 
 case "${1:-run}" in
 run)
     install_missing
-    build build -DCMAKE_BUILD_TYPE=Release
+    build build -DCMAKE_BUILD_TYPE=Release -DGP_TESTS=OFF
     ./build/gpuplan simulate
     ;;
 test)
     PACKAGES="$PACKAGES $TEST_PACKAGES"
     install_missing
-    build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGP_TESTS=ON
     ctest --test-dir build --output-on-failure -j "$JOBS"
-    build build-asan -DCMAKE_BUILD_TYPE=Asan
+    build build-asan -DCMAKE_BUILD_TYPE=Asan -DGP_TESTS=ON
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
         ctest --test-dir build-asan --output-on-failure -j "$JOBS"
     ;;
 build)
     install_missing
-    build build -DCMAKE_BUILD_TYPE=Release
+    build build -DCMAKE_BUILD_TYPE=Release -DGP_TESTS=OFF
     ;;
 *)
     echo "usage: sh build.sh [run|test|build]" >&2

@@ -4,6 +4,9 @@
  * printing errors and warnings the one way users see them, and the
  * report's account of the run.
  */
+/* realpath is XSI (POSIX with the X/Open extension) */
+#define _XOPEN_SOURCE 700
+
 #include "cli.h"
 #include "checks.h"
 #include "classify.h"
@@ -15,6 +18,7 @@
 #include "writers.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -125,10 +129,49 @@ void gp_cli_future_trace_warn(const gp_trace *t, int64_t fc_start_hour,
                           out);
 }
 
+/* Whether dir holds the bundled catalogs and sample; if so, its real path
+ * goes to out. */
+static bool data_dir_at(const char *dir, char out[PATH_MAX])
+{
+    char probe[PATH_MAX + 32];
+    struct stat st;
+
+    snprintf(probe, sizeof probe, "%s/pricing", dir);
+    if (stat(probe, &st) != 0 || !S_ISDIR(st.st_mode))
+        return false;
+    snprintf(probe, sizeof probe, "%s/scenarios/sample/trace.csv", dir);
+    if (stat(probe, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    return realpath(dir, out) != NULL;
+}
+
 const char *gp_cli_data_dir(void)
 {
+    static char found[PATH_MAX];
     const char *d = getenv("GPUPLAN_DATA_DIR");
-    return d && *d ? d : GP_DATA_DIR;
+    char exe[PATH_MAX], dir[PATH_MAX + 32];
+
+    if (d && *d)
+        return d;
+    if (found[0])
+        return found;
+    /* beside the program: installed (prefix/bin/gpuplan, data in
+     * prefix/share/gpuplan), or built inside the checkout (build/gpuplan),
+     * so that moving either does not lose the data */
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash)
+            *slash = '\0';
+        snprintf(dir, sizeof dir, "%s/../share/gpuplan", exe);
+        if (data_dir_at(dir, found))
+            return found;
+        snprintf(dir, sizeof dir, "%s/..", exe);
+        if (data_dir_at(dir, found))
+            return found;
+    }
+    return GP_DATA_DIR; /* the source tree it was built from */
 }
 
 int64_t gp_cli_today(void)

@@ -193,8 +193,10 @@ void gp_cli_future_trace_warn(const gp_trace *t, int64_t fc_start_hour,
                               size_t fc_hours, const char *what,
                               gp_warnings *out);
 
-/* Folder of the bundled pricing/ and scenarios/ (GPUPLAN_DATA_DIR or the
- * source tree the program was built from). */
+/* Folder of the bundled pricing/ and scenarios/: GPUPLAN_DATA_DIR, else
+ * share/gpuplan beside an installed program (prefix/bin/gpuplan), else the
+ * checkout a program built inside it sits in, else the source tree it was
+ * built from. */
 const char *gp_cli_data_dir(void);
 /* Today as epoch seconds (GPUPLAN_TODAY=YYYY-MM-DD pins it for tests). */
 int64_t gp_cli_today(void);

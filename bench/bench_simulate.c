@@ -404,10 +404,13 @@ static double time_run(const gp_trace *trace, const gp_pricing *pricing,
                        gp_ledger **out)
 {
     gp_error err;
+    gp_run_spec spec;
     gp_ledger *l = NULL;
     gp_error_clear(&err);
+    if (gp_run_spec_init(&spec, trace, s, 0, opt, &err) != GP_OK)
+        die_err("gp_run_spec_init", &err);
     double t0 = now_s();
-    if (gp_engine_run(trace, pricing, s, 0, opt, &l, &err) != GP_OK)
+    if (gp_engine_run(trace, pricing, &spec, &l, &err) != GP_OK)
         die_err("gp_engine_run", &err);
     double t1 = now_s();
     if (out)

@@ -20,23 +20,18 @@
 
 #include "engine.h"
 
-/* What every model may read: immutable for the whole run. */
+/* What every model may read: immutable for the whole run.  The window,
+ * the policies, the price factors and the Monte Carlo settings are the
+ * spec's. */
 typedef struct gp_model_input {
     const gp_trace *trace;
     const gp_pricing *pricing;
-    const gp_scenario *scenario;
-    const gp_strategy *strategy;
+    const gp_run_spec *spec;
     /* all commitments of the run: owned + the strategy's + extra */
     const gp_commitment *const *commitments;
     size_t n_commitments;
-    int64_t start_hour; /* window, in epoch hours */
-    size_t n_hours;
     /* per pool: the on-demand rate (before the scenario discount) */
     const double *od_rate;
-    int mc_runs;
-    uint64_t mc_seed;
-    int threads;
-    const gp_progress *progress; /* the "Monte Carlo" stage; may be NULL */
 } gp_model_input;
 
 /* One clock hour as the models see it. */

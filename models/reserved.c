@@ -197,8 +197,8 @@ static gp_status reserved_prepare(const gp_model_input *in, void **state,
         r->count = c->count;
         r->units = c->count * (fam ? it->normalization_factor : 1.0);
         r->effective_hourly = gp_reserved_effective_hourly(offer);
-        gp_commitment_active_hours(c, in->start_hour, in->n_hours, &r->first,
-                                   &r->last);
+        gp_commitment_active_hours(c, in->spec->start_hour, in->spec->n_hours,
+                                   &r->first, &r->last);
     }
     *state = s;
     return GP_OK;
@@ -350,10 +350,10 @@ gp_status gp_reserved_cover(const gp_model_input *in, double *const *demand,
     hour.spot = scratch + 4 * (np + 1);
     hour.commit_cost = scratch + 5 * (np + 1);
     hour.row = &row;
-    for (size_t h = 0; h < in->n_hours; h++) {
+    for (size_t h = 0; h < in->spec->n_hours; h++) {
         memset(&row, 0, sizeof row);
         hour.h = h;
-        hour.t = (in->start_hour + (int64_t)h) * 3600;
+        hour.t = (in->spec->start_hour + (int64_t)h) * 3600;
         for (size_t p = 0; p < np; p++)
             hour.remaining[p] = demand[p][h];
         reserved_bill_hour(state, in, &hour);

@@ -129,8 +129,8 @@ static gp_status savings_plan_prepare(const gp_model_input *in, void **state,
         struct plan *pl = &s->plans[s->n_plans++];
         pl->commitment = i;
         pl->hourly = c->hourly_commitment;
-        gp_commitment_active_hours(c, in->start_hour, in->n_hours, &pl->first,
-                                   &pl->last);
+        gp_commitment_active_hours(c, in->spec->start_hour, in->spec->n_hours,
+                                   &pl->first, &pl->last);
         pl->pools = gp_calloc(t->n_pools + 1, sizeof *pl->pools);
         if (!pl->pools)
             goto nomem;

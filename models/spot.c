@@ -116,14 +116,14 @@ struct state {
 static double spot_price(const gp_model_input *in, long pool, int64_t t)
 {
     return gp_spot_price_at(&in->trace->pools[pool].type->spot, t) *
-           in->scenario->spot_price_factor;
+           in->spec->spot_price_factor;
 }
 
 static double pool_lambda(const gp_model_input *in, long pool)
 {
     return gp_spot_hazard(
                in->trace->pools[pool].type->spot.interruption_rate_monthly) *
-           in->scenario->interruption_factor;
+           in->spec->interruption_factor;
 }
 
 static void spot_free(void *state)
@@ -242,14 +242,14 @@ static void *mc_worker_run(void *arg)
         size_t i = atomic_fetch_add(&w->sh->next, 1);
         if (i >= s->n_runs)
             break;
-        gp_progress_report(w->sh->in->progress, "Monte Carlo", (double)i,
+        gp_progress_report(&w->sh->in->spec->progress, "Monte Carlo", (double)i,
                            (double)s->n_runs);
         struct spot_run *r = &s->runs[i];
         double sum_int = 0, sum_failed = 0, sum_spot = 0, sum_fb = 0;
         double fell_back = 0;
         struct replicate rep;
 
-        gsl_rng_set(rng, run_seed(w->sh->in->mc_seed, r->run));
+        gsl_rng_set(rng, run_seed(w->sh->in->spec->mc_seed, r->run));
         for (int k = 0; k < reps; k++) {
             simulate(r, rng, &rep);
             double spot = r->n * rep.spot_hours * r->price;
@@ -293,15 +293,16 @@ static bool index_hours(struct state *s, const gp_model_input *in)
     const gp_trace *t = in->trace;
     size_t n = 0;
 
-    s->active_at = gp_calloc(in->n_hours + 2, sizeof *s->active_at);
+    s->active_at = gp_calloc(in->spec->n_hours + 2, sizeof *s->active_at);
     if (!s->active_at)
         return false;
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = 0; i < s->n_runs; i++) {
             const gp_job_run *jr = &t->runs[s->runs[i].run];
             for (size_t k = 0; k < jr->n_hours; k++) {
-                int64_t h = jr->hour0 + (int64_t)k - in->start_hour;
-                if (h < 0 || h >= (int64_t)in->n_hours || jr->hour_ih[k] <= 0)
+                int64_t h = jr->hour0 + (int64_t)k - in->spec->start_hour;
+                if (h < 0 || h >= (int64_t)in->spec->n_hours ||
+                    jr->hour_ih[k] <= 0)
                     continue;
                 if (pass == 0)
                     s->active_at[h + 2]++;
@@ -312,9 +313,9 @@ static bool index_hours(struct state *s, const gp_model_input *in)
         if (pass == 0) {
             /* counts at h + 2 become starts at h + 1, which the second
              * pass moves to h's end, that is h + 1's start */
-            for (size_t h = 2; h < in->n_hours + 2; h++)
+            for (size_t h = 2; h < in->spec->n_hours + 2; h++)
                 s->active_at[h] += s->active_at[h - 1];
-            n = s->active_at[in->n_hours + 1];
+            n = s->active_at[in->spec->n_hours + 1];
             s->active = gp_malloc((n + 1) * sizeof *s->active);
             if (!s->active)
                 return false;
@@ -328,13 +329,13 @@ static gp_status spot_prepare(const gp_model_input *in, void **state,
 {
     const gp_trace *t = in->trace;
     struct state *s = gp_calloc(1, sizeof *s);
-    int threads = in->threads;
+    int threads = in->spec->threads;
 
     *state = NULL;
     if (!s)
         goto nomem;
     s->job_ih = gp_calloc(t->n_pools + 1, sizeof *s->job_ih);
-    s->replicates = in->mc_runs > 0 ? in->mc_runs : 1;
+    s->replicates = in->spec->mc_runs > 0 ? in->spec->mc_runs : 1;
     s->totals = gp_calloc((size_t)s->replicates, sizeof *s->totals);
     s->runs = gp_calloc(t->n_runs + 1, sizeof *s->runs);
     s->pool_pol = gp_calloc(t->n_pools + 1, sizeof *s->pool_pol);
@@ -343,19 +344,20 @@ static gp_status spot_prepare(const gp_model_input *in, void **state,
     for (size_t k = t->n_series; k-- > 0;)
         if (t->series[k].interruptible)
             s->pool_pol[t->series[k].pool] =
-                gp_policy_of(in->strategy, &t->series[k]);
+                gp_series_policy(in->spec->policy, &t->series[k]);
     for (size_t p = 0; p < t->n_pools; p++)
         if (!s->pool_pol[p])
-            s->pool_pol[p] = &in->strategy->policy[0];
+            s->pool_pol[p] = &in->spec->policy[0];
 
-    double ws = (double)in->start_hour * 3600.0;
-    double we = ws + (double)in->n_hours * 3600.0;
+    double ws = (double)in->spec->start_hour * 3600.0;
+    double we = ws + (double)in->spec->n_hours * 3600.0;
+    int64_t end_h = in->spec->start_hour + (int64_t)in->spec->n_hours;
     for (size_t i = 0; i < t->n_runs; i++) {
         const gp_job_run *jr = &t->runs[i];
         const gp_series *ser = &t->series[jr->series];
-        const gp_policy *pol = gp_policy_of(in->strategy, ser);
+        const gp_policy *pol = gp_series_policy(in->spec->policy, ser);
         long pool = (long)ser->pool;
-        if (gp_route_of(t, in->strategy, ser) != GP_ROUTE_SPOT)
+        if (gp_series_route(t, in->spec->policy, ser) != GP_ROUTE_SPOT)
             continue;
         if (jr->instances <= 0 || jr->instance_hours <= 0 ||
             (double)jr->start >= we)
@@ -366,8 +368,7 @@ static gp_status spot_prepare(const gp_model_input *in, void **state,
             double ih = 0;
             for (size_t k = 0; k < jr->n_hours; k++) {
                 int64_t h = jr->hour0 + (int64_t)k;
-                if (h >= in->start_hour &&
-                    h < in->start_hour + (int64_t)in->n_hours)
+                if (h >= in->spec->start_hour && h < end_h)
                     ih += jr->hour_ih[k];
             }
             if (ih > 0) {
@@ -379,7 +380,7 @@ static gp_status spot_prepare(const gp_model_input *in, void **state,
         struct spot_run *r = &s->runs[s->n_runs++];
         double ih = 0;
         for (size_t k = 0; k < jr->n_hours; k++)
-            if (jr->hour0 + (int64_t)k < in->start_hour + (int64_t)in->n_hours)
+            if (jr->hour0 + (int64_t)k < end_h)
                 ih += jr->hour_ih[k];
         r->window = ih / jr->instance_hours;
         r->run = (uint32_t)i;
@@ -426,7 +427,7 @@ static gp_status spot_prepare(const gp_model_input *in, void **state,
             for (int k = 1; k < started; k++)
                 pthread_join(tid[k], NULL);
             /* the stage is over */
-            gp_progress_report(in->progress, "Monte Carlo", -1, 0);
+            gp_progress_report(&in->spec->progress, "Monte Carlo", -1, 0);
             for (int k = 1; k < threads; k++)
                 for (int r = 0; r < s->replicates; r++)
                     s->totals[r] += w[k].totals[r];

@@ -471,12 +471,12 @@ static void fill_tile(const gp_trace *t, double *tile, int64_t hour,
  * launches on spot and that starts in the window (the runs spot.c
  * replays).  Those runs are billed whole, not shortened (idle.h), so
  * cutting their demand would remove instance-hours whose cost stays. */
-static bool span_replayed_on_spot(const gp_trace *t, const gp_strategy *strat,
+static bool span_replayed_on_spot(const gp_trace *t, const gp_policy *policy,
                                   const gp_idle_span *sp, double ws, double we)
 {
     const gp_series *ser = &t->series[sp->series];
 
-    if (sp->job < 0 || gp_route_of(t, strat, ser) != GP_ROUTE_SPOT)
+    if (sp->job < 0 || gp_series_route(t, policy, ser) != GP_ROUTE_SPOT)
         return false;
     for (size_t i = 0; i < t->n_runs; i++) {
         const gp_job_run *jr = &t->runs[i];
@@ -494,12 +494,11 @@ static bool span_replayed_on_spot(const gp_trace *t, const gp_strategy *strat,
  * hour; *cuts is NULL when the policy terminates nothing.  The window
  * (epoch hours) tells which job runs the spot model replays: their spans
  * are not cut. */
-static gp_status strategy_cuts(const gp_trace *trace, const gp_strategy *strat,
+static gp_status strategy_cuts(const gp_trace *trace, const gp_policy *policy,
                                int64_t start_hour, size_t n_hours,
                                gp_idle_cut **cuts, size_t *n, gp_error *err)
 {
-    double keep[2] = {strat->policy[0].terminate_idle_h,
-                      strat->policy[1].terminate_idle_h};
+    double keep[2] = {policy[0].terminate_idle_h, policy[1].terminate_idle_h};
     gp_idle_report *r = NULL;
     gp_status st;
 
@@ -513,7 +512,7 @@ static gp_status strategy_cuts(const gp_trace *trace, const gp_strategy *strat,
         double we = (double)(start_hour + (int64_t)n_hours) * 3600.0;
         size_t k = 0;
         for (size_t i = 0; i < r->n_spans; i++)
-            if (!span_replayed_on_spot(trace, strat, &r->spans[i], ws, we))
+            if (!span_replayed_on_spot(trace, policy, &r->spans[i], ws, we))
                 r->spans[k++] = r->spans[i];
         r->n_spans = k;
         st = gp_idle_cuts(trace, r, keep, cuts, n, NULL, err);
@@ -562,24 +561,14 @@ static void apply_cuts(const gp_trace *t, double *tile, int64_t hour,
     }
 }
 
-gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
-                        const gp_scenario *s, size_t strategy,
-                        const gp_engine_options *opt, gp_ledger **out,
-                        gp_error *err)
+gp_status gp_run_spec_init(gp_run_spec *spec, const gp_trace *trace,
+                           const gp_scenario *s, size_t strategy,
+                           const gp_engine_options *opt, gp_error *err)
 {
     gp_engine_options defaults;
-    gp_model_input in;
-    gp_ledger *l = NULL;
-    void *state[N_CHAIN] = {NULL};
-    const gp_commitment **commits = NULL;
-    double *od_rate = NULL, *scratch = NULL;
-    gp_idle_cut *cuts = NULL;
-    size_t n_cuts = 0, next_cut = 0;
-    gp_status st = GP_ERR_NOMEM;
     const gp_strategy *strat;
-    size_t np = trace->n_pools;
 
-    *out = NULL;
+    memset(spec, 0, sizeof *spec);
     if (!opt) {
         gp_engine_options_init(&defaults);
         opt = &defaults;
@@ -589,54 +578,83 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
         return GP_ERR_INPUT;
     }
     strat = &s->strategies[strategy];
+    spec->strategy = strat->name;
+    if (opt->window_end > opt->window_start) {
+        spec->start_hour = floor_hour(opt->window_start);
+        spec->n_hours =
+            (size_t)(floor_hour(opt->window_end + 3599) - spec->start_hour);
+    } else {
+        gp_engine_window(trace, s, &spec->start_hour, &spec->n_hours);
+    }
+    spec->policy[0] = strat->policy[0];
+    spec->policy[1] = strat->policy[1];
+    spec->owned = s->commitments;
+    spec->n_owned = s->n_commitments;
+    spec->added = strat->add_commitments;
+    spec->n_added = strat->n_add;
+    spec->extra = opt->extra;
+    spec->n_extra = opt->n_extra;
+    spec->discount = s->discount;
+    spec->spot_price_factor = s->spot_price_factor;
+    spec->interruption_factor = s->interruption_factor;
+    spec->mc_runs = opt->mc_runs > 0 ? opt->mc_runs : s->mc_runs;
+    spec->mc_seed = opt->mc_seed >= 0 ? (uint64_t)opt->mc_seed : s->mc_seed;
+    spec->threads = opt->threads;
+    spec->progress = opt->progress;
+    return GP_OK;
+}
+
+gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
+                        const gp_run_spec *spec, gp_ledger **out, gp_error *err)
+{
+    gp_model_input in;
+    gp_ledger *l = NULL;
+    void *state[N_CHAIN] = {NULL};
+    const gp_commitment **commits = NULL;
+    double *od_rate = NULL, *scratch = NULL;
+    gp_idle_cut *cuts = NULL;
+    size_t n_cuts = 0, next_cut = 0;
+    gp_status st = GP_ERR_NOMEM;
+    const gp_policy *policy = spec->policy;
+    size_t np = trace->n_pools;
+
+    *out = NULL;
     memset(&in, 0, sizeof in);
     in.trace = trace;
     in.pricing = pricing;
-    in.scenario = s;
-    in.strategy = strat;
-    if (opt->window_end > opt->window_start) {
-        in.start_hour = floor_hour(opt->window_start);
-        in.n_hours = (size_t)(floor_hour(opt->window_end + 3599) -
-                              in.start_hour);
-    } else {
-        gp_engine_window(trace, s, &in.start_hour, &in.n_hours);
-    }
-    in.mc_runs = opt->mc_runs > 0 ? opt->mc_runs : s->mc_runs;
-    in.mc_seed = opt->mc_seed >= 0 ? (uint64_t)opt->mc_seed : s->mc_seed;
-    in.threads = opt->threads;
-    in.progress = &opt->progress;
+    in.spec = spec;
 
     /* the run's commitments: owned, the strategy's, the caller's */
-    size_t nc = s->n_commitments + strat->n_add + opt->n_extra;
+    size_t nc = spec->n_owned + spec->n_added + spec->n_extra;
     commits = gp_calloc(nc + 1, sizeof *commits);
     od_rate = gp_calloc(np + 1, sizeof *od_rate);
     scratch = gp_calloc(6 * (np + 1), sizeof *scratch);
     l = gp_calloc(1, sizeof *l);
     if (!commits || !od_rate || !scratch || !l)
         goto fail;
-    for (size_t i = 0; i < s->n_commitments; i++)
-        commits[in.n_commitments++] = &s->commitments[i];
-    for (size_t i = 0; i < strat->n_add; i++)
-        commits[in.n_commitments++] = &strat->add_commitments[i];
-    for (size_t i = 0; i < opt->n_extra; i++)
-        commits[in.n_commitments++] = &opt->extra[i];
+    for (size_t i = 0; i < spec->n_owned; i++)
+        commits[in.n_commitments++] = &spec->owned[i];
+    for (size_t i = 0; i < spec->n_added; i++)
+        commits[in.n_commitments++] = &spec->added[i];
+    for (size_t i = 0; i < spec->n_extra; i++)
+        commits[in.n_commitments++] = &spec->extra[i];
     in.commitments = commits;
     for (size_t p = 0; p < np; p++)
         od_rate[p] = trace->pools[p].type->on_demand;
     in.od_rate = od_rate;
 
-    l->strategy = gp_strdup(strat->name);
-    l->start_hour = in.start_hour;
-    l->n_hours = in.n_hours;
-    l->hours = gp_calloc(in.n_hours + 1, sizeof *l->hours);
+    l->strategy = gp_strdup(spec->strategy);
+    l->start_hour = spec->start_hour;
+    l->n_hours = spec->n_hours;
+    l->hours = gp_calloc(spec->n_hours + 1, sizeof *l->hours);
     /* a window of H hours touches at most H / 672 + 2 calendar months */
-    l->months = gp_calloc(in.n_hours / 672 + 3, sizeof *l->months);
+    l->months = gp_calloc(spec->n_hours / 672 + 3, sizeof *l->months);
     l->series = gp_calloc(trace->n_series + 1, sizeof *l->series);
     l->n_series = trace->n_series;
     l->commitments = gp_calloc(nc + 1, sizeof *l->commitments);
     l->n_commitments = in.n_commitments;
-    l->mc_runs = in.mc_runs;
-    l->mc_seed = in.mc_seed;
+    l->mc_runs = spec->mc_runs;
+    l->mc_seed = spec->mc_seed;
     if (!l->strategy || !l->hours || !l->months || !l->series ||
         !l->commitments)
         goto fail;
@@ -648,8 +666,8 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
         if (st != GP_OK)
             goto fail;
     }
-    st = strategy_cuts(trace, strat, in.start_hour, in.n_hours, &cuts, &n_cuts,
-                       err);
+    st = strategy_cuts(trace, policy, spec->start_hour, spec->n_hours, &cuts,
+                       &n_cuts, err);
     if (st != GP_OK)
         goto fail;
     st = GP_ERR_NOMEM;
@@ -697,16 +715,17 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
         st = GP_ERR_NOMEM;
         goto fail;
     }
-    for (size_t h = 0; h < in.n_hours; h++) {
-        int64_t th = in.start_hour + (int64_t)h - trace->start_hour;
+    for (size_t h = 0; h < spec->n_hours; h++) {
+        int64_t th = spec->start_hour + (int64_t)h - trace->start_hour;
         gp_ledger_hour *row = &l->hours[h];
         size_t slot = h % TILE_HOURS;
 
         if (slot == 0) {
-            fill_tile(trace, tile, in.start_hour + (int64_t)h, in.n_hours - h);
+            fill_tile(trace, tile, spec->start_hour + (int64_t)h,
+                      spec->n_hours - h);
             if (n_cuts)
-                apply_cuts(trace, tile, in.start_hour + (int64_t)h,
-                           in.n_hours - h, cuts, n_cuts, &next_cut,
+                apply_cuts(trace, tile, spec->start_hour + (int64_t)h,
+                           spec->n_hours - h, cuts, n_cuts, &next_cut,
                            &l->hours[h], od_rate,
                            &l->idle_terminated_instance_hours);
         }
@@ -721,7 +740,7 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
         hour.job_spot = false;
         bool spot_any = false;
         hour.h = h;
-        hour.t = (in.start_hour + (int64_t)h) * 3600;
+        hour.t = (spec->start_hour + (int64_t)h) * 3600;
         hour.row = row;
         hour.commitment_cost = 0;
         if (th >= 0 && th < (int64_t)trace->n_hours) {
@@ -730,7 +749,7 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
                 double d = d_inst[i];
                 if (d == 0)
                     continue;
-                if (gp_route_of(trace, strat, ser) == GP_ROUTE_SPOT) {
+                if (gp_series_route(trace, policy, ser) == GP_ROUTE_SPOT) {
                     hour.spot[ser->pool] += d;
                     spot_any = true;
                 } else
@@ -761,7 +780,7 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
                     const gp_series *ser = &trace->series[i];
                     double rest = d_inst[i] - hour.job_spot_ih[i];
                     if ((d_inst[i] == 0 && hour.job_spot_cost[i] == 0) ||
-                        gp_route_of(trace, strat, ser) != GP_ROUTE_SPOT)
+                        gp_series_route(trace, policy, ser) != GP_ROUTE_SPOT)
                         continue;
                     rest_ih[ser->pool] += rest > 0 ? rest : 0;
                     job_cost[ser->pool] += hour.job_spot_cost[i];
@@ -783,7 +802,7 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
                     continue;
                 size_t p = ser->pool;
                 double c;
-                if (gp_route_of(trace, strat, ser) == GP_ROUTE_SPOT) {
+                if (gp_series_route(trace, policy, ser) == GP_ROUTE_SPOT) {
                     double rest = d - hour.job_spot_ih[i];
                     c = job;
                     if (rest > 0 && rest_ih[p] > 0)
@@ -816,8 +835,8 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
             goto fail;
     }
     /* the months are built from the discounted hours */
-    apply_discount(l, 1.0 - s->discount);
-    build_months(l, &in, 1.0 - s->discount);
+    apply_discount(l, 1.0 - spec->discount);
+    build_months(l, &in, 1.0 - spec->discount);
     totals(l, trace);
     /* rounding noise in the allocation is not a cost of its own */
     if (fabs(l->unallocated_cost) < 1e-6 * (1 + l->total_cost))

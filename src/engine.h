@@ -125,7 +125,7 @@ typedef struct gp_ledger {
     uint64_t mc_seed;
 } gp_ledger;
 
-/* How to run. */
+/* How to run a scenario's strategy (gp_run_spec_init). */
 typedef struct gp_engine_options {
     int64_t window_start, window_end; /* seconds; 0,0 = scenario or trace */
     int mc_runs;                      /* < 0: the scenario's */
@@ -139,11 +139,44 @@ typedef struct gp_engine_options {
 
 void gp_engine_options_init(gp_engine_options *o);
 
-/* Bills `trace` under strategy `strategy` (index into s->strategies) and
- * returns a new ledger in *out. */
+/*
+ * Everything one bill needs.  A caller that bills a variant (another
+ * policy, other commitments, another window) changes a copy of a spec,
+ * not of the scenario.  The spec borrows: the commitments, the name and
+ * the progress callback's context must outlive the run.
+ */
+typedef struct gp_run_spec {
+    const char *strategy; /* the ledger's name for the run */
+    int64_t start_hour;   /* window, in epoch hours */
+    size_t n_hours;
+    gp_policy policy[2]; /* by workload: training, inference */
+    /* the commitments, in billing order: owned, the strategy's, extra */
+    const gp_commitment *owned;
+    size_t n_owned;
+    const gp_commitment *added;
+    size_t n_added;
+    const gp_commitment *extra;
+    size_t n_extra;
+    double discount;            /* fraction off every price */
+    double spot_price_factor;   /* multiplies spot prices */
+    double interruption_factor; /* multiplies lambda */
+    int mc_runs;
+    uint64_t mc_seed;
+    int threads;          /* 0: all cores */
+    gp_progress progress; /* the spot Monte Carlo, run by run */
+} gp_run_spec;
+
+/* The spec of strategy `strategy` (index into s->strategies) of scenario
+ * s, run by `opt` (NULL: the defaults): the window is opt's, else the
+ * scenario's, else the trace's span; Monte Carlo runs and seed are opt's
+ * when set, else the scenario's. */
+gp_status gp_run_spec_init(gp_run_spec *spec, const gp_trace *trace,
+                           const gp_scenario *s, size_t strategy,
+                           const gp_engine_options *opt, gp_error *err);
+
+/* Bills `trace` as `spec` says and returns a new ledger in *out. */
 gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
-                        const gp_scenario *s, size_t strategy,
-                        const gp_engine_options *opt, gp_ledger **out,
+                        const gp_run_spec *spec, gp_ledger **out,
                         gp_error *err);
 void gp_ledger_free(gp_ledger *l);
 
@@ -196,18 +229,27 @@ void gp_engine_window(const gp_trace *trace, const gp_scenario *s,
 double gp_daly_expected_time(double work, double tau, double delta,
                              double restart, double mtbf);
 
-/* The policy series `s` follows under `strat`: its workload's, and the
- * inference policy for unlabelled usage. */
+/* The policy series `s` follows under the policies `policy` (by
+ * workload): its workload's, and the inference policy for unlabelled
+ * usage. */
+static inline const gp_policy *gp_series_policy(const gp_policy *policy,
+                                                const gp_series *s)
+{
+    return &policy[s->workload == GP_TRAINING ? 0 : 1];
+}
+
+/* The same under a strategy's policies. */
 static inline const gp_policy *gp_policy_of(const gp_strategy *strat,
                                             const gp_series *s)
 {
-    return &strat->policy[s->workload == GP_TRAINING ? 0 : 1];
+    return gp_series_policy(strat->policy, s);
 }
 
-/* Where the usage of series `s` is launched under `strat`: on spot when
- * its policy launches spot, it is interruptible and its type has a spot
- * price; otherwise on demand, and the route says why.  The engine, the
- * spot model, the optimizer and simulate's warning all ask this. */
+/* Where the usage of series `s` is launched under the policies `policy`:
+ * on spot when its policy launches spot, it is interruptible and its type
+ * has a spot price; otherwise on demand, and the route says why.  The
+ * engine, the spot model, the optimizer and simulate's warning all ask
+ * this. */
 typedef enum gp_launch_route {
     GP_ROUTE_SPOT,
     GP_ROUTE_ON_DEMAND,         /* the policy launches on demand */
@@ -216,15 +258,22 @@ typedef enum gp_launch_route {
 } gp_launch_route;
 
 static inline gp_launch_route
-gp_route_of(const gp_trace *t, const gp_strategy *strat, const gp_series *s)
+gp_series_route(const gp_trace *t, const gp_policy *policy, const gp_series *s)
 {
-    if (gp_policy_of(strat, s)->launch != GP_LAUNCH_SPOT)
+    if (gp_series_policy(policy, s)->launch != GP_LAUNCH_SPOT)
         return GP_ROUTE_ON_DEMAND;
     if (!s->interruptible)
         return GP_ROUTE_NOT_INTERRUPTIBLE;
     if (!t->pools[s->pool].type->spot.present)
         return GP_ROUTE_NO_SPOT_PRICE;
     return GP_ROUTE_SPOT;
+}
+
+/* The same under a strategy's policies. */
+static inline gp_launch_route
+gp_route_of(const gp_trace *t, const gp_strategy *strat, const gp_series *s)
+{
+    return gp_series_route(t, strat->policy, s);
 }
 
 /* The hourly interruption hazard from a monthly rate p:

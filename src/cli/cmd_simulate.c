@@ -191,29 +191,46 @@ static void print_idle(const gp_idle_report *r, gp_ledger *const *l,
  * everything else equal, into saved[i] (NAN for the others).  Against the
  * baseline it would include whatever else the strategy changes (spot,
  * commitments), and say nothing when the baseline terminates too.  The
- * strategy is billed again as the tables' were, by `opt`, from a copy of
- * the scenario that holds it alone (as recommend.c changes a policy). */
+ * strategy is billed again as the tables' were, by `opt`, from its run
+ * specification with the policies changed. */
 static gp_status idle_savings(const gp_inputs *in, const gp_engine_options *opt,
                               gp_ledger *const *l, double *saved, gp_error *err)
 {
     for (size_t i = 0; i < in->scenario->n_strategies; i++) {
-        gp_scenario scn = *in->scenario;
-        gp_strategy strat = scn.strategies[i];
+        gp_run_spec spec;
         gp_ledger *kept = NULL;
 
         saved[i] = NAN;
         if (l[i]->idle_terminated_instance_hours <= 0)
             continue;
-        strat.policy[0].terminate_idle_h = 0;
-        strat.policy[1].terminate_idle_h = 0;
-        scn.strategies = &strat;
-        scn.n_strategies = 1;
         gp_status st =
-            gp_engine_run(in->trace, in->pricing, &scn, 0, opt, &kept, err);
+            gp_run_spec_init(&spec, in->trace, in->scenario, i, opt, err);
+        if (st != GP_OK)
+            return st;
+        spec.policy[0].terminate_idle_h = 0;
+        spec.policy[1].terminate_idle_h = 0;
+        st = gp_engine_run(in->trace, in->pricing, &spec, &kept, err);
         if (st != GP_OK)
             return st;
         saved[i] = kept->total_cost - l[i]->total_cost;
         gp_ledger_free(kept);
+    }
+    return GP_OK;
+}
+
+/* Bills every strategy of the scenario as `opt` says, into ledgers[i]. */
+static gp_status bill_strategies(const gp_inputs *in,
+                                 const gp_engine_options *opt,
+                                 gp_ledger **ledgers, gp_error *err)
+{
+    for (size_t i = 0; i < in->scenario->n_strategies; i++) {
+        gp_run_spec spec;
+        gp_status st =
+            gp_run_spec_init(&spec, in->trace, in->scenario, i, opt, err);
+        if (st == GP_OK)
+            st = gp_engine_run(in->trace, in->pricing, &spec, &ledgers[i], err);
+        if (st != GP_OK)
+            return st;
     }
     return GP_OK;
 }
@@ -270,13 +287,10 @@ static int simulate_exec(gp_cli *cli)
         gp_inputs_free(&in);
         return 1;
     }
-    for (size_t i = 0; i < in.scenario->n_strategies; i++) {
-        if (gp_engine_run(in.trace, in.pricing, in.scenario, i, &opt,
-                          &ledgers[i], &err) != GP_OK) {
-            gp_cli_print_error(&err);
-            rc = 1;
-            goto out;
-        }
+    if (bill_strategies(&in, &opt, ledgers, &err) != GP_OK) {
+        gp_cli_print_error(&err);
+        rc = 1;
+        goto out;
     }
     /* the terminal's idle line; before any file is written, so that a
      * failure leaves none */

@@ -549,11 +549,9 @@ static void test_monte_carlo_mean_agrees_with_daly(void **state)
     gp_engine_options_init(&eo);
     eo.threads = 1;
     gp_ledger *one = NULL, *two = NULL;
-    assert_int_equal(gp_engine_run(t, pricing, s, 0, &eo, &one, &err),
-                     GP_OK);
+    assert_int_equal(run_strategy(t, s, 0, &eo, &one, &err), GP_OK);
     eo.threads = 2;
-    assert_int_equal(gp_engine_run(t, pricing, s, 0, &eo, &two, &err),
-                     GP_OK);
+    assert_int_equal(run_strategy(t, s, 0, &eo, &two, &err), GP_OK);
 
     double lambda = -log(0.875) / 730;
     double wall = gp_daly_expected_time(2000, 1, 0.05, 0.25,
@@ -846,7 +844,7 @@ static void test_out_of_memory_anywhere_fails_cleanly(void **state)
             gp_error_clear(&err);
             l = (gp_ledger *)&err; /* not NULL: the run must set it */
             gp_alloc_fail_only(n);
-            gp_status st = gp_engine_run(t, pricing, s, strat, NULL, &l, &err);
+            gp_status st = run_strategy(t, s, strat, NULL, &l, &err);
             long refused = gp_alloc_refused();
             gp_alloc_fail_after(-1);
             if (st == GP_OK && refused)

@@ -170,7 +170,7 @@ static void test_a_document_that_lost_a_part_is_not_written(void **state)
     gp_ledger *l = NULL;
     gp_error err;
     gp_error_clear(&err);
-    assert_int_equal(gp_engine_run(t, pricing, s, 0, NULL, &l, &err), GP_OK);
+    assert_int_equal(run_strategy(t, s, 0, NULL, &l, &err), GP_OK);
 
     FILE *f = tmpfile();
     assert_non_null(f);

@@ -432,8 +432,9 @@ static bool ledgers_identical(const gp_ledger *a, const gp_ledger *b)
         a->n_jobs != b->n_jobs)
         return false;
     if (!same_double(a->total_cost, b->total_cost) ||
-        !same_double(a->spot_cost, b->spot_cost) ||
-        !same_double(a->on_demand_cost, b->on_demand_cost) ||
+        !same_double(a->cost[GP_MODEL_SPOT], b->cost[GP_MODEL_SPOT]) ||
+        !same_double(a->cost[GP_MODEL_ON_DEMAND],
+                     b->cost[GP_MODEL_ON_DEMAND]) ||
         !same_double(a->spot_cost_p50, b->spot_cost_p50) ||
         !same_double(a->spot_cost_p95, b->spot_cost_p95) ||
         !same_double(a->spot_interruptions_mean, b->spot_interruptions_mean))
@@ -671,8 +672,8 @@ int main(int argc, char **argv)
                          : "DIFFERENT");
         printf("   spot cost mean $%.2f, p50 $%.2f, p95 $%.2f; "
                "interruptions %.1f; on-demand fallback $%.2f\n",
-               lb2->spot_cost, lb2->spot_cost_p50, lb2->spot_cost_p95,
-               lb2->spot_interruptions_mean, lb2->on_demand_cost);
+               lb2->cost[GP_MODEL_SPOT], lb2->spot_cost_p50, lb2->spot_cost_p95,
+               lb2->spot_interruptions_mean, lb2->cost[GP_MODEL_ON_DEMAND]);
         gp_ledger_free(lb1);
         gp_ledger_free(lb2);
         gp_scenario_free(sb);

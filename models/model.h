@@ -62,6 +62,10 @@ typedef struct gp_hour {
 
 typedef struct gp_model {
     const char *name;
+    gp_model_id id;       /* where the ledger holds its cost */
+    const char *cost_key; /* its cost's JSON key and CSV column */
+    const char *label;    /* its cost's column in the terminal table */
+    const char *title;    /* ... and in the workbook */
     /* Builds the model's state for one run; *state may stay NULL when the
      * model has nothing to do. */
     gp_status (*prepare)(const gp_model_input *in, void **state,
@@ -78,6 +82,11 @@ extern const gp_model gp_model_reserved;
 extern const gp_model gp_model_savings_plan;
 extern const gp_model gp_model_on_demand;
 extern const gp_model gp_model_spot;
+
+/* The model table: every model, by gp_model_id (models.c).  Adding a
+ * purchasing model adds it here, to gp_model_id and to the engine's
+ * billing chain; the ledger and the writers follow. */
+extern const gp_model *const gp_models[GP_N_MODELS];
 
 /* Resolves the pool index of a type in a catalog, or -1 when the trace has
  * no demand for it. */

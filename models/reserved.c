@@ -233,7 +233,7 @@ static void reserved_bill_hour(void *state, const gp_model_input *in,
                 continue;
             double cost = r->count * r->effective_hourly;
             gp_sum_add(&r->cost, cost);
-            hour->row->reserved_cost += cost;
+            hour->row->cost[GP_MODEL_RESERVED] += cost;
             hour->commitment_cost += cost;
             group_cost += cost;
             hour->row->reserved_purchased += r->count;
@@ -318,8 +318,15 @@ static gp_status reserved_finish(void *state, const gp_model_input *in,
 }
 
 const gp_model gp_model_reserved = {
-    "reserved", reserved_prepare, reserved_bill_hour, reserved_finish,
-    reserved_free,
+    .name = "reserved",
+    .id = GP_MODEL_RESERVED,
+    .cost_key = "reserved_cost",
+    .label = "reserved",
+    .title = "Reserved",
+    .prepare = reserved_prepare,
+    .bill_hour = reserved_bill_hour,
+    .finish = reserved_finish,
+    .free = reserved_free,
 };
 
 /* The reservations' covering step on its own, for the optimizer: the

@@ -196,7 +196,7 @@ static void savings_plan_bill_hour(void *state, const gp_model_input *in,
         gp_sum_add(&pl->cost, pl->hourly);
         hour->row->sp_used += pl->hourly - budget;
         hour->row->sp_committed += pl->hourly;
-        hour->row->savings_plan_cost += pl->hourly;
+        hour->row->cost[GP_MODEL_SAVINGS_PLAN] += pl->hourly;
         hour->commitment_cost += pl->hourly;
     }
 }
@@ -220,6 +220,13 @@ static gp_status savings_plan_finish(void *state, const gp_model_input *in,
 }
 
 const gp_model gp_model_savings_plan = {
-    "savings_plan", savings_plan_prepare, savings_plan_bill_hour,
-    savings_plan_finish, savings_plan_free,
+    .name = "savings_plan",
+    .id = GP_MODEL_SAVINGS_PLAN,
+    .cost_key = "savings_plan_cost",
+    .label = "savings plan",
+    .title = "Savings plans",
+    .prepare = savings_plan_prepare,
+    .bill_hour = savings_plan_bill_hour,
+    .finish = savings_plan_finish,
+    .free = savings_plan_free,
 };

@@ -469,8 +469,8 @@ static void spot_bill_hour(void *state, const gp_model_input *in,
         hour->job_spot_cost[jr->series] += cost;
         hour->job_spot_ih[jr->series] += jr->hour_ih[k];
         hour->job_spot = true;
-        hour->row->spot_cost += r->spot_cost_mean * share;
-        hour->row->on_demand_cost += r->fallback_cost_mean * share;
+        hour->row->cost[GP_MODEL_SPOT] += r->spot_cost_mean * share;
+        hour->row->cost[GP_MODEL_ON_DEMAND] += r->fallback_cost_mean * share;
     }
     /* the rest of the spot usage: expected value */
     for (size_t p = 0; p < t->n_pools; p++) {
@@ -493,7 +493,7 @@ static void spot_bill_hour(void *state, const gp_model_input *in,
         double price = spot_price(in, (long)p, hour->t);
         double cost = x * wall * price;
         hour->spot_cost[p] += cost;
-        hour->row->spot_cost += cost;
+        hour->row->cost[GP_MODEL_SPOT] += cost;
         gp_sum_add(&s->nonjob_cost, cost);
         gp_sum_add(&s->nonjob_interruptions, x * wall * lambda);
         gp_sum_add(&s->nonjob_failed, x * (wall - (1.0 + delta / tau)) * price);
@@ -541,5 +541,13 @@ static gp_status spot_finish(void *state, const gp_model_input *in,
 }
 
 const gp_model gp_model_spot = {
-    "spot", spot_prepare, spot_bill_hour, spot_finish, spot_free,
+    .name = "spot",
+    .id = GP_MODEL_SPOT,
+    .cost_key = "spot_cost",
+    .label = "spot",
+    .title = "Spot",
+    .prepare = spot_prepare,
+    .bill_hour = spot_bill_hour,
+    .finish = spot_finish,
+    .free = spot_free,
 };

@@ -130,12 +130,9 @@ static void build_months(gp_ledger *l, const gp_model_input *in, double f)
 {
     /* each month's hours are consecutive: compensated sums (gp_sum) over
      * them, written to the month when the next one starts */
+    /* sum[k] for model k's cost (gp_model_id), then the rest */
     enum {
-        OD,
-        RI,
-        SP,
-        SPOT,
-        RI_USED,
+        RI_USED = GP_N_MODELS,
         RI_BOUGHT,
         SP_USED,
         SP_COMMITTED,
@@ -151,10 +148,8 @@ static void build_months(gp_ledger *l, const gp_model_input *in, double f)
                                         l, (l->start_hour + (int64_t)h) * 3600)]
                                   : NULL;
         if (at != m && m) {
-            m->on_demand_cost = gp_sum_value(&sum[OD]);
-            m->reserved_cost = gp_sum_value(&sum[RI]);
-            m->savings_plan_cost = gp_sum_value(&sum[SP]);
-            m->spot_cost = gp_sum_value(&sum[SPOT]);
+            for (int k = 0; k < GP_N_MODELS; k++)
+                m->cost[k] = gp_sum_value(&sum[k]);
             m->reserved_used = gp_sum_value(&sum[RI_USED]);
             m->reserved_purchased = gp_sum_value(&sum[RI_BOUGHT]);
             m->sp_used = gp_sum_value(&sum[SP_USED]);
@@ -168,10 +163,8 @@ static void build_months(gp_ledger *l, const gp_model_input *in, double f)
             memset(sum, 0, sizeof sum);
         m = at;
         const gp_ledger_hour *r = &l->hours[h];
-        gp_sum_add(&sum[OD], r->on_demand_cost);
-        gp_sum_add(&sum[RI], r->reserved_cost);
-        gp_sum_add(&sum[SP], r->savings_plan_cost);
-        gp_sum_add(&sum[SPOT], r->spot_cost);
+        for (int k = 0; k < GP_N_MODELS; k++)
+            gp_sum_add(&sum[k], r->cost[k]);
         gp_sum_add(&sum[RI_USED], r->reserved_used);
         gp_sum_add(&sum[RI_BOUGHT], r->reserved_purchased);
         gp_sum_add(&sum[SP_USED], r->sp_used);
@@ -218,10 +211,10 @@ static void build_months(gp_ledger *l, const gp_model_input *in, double f)
     }
     for (size_t i = 0; i < l->n_months; i++) {
         m = &l->months[i];
-        m->total_cost = m->on_demand_cost + m->reserved_cost +
-                        m->savings_plan_cost + m->spot_cost;
-        m->total_cash = m->on_demand_cost + m->spot_cost + m->reserved_cash +
-                        m->savings_plan_cash;
+        m->total_cost = gp_cost_total(m->cost);
+        /* cash: the models without a commitment pay as they bill */
+        m->total_cash = m->cost[GP_MODEL_ON_DEMAND] + m->cost[GP_MODEL_SPOT] +
+                        m->reserved_cash + m->savings_plan_cash;
     }
 }
 
@@ -233,10 +226,8 @@ static void apply_discount(gp_ledger *l, double f)
         return;
     for (size_t h = 0; h < l->n_hours; h++) {
         gp_ledger_hour *r = &l->hours[h];
-        r->on_demand_cost *= f;
-        r->reserved_cost *= f;
-        r->savings_plan_cost *= f;
-        r->spot_cost *= f;
+        for (int k = 0; k < GP_N_MODELS; k++)
+            r->cost[k] *= f;
         r->all_on_demand_cost *= f;
         r->od_equiv_launched *= f;
         r->od_equiv_covered *= f;
@@ -375,16 +366,14 @@ gp_status gp_ledger_chargeback(const gp_ledger *l, const gp_trace *t,
 static void totals(gp_ledger *l, const gp_trace *t)
 {
     /* over every hour of the window: compensated sums (gp_sum) */
-    gp_sum od = {0}, ri = {0}, sp = {0}, spot = {0}, all_od = {0};
+    gp_sum cost[GP_N_MODELS] = {{0}}, all_od = {0};
     gp_sum ri_used = {0}, ri_bought = {0}, sp_used = {0}, sp_bought = {0};
     gp_sum launched = {0}, covered = {0}, ih[GP_N_WORKLOADS] = {{0}};
 
     for (size_t h = 0; h < l->n_hours; h++) {
         const gp_ledger_hour *r = &l->hours[h];
-        gp_sum_add(&od, r->on_demand_cost);
-        gp_sum_add(&ri, r->reserved_cost);
-        gp_sum_add(&sp, r->savings_plan_cost);
-        gp_sum_add(&spot, r->spot_cost);
+        for (int k = 0; k < GP_N_MODELS; k++)
+            gp_sum_add(&cost[k], r->cost[k]);
         gp_sum_add(&all_od, r->all_on_demand_cost);
         gp_sum_add(&ri_used, r->reserved_used);
         gp_sum_add(&ri_bought, r->reserved_purchased);
@@ -395,15 +384,12 @@ static void totals(gp_ledger *l, const gp_trace *t)
         for (int w = 0; w < GP_N_WORKLOADS; w++)
             gp_sum_add(&ih[w], r->instance_hours[w]);
     }
-    l->on_demand_cost = gp_sum_value(&od);
-    l->reserved_cost = gp_sum_value(&ri);
-    l->savings_plan_cost = gp_sum_value(&sp);
-    l->spot_cost = gp_sum_value(&spot);
+    for (int k = 0; k < GP_N_MODELS; k++)
+        l->cost[k] = gp_sum_value(&cost[k]);
     l->all_on_demand_cost = gp_sum_value(&all_od);
     for (int w = 0; w < GP_N_WORKLOADS; w++)
         l->workload_instance_hours[w] = gp_sum_value(&ih[w]);
-    l->total_cost = l->on_demand_cost + l->reserved_cost +
-                    l->savings_plan_cost + l->spot_cost;
+    l->total_cost = gp_cost_total(l->cost);
     l->savings = l->all_on_demand_cost - l->total_cost;
     l->savings_pct =
         l->all_on_demand_cost > 0 ? l->savings / l->all_on_demand_cost : 0;
@@ -816,9 +802,7 @@ gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
                 allocated += c;
             }
         }
-        gp_sum_add(&unallocated, row->on_demand_cost + row->reserved_cost +
-                                     row->savings_plan_cost + row->spot_cost -
-                                     allocated);
+        gp_sum_add(&unallocated, gp_cost_total(row->cost) - allocated);
     }
     for (size_t i = 0; i < trace->n_series; i++)
         l->series[i].cost = gp_sum_value(&series_cost[i]);

@@ -18,12 +18,29 @@
 
 #include "gpuplan.h"
 
+/* The purchasing models, in the order the ledger holds their costs and
+ * the writers list them: an index into the model table gp_models
+ * (models/model.h), whose entries name each one. */
+typedef enum gp_model_id {
+    GP_MODEL_ON_DEMAND,
+    GP_MODEL_RESERVED,     /* amortized: effective hourly x count */
+    GP_MODEL_SAVINGS_PLAN, /* amortized: the hourly commitment */
+    GP_MODEL_SPOT,         /* spot price x hours, interruptions included */
+    GP_N_MODELS
+} gp_model_id;
+
+/* The sum of costs by model, added in the models' order. */
+static inline double gp_cost_total(const double cost[GP_N_MODELS])
+{
+    double total = cost[0];
+    for (int k = 1; k < GP_N_MODELS; k++)
+        total += cost[k];
+    return total;
+}
+
 /* What one hour cost and how commitments were used. */
 typedef struct gp_ledger_hour {
-    double on_demand_cost;
-    double reserved_cost;     /* amortized: effective hourly x count */
-    double savings_plan_cost; /* amortized: the hourly commitment */
-    double spot_cost;         /* spot price x hours, interruptions included */
+    double cost[GP_N_MODELS]; /* by model (gp_model_id) */
     double all_on_demand_cost;
     double od_equiv_launched; /* on-demand value of usage launched on demand */
     double od_equiv_covered;  /* ... of that, covered by commitments */
@@ -37,8 +54,8 @@ typedef struct gp_ledger_hour {
 /* One calendar month. */
 typedef struct gp_ledger_month {
     int year, month;
-    double on_demand_cost, reserved_cost, savings_plan_cost, spot_cost;
-    double total_cost; /* amortized */
+    double cost[GP_N_MODELS]; /* by model (gp_model_id) */
+    double total_cost;        /* amortized */
     /* cash: upfront payments in the month they are paid (none paid before
      * the window), recurring fees as billed */
     double reserved_cash, savings_plan_cash;
@@ -97,7 +114,7 @@ typedef struct gp_ledger {
 
     /* window totals */
     double total_cost, all_on_demand_cost, savings, savings_pct;
-    double on_demand_cost, reserved_cost, savings_plan_cost, spot_cost;
+    double cost[GP_N_MODELS]; /* by model (gp_model_id) */
     double reserved_utilization, savings_plan_utilization, coverage;
     /* cost per useful GPU-hour = cost / useful GPU-hours, both over the
      * usage that came with gpu_util (all of it, when every row has one);

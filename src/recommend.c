@@ -217,7 +217,8 @@ static gp_status policy_and_routing(struct ctx *c, gp_recommendation *r,
     /* routing: training on spot, if it pays */
     if (may_route) {
         gp_ledger *l = sj.out;
-        if (l->total_cost < r->policy_cost - 0.005 && l->spot_cost > 0)
+        if (l->total_cost < r->policy_cost - 0.005 &&
+            l->cost[GP_MODEL_SPOT] > 0)
             st = add_routing(c, r, l);
         gp_ledger_free(l);
     }

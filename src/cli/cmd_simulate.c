@@ -6,12 +6,13 @@
  */
 #include "classify.h"
 #include "cli.h"
-#include "progress.h"
 #include "engine.h"
 #include "forecast.h"
 #include "idle.h"
-#include "util.h"
+#include "model.h"
+#include "progress.h"
 #include "report.h"
+#include "util.h"
 #include "writers.h"
 
 #include <math.h>
@@ -26,6 +27,17 @@ static void pct(char *buf, size_t size, double v)
         snprintf(buf, size, "%.1f%%", fabs(100 * v) < 0.05 ? 0 : 100 * v);
     else
         snprintf(buf, size, "-");
+}
+
+/* The columns of cost by model: the models' names, or the costs of l. */
+static void model_columns(const gp_ledger *l)
+{
+    char money[32];
+    for (int k = 0; k < GP_N_MODELS; k++) {
+        if (l)
+            gp_format_money(l->cost[k], money, sizeof money);
+        printf(" %15s", l ? money : gp_models[k]->label);
+    }
 }
 
 /* The terminal table: one row per strategy, then the parts of each. */
@@ -76,25 +88,22 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
         unlabeled |= l[i]->workload_cost[GP_UNLABELED] != 0;
         unused |= l[i]->unallocated_cost != 0;
     }
-    printf("\n%-16s %15s %15s %15s %15s %15s %15s", "cost by model",
-           "on-demand", "reserved", "savings plan", "spot", "training",
-           "inference");
+    printf("\n%-16s", "cost by model");
+    model_columns(NULL);
+    printf(" %15s %15s", "training", "inference");
     if (unlabeled)
         printf(" %15s", gp_workload_name(GP_UNLABELED));
     if (unused)
         printf(" %18s", "unused commitments");
     putchar('\n');
     for (size_t i = 0; i < n; i++) {
-        gp_format_money(l[i]->on_demand_cost, m[0], sizeof m[0]);
-        gp_format_money(l[i]->reserved_cost, m[1], sizeof m[1]);
-        gp_format_money(l[i]->savings_plan_cost, m[2], sizeof m[2]);
-        gp_format_money(l[i]->spot_cost, m[3], sizeof m[3]);
+        printf("%-16s", l[i]->strategy);
+        model_columns(l[i]);
         gp_format_money(l[i]->workload_cost[GP_TRAINING], m[4], sizeof m[4]);
         gp_format_money(l[i]->workload_cost[GP_INFERENCE], m[5], sizeof m[5]);
         gp_format_money(l[i]->workload_cost[GP_UNLABELED], m[6], sizeof m[6]);
         gp_format_money(l[i]->unallocated_cost, m[7], sizeof m[7]);
-        printf("%-16s %15s %15s %15s %15s %15s %15s", l[i]->strategy, m[0],
-               m[1], m[2], m[3], m[4], m[5]);
+        printf(" %15s %15s", m[4], m[5]);
         if (unlabeled)
             printf(" %15s", m[6]);
         if (unused)
@@ -102,7 +111,7 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
         putchar('\n');
     }
     for (size_t i = 0; i < n; i++) {
-        if (l[i]->spot_cost <= 0)
+        if (l[i]->cost[GP_MODEL_SPOT] <= 0)
             continue;
         /* a count or money that is not zero never reads as zero (10 hours
          * at 10% a month expect 0.0015 interruptions) */

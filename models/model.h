@@ -1,19 +1,9 @@
 /*
- * model.h: the one interface every purchasing model implements.
- *
- * A model is a const table of four functions, like a tmux command entry.
- * The engine (src/engine.c) prepares each model once per run, then, for
- * every clock hour of the window, hands the hour to the models in billing
- * order:
- *
- *   reserved -> savings_plan -> on_demand     usage launched on demand
- *   spot                                      usage launched on spot
- *
- * Each model takes what it can of hour->remaining (on-demand launched
- * instance-hours per pool still to be paid for), or of hour->spot, and
- * writes what that cost into the hour's ledger row and per-pool arrays.
- * After the last hour, finish() writes the model's per-commitment or
- * per-job results into the ledger.
+ * model.h: the one interface every purchasing model implements: a const
+ * table of functions (prepare, bill_hour, finish, free) the engine calls
+ * in billing order, reserved -> savings_plan -> on_demand for usage
+ * launched on demand and spot for usage launched on spot, and the model
+ * table gp_models.  The reasoning is in docs/design/models.md.
  */
 #ifndef GP_MODEL_H
 #define GP_MODEL_H

@@ -1,21 +1,8 @@
 /*
- * savings_plan.c: savings plans (SPEC section 4, step 2).
- *
- * A plan commits `hourly_commitment` dollars an hour for its term.  In each
- * hour, after reservations, it covers eligible usage launched on demand:
- * covering x instance-hours of a type uses x times that type's plan rate of
- * the hour's commitment, and what is not used is lost when the hour ends.
- *
- * Order, as AWS documents it: instance_family plans before compute plans;
- * within a plan, usage with the highest discount (1 - plan rate /
- * on-demand rate) first, ties to the lower plan rate.  Several plans of one
- * kind apply one after the other in the order they started (then the order
- * they are listed).
- *
- * Eligibility: a compute plan covers any family in any region of its
- * provider; an instance_family plan covers its family in its region.  A
- * type whose catalog has no rate for the plan's kind, term and payment is
- * not covered by it.
+ * savings_plan.c: savings plans (SPEC section 4, step 2): an hourly
+ * dollar commitment that covers eligible usage launched on demand after
+ * the reservations, in AWS's order (instance_family plans first, the
+ * highest discount first).  The reasoning is in docs/design/models.md.
  */
 #include "covering.h"
 #include "util.h"

@@ -1,17 +1,9 @@
 /*
- * engine.h: the replay engine (SPEC section 4).
- *
- * The engine bills a trace hour by hour under one strategy: per clock hour
- * and pool, the policy decides what each workload launches on (on-demand or
- * spot); usage launched on demand is covered by reservations, then savings
- * plans, then billed on demand (models/, in that order); spot usage is
- * billed by the spot model with its interruption costs.  The result is a
- * ledger: per hour, per month (amortized and cash), per series (for
- * chargeback) and per job run (for the spot report).
- *
- * The recommender and the forecaster call gp_engine_run() as their cost
- * function, so it takes everything it needs as const inputs and keeps no
- * global state.
+ * engine.h: the replay engine (SPEC section 4).  gp_engine_run() bills a
+ * trace hour by hour as a run specification (gp_run_spec) says and
+ * returns a ledger: per hour, per month, per series and per job run.  It
+ * keeps no global state: the recommender and the forecaster use it as
+ * their cost function.  The reasoning is in docs/design/engine.md.
  */
 #ifndef GP_ENGINE_H
 #define GP_ENGINE_H

@@ -273,12 +273,15 @@ static double time_bill(const gp_trace *t, const gp_pricing *p,
 {
     gp_error err;
     gp_engine_options eo;
+    gp_run_spec spec;
     gp_ledger *l = NULL;
     gp_error_clear(&err);
     gp_engine_options_init(&eo); /* as the recommender's bill() sets it */
     eo.threads = threads;
+    if (gp_run_spec_init(&spec, t, s, 0, &eo, &err) != GP_OK)
+        die_err("gp_run_spec_init", &err);
     double t0 = now_s();
-    if (gp_engine_run(t, p, s, 0, &eo, &l, &err) != GP_OK)
+    if (gp_engine_run(t, p, &spec, &l, &err) != GP_OK)
         die_err("gp_engine_run", &err);
     double t1 = now_s();
     *cost = l->total_cost;

@@ -404,10 +404,13 @@ static double time_run(const gp_trace *trace, const gp_pricing *pricing,
                        gp_ledger **out)
 {
     gp_error err;
+    gp_run_spec spec;
     gp_ledger *l = NULL;
     gp_error_clear(&err);
+    if (gp_run_spec_init(&spec, trace, s, 0, opt, &err) != GP_OK)
+        die_err("gp_run_spec_init", &err);
     double t0 = now_s();
-    if (gp_engine_run(trace, pricing, s, 0, opt, &l, &err) != GP_OK)
+    if (gp_engine_run(trace, pricing, &spec, &l, &err) != GP_OK)
         die_err("gp_engine_run", &err);
     double t1 = now_s();
     if (out)
@@ -429,8 +432,9 @@ static bool ledgers_identical(const gp_ledger *a, const gp_ledger *b)
         a->n_jobs != b->n_jobs)
         return false;
     if (!same_double(a->total_cost, b->total_cost) ||
-        !same_double(a->spot_cost, b->spot_cost) ||
-        !same_double(a->on_demand_cost, b->on_demand_cost) ||
+        !same_double(a->cost[GP_MODEL_SPOT], b->cost[GP_MODEL_SPOT]) ||
+        !same_double(a->cost[GP_MODEL_ON_DEMAND],
+                     b->cost[GP_MODEL_ON_DEMAND]) ||
         !same_double(a->spot_cost_p50, b->spot_cost_p50) ||
         !same_double(a->spot_cost_p95, b->spot_cost_p95) ||
         !same_double(a->spot_interruptions_mean, b->spot_interruptions_mean))
@@ -668,8 +672,8 @@ int main(int argc, char **argv)
                          : "DIFFERENT");
         printf("   spot cost mean $%.2f, p50 $%.2f, p95 $%.2f; "
                "interruptions %.1f; on-demand fallback $%.2f\n",
-               lb2->spot_cost, lb2->spot_cost_p50, lb2->spot_cost_p95,
-               lb2->spot_interruptions_mean, lb2->on_demand_cost);
+               lb2->cost[GP_MODEL_SPOT], lb2->spot_cost_p50, lb2->spot_cost_p95,
+               lb2->spot_interruptions_mean, lb2->cost[GP_MODEL_ON_DEMAND]);
         gp_ledger_free(lb1);
         gp_ledger_free(lb2);
         gp_scenario_free(sb);

@@ -1,42 +1,27 @@
 /*
- * model.h: the one interface every purchasing model implements.
- *
- * A model is a const table of four functions, like a tmux command entry.
- * The engine (src/engine.c) prepares each model once per run, then, for
- * every clock hour of the window, hands the hour to the models in billing
- * order:
- *
- *   reserved -> savings_plan -> on_demand     usage launched on demand
- *   spot                                      usage launched on spot
- *
- * Each model takes what it can of hour->remaining (on-demand launched
- * instance-hours per pool still to be paid for), or of hour->spot, and
- * writes what that cost into the hour's ledger row and per-pool arrays.
- * After the last hour, finish() writes the model's per-commitment or
- * per-job results into the ledger.
+ * model.h: the one interface every purchasing model implements: a const
+ * table of functions (prepare, bill_hour, finish, free) the engine calls
+ * in billing order, reserved -> savings_plan -> on_demand for usage
+ * launched on demand and spot for usage launched on spot, and the model
+ * table gp_models.  The reasoning is in docs/design/models.md.
  */
 #ifndef GP_MODEL_H
 #define GP_MODEL_H
 
 #include "engine.h"
 
-/* What every model may read: immutable for the whole run. */
+/* What every model may read: immutable for the whole run.  The window,
+ * the policies, the price factors and the Monte Carlo settings are the
+ * spec's. */
 typedef struct gp_model_input {
     const gp_trace *trace;
     const gp_pricing *pricing;
-    const gp_scenario *scenario;
-    const gp_strategy *strategy;
+    const gp_run_spec *spec;
     /* all commitments of the run: owned + the strategy's + extra */
     const gp_commitment *const *commitments;
     size_t n_commitments;
-    int64_t start_hour; /* window, in epoch hours */
-    size_t n_hours;
     /* per pool: the on-demand rate (before the scenario discount) */
     const double *od_rate;
-    int mc_runs;
-    uint64_t mc_seed;
-    int threads;
-    const gp_progress *progress; /* the "Monte Carlo" stage; may be NULL */
 } gp_model_input;
 
 /* One clock hour as the models see it. */
@@ -67,6 +52,10 @@ typedef struct gp_hour {
 
 typedef struct gp_model {
     const char *name;
+    gp_model_id id;       /* where the ledger holds its cost */
+    const char *cost_key; /* its cost's JSON key and CSV column */
+    const char *label;    /* its cost's column in the terminal table */
+    const char *title;    /* ... and in the workbook */
     /* Builds the model's state for one run; *state may stay NULL when the
      * model has nothing to do. */
     gp_status (*prepare)(const gp_model_input *in, void **state,
@@ -83,6 +72,11 @@ extern const gp_model gp_model_reserved;
 extern const gp_model gp_model_savings_plan;
 extern const gp_model gp_model_on_demand;
 extern const gp_model gp_model_spot;
+
+/* The model table: every model, by gp_model_id (models.c).  Adding a
+ * purchasing model adds it here, to gp_model_id and to the engine's
+ * billing chain; the ledger and the writers follow. */
+extern const gp_model *const gp_models[GP_N_MODELS];
 
 /* Resolves the pool index of a type in a catalog, or -1 when the trace has
  * no demand for it. */

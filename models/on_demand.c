@@ -22,7 +22,7 @@ static void on_demand_bill_hour(void *state, const gp_model_input *in,
     for (size_t p = 0; p < in->trace->n_pools; p++) {
         double cost = hour->remaining[p] * in->od_rate[p];
         hour->od_cost[p] += cost;
-        hour->row->on_demand_cost += cost;
+        hour->row->cost[GP_MODEL_ON_DEMAND] += cost;
         hour->remaining[p] = 0;
     }
 }
@@ -42,6 +42,13 @@ static void on_demand_free(void *state)
 }
 
 const gp_model gp_model_on_demand = {
-    "on_demand", on_demand_prepare, on_demand_bill_hour, on_demand_finish,
-    on_demand_free,
+    .name = "on_demand",
+    .id = GP_MODEL_ON_DEMAND,
+    .cost_key = "on_demand_cost",
+    .label = "on-demand",
+    .title = "On-demand",
+    .prepare = on_demand_prepare,
+    .bill_hour = on_demand_bill_hour,
+    .finish = on_demand_finish,
+    .free = on_demand_free,
 };

@@ -1,18 +1,8 @@
 /*
- * reserved.c: reserved instances (SPEC section 4, step 1).
- *
- * A reservation of `count` instances of one type is paid for every hour it
- * is active in the window, used or not, at its effective hourly rate
- * (hourly + upfront / (term_years x 8760)).  In each hour it first covers
- * usage of its own type; then, where the catalog gives normalization
- * factors (AWS size flexibility: xlarge 8, 2xlarge 16, ..., 48xlarge 384),
- * the units it has left cover other sizes of the same family in the same
- * region, smallest size first, as AWS applies regional reservations.
- *
- * Coverage is worked in normalized units, so a 12xlarge reservation (96
- * units) covering two 4xlarge hours (2 x 32 = 64 units) is 2/3 used; it is
- * reported in instance-hours of the reserved type (SPEC section 4), here
- * 2/3 of one 12xlarge instance-hour used of 1 purchased.
+ * reserved.c: reserved instances (SPEC section 4, step 1): paid every
+ * active hour at the effective hourly rate, covering their own type
+ * first, then other sizes of the family by normalization factor (AWS
+ * size flexibility).  The reasoning is in docs/design/models.md.
  */
 #include "covering.h"
 #include "util.h"
@@ -106,6 +96,45 @@ static void reserved_free(void *state)
     gp_free(s);
 }
 
+/* The family group of type `it` of catalog `cat` in s (`fam` its family
+ * when it has a normalization factor, else NULL): the one there, or a new
+ * one with the trace's pools it may cover, smallest size first; NULL when
+ * memory ran out. */
+static struct family *family_of(struct state *s, const gp_trace *t,
+                                const gp_catalog *cat,
+                                const gp_instance_type *it, const char *fam)
+{
+    struct family *f = NULL;
+    for (size_t k = 0; k < s->n_families; k++) {
+        struct family *g = &s->families[k];
+        if (g->catalog == cat &&
+            ((fam && g->family && strcmp(g->family, fam) == 0) ||
+             (!fam && !g->family && g->type == it)))
+            f = g;
+    }
+    if (f)
+        return f;
+    struct family *nf =
+        gp_realloc(s->families, (s->n_families + 1) * sizeof *s->families);
+    if (!nf)
+        return NULL;
+    s->families = nf;
+    f = &s->families[s->n_families++];
+    memset(f, 0, sizeof *f);
+    f->catalog = cat;
+    f->family = fam;
+    f->type = fam ? NULL : it;
+    f->pools = gp_calloc(t->n_pools + 1, sizeof *f->pools);
+    if (!f->pools)
+        return NULL;
+    for (size_t p = 0; p < t->n_pools; p++)
+        if (gp_reserved_covers(cat, it, t->pools[p].catalog, t->pools[p].type))
+            f->pools[f->n_pools++] = (long)p;
+    sort_trace = t;
+    qsort(f->pools, f->n_pools, sizeof *f->pools, pool_factor_cmp);
+    return f;
+}
+
 static gp_status reserved_prepare(const gp_model_input *in, void **state,
                                   gp_error *err)
 {
@@ -156,35 +185,9 @@ static gp_status reserved_prepare(const gp_model_input *in, void **state,
         /* its family group: same catalog, same family when the type has a
          * factor; a group of its own type otherwise */
         const char *fam = it->normalization_factor > 0 ? it->family : NULL;
-        struct family *f = NULL;
-        for (size_t k = 0; k < s->n_families; k++) {
-            struct family *g = &s->families[k];
-            if (g->catalog == cat &&
-                ((fam && g->family && strcmp(g->family, fam) == 0) ||
-                 (!fam && !g->family && g->type == it)))
-                f = g;
-        }
-        if (!f) {
-            struct family *nf = gp_realloc(
-                s->families, (s->n_families + 1) * sizeof *s->families);
-            if (!nf)
-                goto nomem;
-            s->families = nf;
-            f = &s->families[s->n_families++];
-            memset(f, 0, sizeof *f);
-            f->catalog = cat;
-            f->family = fam;
-            f->type = fam ? NULL : it;
-            f->pools = gp_calloc(t->n_pools + 1, sizeof *f->pools);
-            if (!f->pools)
-                goto nomem;
-            for (size_t p = 0; p < t->n_pools; p++)
-                if (gp_reserved_covers(cat, it, t->pools[p].catalog,
-                                       t->pools[p].type))
-                    f->pools[f->n_pools++] = (long)p;
-            sort_trace = t;
-            qsort(f->pools, f->n_pools, sizeof *f->pools, pool_factor_cmp);
-        }
+        struct family *f = family_of(s, t, cat, it, fam);
+        if (!f)
+            goto nomem;
         struct reservation *nr =
             gp_realloc(f->res, (f->n_res + 1) * sizeof *f->res);
         if (!nr)
@@ -197,8 +200,8 @@ static gp_status reserved_prepare(const gp_model_input *in, void **state,
         r->count = c->count;
         r->units = c->count * (fam ? it->normalization_factor : 1.0);
         r->effective_hourly = gp_reserved_effective_hourly(offer);
-        gp_commitment_active_hours(c, in->start_hour, in->n_hours, &r->first,
-                                   &r->last);
+        gp_commitment_active_hours(c, in->spec->start_hour, in->spec->n_hours,
+                                   &r->first, &r->last);
     }
     *state = s;
     return GP_OK;
@@ -233,7 +236,7 @@ static void reserved_bill_hour(void *state, const gp_model_input *in,
                 continue;
             double cost = r->count * r->effective_hourly;
             gp_sum_add(&r->cost, cost);
-            hour->row->reserved_cost += cost;
+            hour->row->cost[GP_MODEL_RESERVED] += cost;
             hour->commitment_cost += cost;
             group_cost += cost;
             hour->row->reserved_purchased += r->count;
@@ -318,8 +321,15 @@ static gp_status reserved_finish(void *state, const gp_model_input *in,
 }
 
 const gp_model gp_model_reserved = {
-    "reserved", reserved_prepare, reserved_bill_hour, reserved_finish,
-    reserved_free,
+    .name = "reserved",
+    .id = GP_MODEL_RESERVED,
+    .cost_key = "reserved_cost",
+    .label = "reserved",
+    .title = "Reserved",
+    .prepare = reserved_prepare,
+    .bill_hour = reserved_bill_hour,
+    .finish = reserved_finish,
+    .free = reserved_free,
 };
 
 /* The reservations' covering step on its own, for the optimizer: the
@@ -350,10 +360,10 @@ gp_status gp_reserved_cover(const gp_model_input *in, double *const *demand,
     hour.spot = scratch + 4 * (np + 1);
     hour.commit_cost = scratch + 5 * (np + 1);
     hour.row = &row;
-    for (size_t h = 0; h < in->n_hours; h++) {
+    for (size_t h = 0; h < in->spec->n_hours; h++) {
         memset(&row, 0, sizeof row);
         hour.h = h;
-        hour.t = (in->start_hour + (int64_t)h) * 3600;
+        hour.t = (in->spec->start_hour + (int64_t)h) * 3600;
         for (size_t p = 0; p < np; p++)
             hour.remaining[p] = demand[p][h];
         reserved_bill_hour(state, in, &hour);

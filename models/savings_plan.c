@@ -1,21 +1,8 @@
 /*
- * savings_plan.c: savings plans (SPEC section 4, step 2).
- *
- * A plan commits `hourly_commitment` dollars an hour for its term.  In each
- * hour, after reservations, it covers eligible usage launched on demand:
- * covering x instance-hours of a type uses x times that type's plan rate of
- * the hour's commitment, and what is not used is lost when the hour ends.
- *
- * Order, as AWS documents it: instance_family plans before compute plans;
- * within a plan, usage with the highest discount (1 - plan rate /
- * on-demand rate) first, ties to the lower plan rate.  Several plans of one
- * kind apply one after the other in the order they started (then the order
- * they are listed).
- *
- * Eligibility: a compute plan covers any family in any region of its
- * provider; an instance_family plan covers its family in its region.  A
- * type whose catalog has no rate for the plan's kind, term and payment is
- * not covered by it.
+ * savings_plan.c: savings plans (SPEC section 4, step 2): an hourly
+ * dollar commitment that covers eligible usage launched on demand after
+ * the reservations, in AWS's order (instance_family plans first, the
+ * highest discount first).  The reasoning is in docs/design/models.md.
  */
 #include "covering.h"
 #include "util.h"
@@ -129,8 +116,8 @@ static gp_status savings_plan_prepare(const gp_model_input *in, void **state,
         struct plan *pl = &s->plans[s->n_plans++];
         pl->commitment = i;
         pl->hourly = c->hourly_commitment;
-        gp_commitment_active_hours(c, in->start_hour, in->n_hours, &pl->first,
-                                   &pl->last);
+        gp_commitment_active_hours(c, in->spec->start_hour, in->spec->n_hours,
+                                   &pl->first, &pl->last);
         pl->pools = gp_calloc(t->n_pools + 1, sizeof *pl->pools);
         if (!pl->pools)
             goto nomem;
@@ -196,7 +183,7 @@ static void savings_plan_bill_hour(void *state, const gp_model_input *in,
         gp_sum_add(&pl->cost, pl->hourly);
         hour->row->sp_used += pl->hourly - budget;
         hour->row->sp_committed += pl->hourly;
-        hour->row->savings_plan_cost += pl->hourly;
+        hour->row->cost[GP_MODEL_SAVINGS_PLAN] += pl->hourly;
         hour->commitment_cost += pl->hourly;
     }
 }
@@ -220,6 +207,13 @@ static gp_status savings_plan_finish(void *state, const gp_model_input *in,
 }
 
 const gp_model gp_model_savings_plan = {
-    "savings_plan", savings_plan_prepare, savings_plan_bill_hour,
-    savings_plan_finish, savings_plan_free,
+    .name = "savings_plan",
+    .id = GP_MODEL_SAVINGS_PLAN,
+    .cost_key = "savings_plan_cost",
+    .label = "savings plan",
+    .title = "Savings plans",
+    .prepare = savings_plan_prepare,
+    .bill_hour = savings_plan_bill_hour,
+    .finish = savings_plan_finish,
+    .free = savings_plan_free,
 };

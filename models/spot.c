@@ -1,45 +1,9 @@
 /*
- * spot.c: spot purchasing with interruptions (SPEC section 4).
- *
- * Usage launched on spot pays the spot price (the catalog's, or its price
- * history at the hour, times the scenario's spot_price_factor) plus what
- * interruptions cost.  Each instance is reclaimed at the hourly hazard
- * lambda = -ln(1 - p) / 730 from the catalog's monthly rate p (times the
- * scenario's interruption_factor), so a job on N instances is interrupted
- * at rate N x lambda.  Work is checkpointed every tau hours at a cost of
- * delta hours; an interruption loses the work since the last checkpoint and
- * costs a restart overhead R, all billed on the job's N instances.
- *
- * Job runs (rows tied by job_id) are replayed by Monte Carlo: every run is
- * simulated `runs` times with its own GSL random stream, seeded from the
- * scenario seed and the run's index, so results do not depend on how many
- * threads share the work; replicate totals are summed in whole
- * micro-dollars, which makes the sum independent of the order, too.  A run
- * falls back to on-demand after max_interruptions, or when its deadline is
- * at risk: when the hours it has lost so far (lost work and restarts) plus
- * the most one more interruption can lose (R + tau + delta) exceed the
- * policy's deadline_slack_h.
- *
- * A run that started before the window is not replayed (its first hours
- * are outside it): its hours in the window are priced like usage without
- * job_id, and the ledger counts such runs.  A run that goes past the
- * window's end is replayed whole, and each replicate's cost is billed in
- * proportion to the run's instance-hours in each hour; the window holds
- * the share `window` of it.  The ledger's spot statistics (expected
- * interruptions and failed-attempt cost, the percentiles of the cost)
- * count that share of every run, so they cover the hours the billed cost
- * covers; a run's own row (gp_ledger_job) is the whole run, with its
- * cost in the window beside it.
- *
- * Spot usage without job_id uses the expected value, Daly (2006):
- *   T_w = M e^(R/M) (e^((tau+delta)/M) - 1) W / tau,   M = 1 / (N lambda),
- * with N the instances the pool runs on spot in that hour, treated as one
- * job (the conservative reading when jobs are unknown).
- *
- * Both use the same model of a segment: a first attempt needs tau + delta
- * uninterrupted hours; after an interruption, R + tau + delta.  For that
- * model Daly's formula is the exact expectation, which the tests check
- * against the Monte Carlo mean.
+ * spot.c: spot purchasing with interruptions (SPEC section 4): job runs
+ * replayed by Monte Carlo (a random stream per run, fallback to on-demand
+ * when the deadline is at risk), other spot usage priced by Daly's
+ * expected time.  The reasoning and the formulas are in
+ * docs/design/models.md.
  */
 #include "model.h"
 #include "util.h"
@@ -116,14 +80,14 @@ struct state {
 static double spot_price(const gp_model_input *in, long pool, int64_t t)
 {
     return gp_spot_price_at(&in->trace->pools[pool].type->spot, t) *
-           in->scenario->spot_price_factor;
+           in->spec->spot_price_factor;
 }
 
 static double pool_lambda(const gp_model_input *in, long pool)
 {
     return gp_spot_hazard(
                in->trace->pools[pool].type->spot.interruption_rate_monthly) *
-           in->scenario->interruption_factor;
+           in->spec->interruption_factor;
 }
 
 static void spot_free(void *state)
@@ -242,14 +206,14 @@ static void *mc_worker_run(void *arg)
         size_t i = atomic_fetch_add(&w->sh->next, 1);
         if (i >= s->n_runs)
             break;
-        gp_progress_report(w->sh->in->progress, "Monte Carlo", (double)i,
+        gp_progress_report(&w->sh->in->spec->progress, "Monte Carlo", (double)i,
                            (double)s->n_runs);
         struct spot_run *r = &s->runs[i];
         double sum_int = 0, sum_failed = 0, sum_spot = 0, sum_fb = 0;
         double fell_back = 0;
         struct replicate rep;
 
-        gsl_rng_set(rng, run_seed(w->sh->in->mc_seed, r->run));
+        gsl_rng_set(rng, run_seed(w->sh->in->spec->mc_seed, r->run));
         for (int k = 0; k < reps; k++) {
             simulate(r, rng, &rep);
             double spot = r->n * rep.spot_hours * r->price;
@@ -293,15 +257,16 @@ static bool index_hours(struct state *s, const gp_model_input *in)
     const gp_trace *t = in->trace;
     size_t n = 0;
 
-    s->active_at = gp_calloc(in->n_hours + 2, sizeof *s->active_at);
+    s->active_at = gp_calloc(in->spec->n_hours + 2, sizeof *s->active_at);
     if (!s->active_at)
         return false;
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = 0; i < s->n_runs; i++) {
             const gp_job_run *jr = &t->runs[s->runs[i].run];
             for (size_t k = 0; k < jr->n_hours; k++) {
-                int64_t h = jr->hour0 + (int64_t)k - in->start_hour;
-                if (h < 0 || h >= (int64_t)in->n_hours || jr->hour_ih[k] <= 0)
+                int64_t h = jr->hour0 + (int64_t)k - in->spec->start_hour;
+                if (h < 0 || h >= (int64_t)in->spec->n_hours ||
+                    jr->hour_ih[k] <= 0)
                     continue;
                 if (pass == 0)
                     s->active_at[h + 2]++;
@@ -312,9 +277,9 @@ static bool index_hours(struct state *s, const gp_model_input *in)
         if (pass == 0) {
             /* counts at h + 2 become starts at h + 1, which the second
              * pass moves to h's end, that is h + 1's start */
-            for (size_t h = 2; h < in->n_hours + 2; h++)
+            for (size_t h = 2; h < in->spec->n_hours + 2; h++)
                 s->active_at[h] += s->active_at[h - 1];
-            n = s->active_at[in->n_hours + 1];
+            n = s->active_at[in->spec->n_hours + 1];
             s->active = gp_malloc((n + 1) * sizeof *s->active);
             if (!s->active)
                 return false;
@@ -323,39 +288,37 @@ static bool index_hours(struct state *s, const gp_model_input *in)
     return true;
 }
 
-static gp_status spot_prepare(const gp_model_input *in, void **state,
-                              gp_error *err)
+/* Per pool: the policy of its first interruptible series (the training
+ * policy if none), for spot usage that is not a job run. */
+static void pool_policies(struct state *s, const gp_model_input *in)
 {
     const gp_trace *t = in->trace;
-    struct state *s = gp_calloc(1, sizeof *s);
-    int threads = in->threads;
 
-    *state = NULL;
-    if (!s)
-        goto nomem;
-    s->job_ih = gp_calloc(t->n_pools + 1, sizeof *s->job_ih);
-    s->replicates = in->mc_runs > 0 ? in->mc_runs : 1;
-    s->totals = gp_calloc((size_t)s->replicates, sizeof *s->totals);
-    s->runs = gp_calloc(t->n_runs + 1, sizeof *s->runs);
-    s->pool_pol = gp_calloc(t->n_pools + 1, sizeof *s->pool_pol);
-    if (!s->job_ih || !s->totals || !s->runs || !s->pool_pol)
-        goto nomem;
     for (size_t k = t->n_series; k-- > 0;)
         if (t->series[k].interruptible)
             s->pool_pol[t->series[k].pool] =
-                gp_policy_of(in->strategy, &t->series[k]);
+                gp_series_policy(in->spec->policy, &t->series[k]);
     for (size_t p = 0; p < t->n_pools; p++)
         if (!s->pool_pol[p])
-            s->pool_pol[p] = &in->strategy->policy[0];
+            s->pool_pol[p] = &in->spec->policy[0];
+}
 
-    double ws = (double)in->start_hour * 3600.0;
-    double we = ws + (double)in->n_hours * 3600.0;
+/* The job runs launched on spot that start in the window, to replay,
+ * into s->runs; those that started before it are only counted
+ * (early_runs, early_ih). */
+static void collect_runs(struct state *s, const gp_model_input *in)
+{
+    const gp_trace *t = in->trace;
+    double ws = (double)in->spec->start_hour * 3600.0;
+    double we = ws + (double)in->spec->n_hours * 3600.0;
+    int64_t end_h = in->spec->start_hour + (int64_t)in->spec->n_hours;
+
     for (size_t i = 0; i < t->n_runs; i++) {
         const gp_job_run *jr = &t->runs[i];
         const gp_series *ser = &t->series[jr->series];
-        const gp_policy *pol = gp_policy_of(in->strategy, ser);
+        const gp_policy *pol = gp_series_policy(in->spec->policy, ser);
         long pool = (long)ser->pool;
-        if (gp_route_of(t, in->strategy, ser) != GP_ROUTE_SPOT)
+        if (gp_series_route(t, in->spec->policy, ser) != GP_ROUTE_SPOT)
             continue;
         if (jr->instances <= 0 || jr->instance_hours <= 0 ||
             (double)jr->start >= we)
@@ -366,8 +329,7 @@ static gp_status spot_prepare(const gp_model_input *in, void **state,
             double ih = 0;
             for (size_t k = 0; k < jr->n_hours; k++) {
                 int64_t h = jr->hour0 + (int64_t)k;
-                if (h >= in->start_hour &&
-                    h < in->start_hour + (int64_t)in->n_hours)
+                if (h >= in->spec->start_hour && h < end_h)
                     ih += jr->hour_ih[k];
             }
             if (ih > 0) {
@@ -379,7 +341,7 @@ static gp_status spot_prepare(const gp_model_input *in, void **state,
         struct spot_run *r = &s->runs[s->n_runs++];
         double ih = 0;
         for (size_t k = 0; k < jr->n_hours; k++)
-            if (jr->hour0 + (int64_t)k < in->start_hour + (int64_t)in->n_hours)
+            if (jr->hour0 + (int64_t)k < end_h)
                 ih += jr->hour_ih[k];
         r->window = ih / jr->instance_hours;
         r->run = (uint32_t)i;
@@ -391,53 +353,79 @@ static gp_status spot_prepare(const gp_model_input *in, void **state,
         r->lambda = pool_lambda(in, pool);
         r->policy = pol;
     }
+}
+
+/* The Monte Carlo over s's runs, on every core (or in->spec->threads):
+ * each worker takes the next run and keeps its own replicate totals,
+ * added into s->totals at the end.  False when memory ran out. */
+static bool monte_carlo(struct state *s, const gp_model_input *in)
+{
+    struct mc_shared sh;
+    int threads = in->spec->threads;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+    if (threads <= 0)
+        threads = cores < 1 ? 1 : (cores > 64 ? 64 : (int)cores);
+    if ((size_t)threads > s->n_runs)
+        threads = (int)s->n_runs;
+    sh.s = s;
+    sh.in = in;
+    atomic_init(&sh.next, 0);
+    atomic_init(&sh.failed, 0);
+    struct mc_worker *w = gp_calloc((size_t)threads, sizeof *w);
+    pthread_t *tid = gp_calloc((size_t)threads, sizeof *tid);
+    bool ok = w && tid;
+    for (int k = 0; ok && k < threads; k++) {
+        w[k].sh = &sh;
+        w[k].totals = k == 0
+                          ? s->totals
+                          : gp_calloc((size_t)s->replicates, sizeof(int64_t));
+        if (!w[k].totals)
+            ok = false;
+    }
+    if (ok) {
+        int started = 1;
+        for (int k = 1; k < threads; k++, started++)
+            if (pthread_create(&tid[k], NULL, mc_worker_run, &w[k]) != 0)
+                break;
+        mc_worker_run(&w[0]);
+        for (int k = 1; k < started; k++)
+            pthread_join(tid[k], NULL);
+        /* the stage is over */
+        gp_progress_report(&in->spec->progress, "Monte Carlo", -1, 0);
+        for (int k = 1; k < threads; k++)
+            for (int r = 0; r < s->replicates; r++)
+                s->totals[r] += w[k].totals[r];
+    }
+    for (int k = 1; w && k < threads; k++)
+        gp_free(w[k].totals);
+    gp_free(w);
+    gp_free(tid);
+    return ok && !atomic_load(&sh.failed);
+}
+
+static gp_status spot_prepare(const gp_model_input *in, void **state,
+                              gp_error *err)
+{
+    const gp_trace *t = in->trace;
+    struct state *s = gp_calloc(1, sizeof *s);
+
+    *state = NULL;
+    if (!s)
+        goto nomem;
+    s->job_ih = gp_calloc(t->n_pools + 1, sizeof *s->job_ih);
+    s->replicates = in->spec->mc_runs > 0 ? in->spec->mc_runs : 1;
+    s->totals = gp_calloc((size_t)s->replicates, sizeof *s->totals);
+    s->runs = gp_calloc(t->n_runs + 1, sizeof *s->runs);
+    s->pool_pol = gp_calloc(t->n_pools + 1, sizeof *s->pool_pol);
+    if (!s->job_ih || !s->totals || !s->runs || !s->pool_pol)
+        goto nomem;
+    pool_policies(s, in);
+    collect_runs(s, in);
     if (!index_hours(s, in))
         goto nomem;
-
-    /* Monte Carlo over the runs, on every core */
-    if (s->n_runs > 0) {
-        struct mc_shared sh;
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        if (threads <= 0)
-            threads = cores < 1 ? 1 : (cores > 64 ? 64 : (int)cores);
-        if ((size_t)threads > s->n_runs)
-            threads = (int)s->n_runs;
-        sh.s = s;
-        sh.in = in;
-        atomic_init(&sh.next, 0);
-        atomic_init(&sh.failed, 0);
-        struct mc_worker *w = gp_calloc((size_t)threads, sizeof *w);
-        pthread_t *tid = gp_calloc((size_t)threads, sizeof *tid);
-        bool ok = w && tid;
-        for (int k = 0; ok && k < threads; k++) {
-            w[k].sh = &sh;
-            w[k].totals = k == 0 ? s->totals
-                                 : gp_calloc((size_t)s->replicates,
-                                             sizeof(int64_t));
-            if (!w[k].totals)
-                ok = false;
-        }
-        if (ok) {
-            int started = 1;
-            for (int k = 1; k < threads; k++, started++)
-                if (pthread_create(&tid[k], NULL, mc_worker_run, &w[k]) != 0)
-                    break;
-            mc_worker_run(&w[0]);
-            for (int k = 1; k < started; k++)
-                pthread_join(tid[k], NULL);
-            /* the stage is over */
-            gp_progress_report(in->progress, "Monte Carlo", -1, 0);
-            for (int k = 1; k < threads; k++)
-                for (int r = 0; r < s->replicates; r++)
-                    s->totals[r] += w[k].totals[r];
-        }
-        for (int k = 1; w && k < threads; k++)
-            gp_free(w[k].totals);
-        gp_free(w);
-        gp_free(tid);
-        if (!ok || atomic_load(&sh.failed))
-            goto nomem;
-    }
+    if (s->n_runs > 0 && !monte_carlo(s, in))
+        goto nomem;
     *state = s;
     return GP_OK;
 nomem:
@@ -468,8 +456,8 @@ static void spot_bill_hour(void *state, const gp_model_input *in,
         hour->job_spot_cost[jr->series] += cost;
         hour->job_spot_ih[jr->series] += jr->hour_ih[k];
         hour->job_spot = true;
-        hour->row->spot_cost += r->spot_cost_mean * share;
-        hour->row->on_demand_cost += r->fallback_cost_mean * share;
+        hour->row->cost[GP_MODEL_SPOT] += r->spot_cost_mean * share;
+        hour->row->cost[GP_MODEL_ON_DEMAND] += r->fallback_cost_mean * share;
     }
     /* the rest of the spot usage: expected value */
     for (size_t p = 0; p < t->n_pools; p++) {
@@ -492,7 +480,7 @@ static void spot_bill_hour(void *state, const gp_model_input *in,
         double price = spot_price(in, (long)p, hour->t);
         double cost = x * wall * price;
         hour->spot_cost[p] += cost;
-        hour->row->spot_cost += cost;
+        hour->row->cost[GP_MODEL_SPOT] += cost;
         gp_sum_add(&s->nonjob_cost, cost);
         gp_sum_add(&s->nonjob_interruptions, x * wall * lambda);
         gp_sum_add(&s->nonjob_failed, x * (wall - (1.0 + delta / tau)) * price);
@@ -540,5 +528,13 @@ static gp_status spot_finish(void *state, const gp_model_input *in,
 }
 
 const gp_model gp_model_spot = {
-    "spot", spot_prepare, spot_bill_hour, spot_finish, spot_free,
+    .name = "spot",
+    .id = GP_MODEL_SPOT,
+    .cost_key = "spot_cost",
+    .label = "spot",
+    .title = "Spot",
+    .prepare = spot_prepare,
+    .bill_hour = spot_bill_hour,
+    .finish = spot_finish,
+    .free = spot_free,
 };

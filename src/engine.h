@@ -1,29 +1,38 @@
 /*
- * engine.h: the replay engine (SPEC section 4).
- *
- * The engine bills a trace hour by hour under one strategy: per clock hour
- * and pool, the policy decides what each workload launches on (on-demand or
- * spot); usage launched on demand is covered by reservations, then savings
- * plans, then billed on demand (models/, in that order); spot usage is
- * billed by the spot model with its interruption costs.  The result is a
- * ledger: per hour, per month (amortized and cash), per series (for
- * chargeback) and per job run (for the spot report).
- *
- * The recommender and the forecaster call gp_engine_run() as their cost
- * function, so it takes everything it needs as const inputs and keeps no
- * global state.
+ * engine.h: the replay engine (SPEC section 4).  gp_engine_run() bills a
+ * trace hour by hour as a run specification (gp_run_spec) says and
+ * returns a ledger: per hour, per month, per series and per job run.  It
+ * keeps no global state: the recommender and the forecaster use it as
+ * their cost function.  The reasoning is in docs/design/engine.md.
  */
 #ifndef GP_ENGINE_H
 #define GP_ENGINE_H
 
 #include "gpuplan.h"
 
+/* The purchasing models, in the order the ledger holds their costs and
+ * the writers list them: an index into the model table gp_models
+ * (models/model.h), whose entries name each one. */
+typedef enum gp_model_id {
+    GP_MODEL_ON_DEMAND,
+    GP_MODEL_RESERVED,     /* amortized: effective hourly x count */
+    GP_MODEL_SAVINGS_PLAN, /* amortized: the hourly commitment */
+    GP_MODEL_SPOT,         /* spot price x hours, interruptions included */
+    GP_N_MODELS
+} gp_model_id;
+
+/* The sum of costs by model, added in the models' order. */
+static inline double gp_cost_total(const double cost[GP_N_MODELS])
+{
+    double total = cost[0];
+    for (int k = 1; k < GP_N_MODELS; k++)
+        total += cost[k];
+    return total;
+}
+
 /* What one hour cost and how commitments were used. */
 typedef struct gp_ledger_hour {
-    double on_demand_cost;
-    double reserved_cost;     /* amortized: effective hourly x count */
-    double savings_plan_cost; /* amortized: the hourly commitment */
-    double spot_cost;         /* spot price x hours, interruptions included */
+    double cost[GP_N_MODELS]; /* by model (gp_model_id) */
     double all_on_demand_cost;
     double od_equiv_launched; /* on-demand value of usage launched on demand */
     double od_equiv_covered;  /* ... of that, covered by commitments */
@@ -37,8 +46,8 @@ typedef struct gp_ledger_hour {
 /* One calendar month. */
 typedef struct gp_ledger_month {
     int year, month;
-    double on_demand_cost, reserved_cost, savings_plan_cost, spot_cost;
-    double total_cost; /* amortized */
+    double cost[GP_N_MODELS]; /* by model (gp_model_id) */
+    double total_cost;        /* amortized */
     /* cash: upfront payments in the month they are paid (none paid before
      * the window), recurring fees as billed */
     double reserved_cash, savings_plan_cash;
@@ -97,7 +106,7 @@ typedef struct gp_ledger {
 
     /* window totals */
     double total_cost, all_on_demand_cost, savings, savings_pct;
-    double on_demand_cost, reserved_cost, savings_plan_cost, spot_cost;
+    double cost[GP_N_MODELS]; /* by model (gp_model_id) */
     double reserved_utilization, savings_plan_utilization, coverage;
     /* cost per useful GPU-hour = cost / useful GPU-hours, both over the
      * usage that came with gpu_util (all of it, when every row has one);
@@ -125,7 +134,7 @@ typedef struct gp_ledger {
     uint64_t mc_seed;
 } gp_ledger;
 
-/* How to run. */
+/* How to run a scenario's strategy (gp_run_spec_init). */
 typedef struct gp_engine_options {
     int64_t window_start, window_end; /* seconds; 0,0 = scenario or trace */
     int mc_runs;                      /* < 0: the scenario's */
@@ -139,11 +148,44 @@ typedef struct gp_engine_options {
 
 void gp_engine_options_init(gp_engine_options *o);
 
-/* Bills `trace` under strategy `strategy` (index into s->strategies) and
- * returns a new ledger in *out. */
+/*
+ * Everything one bill needs.  A caller that bills a variant (another
+ * policy, other commitments, another window) changes a copy of a spec,
+ * not of the scenario.  The spec borrows: the commitments, the name and
+ * the progress callback's context must outlive the run.
+ */
+typedef struct gp_run_spec {
+    const char *strategy; /* the ledger's name for the run */
+    int64_t start_hour;   /* window, in epoch hours */
+    size_t n_hours;
+    gp_policy policy[2]; /* by workload: training, inference */
+    /* the commitments, in billing order: owned, the strategy's, extra */
+    const gp_commitment *owned;
+    size_t n_owned;
+    const gp_commitment *added;
+    size_t n_added;
+    const gp_commitment *extra;
+    size_t n_extra;
+    double discount;            /* fraction off every price */
+    double spot_price_factor;   /* multiplies spot prices */
+    double interruption_factor; /* multiplies lambda */
+    int mc_runs;
+    uint64_t mc_seed;
+    int threads;          /* 0: all cores */
+    gp_progress progress; /* the spot Monte Carlo, run by run */
+} gp_run_spec;
+
+/* The spec of strategy `strategy` (index into s->strategies) of scenario
+ * s, run by `opt` (NULL: the defaults): the window is opt's, else the
+ * scenario's, else the trace's span; Monte Carlo runs and seed are opt's
+ * when set, else the scenario's. */
+gp_status gp_run_spec_init(gp_run_spec *spec, const gp_trace *trace,
+                           const gp_scenario *s, size_t strategy,
+                           const gp_engine_options *opt, gp_error *err);
+
+/* Bills `trace` as `spec` says and returns a new ledger in *out. */
 gp_status gp_engine_run(const gp_trace *trace, const gp_pricing *pricing,
-                        const gp_scenario *s, size_t strategy,
-                        const gp_engine_options *opt, gp_ledger **out,
+                        const gp_run_spec *spec, gp_ledger **out,
                         gp_error *err);
 void gp_ledger_free(gp_ledger *l);
 
@@ -196,18 +238,27 @@ void gp_engine_window(const gp_trace *trace, const gp_scenario *s,
 double gp_daly_expected_time(double work, double tau, double delta,
                              double restart, double mtbf);
 
-/* The policy series `s` follows under `strat`: its workload's, and the
- * inference policy for unlabelled usage. */
+/* The policy series `s` follows under the policies `policy` (by
+ * workload): its workload's, and the inference policy for unlabelled
+ * usage. */
+static inline const gp_policy *gp_series_policy(const gp_policy *policy,
+                                                const gp_series *s)
+{
+    return &policy[s->workload == GP_TRAINING ? 0 : 1];
+}
+
+/* The same under a strategy's policies. */
 static inline const gp_policy *gp_policy_of(const gp_strategy *strat,
                                             const gp_series *s)
 {
-    return &strat->policy[s->workload == GP_TRAINING ? 0 : 1];
+    return gp_series_policy(strat->policy, s);
 }
 
-/* Where the usage of series `s` is launched under `strat`: on spot when
- * its policy launches spot, it is interruptible and its type has a spot
- * price; otherwise on demand, and the route says why.  The engine, the
- * spot model, the optimizer and simulate's warning all ask this. */
+/* Where the usage of series `s` is launched under the policies `policy`:
+ * on spot when its policy launches spot, it is interruptible and its type
+ * has a spot price; otherwise on demand, and the route says why.  The
+ * engine, the spot model, the optimizer and simulate's warning all ask
+ * this. */
 typedef enum gp_launch_route {
     GP_ROUTE_SPOT,
     GP_ROUTE_ON_DEMAND,         /* the policy launches on demand */
@@ -216,15 +267,22 @@ typedef enum gp_launch_route {
 } gp_launch_route;
 
 static inline gp_launch_route
-gp_route_of(const gp_trace *t, const gp_strategy *strat, const gp_series *s)
+gp_series_route(const gp_trace *t, const gp_policy *policy, const gp_series *s)
 {
-    if (gp_policy_of(strat, s)->launch != GP_LAUNCH_SPOT)
+    if (gp_series_policy(policy, s)->launch != GP_LAUNCH_SPOT)
         return GP_ROUTE_ON_DEMAND;
     if (!s->interruptible)
         return GP_ROUTE_NOT_INTERRUPTIBLE;
     if (!t->pools[s->pool].type->spot.present)
         return GP_ROUTE_NO_SPOT_PRICE;
     return GP_ROUTE_SPOT;
+}
+
+/* The same under a strategy's policies. */
+static inline gp_launch_route
+gp_route_of(const gp_trace *t, const gp_strategy *strat, const gp_series *s)
+{
+    return gp_series_route(t, strat->policy, s);
 }
 
 /* The hourly interruption hazard from a monthly rate p:

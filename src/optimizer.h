@@ -73,9 +73,9 @@ typedef struct gp_opt {
 } gp_opt;
 
 /*
- * Builds the problem for `trace` launched under strategy `strategy` of `s`
- * over the window [start_hour, start_hour + n_hours): per-pool demand after
- * the owned reservations, owned plans as fixed, and, for every pool, the
+ * Builds the problem for `trace` launched under the policies of `spec`
+ * over its window: per-pool demand after the reservations among its
+ * commitments, its plans as fixed, and, for every pool, the
  * cheapest reservation offer allowed by `max_term` and `payments` (a bit
  * per gp_payment), and savings plans to buy (compute per provider,
  * instance_family per provider, region and family) at their cheapest
@@ -83,8 +83,7 @@ typedef struct gp_opt {
  * scenario.
  */
 gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
-                       const gp_pricing *pricing, const gp_scenario *s,
-                       size_t strategy, int64_t start_hour, size_t n_hours,
+                       const gp_pricing *pricing, const gp_run_spec *spec,
                        int max_term, unsigned payments, gp_error *err);
 void gp_opt_free(gp_opt *o);
 

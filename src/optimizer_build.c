@@ -183,14 +183,15 @@ static void choose_reservation(gp_opt_pool *pool, int max_term,
     }
 }
 
-/* Adds to every pool's demand what `strat` launches on demand in each
- * hour of the window starting at start_hour, as the engine sums it. */
+/* Adds to every pool's demand what the policies `policy` launch on demand
+ * in each hour of the window starting at start_hour, as the engine sums
+ * it. */
 static void sum_demand(gp_opt *o, const gp_trace *trace,
-                       const gp_strategy *strat, int64_t start_hour)
+                       const gp_policy *policy, int64_t start_hour)
 {
     for (size_t i = 0; i < trace->n_series; i++) {
         const gp_series *ser = &trace->series[i];
-        if (gp_route_of(trace, strat, ser) == GP_ROUTE_SPOT)
+        if (gp_series_route(trace, policy, ser) == GP_ROUTE_SPOT)
             continue;
         for (size_t h = 0; h < o->n_hours; h++) {
             int64_t th = start_hour + (int64_t)h - trace->start_hour;
@@ -276,13 +277,11 @@ static void order_plans(gp_opt *o)
 }
 
 gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
-                       const gp_pricing *pricing, const gp_scenario *s,
-                       size_t strategy, int64_t start_hour, size_t n_hours,
+                       const gp_pricing *pricing, const gp_run_spec *spec,
                        int max_term, unsigned payments, gp_error *err)
 {
     gp_opt *o = gp_calloc(1, sizeof *o);
-    const gp_strategy *strat = &s->strategies[strategy];
-    size_t np = trace->n_pools;
+    size_t n_hours = spec->n_hours, np = trace->n_pools;
     const gp_commitment **owned = NULL;
     double **demand = NULL, *od_rate = NULL;
     gp_status st = GP_ERR_NOMEM;
@@ -295,7 +294,8 @@ gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
     o->pools = gp_calloc(np + 1, sizeof *o->pools);
     od_rate = gp_calloc(np + 1, sizeof *od_rate);
     demand = gp_calloc(np + 1, sizeof *demand);
-    owned = gp_calloc(s->n_commitments + strat->n_add + 1, sizeof *owned);
+    owned = gp_calloc(spec->n_owned + spec->n_added + spec->n_extra + 1,
+                      sizeof *owned);
     if (!o->pools || !od_rate || !demand || !owned)
         goto fail;
     for (size_t p = 0; p < np; p++) {
@@ -311,23 +311,23 @@ gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
         demand[p] = pool->demand;
         choose_reservation(pool, max_term, payments);
     }
-    sum_demand(o, trace, strat, start_hour);
+    sum_demand(o, trace, spec->policy, spec->start_hour);
 
+    /* the spec's commitments, as the engine lists them */
     size_t n_owned = 0;
-    for (size_t i = 0; i < s->n_commitments; i++)
-        owned[n_owned++] = &s->commitments[i];
-    for (size_t i = 0; i < strat->n_add; i++)
-        owned[n_owned++] = &strat->add_commitments[i];
+    for (size_t i = 0; i < spec->n_owned; i++)
+        owned[n_owned++] = &spec->owned[i];
+    for (size_t i = 0; i < spec->n_added; i++)
+        owned[n_owned++] = &spec->added[i];
+    for (size_t i = 0; i < spec->n_extra; i++)
+        owned[n_owned++] = &spec->extra[i];
     gp_model_input in;
     memset(&in, 0, sizeof in);
     in.trace = trace;
     in.pricing = pricing;
-    in.scenario = s;
-    in.strategy = strat;
+    in.spec = spec;
     in.commitments = owned;
     in.n_commitments = n_owned;
-    in.start_hour = start_hour;
-    in.n_hours = n_hours;
     in.od_rate = od_rate;
     /* the owned reservations cover first, exactly as the engine bills
      * them */
@@ -335,7 +335,7 @@ gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
     if (st != GP_OK)
         goto fail;
     st = GP_ERR_NOMEM;
-    if (add_owned_plans(o, owned, n_owned, start_hour) != GP_OK ||
+    if (add_owned_plans(o, owned, n_owned, spec->start_hour) != GP_OK ||
         add_plans_to_buy(o, max_term, payments) != GP_OK)
         goto fail;
     order_plans(o);

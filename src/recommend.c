@@ -19,26 +19,33 @@ void gp_rec_ctx_init(struct ctx *c, const gp_trace *t, const gp_pricing *p,
                      const gp_scenario *s, int64_t start_hour,
                      size_t n_hours, const gp_recommend_options *opt)
 {
+    gp_engine_options eo;
+
     c->trace = t;
     c->pricing = p;
-    c->scn = *s;
-    c->strat = s->strategies[0];
-    c->strat.add_commitments = NULL;
-    c->strat.n_add = 0;
-    c->scn.strategies = &c->strat;
-    c->scn.n_strategies = 1;
+    c->scenario = s;
+    gp_engine_options_init(&eo);
+    eo.window_start = start_hour * 3600;
+    eo.window_end = (start_hour + (int64_t)n_hours) * 3600;
+    eo.threads = opt->threads;
+    eo.mc_runs = opt->mc_runs;
+    eo.mc_seed = opt->mc_seed;
+    eo.progress = opt->progress;
+    /* strategy 0 always exists: nothing can fail */
+    (void)gp_run_spec_init(&c->spec, t, s, 0, &eo, NULL);
+    c->spec.added = NULL;
+    c->spec.n_added = 0;
     c->start_hour = start_hour;
     c->n_hours = n_hours;
     c->opt = opt;
     c->low = NULL;
 }
 
-/* *dst = a copy of c whose scenario points at the copy's own strategy,
- * so that its policy can change without changing c's. */
+/* *dst = a copy of c, whose policy can change without changing c's (the
+ * spec holds its policies by value). */
 void gp_rec_ctx_copy(struct ctx *dst, const struct ctx *c)
 {
     *dst = *c;
-    dst->scn.strategies = &dst->strat;
 }
 
 /* Bills the window with `extra` commitments on top of the owned ones. */
@@ -46,18 +53,10 @@ gp_status gp_rec_bill(const struct ctx *c, const gp_trace *t,
                       const gp_commitment *extra, size_t n_extra,
                       gp_ledger **out, gp_error *err)
 {
-    gp_engine_options eo;
-    gp_engine_options_init(&eo);
-    eo.window_start = c->start_hour * 3600;
-    eo.window_end = (c->start_hour + (int64_t)c->n_hours) * 3600;
-    eo.extra = extra;
-    eo.n_extra = n_extra;
-    eo.threads = c->opt->threads;
-    eo.mc_runs = c->opt->mc_runs;
-    eo.mc_seed = c->opt->mc_seed;
-    eo.progress = c->opt->progress;
-    return gp_engine_run(t ? t : c->trace, c->pricing, &c->scn, 0, &eo, out,
-                         err);
+    gp_run_spec spec = c->spec;
+    spec.extra = extra;
+    spec.n_extra = n_extra;
+    return gp_engine_run(t ? t : c->trace, c->pricing, &spec, out, err);
 }
 
 gp_status gp_rec_bill_cost(const struct ctx *c, const gp_trace *t,
@@ -180,9 +179,8 @@ static gp_status add_routing(struct ctx *c, gp_recommendation *r,
              "training on spot costs %s instead of %s, "
              "interruptions included (%s expected, %s "
              "interruptions); checkpoint every %g h",
-             on_spot, od, lost, count,
-             c->strat.policy[0].checkpoint_interval_h);
-    c->strat.policy[0].launch = GP_LAUNCH_SPOT;
+             on_spot, od, lost, count, c->spec.policy[0].checkpoint_interval_h);
+    c->spec.policy[0].launch = GP_LAUNCH_SPOT;
     return GP_OK;
 }
 
@@ -195,10 +193,10 @@ static gp_status policy_and_routing(struct ctx *c, gp_recommendation *r,
     gp_status st;
 
     /* the policy's bill and, beside it, training on spot */
-    bool may_route = c->strat.policy[0].launch == GP_LAUNCH_ON_DEMAND;
+    bool may_route = c->spec.policy[0].launch == GP_LAUNCH_ON_DEMAND;
     struct ctx spot;
     gp_rec_ctx_copy(&spot, c);
-    spot.strat.policy[0].launch = GP_LAUNCH_SPOT;
+    spot.spec.policy[0].launch = GP_LAUNCH_SPOT;
     struct bill_job pj, sj;
     memset(&pj, 0, sizeof pj);
     pj.c = c;
@@ -219,7 +217,8 @@ static gp_status policy_and_routing(struct ctx *c, gp_recommendation *r,
     /* routing: training on spot, if it pays */
     if (may_route) {
         gp_ledger *l = sj.out;
-        if (l->total_cost < r->policy_cost - 0.005 && l->spot_cost > 0)
+        if (l->total_cost < r->policy_cost - 0.005 &&
+            l->cost[GP_MODEL_SPOT] > 0)
             st = add_routing(c, r, l);
         gp_ledger_free(l);
     }
@@ -459,7 +458,7 @@ static gp_status backtest(const gp_trace *trace, const gp_pricing *pricing,
         return st;
     gp_rec_ctx_init(&test, trace, pricing, s, cut,
                     (size_t)(start + (int64_t)hours - cut), opt);
-    test.strat.policy[0] = c.strat.policy[0]; /* the routing decision */
+    test.spec.policy[0] = c.spec.policy[0]; /* the routing decision */
     gp_rec_ctx_init(&test_policy, trace, pricing, s, cut, test.n_hours, opt);
     st = backtest_bills(&test, &test_policy, cut, r, err);
     if (st == GP_OK)
@@ -592,9 +591,8 @@ gp_status gp_recommend_bill_plan(const gp_trace *trace,
                                  gp_error *err)
 {
     const gp_plan_result *p = &rec->plans[rec->recommended];
-    gp_scenario scn = *s;
-    gp_strategy strat = s->strategies[0];
     gp_engine_options eo;
+    gp_run_spec spec;
     gp_status st;
 
     out[0] = out[1] = NULL;
@@ -602,10 +600,6 @@ gp_status gp_recommend_bill_plan(const gp_trace *trace,
         return GP_OK; /* planned on forecast demand: nothing to bill */
     /* as the recommender bills: the baseline strategy alone, nothing
      * added, over the recommendation's window */
-    strat.add_commitments = NULL;
-    strat.n_add = 0;
-    scn.strategies = &strat;
-    scn.n_strategies = 1;
     gp_engine_options_init(&eo);
     eo.window_start = rec->start_hour * 3600;
     eo.window_end = (rec->start_hour + (int64_t)rec->n_hours) * 3600;
@@ -613,29 +607,25 @@ gp_status gp_recommend_bill_plan(const gp_trace *trace,
     eo.mc_runs = mc_runs;
     eo.mc_seed = mc_seed;
     eo.progress = *progress;
-    st = gp_engine_run(trace, pricing, &scn, 0, &eo, &out[0], err);
+    st = gp_run_spec_init(&spec, trace, s, 0, &eo, err);
     if (st != GP_OK)
         return st;
-    gp_free(out[0]->strategy);
-    out[0]->strategy = gp_strdup("current");
+    spec.added = NULL;
+    spec.n_added = 0;
+    spec.strategy = "current";
+    st = gp_engine_run(trace, pricing, &spec, &out[0], err);
+    if (st != GP_OK)
+        return st;
     if (p->route_training_to_spot)
-        strat.policy[0].launch = GP_LAUNCH_SPOT;
-    eo.extra = p->commitments;
-    eo.n_extra = p->n_commitments;
-    st = gp_engine_run(trace, pricing, &scn, 0, &eo, &out[1], err);
+        spec.policy[0].launch = GP_LAUNCH_SPOT;
+    spec.extra = p->commitments;
+    spec.n_extra = p->n_commitments;
+    spec.strategy = p->name;
+    st = gp_engine_run(trace, pricing, &spec, &out[1], err);
     if (st != GP_OK) {
         gp_ledger_free(out[0]);
         out[0] = NULL;
         return st;
-    }
-    gp_free(out[1]->strategy);
-    out[1]->strategy = gp_strdup(p->name);
-    if (!out[0]->strategy || !out[1]->strategy) {
-        gp_ledger_free(out[0]);
-        gp_ledger_free(out[1]);
-        out[0] = out[1] = NULL;
-        gp_error_set(err, NULL, 0, 0, NULL, "out of memory");
-        return GP_ERR_NOMEM;
     }
     return GP_OK;
 }

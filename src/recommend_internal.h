@@ -23,14 +23,15 @@
  * case) is one of several. */
 #define ONE_YEAR_HISTORY_HOURS (4 * WEEK)
 
-/* A run's fixed parts: the scenario with the baseline strategy, maybe
- * routed, and the window. */
+/* A run's fixed parts: the scenario, the bill of its baseline strategy
+ * (training maybe routed to spot, nothing added) and the window, which
+ * is also spec's. */
 struct ctx {
     const gp_trace *trace;
     const gp_pricing *pricing;
-    gp_scenario scn;    /* shallow copy whose only strategy is strat */
-    gp_strategy strat;  /* the baseline, training maybe on spot */
-    int64_t start_hour; /* window */
+    const gp_scenario *scenario; /* the caller's */
+    gp_run_spec spec;            /* the baseline, training maybe on spot */
+    int64_t start_hour;          /* window */
     size_t n_hours;
     const gp_recommend_options *opt;
     const gp_trace
@@ -73,7 +74,7 @@ void gp_rec_ctx_init(struct ctx *c, const gp_trace *t, const gp_pricing *p,
                      const gp_scenario *s, int64_t start_hour,
                      size_t n_hours, const gp_recommend_options *opt);
 
-/* *dst = a copy of c whose scenario points at the copy's own strategy. */
+/* *dst = a copy of c whose policy can change without changing c's. */
 void gp_rec_ctx_copy(struct ctx *dst, const struct ctx *c);
 
 /* Bills c's window of t (NULL: c's trace) with `extra` commitments on top

@@ -121,7 +121,7 @@ static void *downside_run(void *arg)
         return NULL; /* the window is under a day: no case */
     struct ctx plain;
     gp_rec_ctx_copy(&plain, c);
-    plain.strat.policy[0].launch = c->scn.policy[0].launch;
+    plain.spec.policy[0].launch = c->scenario->policy[0].launch;
     gp_ledger *l = NULL;
     j->st = gp_rec_bill(&plain, j->down, NULL, 0, &l, &j->err);
     if (j->st == GP_OK)

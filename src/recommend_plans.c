@@ -85,7 +85,7 @@ void gp_rec_unsupported_why(const gp_recommendation *r, size_t n_hours,
  * bills every price, commitment fees included, times this). */
 static double kept(const struct ctx *c)
 {
-    return 1.0 - c->scn.discount;
+    return 1.0 - c->spec.discount;
 }
 
 /* A commitment's upfront payment, less the scenario's discount. */
@@ -120,9 +120,9 @@ gp_status gp_rec_make_plan(const struct ctx *c, const gp_trace *size_on,
 
     memset(out, 0, sizeof *out);
     snprintf(out->name, sizeof out->name, "%s", name);
-    out->route_training_to_spot = c->strat.policy[0].launch == GP_LAUNCH_SPOT;
-    st = gp_opt_build(&o, size_on, c->pricing, &c->scn, 0, c->start_hour,
-                      c->n_hours, max_term, payments, err);
+    out->route_training_to_spot = c->spec.policy[0].launch == GP_LAUNCH_SPOT;
+    st = gp_opt_build(&o, size_on, c->pricing, &c->spec, max_term, payments,
+                      err);
     if (st != GP_OK)
         return st;
     if (warm) {

@@ -165,8 +165,8 @@ static gp_status model_marginals(const struct ctx *c, gp_opt *o,
         saved_S[j] = o->plans[j].S;
     /* the same inputs built the window's problem: only memory can fail */
     if (downside)
-        st = gp_opt_build(&down, downside, c->pricing, &c->scn, 0,
-                          c->start_hour, c->n_hours, 3, ALL_PAYMENTS, err);
+        st = gp_opt_build(&down, downside, c->pricing, &c->spec, 3,
+                          ALL_PAYMENTS, err);
     for (int pass = 0; pass < (down ? 2 : 1); pass++)
         model_pass(pass == 0 ? o : down, o, ordered, k,
                    pass == 0 ? marginal : marginal_down);

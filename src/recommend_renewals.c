@@ -179,7 +179,7 @@ gp_status gp_rec_renewals(const struct ctx *c, gp_recommendation *r,
                           const gp_plan_result *plan, const gp_trace *downside,
                           gp_error *err)
 {
-    const gp_scenario *s = &c->scn;
+    const gp_scenario *s = c->scenario;
     int64_t open = c->start_hour * 3600;
     int64_t close = (c->start_hour + (int64_t)c->n_hours) * 3600;
     size_t n_plan = plan->n_commitments;
@@ -209,8 +209,8 @@ gp_status gp_rec_renewals(const struct ctx *c, gp_recommendation *r,
         if (!renewable(cm, open, close) || cm->end < close)
             rest[m++] = *cm;
     }
-    g.w.scn.commitments = rest;
-    g.w.scn.n_commitments = m;
+    g.w.spec.owned = rest;
+    g.w.spec.n_owned = m;
     while (g.k > 0) {
         size_t best;
         if ((st = renewal_round(&g, &best, err)) != GP_OK)

@@ -6,6 +6,7 @@
  */
 #include "forecast.h"
 #include "idle.h"
+#include "model.h"
 #include "recommend.h"
 #include "safe_text.h"
 #include "util.h"
@@ -63,6 +64,13 @@ static void pool_fields(FILE *f, const gp_pool *p)
     name(f, p->type->name);
 }
 
+/* A header's columns of cost by model (",on_demand_cost,..."). */
+static void cost_columns(FILE *f)
+{
+    for (int k = 0; k < GP_N_MODELS; k++)
+        fprintf(f, ",%s", gp_models[k]->cost_key);
+}
+
 static void num(FILE *f, double v)
 {
     if (isfinite(v))
@@ -74,8 +82,9 @@ static void num(FILE *f, double v)
 static gp_status write_hourly(FILE *f, void *ctx)
 {
     struct tables *tb = ctx;
-    fputs("strategy,hour,on_demand_cost,reserved_cost,savings_plan_cost,"
-          "spot_cost,total_cost,all_on_demand_cost,coverage,"
+    fputs("strategy,hour", f);
+    cost_columns(f);
+    fputs(",total_cost,all_on_demand_cost,coverage,"
           "reserved_used,reserved_purchased,savings_plan_used,"
           "savings_plan_committed,training_instance_hours,"
           "inference_instance_hours,unlabeled_instance_hours\n",
@@ -89,12 +98,9 @@ static gp_status write_hourly(FILE *f, void *ctx)
                            sizeof when);
             text(f, l->strategy);
             fprintf(f, ",%s", when);
-            num(f, r->on_demand_cost);
-            num(f, r->reserved_cost);
-            num(f, r->savings_plan_cost);
-            num(f, r->spot_cost);
-            num(f, r->on_demand_cost + r->reserved_cost +
-                       r->savings_plan_cost + r->spot_cost);
+            for (int m = 0; m < GP_N_MODELS; m++)
+                num(f, r->cost[m]);
+            num(f, gp_cost_total(r->cost));
             num(f, r->all_on_demand_cost);
             num(f, r->od_equiv_launched > 0
                        ? r->od_equiv_covered / r->od_equiv_launched
@@ -114,8 +120,9 @@ static gp_status write_hourly(FILE *f, void *ctx)
 static gp_status write_monthly(FILE *f, void *ctx)
 {
     struct tables *tb = ctx;
-    fputs("strategy,month,on_demand_cost,reserved_cost,savings_plan_cost,"
-          "spot_cost,total_cost,reserved_cash,savings_plan_cash,total_cash,"
+    fputs("strategy,month", f);
+    cost_columns(f);
+    fputs(",total_cost,reserved_cash,savings_plan_cash,total_cash,"
           "reserved_utilization,savings_plan_utilization,coverage\n",
           f);
     for (size_t k = 0; k < tb->n; k++) {
@@ -124,10 +131,8 @@ static gp_status write_monthly(FILE *f, void *ctx)
             const gp_ledger_month *m = &l->months[i];
             text(f, l->strategy);
             fprintf(f, ",%04d-%02d", m->year, m->month);
-            num(f, m->on_demand_cost);
-            num(f, m->reserved_cost);
-            num(f, m->savings_plan_cost);
-            num(f, m->spot_cost);
+            for (int j = 0; j < GP_N_MODELS; j++)
+                num(f, m->cost[j]);
             num(f, m->total_cost);
             num(f, m->reserved_cash);
             num(f, m->savings_plan_cash);

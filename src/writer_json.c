@@ -7,6 +7,7 @@
 #include "classify.h"
 #include "forecast.h"
 #include "idle.h"
+#include "model.h"
 #include "recommend.h"
 #include "util.h"
 #include "writers.h"
@@ -82,13 +83,9 @@ static void ledger_totals(json_t *s, const gp_ledger *l)
     json_object_set_new(s, "savings", gp_json_number_or_null(l->savings));
     json_object_set_new(s, "savings_pct",
                         gp_json_number_or_null(l->savings_pct));
-    json_object_set_new(s, "on_demand_cost",
-                        gp_json_number_or_null(l->on_demand_cost));
-    json_object_set_new(s, "reserved_cost",
-                        gp_json_number_or_null(l->reserved_cost));
-    json_object_set_new(s, "savings_plan_cost",
-                        gp_json_number_or_null(l->savings_plan_cost));
-    json_object_set_new(s, "spot_cost", gp_json_number_or_null(l->spot_cost));
+    for (int k = 0; k < GP_N_MODELS; k++)
+        json_object_set_new(s, gp_models[k]->cost_key,
+                            gp_json_number_or_null(l->cost[k]));
     json_object_set_new(s, "reserved_utilization",
                         gp_json_number_or_null(l->reserved_utilization));
     json_object_set_new(s, "savings_plan_utilization",
@@ -107,20 +104,19 @@ static void ledger_months(json_t *months, const gp_ledger *l)
         const gp_ledger_month *m = &l->months[i];
         char name[16];
         snprintf(name, sizeof name, "%04d-%02d", m->year, m->month);
-        json_array_append_new(
-            months,
-            json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "month",
-                      name, "on_demand_cost",
-                      gp_json_number_or_null(m->on_demand_cost),
-                      "reserved_cost", gp_json_number_or_null(m->reserved_cost),
-                      "savings_plan_cost",
-                      gp_json_number_or_null(m->savings_plan_cost),
-                      "spot_cost", gp_json_number_or_null(m->spot_cost),
-                      "total_cost", gp_json_number_or_null(m->total_cost),
-                      "reserved_cash", gp_json_number_or_null(m->reserved_cash),
-                      "savings_plan_cash",
-                      gp_json_number_or_null(m->savings_plan_cash),
-                      "total_cash", gp_json_number_or_null(m->total_cash)));
+        json_t *o = json_pack("{s:s}", "month", name);
+        for (int k = 0; k < GP_N_MODELS; k++)
+            json_object_set_new(o, gp_models[k]->cost_key,
+                                gp_json_number_or_null(m->cost[k]));
+        json_object_set_new(o, "total_cost",
+                            gp_json_number_or_null(m->total_cost));
+        json_object_set_new(o, "reserved_cash",
+                            gp_json_number_or_null(m->reserved_cash));
+        json_object_set_new(o, "savings_plan_cash",
+                            gp_json_number_or_null(m->savings_plan_cash));
+        json_object_set_new(o, "total_cash",
+                            gp_json_number_or_null(m->total_cash));
+        json_array_append_new(months, o);
     }
 }
 

@@ -3,6 +3,7 @@
  * strategies, side by side with a chart, and what each plan buys) and the
  * Savings curve sheet (net savings against each instrument's level).
  */
+#include "model.h"
 #include "recommend.h"
 #include "util.h"
 #include "writer_xlsx.h"
@@ -74,22 +75,20 @@ static size_t plans_of_recommendation(gp_xl *x, xl_sheet *s, size_t row)
  * returns its last row. */
 static size_t plans_of_strategies(gp_xl *x, xl_sheet *s, size_t row)
 {
-    static const char *const h[] = {"Strategy",
-                                    "Total cost",
-                                    "All on-demand cost",
-                                    "Savings",
-                                    "Savings %",
-                                    "On-demand",
-                                    "Reserved",
-                                    "Savings plans",
-                                    "Spot",
-                                    "Reserved utilization",
-                                    "Savings-plan utilization",
-                                    "Coverage",
-                                    "Useful GPU-hours",
-                                    "Cost per useful GPU-hour"};
+    /* columns: five totals, the models, then AFTER and four more */
+    enum { AFTER = 5 + GP_N_MODELS };
+    const char *h[AFTER + 5] = {"Strategy", "Total cost", "All on-demand cost",
+                                "Savings", "Savings %"};
     const gp_report *r = x->r;
     size_t first;
+
+    for (int k = 0; k < GP_N_MODELS; k++)
+        h[5 + k] = gp_models[k]->title;
+    h[AFTER] = "Reserved utilization";
+    h[AFTER + 1] = "Savings-plan utilization";
+    h[AFTER + 2] = "Coverage";
+    h[AFTER + 3] = "Useful GPU-hours";
+    h[AFTER + 4] = "Cost per useful GPU-hour";
 
     gp_xl_heading(x, s, "Strategies side by side",
                   "the scenario's baseline and every strategy it names, "
@@ -103,17 +102,15 @@ static size_t plans_of_strategies(gp_xl *x, xl_sheet *s, size_t row)
         gp_xl_num(s, row, 2, l->all_on_demand_cost, x->f.money);
         gp_xl_num(s, row, 3, l->savings, x->f.money);
         gp_xl_num(s, row, 4, l->savings_pct, x->f.pct);
-        gp_xl_num(s, row, 5, l->on_demand_cost, x->f.money);
-        gp_xl_num(s, row, 6, l->reserved_cost, x->f.money);
-        gp_xl_num(s, row, 7, l->savings_plan_cost, x->f.money);
-        gp_xl_num(s, row, 8, l->spot_cost, x->f.money);
-        gp_xl_num(s, row, 9, l->reserved_utilization, x->f.pct);
-        gp_xl_num(s, row, 10, l->savings_plan_utilization, x->f.pct);
-        gp_xl_num(s, row, 11, l->coverage, x->f.pct);
-        gp_xl_num(s, row, 12, l->useful_gpu_hours, x->f.num);
-        gp_xl_num(s, row, 13, l->cost_per_useful_gpu_hour, x->f.money);
+        for (int k = 0; k < GP_N_MODELS; k++)
+            gp_xl_num(s, row, 5 + (size_t)k, l->cost[k], x->f.money);
+        gp_xl_num(s, row, AFTER, l->reserved_utilization, x->f.pct);
+        gp_xl_num(s, row, AFTER + 1, l->savings_plan_utilization, x->f.pct);
+        gp_xl_num(s, row, AFTER + 2, l->coverage, x->f.pct);
+        gp_xl_num(s, row, AFTER + 3, l->useful_gpu_hours, x->f.num);
+        gp_xl_num(s, row, AFTER + 4, l->cost_per_useful_gpu_hour, x->f.money);
     }
-    gp_xl_table(x, s, first, row, 0, h, 14);
+    gp_xl_table(x, s, first, row, 0, h, AFTER + 5);
     return row;
 }
 

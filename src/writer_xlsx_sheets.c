@@ -7,6 +7,7 @@
  */
 #include "forecast.h"
 #include "idle.h"
+#include "model.h"
 #include "writer_xlsx.h"
 
 #include <stdio.h>
@@ -46,10 +47,8 @@ static xl_bucket *buckets_of(gp_xl *xl, const gp_ledger *l, size_t bh,
         size_t i = (size_t)((l->start_hour + (int64_t)h - first) / (int64_t)bh);
         const gp_ledger_hour *x = &l->hours[h];
         gp_ledger_hour *s = &b[i].sum;
-        s->on_demand_cost += x->on_demand_cost;
-        s->reserved_cost += x->reserved_cost;
-        s->savings_plan_cost += x->savings_plan_cost;
-        s->spot_cost += x->spot_cost;
+        for (int k = 0; k < GP_N_MODELS; k++)
+            s->cost[k] += x->cost[k];
         s->all_on_demand_cost += x->all_on_demand_cost;
         s->od_equiv_launched += x->od_equiv_launched;
         s->od_equiv_covered += x->od_equiv_covered;
@@ -70,8 +69,8 @@ static xl_bucket *buckets_of(gp_xl *xl, const gp_ledger *l, size_t bh,
  * `row`, with a stacked column chart beside it. */
 static void monthly_by_day(gp_xl *x, xl_sheet *s, size_t row)
 {
-    static const char *const hd[] = {"Day",           "On-demand", "Reserved",
-                                     "Savings plans", "Spot",      "Total"};
+    enum { TOTAL = GP_N_MODELS + 1 }; /* columns: when, the models, total */
+    const char *hd[TOTAL + 1];
     const gp_report *r = x->r;
     size_t first;
 
@@ -79,6 +78,10 @@ static void monthly_by_day(gp_xl *x, xl_sheet *s, size_t row)
     const gp_ledger *l = r->ledgers[r->proposed];
     size_t bh = bucket_hours(l), nb;
     xl_bucket *b = buckets_of(x, l, bh, &nb);
+    hd[0] = bh == 24 ? "Day" : "Hour";
+    for (int k = 0; k < GP_N_MODELS; k++)
+        hd[1 + k] = gp_models[k]->title;
+    hd[TOTAL] = "Total";
     row += 2;
     char title[160];
     snprintf(title, sizeof title, "%s by purchasing model: %s (amortized)",
@@ -90,18 +93,13 @@ static void monthly_by_day(gp_xl *x, xl_sheet *s, size_t row)
         row++;
         gp_xl_num(s, row, 0, gp_xl_when((double)b[i].start_hour * 3600),
                   bh == 24 ? x->f.day : x->f.when);
-        gp_xl_num(s, row, 1, h->on_demand_cost, x->f.money);
-        gp_xl_num(s, row, 2, h->reserved_cost, x->f.money);
-        gp_xl_num(s, row, 3, h->savings_plan_cost, x->f.money);
-        gp_xl_num(s, row, 4, h->spot_cost, x->f.money);
+        for (int k = 0; k < GP_N_MODELS; k++)
+            gp_xl_num(s, row, 1 + (size_t)k, h->cost[k], x->f.money);
         char c1[XL_CELL_SIZE], c2[XL_CELL_SIZE], f[192];
         gp_xl_cell(c1, row, 1, false);
-        gp_xl_cell(c2, row, 4, false);
+        gp_xl_cell(c2, row, GP_N_MODELS, false);
         snprintf(f, sizeof f, "=SUM(%s:%s)", c1, c2);
-        gp_xl_formula(s, row, 5, f,
-                      h->on_demand_cost + h->reserved_cost +
-                          h->savings_plan_cost + h->spot_cost,
-                      x->f.money);
+        gp_xl_formula(s, row, TOTAL, f, gp_cost_total(h->cost), x->f.money);
     }
     gp_free(b);
     if (bh == 1)
@@ -109,11 +107,9 @@ static void monthly_by_day(gp_xl *x, xl_sheet *s, size_t row)
     else if (s->width[0] < 12)
         s->width[0] = 12;
     if (row > first) {
-        static const char *const hd1[] = {
-            "Hour", "On-demand", "Reserved", "Savings plans", "Spot", "Total"};
-        gp_xl_table(x, s, first, row, 0, bh == 24 ? hd : hd1, 6);
+        gp_xl_table(x, s, first, row, 0, hd, TOTAL + 1);
         lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_COLUMN_STACKED);
-        for (size_t c = 1; c <= 4; c++) {
+        for (size_t c = 1; c <= GP_N_MODELS; c++) {
             lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
             chart_series_set_categories(se, s->name, (lxw_row_t)first + 1, 0,
                                         (lxw_row_t)row, 0);
@@ -127,21 +123,26 @@ static void monthly_by_day(gp_xl *x, xl_sheet *s, size_t row)
                                   bh == 24 ? "mm-dd" : "mm-dd hh:mm");
         chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
         chart_set_style(ch, 10);
-        gp_xl_insert_chart(x, s, first, 7, ch, 1.8);
+        gp_xl_insert_chart(x, s, first, TOTAL + 2, ch, 1.8);
     }
 }
 
 /* Cost by month and purchasing model, and the plan's by day. */
 void gp_xl_sheet_monthly(gp_xl *x)
 {
-    static const char *const hm[] = {
-        "Strategy",          "Month",           "On-demand",
-        "Reserved",          "Savings plans",   "Spot",
-        "Total (amortized)", "Reserved (cash)", "Savings plans (cash)",
-        "Total (cash)"};
+    /* columns: strategy, month, the models, then TOTAL and the cash */
+    enum { TOTAL = 2 + GP_N_MODELS };
+    const char *hm[TOTAL + 4] = {"Strategy", "Month"};
     const gp_report *r = x->r;
     xl_sheet s;
     size_t row = 3, first;
+
+    for (int k = 0; k < GP_N_MODELS; k++)
+        hm[2 + k] = gp_models[k]->title;
+    hm[TOTAL] = "Total (amortized)";
+    hm[TOTAL + 1] = "Reserved (cash)";
+    hm[TOTAL + 2] = "Savings plans (cash)";
+    hm[TOTAL + 3] = "Total (cash)";
 
     gp_xl_sheet_new(x, &s, "Monthly cost");
     gp_xl_heading(x, &s, "Cost by month and purchasing model",
@@ -164,17 +165,15 @@ void gp_xl_sheet_monthly(gp_xl *x)
             row++;
             gp_xl_text(&s, row, 0, l->strategy, x->f.text);
             gp_xl_text(&s, row, 1, name, x->f.text);
-            gp_xl_num(&s, row, 2, m->on_demand_cost, x->f.money);
-            gp_xl_num(&s, row, 3, m->reserved_cost, x->f.money);
-            gp_xl_num(&s, row, 4, m->savings_plan_cost, x->f.money);
-            gp_xl_num(&s, row, 5, m->spot_cost, x->f.money);
-            gp_xl_num(&s, row, 6, m->total_cost, x->f.money);
-            gp_xl_num(&s, row, 7, m->reserved_cash, x->f.money);
-            gp_xl_num(&s, row, 8, m->savings_plan_cash, x->f.money);
-            gp_xl_num(&s, row, 9, m->total_cash, x->f.money);
+            for (int j = 0; j < GP_N_MODELS; j++)
+                gp_xl_num(&s, row, 2 + (size_t)j, m->cost[j], x->f.money);
+            gp_xl_num(&s, row, TOTAL, m->total_cost, x->f.money);
+            gp_xl_num(&s, row, TOTAL + 1, m->reserved_cash, x->f.money);
+            gp_xl_num(&s, row, TOTAL + 2, m->savings_plan_cash, x->f.money);
+            gp_xl_num(&s, row, TOTAL + 3, m->total_cash, x->f.money);
         }
     }
-    gp_xl_table(x, &s, first, row, 0, hm, 10);
+    gp_xl_table(x, &s, first, row, 0, hm, TOTAL + 4);
 
     monthly_by_day(x, &s, row);
     worksheet_freeze_panes(s.ws, 4, 0);
@@ -364,7 +363,7 @@ static size_t spot_strategies(gp_xl *x, xl_sheet *s, size_t row)
         const gp_ledger *l = r->ledgers[k];
         row++;
         gp_xl_text(s, row, 0, l->strategy, x->f.text);
-        gp_xl_num(s, row, 1, l->spot_cost, x->f.money);
+        gp_xl_num(s, row, 1, l->cost[GP_MODEL_SPOT], x->f.money);
         gp_xl_num(s, row, 2, l->spot_interruptions_mean, x->f.num);
         gp_xl_num(s, row, 3, l->spot_failed_attempt_cost_mean, x->f.money);
         gp_xl_num(s, row, 4, l->spot_cost_p50, x->f.money);

@@ -54,7 +54,7 @@ struct headline_cells {
 /* The commitment charges in a ledger's total. */
 static double commitment_charges(const gp_ledger *l)
 {
-    return l->reserved_cost + l->savings_plan_cost;
+    return l->cost[GP_MODEL_RESERVED] + l->cost[GP_MODEL_SAVINGS_PLAN];
 }
 
 /* The two costs the headline compares, as the run names them: the

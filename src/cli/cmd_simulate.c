@@ -6,12 +6,13 @@
  */
 #include "classify.h"
 #include "cli.h"
-#include "progress.h"
 #include "engine.h"
 #include "forecast.h"
 #include "idle.h"
-#include "util.h"
+#include "model.h"
+#include "progress.h"
 #include "report.h"
+#include "util.h"
 #include "writers.h"
 
 #include <math.h>
@@ -26,6 +27,17 @@ static void pct(char *buf, size_t size, double v)
         snprintf(buf, size, "%.1f%%", fabs(100 * v) < 0.05 ? 0 : 100 * v);
     else
         snprintf(buf, size, "-");
+}
+
+/* The columns of cost by model: the models' names, or the costs of l. */
+static void model_columns(const gp_ledger *l)
+{
+    char money[32];
+    for (int k = 0; k < GP_N_MODELS; k++) {
+        if (l)
+            gp_format_money(l->cost[k], money, sizeof money);
+        printf(" %15s", l ? money : gp_models[k]->label);
+    }
 }
 
 /* The terminal table: one row per strategy, then the parts of each. */
@@ -76,25 +88,22 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
         unlabeled |= l[i]->workload_cost[GP_UNLABELED] != 0;
         unused |= l[i]->unallocated_cost != 0;
     }
-    printf("\n%-16s %15s %15s %15s %15s %15s %15s", "cost by model",
-           "on-demand", "reserved", "savings plan", "spot", "training",
-           "inference");
+    printf("\n%-16s", "cost by model");
+    model_columns(NULL);
+    printf(" %15s %15s", "training", "inference");
     if (unlabeled)
         printf(" %15s", gp_workload_name(GP_UNLABELED));
     if (unused)
         printf(" %18s", "unused commitments");
     putchar('\n');
     for (size_t i = 0; i < n; i++) {
-        gp_format_money(l[i]->on_demand_cost, m[0], sizeof m[0]);
-        gp_format_money(l[i]->reserved_cost, m[1], sizeof m[1]);
-        gp_format_money(l[i]->savings_plan_cost, m[2], sizeof m[2]);
-        gp_format_money(l[i]->spot_cost, m[3], sizeof m[3]);
+        printf("%-16s", l[i]->strategy);
+        model_columns(l[i]);
         gp_format_money(l[i]->workload_cost[GP_TRAINING], m[4], sizeof m[4]);
         gp_format_money(l[i]->workload_cost[GP_INFERENCE], m[5], sizeof m[5]);
         gp_format_money(l[i]->workload_cost[GP_UNLABELED], m[6], sizeof m[6]);
         gp_format_money(l[i]->unallocated_cost, m[7], sizeof m[7]);
-        printf("%-16s %15s %15s %15s %15s %15s %15s", l[i]->strategy, m[0],
-               m[1], m[2], m[3], m[4], m[5]);
+        printf(" %15s %15s", m[4], m[5]);
         if (unlabeled)
             printf(" %15s", m[6]);
         if (unused)
@@ -102,7 +111,7 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
         putchar('\n');
     }
     for (size_t i = 0; i < n; i++) {
-        if (l[i]->spot_cost <= 0)
+        if (l[i]->cost[GP_MODEL_SPOT] <= 0)
             continue;
         /* a count or money that is not zero never reads as zero (10 hours
          * at 10% a month expect 0.0015 interruptions) */
@@ -191,29 +200,46 @@ static void print_idle(const gp_idle_report *r, gp_ledger *const *l,
  * everything else equal, into saved[i] (NAN for the others).  Against the
  * baseline it would include whatever else the strategy changes (spot,
  * commitments), and say nothing when the baseline terminates too.  The
- * strategy is billed again as the tables' were, by `opt`, from a copy of
- * the scenario that holds it alone (as recommend.c changes a policy). */
+ * strategy is billed again as the tables' were, by `opt`, from its run
+ * specification with the policies changed. */
 static gp_status idle_savings(const gp_inputs *in, const gp_engine_options *opt,
                               gp_ledger *const *l, double *saved, gp_error *err)
 {
     for (size_t i = 0; i < in->scenario->n_strategies; i++) {
-        gp_scenario scn = *in->scenario;
-        gp_strategy strat = scn.strategies[i];
+        gp_run_spec spec;
         gp_ledger *kept = NULL;
 
         saved[i] = NAN;
         if (l[i]->idle_terminated_instance_hours <= 0)
             continue;
-        strat.policy[0].terminate_idle_h = 0;
-        strat.policy[1].terminate_idle_h = 0;
-        scn.strategies = &strat;
-        scn.n_strategies = 1;
         gp_status st =
-            gp_engine_run(in->trace, in->pricing, &scn, 0, opt, &kept, err);
+            gp_run_spec_init(&spec, in->trace, in->scenario, i, opt, err);
+        if (st != GP_OK)
+            return st;
+        spec.policy[0].terminate_idle_h = 0;
+        spec.policy[1].terminate_idle_h = 0;
+        st = gp_engine_run(in->trace, in->pricing, &spec, &kept, err);
         if (st != GP_OK)
             return st;
         saved[i] = kept->total_cost - l[i]->total_cost;
         gp_ledger_free(kept);
+    }
+    return GP_OK;
+}
+
+/* Bills every strategy of the scenario as `opt` says, into ledgers[i]. */
+static gp_status bill_strategies(const gp_inputs *in,
+                                 const gp_engine_options *opt,
+                                 gp_ledger **ledgers, gp_error *err)
+{
+    for (size_t i = 0; i < in->scenario->n_strategies; i++) {
+        gp_run_spec spec;
+        gp_status st =
+            gp_run_spec_init(&spec, in->trace, in->scenario, i, opt, err);
+        if (st == GP_OK)
+            st = gp_engine_run(in->trace, in->pricing, &spec, &ledgers[i], err);
+        if (st != GP_OK)
+            return st;
     }
     return GP_OK;
 }
@@ -274,13 +300,10 @@ static int simulate_exec(gp_cli *cli)
         gp_inputs_free(&in);
         return 1;
     }
-    for (size_t i = 0; i < in.scenario->n_strategies; i++) {
-        if (gp_engine_run(in.trace, in.pricing, in.scenario, i, &opt,
-                          &ledgers[i], &err) != GP_OK) {
-            gp_cli_print_error(&err);
-            rc = 1;
-            goto out;
-        }
+    if (bill_strategies(&in, &opt, ledgers, &err) != GP_OK) {
+        gp_cli_print_error(&err);
+        rc = 1;
+        goto out;
     }
     /* the terminal's idle line; before any file is written, so that a
      * failure leaves none */

@@ -82,14 +82,27 @@ static inline gp_scenario *scenario_of(const char *json)
     return s;
 }
 
-/* The ledger of strategy `strat` of s (NULL: the default scenario). */
+/* Bills strategy `strat` of s as gp_run_spec_init makes it of `opt`
+ * (NULL: the defaults), into *l. */
+static inline gp_status run_strategy(const gp_trace *t, const gp_scenario *s,
+                                     size_t strat, const gp_engine_options *opt,
+                                     gp_ledger **l, gp_error *err)
+{
+    gp_run_spec spec;
+    gp_status st = gp_run_spec_init(&spec, t, s, strat, opt, err);
+    if (st != GP_OK)
+        return st;
+    return gp_engine_run(t, pricing, &spec, l, err);
+}
+
+/* The ledger of strategy `strat` of s. */
 static inline gp_ledger *run(const gp_trace *t, const gp_scenario *s,
                              size_t strat)
 {
     gp_error err;
     gp_ledger *l = NULL;
     gp_error_clear(&err);
-    if (gp_engine_run(t, pricing, s, strat, NULL, &l, &err) != GP_OK)
+    if (run_strategy(t, s, strat, NULL, &l, &err) != GP_OK)
         fail_msg("engine: %s", err.message);
     return l;
 }

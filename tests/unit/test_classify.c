@@ -470,8 +470,8 @@ static void test_unlabelled_warning_says_what_is_billed(void **state)
         "{\"inference\": {\"launch\": \"spot\", \"checkpoint_cost_h\": "
         "0}}}");
     gp_ledger *l = run(t, s, 0);
-    assert_close(l->spot_cost, 0.80, 1e-6);
-    assert_close(l->on_demand_cost, 1.006, 1e-9);
+    assert_close(l->cost[GP_MODEL_SPOT], 0.80, 1e-6);
+    assert_close(l->cost[GP_MODEL_ON_DEMAND], 1.006, 1e-9);
     gp_ledger_free(l);
     gp_scenario_free(s);
 

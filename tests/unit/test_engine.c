@@ -90,13 +90,13 @@ static void test_a_year_of_hours_sums_to_the_rate_times_the_hours(void **state)
     gp_scenario *s = scenario_of("{}");
     gp_ledger *l = run(t, s, 0);
     assert_int_equal(l->n_hours, 8760);
-    assert_close(l->on_demand_cost, 287065.2, 1e-9);
+    assert_close(l->cost[GP_MODEL_ON_DEMAND], 287065.2, 1e-9);
     assert_close(l->total_cost, 287065.2, 1e-9);
     assert_close(l->all_on_demand_cost, 287065.2, 1e-9);
     assert_close(l->series[0].cost, 287065.2, 1e-9);
     assert_int_equal(l->n_months, 12);
     assert_int_equal(l->months[0].month, 1);
-    assert_close(l->months[0].on_demand_cost, 24380.88, 1e-11);
+    assert_close(l->months[0].cost[GP_MODEL_ON_DEMAND], 24380.88, 1e-11);
     assert_close(l->months[0].total_cost, 24380.88, 1e-11);
     assert_close(l->months[0].total_cash, 24380.88, 1e-11);
     gp_ledger_free(l);
@@ -143,17 +143,16 @@ static void test_a_year_on_spot_costs_the_hour_times_the_hours(void **state)
 {
     (void)state;
     /* One g5.xlarge for 2026 launched on spot ($0.40/h, 5% a month
-     * interrupted): every hour bills the same, hours[0].spot_cost (the
-     * spot price times Daly's expected wall time of an hour), so the
-     * year is 8,760 times it, and with no job run every Monte Carlo
-     * replicate is that same cost, so P50 and P95 are too.  By hand
-     * (SPEC 4; tau 1 h, delta 0.05 h, R 0.25 h, the defaults): lambda =
-     * -ln(0.95) / 730 = 7.0264787e-5 /h, M = 1 / lambda = 14231.880 h,
-     * wall = M e^(R/M) (e^((tau + delta)/M) - 1) = 1.05005718 h (python3),
-     * so $0.420022872 an hour and $3,679.40036 a year.  Plain `+=` once
-     * an hour made P50 3679.4003578972738 against 8,760 x the hour =
-     * 3679.4003578975594 (2.9e-10 off); compensated sums agree within an
-     * ulp (4.5e-13). */
+     * interrupted): every hour bills the same, hours[0].cost[GP_MODEL_SPOT]
+     * (the spot price times Daly's expected wall time of an hour), so the year
+     * is 8,760 times it, and with no job run every Monte Carlo replicate is
+     * that same cost, so P50 and P95 are too.  By hand (SPEC 4; tau 1 h, delta
+     * 0.05 h, R 0.25 h, the defaults): lambda = -ln(0.95) / 730 = 7.0264787e-5
+     * /h, M = 1 / lambda = 14231.880 h, wall = M e^(R/M) (e^((tau + delta)/M) -
+     * 1) = 1.05005718 h (python3), so $0.420022872 an hour and $3,679.40036 a
+     * year.  Plain `+=` once an hour made P50 3679.4003578972738 against 8,760
+     * x the hour = 3679.4003578975594 (2.9e-10 off); compensated sums agree
+     * within an ulp (4.5e-13). */
     gp_trace *t = trace_of(
         "timestamp,step_s,instance_type,workload,instances,interruptible\n"
         "2026-01-01T00:00:00Z,31536000,g5.xlarge,training,1,true\n");
@@ -163,13 +162,13 @@ static void test_a_year_on_spot_costs_the_hour_times_the_hours(void **state)
     gp_ledger *l = run(t, s, 0);
     assert_int_equal(l->n_hours, 8760);
     assert_int_equal(l->n_jobs, 0);
-    double hour = l->hours[0].spot_cost;
+    double hour = l->hours[0].cost[GP_MODEL_SPOT];
     double m = 730 / -log(0.95);
     assert_close(hour, 0.40 * m * exp(0.25 / m) * (exp(1.05 / m) - 1), 1e-12);
     assert_close(hour, 0.420022872, 1e-9);
     assert_close(8760 * hour, 3679.40036, 1e-5);
-    assert_close(l->hours[8759].spot_cost, hour, 0);
-    assert_close(l->spot_cost, 8760 * hour, 1e-11);
+    assert_close(l->hours[8759].cost[GP_MODEL_SPOT], hour, 0);
+    assert_close(l->cost[GP_MODEL_SPOT], 8760 * hour, 1e-11);
     assert_close(l->spot_cost_p50, 8760 * hour, 1e-11);
     assert_close(l->spot_cost_p95, 8760 * hour, 1e-11);
     gp_ledger_free(l);
@@ -195,8 +194,8 @@ static void test_savings_plan_covers_highest_discount_first(void **state)
         "\"2026-01-01T00:00:00Z\"}]}");
     gp_ledger *l = run(t, s, 0);
     double left = 10 - 3.0 / 0.85;
-    assert_close(l->on_demand_cost, left * 1.212, 1e-9);
-    assert_close(l->savings_plan_cost, 10, 1e-9);
+    assert_close(l->cost[GP_MODEL_ON_DEMAND], left * 1.212, 1e-9);
+    assert_close(l->cost[GP_MODEL_SAVINGS_PLAN], 10, 1e-9);
     assert_close(l->total_cost, 10 + left * 1.212, 1e-9);
     assert_close(l->savings_plan_utilization, 1.0, 1e-12);
     /* coverage = covered on-demand value / launched on-demand value
@@ -232,7 +231,7 @@ static void test_instance_family_plan_applies_before_compute(void **state)
     double xl_left = 10 - 5 / 0.65;
     double budget = 10 - xl_left * 0.70;
     double od = (10 - budget / 0.85) * 1.212;
-    assert_close(l->on_demand_cost, od, 1e-9);
+    assert_close(l->cost[GP_MODEL_ON_DEMAND], od, 1e-9);
     assert_close(l->total_cost, 15 + od, 1e-9);
     assert_close(l->savings_plan_utilization, 1.0, 1e-12);
     gp_ledger_free(l);
@@ -256,7 +255,7 @@ static void test_equal_discounts_go_to_the_lower_plan_rate(void **state)
         "\"term_years\": 1, \"payment\": \"no_upfront\", \"start\": "
         "\"2026-01-01T00:00:00Z\"}]}");
     gp_ledger *l = run(t, s, 0);
-    assert_close(l->on_demand_cost, 2.0 * 2.0 / 3.0, 1e-9);
+    assert_close(l->cost[GP_MODEL_ON_DEMAND], 2.0 * 2.0 / 3.0, 1e-9);
     assert_close(l->total_cost, 1 + 4.0 / 3.0, 1e-9);
     gp_ledger_free(l);
     gp_scenario_free(s);
@@ -280,7 +279,7 @@ static void test_partly_used_savings_plan_loses_the_rest(void **state)
     gp_ledger *l = run(t, s, 0);
     assert_close(l->savings_plan_utilization, 0.35, 1e-12);
     assert_close(l->total_cost, 20.0, 1e-9);
-    assert_close(l->on_demand_cost, 0, 1e-12);
+    assert_close(l->cost[GP_MODEL_ON_DEMAND], 0, 1e-12);
     assert_close(l->savings, 10.06 - 20.0, 1e-9);
     assert_close(l->coverage, 1.0, 1e-12);
     gp_ledger_free(l);
@@ -308,7 +307,7 @@ static void test_size_flexibility_covers_smaller_sizes_smallest_first(
         "\"2026-01-01T00:00:00Z\"}]}");
     gp_ledger *l = run(t, s, 0);
     assert_close(l->total_cost, 3.5, 1e-9);
-    assert_close(l->on_demand_cost, 0, 1e-12);
+    assert_close(l->cost[GP_MODEL_ON_DEMAND], 0, 1e-12);
     assert_close(l->reserved_utilization, 56.0 / 96.0, 1e-12);
     /* reported in g5.12xlarge instance-hours (SPEC section 4): 56/96 of
      * one used, one purchased; the on-demand value it covered is
@@ -360,7 +359,7 @@ static void test_reservation_starting_mid_window_and_its_cash(void **state)
         "\"partial_upfront\", \"start\": \"2026-01-05T04:00:00Z\"}]}");
     gp_ledger *l = run(t, s, 0);
     assert_close(l->total_cost, 17.804, 1e-9);
-    assert_close(l->reserved_cost, 6 * 0.62, 1e-9);
+    assert_close(l->cost[GP_MODEL_RESERVED], 6 * 0.62, 1e-9);
     assert_close(l->reserved_utilization, 1.0, 1e-12);
     assert_int_equal(l->n_months, 1);
     assert_close(l->months[0].total_cost, 17.804, 1e-9);
@@ -386,7 +385,7 @@ static void test_expiring_reservation_stops_covering(void **state)
         "\"no_upfront\", \"start\": \"2025-01-05T03:00:00Z\"}]}");
     gp_ledger *l = run(t, s, 0);
     assert_close(l->total_cost, 8.902, 1e-9);
-    assert_close(l->reserved_cost, 1.86, 1e-9);
+    assert_close(l->cost[GP_MODEL_RESERVED], 1.86, 1e-9);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -460,8 +459,8 @@ static void test_discount_comes_off_the_months_and_their_cash(void **state)
     assert_close(l->total_cost, 1.4634, 1e-9);
     assert_int_equal(l->n_months, 1);
     assert_close(l->months[0].total_cost, 1.4634, 1e-9);
-    assert_close(l->months[0].reserved_cost, 0.558, 1e-9);
-    assert_close(l->months[0].on_demand_cost, 0.9054, 1e-9);
+    assert_close(l->months[0].cost[GP_MODEL_RESERVED], 0.558, 1e-9);
+    assert_close(l->months[0].cost[GP_MODEL_ON_DEMAND], 0.9054, 1e-9);
     assert_close(l->months[0].reserved_cash, 2444.319, 1e-9);
     assert_close(l->months[0].total_cash, 2445.2244, 1e-9);
     gp_ledger_free(l);
@@ -549,11 +548,9 @@ static void test_monte_carlo_mean_agrees_with_daly(void **state)
     gp_engine_options_init(&eo);
     eo.threads = 1;
     gp_ledger *one = NULL, *two = NULL;
-    assert_int_equal(gp_engine_run(t, pricing, s, 0, &eo, &one, &err),
-                     GP_OK);
+    assert_int_equal(run_strategy(t, s, 0, &eo, &one, &err), GP_OK);
     eo.threads = 2;
-    assert_int_equal(gp_engine_run(t, pricing, s, 0, &eo, &two, &err),
-                     GP_OK);
+    assert_int_equal(run_strategy(t, s, 0, &eo, &two, &err), GP_OK);
 
     double lambda = -log(0.875) / 730;
     double wall = gp_daly_expected_time(2000, 1, 0.05, 0.25,
@@ -574,7 +571,7 @@ static void test_monte_carlo_mean_agrees_with_daly(void **state)
     assert_true(one->total_cost == two->total_cost);
     /* p95 above p50; the ledger's spot cost is the mean over runs */
     assert_true(one->spot_cost_p95 > one->spot_cost_p50);
-    assert_close(one->spot_cost, got, 1e-6 * got);
+    assert_close(one->cost[GP_MODEL_SPOT], got, 1e-6 * got);
     gp_ledger_free(one);
     gp_ledger_free(two);
     gp_scenario_free(s);
@@ -597,8 +594,8 @@ static void test_spot_without_jobs_uses_daly_per_hour(void **state)
     gp_ledger *l = run(t, s, 0);
     double lambda = -log(0.95) / 730;
     double wall = gp_daly_expected_time(1, 1, 0.05, 0.25, 1 / (2 * lambda));
-    assert_close(l->spot_cost, 2 * wall * 0.40, 1e-12);
-    assert_close(l->on_demand_cost, 1.006, 1e-12);
+    assert_close(l->cost[GP_MODEL_SPOT], 2 * wall * 0.40, 1e-12);
+    assert_close(l->cost[GP_MODEL_ON_DEMAND], 1.006, 1e-12);
     assert_close(l->all_on_demand_cost, 3 * 1.006, 1e-12);
     assert_close(l->workload_cost[GP_TRAINING], 2 * wall * 0.40, 1e-12);
     assert_close(l->workload_cost[GP_INFERENCE], 1.006, 1e-12);
@@ -635,10 +632,10 @@ static void test_spot_job_with_changing_instances_bills_each_hour(void **state)
     assert_close(t->runs[0].hour_ih[3], 2, 1e-12);
     gp_ledger *l = run(t, s, 0);
     assert_int_equal(l->n_jobs, 1);
-    assert_close(l->spot_cost, 16 * 0.40, 1e-6);
-    assert_close(l->hours[0].spot_cost, 10 * 0.40, 1e-6);
+    assert_close(l->cost[GP_MODEL_SPOT], 16 * 0.40, 1e-6);
+    assert_close(l->hours[0].cost[GP_MODEL_SPOT], 10 * 0.40, 1e-6);
     for (int h = 1; h < 4; h++)
-        assert_close(l->hours[h].spot_cost, 2 * 0.40, 1e-6);
+        assert_close(l->hours[h].cost[GP_MODEL_SPOT], 2 * 0.40, 1e-6);
     assert_close(l->unallocated_cost, 0, 1e-9);
     assert_close(l->series[0].cost, 16 * 0.40, 1e-6);
     gp_ledger_free(l);
@@ -704,8 +701,9 @@ static void test_fallback_after_max_interruptions(void **state)
     assert_int_equal(l->n_jobs, 1);
     assert_close(l->jobs[0].fallback_share, 1, 1e-12);
     assert_close(l->jobs[0].interruptions_mean, 2, 1e-12);
-    assert_close(l->on_demand_cost, 8 * (0.25 + 24 - saved) * 32.77, 15);
-    assert_close(l->on_demand_cost, 6338.54, 15);
+    assert_close(l->cost[GP_MODEL_ON_DEMAND], 8 * (0.25 + 24 - saved) * 32.77,
+                 15);
+    assert_close(l->cost[GP_MODEL_ON_DEMAND], 6338.54, 15);
     assert_close(l->jobs[0].failed_attempt_cost_mean,
                  8 * ((2 / a - 1.05 * saved) * 10 + 0.25 * 32.77), 7);
     assert_close(l->jobs[0].failed_attempt_cost_mean, 114.17, 7);
@@ -804,7 +802,8 @@ static void test_spot_statistics_cover_the_window_of_a_cut_run(void **state)
     /* its cost in the window is what the window bills: spot plus the
      * fallback (the only on-demand usage) */
     assert_close(j->cost_in_window, j->cost_mean / 2, 1e-9);
-    assert_close(l->spot_cost + l->on_demand_cost, j->cost_in_window, 1e-6);
+    assert_close(l->cost[GP_MODEL_SPOT] + l->cost[GP_MODEL_ON_DEMAND],
+                 j->cost_in_window, 1e-6);
     gp_ledger_free(l);
     gp_scenario_free(s);
     gp_trace_free(t);
@@ -846,7 +845,7 @@ static void test_out_of_memory_anywhere_fails_cleanly(void **state)
             gp_error_clear(&err);
             l = (gp_ledger *)&err; /* not NULL: the run must set it */
             gp_alloc_fail_only(n);
-            gp_status st = gp_engine_run(t, pricing, s, strat, NULL, &l, &err);
+            gp_status st = run_strategy(t, s, strat, NULL, &l, &err);
             long refused = gp_alloc_refused();
             gp_alloc_fail_after(-1);
             if (st == GP_OK && refused)

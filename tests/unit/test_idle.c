@@ -294,9 +294,9 @@ static void test_terminate_after_one_idle_hour(void **state)
     assert_close(stop->all_on_demand_cost, 5.03, 1e-9);
     assert_close(stop->savings, 2.012, 1e-9);
     /* hours 02:00 and 03:00 are empty, 01:00 still billed */
-    assert_close(stop->hours[1].on_demand_cost, 1.006, 1e-9);
-    assert_close(stop->hours[2].on_demand_cost, 0, 1e-12);
-    assert_close(stop->hours[3].on_demand_cost, 0, 1e-12);
+    assert_close(stop->hours[1].cost[GP_MODEL_ON_DEMAND], 1.006, 1e-9);
+    assert_close(stop->hours[2].cost[GP_MODEL_ON_DEMAND], 0, 1e-12);
+    assert_close(stop->hours[3].cost[GP_MODEL_ON_DEMAND], 0, 1e-12);
     /* the removed hours had 2% of a GPU each: useful GPU-hours fall from
      * 0.5 + 3 x 0.02 + 0.6 = 1.16 to 1.16 - 0.04 = 1.12 */
     assert_close(base->useful_gpu_hours, 1.16, 1e-9);
@@ -330,8 +330,8 @@ static void test_terminate_mid_hour_and_policy_by_workload(void **state)
     assert_close(train->idle_terminated_instance_hours, 1, 1e-9);
     assert_close(base->total_cost - train->total_cost, 32.77, 1e-9);
     /* hour 01:00 keeps its first half, hour 02:00 (half used) loses it */
-    assert_close(train->hours[1].on_demand_cost, 16.385, 1e-9);
-    assert_close(train->hours[2].on_demand_cost, 0, 1e-9);
+    assert_close(train->hours[1].cost[GP_MODEL_ON_DEMAND], 16.385, 1e-9);
+    assert_close(train->hours[2].cost[GP_MODEL_ON_DEMAND], 0, 1e-9);
     assert_close(infer->total_cost, 81.925, 1e-9);
     assert_close(infer->idle_terminated_instance_hours, 0, 0);
     gp_ledger_free(base);

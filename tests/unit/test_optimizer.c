@@ -36,6 +36,20 @@
 static gp_pricing *pricing;
 
 /* The catalog at `rel` in the source tree, or NULL. */
+/* gp_opt_build over the whole trace under strategy 0 of s. */
+static gp_status opt_build(gp_opt **o, const gp_trace *t, const gp_pricing *p,
+                           const gp_scenario *s, int max_term,
+                           unsigned payments, gp_error *err)
+{
+    gp_run_spec spec;
+    gp_status st = gp_run_spec_init(&spec, t, s, 0, NULL, err);
+    if (st != GP_OK)
+        return st;
+    spec.start_hour = t->start_hour;
+    spec.n_hours = t->n_hours;
+    return gp_opt_build(o, t, p, &spec, max_term, payments, err);
+}
+
 static gp_pricing *load_pricing(const char *rel)
 {
     gp_error err;
@@ -212,9 +226,7 @@ static void check_against_glpk(const char *const *types, const double *base,
 
     gp_error_clear(&err);
     assert_int_equal(gp_scenario_default(&s, &err), GP_OK);
-    assert_int_equal(gp_opt_build(&o, t, pricing, s, 0, t->start_hour,
-                                  t->n_hours, 1, 7u, &err),
-                     GP_OK);
+    assert_int_equal(opt_build(&o, t, pricing, s, 1, 7u, &err), GP_OK);
     double mine = gp_opt_solve(o);
     if (getenv("GP_DEBUG_OPT")) {
         for (size_t p = 0; p < o->n_pools; p++)
@@ -242,7 +254,9 @@ static void check_against_glpk(const char *const *types, const double *base,
     eo.extra = c;
     eo.n_extra = nc;
     eo.mc_runs = 1;
-    assert_int_equal(gp_engine_run(t, pricing, s, 0, &eo, &l, &err), GP_OK);
+    gp_run_spec spec;
+    assert_int_equal(gp_run_spec_init(&spec, t, s, 0, &eo, &err), GP_OK);
+    assert_int_equal(gp_engine_run(t, pricing, &spec, &l, &err), GP_OK);
     /* The engine also lets new reservations cover other sizes of their
      * family (AWS size flexibility), which the optimizer does not count:
      * the bill can only be lower; without normalization factors, equal. */
@@ -309,9 +323,7 @@ static void test_single_pool_reservation_is_the_demand_quantile(void **state)
     gp_trace *t = random_trace(types, base, 1, 5);
     gp_error_clear(&err);
     assert_int_equal(gp_scenario_default(&s, &err), GP_OK);
-    assert_int_equal(gp_opt_build(&o, t, pricing, s, 0, t->start_hour,
-                                  t->n_hours, 1, 7u, &err),
-                     GP_OK);
+    assert_int_equal(opt_build(&o, t, pricing, s, 1, 7u, &err), GP_OK);
     gp_opt_solve(o);
     /* the n-th whole instance pays when the hours above n-1, counted in
      * the part of an instance each covers, reach r x H */
@@ -378,9 +390,7 @@ static void test_reservations_replace_plan_dollars_on_flat_demand(void **state)
     gp_trace *t = flat_trace(pricing, 3.4);
     gp_error_clear(&err);
     assert_int_equal(gp_scenario_default(&s, &err), GP_OK);
-    assert_int_equal(gp_opt_build(&o, t, pricing, s, 0, t->start_hour,
-                                  t->n_hours, 1, 7u, &err),
-                     GP_OK);
+    assert_int_equal(opt_build(&o, t, pricing, s, 1, 7u, &err), GP_OK);
     double cost = gp_opt_solve(o);
     double want = (3 * 0.62 + 0.4 * 0.65) * 336; /* $712.32 */
     /* GLPK's exact MIP agrees with the hand figure */
@@ -413,9 +423,7 @@ static void test_flat_demand_is_all_reserved(void **state)
     for (size_t i = 0; i < sizeof levels / sizeof *levels; i++) {
         gp_opt *o;
         gp_trace *t = flat_trace(pricing, levels[i]);
-        assert_int_equal(gp_opt_build(&o, t, pricing, s, 0, t->start_hour,
-                                      t->n_hours, 1, 7u, &err),
-                         GP_OK);
+        assert_int_equal(opt_build(&o, t, pricing, s, 1, 7u, &err), GP_OK);
         double cost = gp_opt_solve(o);
         double want = levels[i] * 0.62 * 336;
         print_message("%g instances: optimizer %.4f, by hand %.4f\n", levels[i],
@@ -448,9 +456,7 @@ static void test_equal_rates_do_not_use_up_the_exchanges(void **state)
     gp_error_clear(&err);
     assert_int_equal(gp_scenario_default(&s, &err), GP_OK);
     gp_trace *t = flat_trace(bundled, 100);
-    assert_int_equal(gp_opt_build(&o, t, bundled, s, 0, t->start_hour,
-                                  t->n_hours, 1, 7u, &err),
-                     GP_OK);
+    assert_int_equal(opt_build(&o, t, bundled, s, 1, 7u, &err), GP_OK);
     double cost = gp_opt_solve(o);
     double want = 100 * 5023.16 / 8760 * 336;
     print_message("optimizer %.4f, by hand %.4f\n", cost, want);
@@ -489,9 +495,7 @@ static void test_family_plan_leaves_no_compute_plan_on_one_pool(void **state)
     for (unsigned long seed = 1; seed <= 8; seed++) {
         gp_opt *o;
         gp_trace *t = random_trace(types, base, 1, seed);
-        assert_int_equal(gp_opt_build(&o, t, pricing, s, 0, t->start_hour,
-                                      t->n_hours, 1, 7u, &err),
-                         GP_OK);
+        assert_int_equal(opt_build(&o, t, pricing, s, 1, 7u, &err), GP_OK);
         o->pools[0].n_fixed = 0;
         double cost = gp_opt_solve(o);
         size_t H = t->n_hours;
@@ -650,9 +654,7 @@ static void test_wide_flat_demand_needs_no_compute_plan(void **state)
     (void)state;
     gp_error_clear(&err);
     assert_int_equal(gp_scenario_default(&s, &err), GP_OK);
-    assert_int_equal(
-        gp_opt_build(&o, t, wide, s, 0, t->start_hour, t->n_hours, 1, 7u, &err),
-        GP_OK);
+    assert_int_equal(opt_build(&o, t, wide, s, 1, 7u, &err), GP_OK);
     assert_true(o->n_pools > 64);
     double cost = gp_opt_solve(o);
     print_message("optimizer %.4f, by hand %.4f (%+.4f%%)\n", cost, want,
@@ -683,12 +685,8 @@ static void test_warm_start_between_terms_keeps_the_instances(void **state)
     (void)state;
     gp_error_clear(&err);
     assert_int_equal(gp_scenario_default(&s, &err), GP_OK);
-    assert_int_equal(gp_opt_build(&o1, t, wide, s, 0, t->start_hour, t->n_hours,
-                                  1, 7u, &err),
-                     GP_OK);
-    assert_int_equal(gp_opt_build(&o3, t, wide, s, 0, t->start_hour, t->n_hours,
-                                  3, 7u, &err),
-                     GP_OK);
+    assert_int_equal(opt_build(&o1, t, wide, s, 1, 7u, &err), GP_OK);
+    assert_int_equal(opt_build(&o3, t, wide, s, 3, 7u, &err), GP_OK);
     gp_opt_solve(o1);
     gp_opt_warm_start(o3, o1);
     o3->max_rounds = 15;
@@ -738,9 +736,7 @@ static double two_region_cost(const gp_pricing *p, const gp_scenario *s,
         }
     gp_trace *t = trace_of(p, csv, n);
     gp_error_clear(&err);
-    assert_int_equal(
-        gp_opt_build(&o, t, p, s, 0, t->start_hour, t->n_hours, 1, 7u, &err),
-        GP_OK);
+    assert_int_equal(opt_build(&o, t, p, s, 1, 7u, &err), GP_OK);
     assert_int_equal(o->n_pools, (size_t)regions * n_types);
     double cost = gp_opt_solve(o);
     gp_opt_free(o);
@@ -893,9 +889,7 @@ static void test_two_regions_of_one_pool_need_no_compute_plan(void **state)
     gp_trace *t = trace_of(two, csv, n);
     gp_error_clear(&err);
     assert_int_equal(gp_scenario_default(&s, &err), GP_OK);
-    assert_int_equal(
-        gp_opt_build(&o, t, two, s, 0, t->start_hour, t->n_hours, 1, 7u, &err),
-        GP_OK);
+    assert_int_equal(opt_build(&o, t, two, s, 1, 7u, &err), GP_OK);
     double cost = gp_opt_solve(o);
     print_message("two regions of 10 g5.xlarge: %.2f (by hand 1926.69)\n",
                   cost);
@@ -1068,8 +1062,7 @@ static void test_allocation_failures_leak_nothing(void **state)
         double cost = NAN;
         gp_error_clear(&err);
         gp_alloc_fail_only(k);
-        gp_status st = gp_opt_build(&o, t, pricing, s, 0, t->start_hour,
-                                    t->n_hours, 1, 7u, &err);
+        gp_status st = opt_build(&o, t, pricing, s, 1, 7u, &err);
         if (st == GP_OK)
             cost = gp_opt_solve(o);
         long refused = gp_alloc_refused();

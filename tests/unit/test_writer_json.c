@@ -45,10 +45,11 @@ static void test_ledger_writes_null_for_every_non_finite_number(void **state)
     memset(&month, 0, sizeof month);
     l.strategy = name;
     /* every number infinite (NaN for one), as a cost past DBL_MAX is */
-    l.total_cost = l.all_on_demand_cost = l.on_demand_cost = HUGE_VAL;
+    l.total_cost = l.all_on_demand_cost = HUGE_VAL;
     l.savings = -HUGE_VAL;
     l.savings_pct = NAN;
-    l.reserved_cost = l.savings_plan_cost = l.spot_cost = HUGE_VAL;
+    for (int k = 0; k < GP_N_MODELS; k++)
+        l.cost[k] = HUGE_VAL;
     l.reserved_utilization = l.savings_plan_utilization = HUGE_VAL;
     l.coverage = l.useful_gpu_hours = l.cost_per_useful_gpu_hour = HUGE_VAL;
     for (int w = 0; w < GP_N_WORKLOADS; w++)
@@ -60,8 +61,8 @@ static void test_ledger_writes_null_for_every_non_finite_number(void **state)
     l.n_jobs = 1; /* a job run was replayed: runs are the Monte Carlo's */
     month.year = 2026;
     month.month = 1;
-    month.on_demand_cost = month.reserved_cost = HUGE_VAL;
-    month.savings_plan_cost = month.spot_cost = HUGE_VAL;
+    for (int k = 0; k < GP_N_MODELS; k++)
+        month.cost[k] = HUGE_VAL;
     month.total_cost = month.reserved_cash = HUGE_VAL;
     month.savings_plan_cash = month.total_cash = HUGE_VAL;
     l.months = &month;
@@ -170,7 +171,7 @@ static void test_a_document_that_lost_a_part_is_not_written(void **state)
     gp_ledger *l = NULL;
     gp_error err;
     gp_error_clear(&err);
-    assert_int_equal(gp_engine_run(t, pricing, s, 0, NULL, &l, &err), GP_OK);
+    assert_int_equal(run_strategy(t, s, 0, NULL, &l, &err), GP_OK);
 
     FILE *f = tmpfile();
     assert_non_null(f);

@@ -190,7 +190,7 @@ static void write_simulate(const char *path, gp_trace *t, gp_scenario *s,
     gp_error_clear(&err);
     gp_engine_options_init(&o);
     o.threads = 1;
-    assert_int_equal(gp_engine_run(t, pricing, s, 0, &o, &l, &err), GP_OK);
+    assert_int_equal(run_strategy(t, s, 0, &o, &l, &err), GP_OK);
     assert_true(l->total_cost > 4.024 - 1e-9 && l->total_cost < 4.024 + 1e-9);
     memset(&info, 0, sizeof info);
     info.command = "simulate";
@@ -267,7 +267,7 @@ static void test_out_of_memory_writes_no_workbook(void **state)
     assert_int_equal(gp_scenario_default(&s, &err), GP_OK);
     gp_engine_options_init(&o);
     o.threads = 1;
-    assert_int_equal(gp_engine_run(t, pricing, s, 0, &o, &l, &err), GP_OK);
+    assert_int_equal(run_strategy(t, s, 0, &o, &l, &err), GP_OK);
     memset(&info, 0, sizeof info);
     info.command = "simulate";
     info.pricing = pricing;

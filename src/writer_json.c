@@ -718,3 +718,24 @@ json_t *gp_json_forecast(const gp_forecast *fc, const gp_run_info *info,
                             gp_json_classification(classified, info->trace));
     return doc;
 }
+
+json_t *gp_json_simulation(gp_ledger *const *ledgers, size_t n,
+                           const struct gp_idle_report *idle,
+                           const gp_run_info *info,
+                           const gp_classification *classified)
+{
+    json_t *doc = json_object();
+    json_t *arr = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(arr, gp_json_ledger(ledgers[i], info->trace));
+    json_object_set_new(
+        doc, "window",
+        gp_json_window(ledgers[0]->start_hour, ledgers[0]->n_hours));
+    json_object_set_new(doc, "strategies", arr);
+    json_object_set_new(doc, "idle", gp_json_idle(idle, info->trace));
+    json_t *inputs = gp_json_inputs(info);
+    json_object_set_new(inputs, "classified",
+                        gp_json_classification(classified, info->trace));
+    json_object_set_new(doc, "inputs", inputs);
+    return doc;
+}

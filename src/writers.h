@@ -122,6 +122,17 @@ json_t *gp_json_recommendation(const struct gp_recommendation *r,
                                const gp_run_info *info,
                                const struct gp_classification *classified);
 
+struct gp_idle_report;
+
+/* simulate's JSON: the document of the n ledgers (one per strategy, the
+ * baseline first) of info->trace: window, strategies, idle (`idle`, the
+ * spans over the ledgers' hours), inputs with `classified` as
+ * gp_json_recommendation has it.  A new reference. */
+json_t *gp_json_simulation(gp_ledger *const *ledgers, size_t n,
+                           const struct gp_idle_report *idle,
+                           const gp_run_info *info,
+                           const struct gp_classification *classified);
+
 /* forecast's JSON: the document of forecast fc of
  * info->trace (horizon, history, each series with its accuracy and
  * points, notes, inputs), with `classified` in its inputs as

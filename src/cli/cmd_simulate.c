@@ -40,8 +40,9 @@ static void model_columns(const gp_ledger *l)
     }
 }
 
-/* The terminal table: one row per strategy, then the parts of each. */
-static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
+/* The terminal's first table: the window, then one row per strategy. */
+static void print_strategies(const gp_inputs *in, gp_ledger *const *l,
+                             size_t n)
 {
     char a[32], z[32], m[9][32];
     const gp_trace *t = in->trace;
@@ -79,10 +80,16 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
         printf("%-16s %15s %15s %15s %8s %7s %7s %8s %*s\n", l[i]->strategy,
                m[0], m[1], m[2], m[3], m[4], m[5], m[6], w, m[7]);
     }
-    /* training, inference, unlabelled usage (when any) and commitments
-     * that covered nothing (when any: unallocated_cost, the JSON's, the
-     * CSV's and the workbook's "unused commitments") add up to the total,
-     * as the purchase models do */
+}
+
+/* Cost by model, by workload and unused commitments, per strategy:
+ * training, inference, unlabelled usage (when any) and commitments that
+ * covered nothing (when any: unallocated_cost, the JSON's, the CSV's and
+ * the workbook's "unused commitments") add up to the total, as the
+ * purchase models do. */
+static void print_parts(gp_ledger *const *l, size_t n)
+{
+    char m[9][32];
     bool unlabeled = false, unused = false;
     for (size_t i = 0; i < n; i++) {
         unlabeled |= l[i]->workload_cost[GP_UNLABELED] != 0;
@@ -110,6 +117,13 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
             printf(" %18s", m[7]);
         putchar('\n');
     }
+}
+
+/* Each strategy with spot usage: its interruptions and Monte Carlo. */
+static void print_spot(gp_ledger *const *l, size_t n)
+{
+    char m[9][32];
+
     for (size_t i = 0; i < n; i++) {
         if (l[i]->cost[GP_MODEL_SPOT] <= 0)
             continue;
@@ -145,6 +159,11 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
                    gp_plural(l[i]->spot_runs_before_window, "its", "their"),
                    l[i]->spot_runs_before_window_ih);
     }
+}
+
+/* Whether the cost per useful GPU-hour is known, and over what. */
+static void print_util_note(const gp_trace *t)
+{
     /* whether any row reported a gpu_util, as validate and the JSON's
      * inputs.trace.useful_gpu_hours ask: a gpu_util of 0 is reported, and
      * its useful GPU-hours are 0, not unknown */
@@ -155,6 +174,15 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
         printf("\n%.2f GPU-hours in the trace had no gpu_util: cost per "
                "useful GPU-hour is over the rest\n",
                t->gpu_hours_without_util);
+}
+
+/* The terminal tables: one row per strategy, then the parts of each. */
+static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
+{
+    print_strategies(in, l, n);
+    print_parts(l, n);
+    print_spot(l, n);
+    print_util_note(in->trace);
 }
 
 /* Idle GPUs (idle.h) under the tables: the spans' totals, and what each
@@ -256,140 +284,150 @@ static void print_run_warnings(const gp_run_info *info)
     }
 }
 
-static int simulate_exec(gp_cli *cli)
-{
+/* What simulate's steps share: the inputs, a ledger per strategy, what
+ * terminating idle GPUs saved each, and the report's parts. */
+typedef struct simulate_run {
+    gp_cli *cli;
     gp_inputs in;
-    gp_ledger **ledgers = NULL;
-    double *saved = NULL;
-    gp_idle_report *idle = NULL;
-    gp_classification *classified = NULL;
-    gp_forecast *sheet_forecast = NULL;
+    size_t n; /* strategies */
+    gp_ledger **ledgers;
+    double *saved;
+    gp_idle_report *idle;
+    gp_classification *classified;
+    gp_forecast *sheet_forecast;
     gp_run_info info;
     gp_engine_options opt;
     gp_error err;
-    int rc;
+} simulate_run;
 
-    gp_error_clear(&err);
-    if (cli->out && gp_xlsx_check_path(cli->out, &err) != GP_OK) {
-        gp_cli_print_error(&err);
-        return 1;
+/* Classifies unlabelled usage (billed as what it looks like, classify.h)
+ * and bills every strategy, then what terminating idle GPUs saved (the
+ * terminal's idle line) and the idle spans: everything before any file is
+ * written, so that a failure leaves none. */
+static gp_status bill(simulate_run *run)
+{
+    gp_inputs *in = &run->in;
+    gp_status st = gp_classify_trace(in->trace, false, &run->classified,
+                                     &run->err);
+    if (st != GP_OK)
+        return st;
+    gp_engine_options_init(&run->opt);
+    run->opt.progress = GP_CLI_PROGRESS;
+    run->opt.mc_runs = (int)run->cli->runs;
+    run->opt.mc_seed = run->cli->seed;
+    run->opt.threads = run->cli->threads;
+    run->n = in->scenario->n_strategies;
+    run->ledgers = gp_calloc(run->n, sizeof *run->ledgers);
+    run->saved = gp_calloc(run->n, sizeof *run->saved);
+    if (!run->ledgers || !run->saved) {
+        gp_error_set(&run->err, NULL, 0, 0, NULL, "out of memory");
+        return GP_ERR_NOMEM;
     }
-    rc = gp_cli_load_inputs(cli, &in, true, false);
-    if (rc != 0)
-        return rc;
-    memset(&info, 0, sizeof info);
-    gp_error_clear(&err);
-    /* unlabelled usage is billed as what it looks like (classify.h) */
-    if (gp_classify_trace(in.trace, false, &classified, &err) != GP_OK) {
-        gp_cli_print_error(&err);
-        gp_inputs_free(&in);
-        return 1;
-    }
-    gp_engine_options_init(&opt);
-    opt.progress = GP_CLI_PROGRESS;
-    opt.mc_runs = (int)cli->runs;
-    opt.mc_seed = cli->seed;
-    opt.threads = cli->threads;
-    ledgers = gp_calloc(in.scenario->n_strategies, sizeof *ledgers);
-    saved = gp_calloc(in.scenario->n_strategies, sizeof *saved);
-    if (!ledgers || !saved) {
-        gp_free(ledgers);
-        gp_free(saved);
-        fprintf(stderr, "gpuplan: out of memory\n");
-        gp_classification_free(classified);
-        gp_inputs_free(&in);
-        return 1;
-    }
-    if (bill_strategies(&in, &opt, ledgers, &err) != GP_OK) {
-        gp_cli_print_error(&err);
-        rc = 1;
-        goto out;
-    }
-    /* the terminal's idle line; before any file is written, so that a
-     * failure leaves none */
-    if (!cli->json && idle_savings(&in, &opt, ledgers, saved, &err) != GP_OK) {
-        gp_cli_print_error(&err);
-        rc = 1;
-        goto out;
-    }
-    if (gp_idle_for_run(in.trace, in.scenario, &idle, &err) != GP_OK) {
-        gp_cli_print_error(&err);
-        rc = 1;
-        goto out;
-    }
-    gp_cli_run_info(&info, "simulate", cli, &in);
-    info.idle = idle;
-    gp_run_info_warn(&info, ledgers, in.scenario->n_strategies);
-    gp_classification_warn(classified, &info.warnings);
-    gp_cli_window_warn(&in, true, &info.warnings);
-    gp_cli_future_trace_warn(in.trace, 0, 0,
+    st = bill_strategies(in, &run->opt, run->ledgers, &run->err);
+    if (st == GP_OK && !run->cli->json)
+        st = idle_savings(in, &run->opt, run->ledgers, run->saved, &run->err);
+    if (st == GP_OK)
+        st = gp_idle_for_run(in->trace, in->scenario, &run->idle, &run->err);
+    return st;
+}
+
+/* The report's account of the run and its warnings (printed unless
+ * --quiet), and the workbook's Forecast sheet: one that cannot be made is
+ * one of the run's warnings. */
+static void warn(simulate_run *run)
+{
+    gp_run_info *info = &run->info;
+
+    gp_cli_run_info(info, "simulate", run->cli, &run->in);
+    info->idle = run->idle;
+    gp_run_info_warn(info, run->ledgers, run->n);
+    gp_classification_warn(run->classified, &info->warnings);
+    gp_cli_window_warn(&run->in, true, &info->warnings);
+    gp_cli_future_trace_warn(run->in.trace, 0, 0,
                              "its hours after today are billed as history",
-                             &info.warnings);
-    /* the workbook's Forecast sheet; one that cannot be made is one of the
-     * run's warnings */
-    if (cli->out)
-        {
-            gp_progress pr = GP_CLI_PROGRESS;
-            gp_report_forecast(&info, NULL, &pr, &sheet_forecast,
-                               &info.warnings);
-        }
-    if (!cli->quiet)
-        print_run_warnings(&info);
+                             &info->warnings);
+    if (run->cli->out) {
+        gp_progress pr = GP_CLI_PROGRESS;
+        gp_report_forecast(info, NULL, &pr, &run->sheet_forecast,
+                           &info->warnings);
+    }
+    if (!run->cli->quiet)
+        print_run_warnings(info);
+}
+
+/* The CSV tables (one set: all of them are written, or none) and the
+ * workbook, as asked. */
+static gp_status write_files(simulate_run *run)
+{
+    gp_cli *cli = run->cli;
+    gp_status st = GP_OK;
 
     if (cli->csv_dir) {
-        /* the tables are one set: all of them are written, or none */
         gp_file_set set = {0};
-        gp_status st = gp_csv_write_ledgers(&set, cli->csv_dir, ledgers,
-                                            in.scenario->n_strategies,
-                                            in.trace, &err);
+        st = gp_csv_write_ledgers(&set, cli->csv_dir, run->ledgers, run->n,
+                                  run->in.trace, &run->err);
         if (st == GP_OK)
-            st = gp_csv_write_idle(&set, cli->csv_dir, idle, in.trace, &err);
+            st = gp_csv_write_idle(&set, cli->csv_dir, run->idle,
+                                   run->in.trace, &run->err);
         if (st == GP_OK)
-            st = gp_file_set_commit(&set, &err);
+            st = gp_file_set_commit(&set, &run->err);
         gp_file_set_abort(&set);
-        if (st != GP_OK) {
-            gp_cli_print_error(&err);
-            rc = 1;
-            goto out;
-        }
     }
-    if (cli->out &&
-        gp_xlsx_write_run(cli->out, &info, ledgers, in.scenario->n_strategies,
-                          NULL, idle, sheet_forecast, &err) != GP_OK) {
-        gp_cli_print_error(&err);
+    if (st == GP_OK && cli->out)
+        st = gp_xlsx_write_run(cli->out, &run->info, run->ledgers, run->n,
+                               NULL, run->idle, run->sheet_forecast,
+                               &run->err);
+    return st;
+}
+
+/* Frees what the run holds. */
+static void simulate_run_free(simulate_run *run)
+{
+    gp_forecast_free(run->sheet_forecast);
+    gp_classification_free(run->classified);
+    gp_idle_report_free(run->idle);
+    for (size_t i = 0; run->ledgers && i < run->n; i++)
+        gp_ledger_free(run->ledgers[i]);
+    gp_free(run->ledgers);
+    gp_free(run->saved);
+    gp_warnings_clear(&run->info.warnings);
+    gp_inputs_free(&run->in);
+}
+
+/* The command: load, bill, warn, write the files, then the JSON document
+ * or the terminal's tables. */
+static int simulate_exec(gp_cli *cli)
+{
+    simulate_run run;
+    int rc = 0;
+
+    memset(&run, 0, sizeof run);
+    run.cli = cli;
+    if (cli->out && gp_xlsx_check_path(cli->out, &run.err) != GP_OK) {
+        gp_cli_print_error(&run.err);
+        return 1;
+    }
+    if ((rc = gp_cli_load_inputs(cli, &run.in, true, false)) != 0)
+        return rc;
+    if (bill(&run) != GP_OK) {
+        gp_cli_print_error(&run.err);
+        simulate_run_free(&run);
+        return 1;
+    }
+    warn(&run);
+    if (write_files(&run) != GP_OK) {
+        gp_cli_print_error(&run.err);
         rc = 1;
-        goto out;
-    }
-    if (cli->json) {
-        json_t *doc = json_object();
-        json_t *arr = json_array();
-        for (size_t i = 0; i < in.scenario->n_strategies; i++)
-            json_array_append_new(arr, gp_json_ledger(ledgers[i], in.trace));
-        json_object_set_new(doc, "window",
-                            gp_json_window(ledgers[0]->start_hour,
-                                           ledgers[0]->n_hours));
-        json_object_set_new(doc, "strategies", arr);
-        json_object_set_new(doc, "idle", gp_json_idle(idle, in.trace));
-        json_t *inputs = gp_json_inputs(&info);
-        json_object_set_new(inputs, "classified",
-                            gp_json_classification(classified, in.trace));
-        json_object_set_new(doc, "inputs", inputs);
+    } else if (cli->json) {
+        json_t *doc = gp_json_simulation(run.ledgers, run.n, run.idle,
+                                         &run.info, run.classified);
         rc = gp_json_print(doc);
         json_decref(doc);
     } else {
-        print_table(&in, ledgers, in.scenario->n_strategies);
-        print_idle(idle, ledgers, saved, in.scenario->n_strategies);
+        print_table(&run.in, run.ledgers, run.n);
+        print_idle(run.idle, run.ledgers, run.saved, run.n);
     }
-out:
-    gp_forecast_free(sheet_forecast);
-    gp_classification_free(classified);
-    gp_idle_report_free(idle);
-    for (size_t i = 0; i < in.scenario->n_strategies; i++)
-        gp_ledger_free(ledgers[i]);
-    gp_free(ledgers);
-    gp_free(saved);
-    gp_warnings_clear(&info.warnings);
-    gp_inputs_free(&in);
+    simulate_run_free(&run);
     return rc;
 }
 

@@ -739,3 +739,10 @@ json_t *gp_json_simulation(gp_ledger *const *ledgers, size_t n,
     json_object_set_new(doc, "inputs", inputs);
     return doc;
 }
+
+json_t *gp_json_classify(const gp_classification *c, const gp_trace *t)
+{
+    json_t *doc = json_object();
+    json_object_set_new(doc, "classified", gp_json_classification(c, t));
+    return doc;
+}

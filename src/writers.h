@@ -124,6 +124,10 @@ json_t *gp_json_recommendation(const struct gp_recommendation *r,
 
 struct gp_idle_report;
 
+/* classify's JSON: {"classified": gp_json_classification(c, t)}.  A new
+ * reference. */
+json_t *gp_json_classify(const struct gp_classification *c, const gp_trace *t);
+
 /* simulate's JSON: the document of the n ledgers (one per strategy, the
  * baseline first) of info->trace: window, strategies, idle (`idle`, the
  * spans over the ledgers' hours), inputs with `classified` as

@@ -128,9 +128,7 @@ static int classify_exec(gp_cli *cli)
         goto out;
     }
     if (cli->json) {
-        json_t *doc = json_object();
-        json_object_set_new(doc, "classified",
-                            gp_json_classification(c, in.trace));
+        json_t *doc = gp_json_classify(c, in.trace);
         rc = gp_json_print(doc);
         json_decref(doc);
     } else {

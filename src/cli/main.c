@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "json_util.h"
 #include "progress.h"
+#include "util.h"
 
 #include <errno.h>
 #include <gsl/gsl_errno.h>
@@ -60,7 +61,21 @@ int main(int argc, char **argv)
             return stdout_written(rc);
         }
     }
-    fprintf(stderr, "gpuplan: unknown command \"%s\"\n", argv[1]);
+    const char *near = NULL;
+    size_t best = 3;
+    for (size_t i = 0; gp_commands[i]; i++) {
+        size_t d = gp_edit_distance(argv[1], gp_commands[i]->name, best);
+        if (d < best) {
+            best = d;
+            near = gp_commands[i]->name;
+        }
+    }
+    if (near)
+        fprintf(stderr,
+                "gpuplan: unknown command \"%s\"; did you mean \"%s\"?\n",
+                argv[1], near);
+    else
+        fprintf(stderr, "gpuplan: unknown command \"%s\"\n", argv[1]);
     gp_cli_print_help(stderr);
     return 2;
 }

@@ -476,6 +476,31 @@ static int add_paths(const struct gp_command *cmd, gp_cli *cli, bool trace,
     }
 }
 
+/* The option of `cmd` nearest to the mistyped name[0, len) (at most two
+ * edits away, and fewer than half its letters), or NULL. */
+static const char *nearest_option(const struct gp_command *cmd,
+                                  const char *name, size_t len)
+{
+    char typed[32];
+    const char *best = NULL;
+    size_t best_d = 3;
+
+    if (len >= sizeof typed)
+        return NULL;
+    memcpy(typed, name, len);
+    typed[len] = '\0';
+    for (size_t k = 0; k < N_OPTS; k++) {
+        if (opt_defs[k].group && !(opt_defs[k].group & cmd->options))
+            continue;
+        size_t d = gp_edit_distance(typed, opt_defs[k].name, best_d);
+        if (d < best_d && 2 * d < strlen(opt_defs[k].name)) {
+            best = opt_defs[k].name;
+            best_d = d;
+        }
+    }
+    return best;
+}
+
 /* The option argv[*i] names, for `cmd`, or NULL after a usage error;
  * *value is its value (NULL for a flag) and *eq whether it came after
  * "=".  `given` holds the value each single-value option was first given:
@@ -496,7 +521,11 @@ static const struct opt_def *find_option(const struct gp_command *cmd,
             strncmp(opt_defs[k].name, a + 2, nlen) == 0)
             def = &opt_defs[k];
     if (!def || (def->group && !(def->group & cmd->options))) {
-        usage_error(cmd, "unknown option %s", a);
+        const char *near = nearest_option(cmd, a + 2, nlen);
+        if (near)
+            usage_error(cmd, "unknown option %s; did you mean --%s?", a, near);
+        else
+            usage_error(cmd, "unknown option %s", a);
         return NULL;
     }
     if (!def->takes_value) {

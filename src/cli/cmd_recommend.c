@@ -79,7 +79,15 @@ static void print_table(const gp_inputs *in, const gp_recommendation *r)
            in->used_sample ? ", bundled sample" : "");
     printf("cost under the scenario's policy: %s (all on demand: %s)\n\n",
            m[0], m[1]);
-    printf("%4s  %-52s %13s %9s %9s %13s %12s\n", "rank", "action",
+    /* the action column as wide as its longest description, so that the
+     * numbers stay under their headers */
+    int w = 52;
+    for (size_t i = 0; i < r->n_actions; i++) {
+        gp_action_describe(&r->actions[i], what, sizeof what);
+        if ((int)strlen(what) > w)
+            w = (int)strlen(what);
+    }
+    printf("%4s  %-*s %13s %10s %9s %13s %12s\n", "rank", w, "action",
            "net savings", "break-even", "expected", "low demand", "upfront");
     for (size_t i = 0; i < r->n_actions; i++) {
         const gp_action *x = &r->actions[i];
@@ -88,10 +96,10 @@ static void print_table(const gp_inputs *in, const gp_recommendation *r)
         gp_format_money(x->downside_net_savings, m[1], sizeof m[1]);
         gp_format_money(x->upfront, m[2], sizeof m[2]);
         if (x->type == GP_ACTION_ROUTING)
-            printf("%4d  %-52s %13s %9s %9s %13s %12s\n", x->rank, what,
+            printf("%4d  %-*s %13s %10s %9s %13s %12s\n", x->rank, w, what,
                    m[0], "-", "-", m[1], "-");
         else
-            printf("%4d  %-52s %13s %8.0f%% %8.0f%% %13s %12s\n", x->rank,
+            printf("%4d  %-*s %13s %9.0f%% %8.0f%% %13s %12s\n", x->rank, w,
                    what, m[0], 100 * x->breakeven_utilization,
                    100 * x->expected_utilization, m[1], m[2]);
         printf("      %s\n", x->reason);

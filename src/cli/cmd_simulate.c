@@ -29,6 +29,17 @@ static void pct(char *buf, size_t size, double v)
         snprintf(buf, size, "-");
 }
 
+/* The strategy column's width: 16, or the longest strategy name, so that
+ * the numbers stay under their headers. */
+static int name_width(gp_ledger *const *l, size_t n)
+{
+    int w = 16;
+    for (size_t i = 0; i < n; i++)
+        if ((int)strlen(l[i]->strategy) > w)
+            w = (int)strlen(l[i]->strategy);
+    return w;
+}
+
 /* The columns of cost by model: the models' names, or the costs of l. */
 static void model_columns(const gp_ledger *l)
 {
@@ -61,7 +72,8 @@ static void print_strategies(const gp_inputs *in, gp_ledger *const *l,
              gp_money_unit());
     /* "$/useful GPU-h" fits 12 columns; "EUR/useful GPU-h" widens it */
     int w = (int)strlen(per_gpu_hour) > 14 ? (int)strlen(per_gpu_hour) : 12;
-    printf("\n%-16s %15s %15s %15s %8s %7s %7s %8s %*s\n", "strategy",
+    int nw = name_width(l, n);
+    printf("\n%-*s %15s %15s %15s %8s %7s %7s %8s %*s\n", nw, "strategy",
            "total cost", "all on-demand", "savings", "savings", "RI use",
            "SP use", "coverage", w, per_gpu_hour);
     for (size_t i = 0; i < n; i++) {
@@ -77,8 +89,9 @@ static void print_strategies(const gp_inputs *in, gp_ledger *const *l,
                             sizeof m[7]);
         else
             snprintf(m[7], sizeof m[7], "-");
-        printf("%-16s %15s %15s %15s %8s %7s %7s %8s %*s\n", l[i]->strategy,
-               m[0], m[1], m[2], m[3], m[4], m[5], m[6], w, m[7]);
+        printf("%-*s %15s %15s %15s %8s %7s %7s %8s %*s\n", nw,
+               l[i]->strategy, m[0], m[1], m[2], m[3], m[4], m[5], m[6], w,
+               m[7]);
     }
 }
 
@@ -95,7 +108,8 @@ static void print_parts(gp_ledger *const *l, size_t n)
         unlabeled |= l[i]->workload_cost[GP_UNLABELED] != 0;
         unused |= l[i]->unallocated_cost != 0;
     }
-    printf("\n%-16s", "cost by model");
+    int nw = name_width(l, n);
+    printf("\n%-*s", nw, "cost by model");
     model_columns(NULL);
     printf(" %15s %15s", "training", "inference");
     if (unlabeled)
@@ -104,7 +118,7 @@ static void print_parts(gp_ledger *const *l, size_t n)
         printf(" %18s", "unused commitments");
     putchar('\n');
     for (size_t i = 0; i < n; i++) {
-        printf("%-16s", l[i]->strategy);
+        printf("%-*s", nw, l[i]->strategy);
         model_columns(l[i]);
         gp_format_money(l[i]->workload_cost[GP_TRAINING], m[4], sizeof m[4]);
         gp_format_money(l[i]->workload_cost[GP_INFERENCE], m[5], sizeof m[5]);

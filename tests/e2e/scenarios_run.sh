@@ -1,0 +1,25 @@
+#!/bin/sh
+# Every scenario in scenarios/ is also an example for users, so each is run
+# here as the README shows it: validate and simulate on the bundled sample
+# succeed, and simulate bills every strategy the file names.
+set -eu
+bin=$1
+src=$2
+cd "$src"
+n=0
+for f in scenarios/*/scenario.json; do
+    "$bin" validate --quiet --scenario "$f" \
+        --trace scenarios/sample/trace.csv > /dev/null
+    "$bin" simulate --quiet --json --scenario "$f" > /tmp/gpuplan-scn.$$ || {
+        echo "simulate failed on $f"; exit 1; }
+    python3 - "$f" /tmp/gpuplan-scn.$$ <<'PY'
+import json, sys
+scn, run = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+want = ["baseline"] + [s["name"] for s in scn.get("strategies", [])]
+got = [s["name"] for s in run["strategies"]]
+assert got == want, (sys.argv[1], got, want)
+PY
+    rm -f /tmp/gpuplan-scn.$$
+    n=$((n + 1))
+done
+echo "scenarios_run: $n passed, 0 failed"

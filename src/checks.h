@@ -46,4 +46,8 @@ void gp_check_future_trace(const gp_trace *t, int64_t today,
                            int64_t fc_start_hour, size_t fc_hours,
                            const char *what, gp_warnings *out);
 
+/* A trace whose gpu_util is at most 1 in every hour of every series: a
+ * warning that the column looks like a fraction, not a percent. */
+void gp_check_util_fraction(const gp_trace *t, gp_warnings *out);
+
 #endif

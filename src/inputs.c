@@ -5,6 +5,7 @@
  * run uses.
  */
 #include "inputs.h"
+#include "checks.h"
 #include "util.h"
 
 #include <string.h>
@@ -49,8 +50,10 @@ gp_status gp_inputs_load_traces(const gp_inputs_spec *spec, gp_inputs *in,
         gp_trace_builder_free(b);
     if (st != GP_OK)
         return st;
-    /* the trace is known: stale prices only of the catalogs it uses */
+    /* the trace is known: stale prices only of the catalogs it uses, and
+     * its own warnings join them (the loaders' warnings, as printed) */
     gp_pricing_drop_unused_warnings(in->pricing, in->trace, in->scenario);
+    gp_check_util_fraction(in->trace, &in->pricing->warnings);
     return GP_OK;
 }
 

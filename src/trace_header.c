@@ -191,6 +191,42 @@ static gp_status header_check_map(const gp_trace_builder *b,
     return GP_OK;
 }
 
+/* "; if X holds it, give map column=X" for the header name nearest to
+ * canonical column `column` that no column reads (at most a third of its
+ * letters away, or one name inside the other), into hint; "" when none
+ * is near. */
+static void map_hint(const struct file_ctx *ctx, const char *column,
+                     char *hint, size_t size)
+{
+    size_t best = (size_t)-1, best_i = 0, clen = strlen(column);
+
+    for (size_t i = 0; i < ctx->n_header; i++) {
+        bool taken = false;
+        for (int c = 0; c < N_COLUMNS; c++)
+            taken |= ctx->colmap[c] == (int)i;
+        char low[64];
+        if (taken || strlen(ctx->header_names[i]) >= sizeof low)
+            continue;
+        gp_ascii_lower(low, sizeof low, ctx->header_names[i]);
+        if (!low[0])
+            continue;
+        size_t d = gp_edit_distance(low, column, clen + 1);
+        if (strstr(low, column) || strstr(column, low))
+            d = d < 2 ? d : 2; /* "time" for timestamp, "instance type" */
+        if (d <= (clen + 2) / 3 && d < best) {
+            best = d;
+            best_i = i;
+        }
+    }
+    if (best == (size_t)-1)
+        return;
+    char shown[128] = "";
+    gp_append_escaped(shown, sizeof shown, ctx->header_names[best_i],
+                      strlen(ctx->header_names[best_i]));
+    snprintf(hint, size, "; if \"%s\" holds it, give " GP_PARAM_TEXT("map")
+             " %s=%s", shown, column, shown);
+}
+
 /* Checks that the columns the layout needs are in the header (a time or
  * two, the instance type, and instances or gpus).  `have` lists the
  * header's names. */
@@ -220,14 +256,17 @@ static gp_status header_check_required(const gp_trace_builder *b,
                              by, name, by, name, name);
                 return GP_ERR_INPUT;
             }
+            bool jobs = b->opt.layout == GP_LAYOUT_SAMPLES &&
+                        req[k] == COL_TIMESTAMP && ctx->colmap[COL_START] >= 0;
+            char hint[200] = "";
+            if (!jobs)
+                map_hint(ctx, gp_trace_column_names[req[k]], hint,
+                         sizeof hint);
             gp_error_set(err, ctx->source, ctx->header_line, 0, name,
                          "missing column (the header has: %s)%s", have,
-                         b->opt.layout == GP_LAYOUT_SAMPLES &&
-                                 req[k] == COL_TIMESTAMP &&
-                                 ctx->colmap[COL_START] >= 0
-                             ? "; for one row per job use " GP_PARAM_TEXT(
-                                   "layout") " jobs"
-                             : "");
+                         jobs ? "; for one row per job use " GP_PARAM_TEXT(
+                                    "layout") " jobs"
+                              : hint);
             return GP_ERR_INPUT;
         }
     }
@@ -259,13 +298,18 @@ gp_status gp_trace_read_header(const gp_trace_builder *b, struct file_ctx *ctx,
     *body = pos;
     if ((st = header_map_columns(b, ctx, err)) != GP_OK)
         return st;
-    /* the header's names, for messages about a missing column */
-    char have[512] = "";
-    for (size_t i = 0; i < ctx->n_header && strlen(have) < 400; i++) {
-        strncat(have, i ? ", " : "", sizeof have - strlen(have) - 1);
-        gp_append_escaped(have, sizeof have, ctx->header_names[i],
-                          strlen(ctx->header_names[i]));
+    /* the header's names, for messages about a missing column, and how
+     * many were left out of the list */
+    char have[560] = "";
+    size_t listed = 0;
+    for (; listed < ctx->n_header && strlen(have) < 400; listed++) {
+        strncat(have, listed ? ", " : "", sizeof have - strlen(have) - 1);
+        gp_append_escaped(have, sizeof have, ctx->header_names[listed],
+                          strlen(ctx->header_names[listed]));
     }
+    if (listed < ctx->n_header)
+        snprintf(have + strlen(have), sizeof have - strlen(have),
+                 " and %zu more", ctx->n_header - listed);
     if ((st = header_check_map(b, ctx, have, err)) != GP_OK)
         return st;
     return header_check_required(b, ctx, have, err);

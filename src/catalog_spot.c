@@ -162,7 +162,10 @@ gp_status gp_catalog_parse_history(gp_spot_offer *spot, const char *text,
     h.source = source;
     spot->history = NULL;
     spot->n_history = 0;
-    st = gp_csv_rows_read(text, len, NULL, source, history_row, &h, err);
+    gp_source src;
+    gp_source_buffer(&src, text, len, source, GP_SOURCE_SPOT_HISTORY);
+    st = gp_csv_rows_read(&src, history_row, &h, err);
+    gp_source_close(&src);
     if (st == GP_ERR_INPUT && err && !err->field[0] && err->column > 0 &&
         err->line > h.header_line) {
         /* a quoting error, a NUL byte or a missing or extra field in a
@@ -206,7 +209,7 @@ static gp_status load_history(gp_jdoc *d, const char *base_dir,
     if (!path)
         return gp_jdoc_nomem(d);
     gp_error_clear(&local);
-    st = gp_read_file(path, &text, &len, &local);
+    st = gp_source_load(path, GP_SOURCE_SPOT_HISTORY, &text, &len, &local);
     if (st == GP_ERR_NOMEM) {
         gp_free(path);
         return gp_jdoc_nomem(d);

@@ -7,9 +7,11 @@
 #include "source.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Bytes a whole read asks for at a time (the buffer grows as gp_grow
  * grows it). */
@@ -20,14 +22,95 @@
  * reader had it before the layer. */
 enum read_wording { CANNOT_READ, READ_ERROR, READ_ERROR_BARE };
 
-static const enum read_wording read_wordings[] = {
-    [GP_SOURCE_TRACE] = CANNOT_READ,
-    [GP_SOURCE_CATALOG] = READ_ERROR,
-    [GP_SOURCE_SCENARIO] = READ_ERROR,
-    [GP_SOURCE_SPOT_HISTORY] = READ_ERROR,
-    [GP_SOURCE_IMPORT] = READ_ERROR,
-    [GP_SOURCE_IMPORT_STREAM] = READ_ERROR_BARE,
+/* What each kind of source is: its read error's wording; for a text read
+ * whole the most bytes it may have (0: no limit), with that limit and the
+ * thing named in the message; and whether a user may give it as standard
+ * input ("-"), which a pipe's message then suggests. */
+static const struct kind {
+    enum read_wording wording;
+    uint64_t limit;
+    const char *limit_text, *what;
+    bool stdin_ok;
+} kinds[] = {
+    [GP_SOURCE_TRACE] = {CANNOT_READ, 0, NULL, NULL, true},
+    [GP_SOURCE_CATALOG] = {READ_ERROR, GP_SOURCE_MAX_CATALOG, "64 MiB",
+                           "a catalog", true},
+    [GP_SOURCE_SCENARIO] = {READ_ERROR, GP_SOURCE_MAX_SCENARIO, "64 MiB",
+                            "a scenario", true},
+    [GP_SOURCE_SPOT_HISTORY] = {READ_ERROR, GP_SOURCE_MAX_SPOT_HISTORY,
+                                "256 MiB", "a spot price history", false},
+    [GP_SOURCE_IMPORT] = {READ_ERROR, GP_SOURCE_MAX_IMPORT, "1 GiB",
+                          "an importer's input read whole", true},
+    [GP_SOURCE_IMPORT_STREAM] = {READ_ERROR_BARE, 0, NULL, NULL, true},
 };
+
+/* What a file that is not a regular one is, for messages. */
+static const char *file_type(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return "a folder";
+    if (S_ISCHR(mode) || S_ISBLK(mode))
+        return "a device";
+    if (S_ISFIFO(mode))
+        return "a pipe";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "not a file";
+}
+
+/* Sets the error for a text past its kind's limit. */
+static gp_status too_large(const gp_source *s, gp_error *err)
+{
+    const struct kind *k = &kinds[s->kind];
+
+    gp_error_set(err, s->name, 0, 0, NULL,
+                 "is larger than %s, the most %s may be", k->limit_text,
+                 k->what);
+    return GP_ERR_INPUT;
+}
+
+/* Opens the file at path for reading without blocking on a pipe with no
+ * writer (the descriptor is made blocking again before it is read), and
+ * refuses anything but a regular file, or one over the kind's limit. */
+static gp_status open_regular(gp_source *s, const char *path, FILE **f,
+                              gp_error *err)
+{
+    struct stat sb;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+    *f = NULL;
+    if (fd < 0 || fstat(fd, &sb) != 0) {
+        gp_error_set(err, path, 0, 0, NULL, "cannot open: %s",
+                     strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return GP_ERR_INPUT;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        close(fd);
+        gp_error_set(err, path, 0, 0, NULL, "is not a regular file (%s)%s",
+                     file_type(sb.st_mode),
+                     S_ISFIFO(sb.st_mode) && kinds[s->kind].stdin_ok
+                         ? "; to read a pipe, give - and pipe it into "
+                           "standard input"
+                         : "");
+        return GP_ERR_INPUT;
+    }
+    s->size = (double)sb.st_size;
+    if (kinds[s->kind].limit && (uint64_t)sb.st_size > kinds[s->kind].limit) {
+        close(fd);
+        return too_large(s, err);
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 ||
+        !(*f = fdopen(fd, "rb"))) {
+        gp_error_set(err, path, 0, 0, NULL, "cannot open: %s",
+                     strerror(errno));
+        close(fd);
+        return GP_ERR_INPUT;
+    }
+    return GP_OK;
+}
 
 /* ---- opening and closing ------------------------------------------------- */
 
@@ -35,18 +118,18 @@ gp_status gp_source_open(gp_source *s, const char *path, gp_source_kind kind,
                          gp_error *err)
 {
     struct stat sb;
+    FILE *f = stdin;
+    gp_status st;
 
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-
-    memset(s, 0, sizeof *s);
-    if (!f) {
-        gp_error_set(err, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
-        return GP_ERR_INPUT;
-    }
-    gp_source_stream(s, f, path, kind);
-    s->close_f = f != stdin;
-    if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode))
+    gp_source_stream(s, NULL, path, kind);
+    if (strcmp(path, "-") != 0) {
+        if ((st = open_regular(s, path, &f, err)) != GP_OK)
+            return st;
+        s->close_f = true;
+    } else if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode)) {
         s->size = (double)sb.st_size;
+    }
+    s->f = f;
     return GP_OK;
 }
 
@@ -90,7 +173,7 @@ void gp_source_close(gp_source *s)
 /* Sets the kind's read error for the source (errno says why). */
 static gp_status read_error(const gp_source *s, gp_error *err)
 {
-    switch (read_wordings[s->kind]) {
+    switch (kinds[s->kind].wording) {
     case CANNOT_READ:
         gp_error_set(err, s->name, 0, 0, NULL, "cannot read: %s",
                      strerror(errno));
@@ -156,19 +239,50 @@ void gp_source_consume(gp_source *s, size_t n)
     s->start = 0;
 }
 
-/* Reads the rest of a file source into buf, NUL-terminated. */
+/* Makes room in buf for the next piece of a whole read and the NUL after
+ * it: as gp_grow grows it, but never past a byte over the kind's limit
+ * (which is enough to tell a text is past it), so that standard input
+ * given /dev/zero stops at the limit.  Returns the bytes to ask for. */
+static size_t whole_room(gp_source *s, gp_error *err)
+{
+    uint64_t limit = kinds[s->kind].limit;
+    size_t need = s->len + WHOLE_PIECE + 1;
+
+    if (limit && need > limit + 2)
+        need = (size_t)limit + 2;
+    if (limit && s->cap < need) {
+        size_t cap = s->cap ? s->cap : WHOLE_PIECE;
+        while (cap < need)
+            cap = cap > (size_t)limit / 2 ? (size_t)limit + 2 : cap * 2;
+        char *grown = gp_realloc(s->buf, cap);
+        if (!grown)
+            goto nomem;
+        s->buf = grown;
+        s->cap = cap;
+    } else if (gp_grow((void **)&s->buf, &s->cap, need, 1) != GP_OK) {
+        goto nomem;
+    }
+    return s->cap - s->len - 1;
+nomem:
+    gp_error_set(err, s->name, 0, 0, NULL, "out of memory");
+    return 0;
+}
+
+/* Reads the rest of a file source into buf, NUL-terminated; a text over
+ * its kind's limit is an error. */
 static gp_status read_all(gp_source *s, gp_error *err)
 {
     gp_status st;
+    uint64_t limit = kinds[s->kind].limit;
 
     while (!s->eof) {
-        if (gp_grow((void **)&s->buf, &s->cap, s->len + WHOLE_PIECE + 1, 1) !=
-            GP_OK) {
-            gp_error_set(err, s->name, 0, 0, NULL, "out of memory");
+        size_t room = whole_room(s, err);
+        if (room == 0)
             return GP_ERR_NOMEM;
-        }
-        if ((st = read_piece(s, s->cap - s->len - 1, err)) != GP_OK)
+        if ((st = read_piece(s, room, err)) != GP_OK)
             return st;
+        if (limit && s->len > limit)
+            return too_large(s, err);
     }
     if (!s->buf && !(s->buf = gp_malloc(1))) {
         gp_error_set(err, s->name, 0, 0, NULL, "out of memory");

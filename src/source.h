@@ -11,8 +11,17 @@
 
 #include <stdio.h>
 
+/* The most bytes a text read whole may have, by kind (docs/catalogs.md,
+ * docs/scenarios.md, docs/import.md): far past any real one, and a bound
+ * on memory for a wrong file (a log, an image) or standard input that
+ * never ends.  Traces and the bills and offer files streamed have none. */
+#define GP_SOURCE_MAX_CATALOG (64ull << 20)
+#define GP_SOURCE_MAX_SCENARIO (64ull << 20)
+#define GP_SOURCE_MAX_SPOT_HISTORY (256ull << 20)
+#define GP_SOURCE_MAX_IMPORT (1ull << 30)
+
 /* What a source holds, which sets the wording of a read error and (for a
- * text read whole) the most bytes it may have; see source.c's table. */
+ * text read whole) the most bytes it may have (above); source.c's table. */
 typedef enum gp_source_kind {
     GP_SOURCE_TRACE,        /* a trace, streamed */
     GP_SOURCE_CATALOG,      /* a pricing catalog (JSON) */
@@ -53,8 +62,12 @@ typedef struct gp_source {
 } gp_source;
 
 /* Opens the file at `path` ("-": standard input) as a source of `kind`.
- * On failure err is "path: cannot open: <why>" (GP_ERR_INPUT) and nothing
- * needs closing. */
+ * Anything but a regular file (a folder, a device such as /dev/zero, a
+ * pipe, a socket) is refused, without blocking on a pipe, as is a file
+ * larger than the kind's limit; standard input may be anything.  On
+ * failure err is "path: cannot open: <why>", "path: is not a regular file
+ * (a device)" or "path: is larger than 64 MiB, the most a catalog may be"
+ * (GP_ERR_INPUT), and nothing needs closing. */
 gp_status gp_source_open(gp_source *s, const char *path, gp_source_kind kind,
                          gp_error *err);
 
@@ -83,14 +96,11 @@ gp_status gp_source_fill(gp_source *s, size_t chunk, gp_error *err);
  * the front. */
 void gp_source_consume(gp_source *s, size_t n);
 
-/* Reads a whole source: afterwards buf[start, len) is all of its text,
- * NUL-terminated (a file's copy is the source's to free).  Read errors as
- * gp_source_fill; "out of memory". */
-gp_status gp_source_read_all(gp_source *s, gp_error *err);
-
 /* Opens `path` ("-": standard input) and reads it whole: *text is a new
  * NUL-terminated copy of all its bytes (the byte order mark too), *len
- * their number; the caller frees *text.  On failure *text is NULL. */
+ * their number; the caller frees *text.  A text past the kind's limit
+ * (standard input too) is an error, as at gp_source_open.  On failure
+ * *text is NULL. */
 gp_status gp_source_load(const char *path, gp_source_kind kind, char **text,
                          size_t *len, gp_error *err);
 

@@ -5,11 +5,13 @@
 # kernel killed it, and --scenario /dev/zero and --pricing /dev/zero did
 # the same; a named pipe with no writer would hang the open.  For every
 # file an input option or an importer reads (--trace, --pricing,
-# --scenario, each importer's inputs, a catalog's spot history), each of
+# --scenario, each importer's inputs), each of
 #   /dev/zero      "is not a regular file (a device)"
 #   a named pipe   "is not a regular file (a pipe)" (nothing writes to it)
 #   a folder       "is not a regular file (a folder)" (--pricing excepted:
 #                  a folder of catalogs, here an empty one)
+# and a spot history must name a .csv file inside the catalog's folder:
+# /dev/zero or ../x.csv by name, or a link out of the folder, is refused.
 # must end with exit status 1 in under a second (a hang is stopped after
 # 5 s), run under a 100 MB address-space limit (ulimit -v).  Then the
 # size limits (docs/edge-cases.md): a regular file past them (sparse, so
@@ -47,6 +49,7 @@ refused() {
     ms=$(( ($(date +%s%N) - start) / 1000000 ))
     [ "$st" -eq 1 ] || fail "$what: exit status $st (124: hung): $*"
     [ "$ms" -lt 1000 ] || fail "$what: took $ms ms: $*"
+    cat "$dir/err" >> "$dir/all-errors"
     grep -q -- "$expected" "$dir/err" ||
         fail "$what: expected \"$expected\", got: $(cat "$dir/err")"
 }
@@ -76,11 +79,34 @@ for kind in zero fifo folder; do
     done
     refused "import spot-advisor $kind" "$msg" \
         "$bin" import spot-advisor "$path" "$pricing"
-    # the history file is named as the catalog names it
-    sed "s#\"g5-history.csv\"#\"$path\"#" "$history" > "$dir/cat.json"
-    refused "spot history $kind" "history file \"$path\": is not a regular" \
-        "$bin" validate --trace "$trace" --pricing "$dir/cat.json"
 done
+
+# a catalog's spot history must be a .csv file in the catalog's folder
+# (or below it): a pipe or a folder there is refused as above, and a path
+# out of the folder is refused before anything is opened, so that no line
+# of a file outside (/etc/shadow) is ever echoed
+mkfifo "$dir/fifo.csv"
+mkdir "$dir/folder.csv"
+ln -s /dev/zero "$dir/zero.csv"
+ln -s /etc/passwd "$dir/passwd.csv"
+mkdir "$dir/sub"
+history_refused() {
+    sed "s#\"g5-history.csv\"#\"$1\"#" "$history" > "$dir/cat.json"
+    refused "spot history $1" "history file \"$1\": $2" \
+        "$bin" validate --trace "$trace" --pricing "$dir/cat.json"
+}
+history_refused fifo.csv "is not a regular file (a pipe)"
+history_refused folder.csv "is not a regular file (a folder)"
+history_refused zero.csv "is outside the catalog's folder"
+history_refused passwd.csv "is outside the catalog's folder"
+history_refused /dev/zero "must name a file in the catalog's folder"
+history_refused ../fifo.csv "must name a file in the catalog's folder"
+history_refused sub/../../x.csv "must name a file in the catalog's folder"
+history_refused /etc/shadow "must name a file in the catalog's folder"
+history_refused sub "must be a CSV file named \*.csv"
+if grep -q "root:" "$dir/all-errors"; then
+    fail "a line of /etc/passwd was echoed"
+fi
 
 # sizes: a sparse file one byte past each limit
 truncate -s $((64 * 1048576 + 1)) "$dir/big.json"

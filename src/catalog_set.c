@@ -5,6 +5,7 @@
  * spot above on-demand).  See docs/design/catalog.md.
  */
 #include "catalog_internal.h"
+#include "source.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -110,7 +111,7 @@ static gp_status load_file(gp_pricing *p, const char *path, int64_t today,
     char *text = NULL, *base_dir = NULL;
     size_t len = 0;
     gp_catalog *c = NULL, **grown;
-    gp_status st = gp_read_file(path, &text, &len, err);
+    gp_status st = gp_source_load(path, GP_SOURCE_CATALOG, &text, &len, err);
 
     if (st != GP_OK)
         return st;

@@ -3,11 +3,16 @@
  * spot price histories it may name: CSV files of timestamp,hourly next to
  * the catalog, checked row by row.  See docs/design/catalog.md.
  */
+/* realpath (history_inside) is POSIX's, but glibc declares it only for
+ * X/Open; the build's _POSIX_C_SOURCE alone leaves it out. */
+#define _XOPEN_SOURCE 700
+
 #include "catalog_internal.h"
 #include "csv_rows.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- spot price history (CSV) ------------------------------------------- */
@@ -162,7 +167,10 @@ gp_status gp_catalog_parse_history(gp_spot_offer *spot, const char *text,
     h.source = source;
     spot->history = NULL;
     spot->n_history = 0;
-    st = gp_csv_rows_read(text, len, NULL, source, history_row, &h, err);
+    gp_source src;
+    gp_source_buffer(&src, text, len, source, GP_SOURCE_SPOT_HISTORY);
+    st = gp_csv_rows_read(&src, history_row, &h, err);
+    gp_source_close(&src);
     if (st == GP_ERR_INPUT && err && !err->field[0] && err->column > 0 &&
         err->line > h.header_line) {
         /* a quoting error, a NUL byte or a missing or extra field in a
@@ -189,12 +197,81 @@ gp_status gp_catalog_parse_history(gp_spot_offer *spot, const char *text,
     return GP_OK;
 }
 
+/* Whether the relative path `file` climbs out of its folder: "..", or a
+ * "../" anywhere in it, or "/.." at its end. */
+static bool climbs_out(const char *file)
+{
+    for (const char *p = file; *p;
+         p = strchr(p, '/') ? strchr(p, '/') + 1 : p + strlen(p))
+        if (p[0] == '.' && p[1] == '.' && (p[2] == '/' || p[2] == '\0'))
+            return true;
+    return false;
+}
+
+/* Whether `name` ends in ".csv", in any case. */
+static bool names_csv(const char *name)
+{
+    size_t n = strlen(name);
+    char tail[5];
+
+    if (n < 5 || name[n - 5] == '/')
+        return false;
+    gp_ascii_lower(tail, sizeof tail, name + n - 4);
+    return strcmp(tail, ".csv") == 0;
+}
+
+/* Checks where the history file `file` (named by member "history" at the
+ * current path) is before anything of it is read: a relative path ending
+ * in .csv, inside the catalog's folder base_dir ("" the current one) once
+ * symbolic links are resolved.  A catalog may come from anywhere, so it
+ * must not read, nor echo in an error the first line of, a file outside
+ * its folder (/etc/shadow) or one that is not a CSV file.  *real is the
+ * resolved path (gp_malloc'd) to open, or NULL when `path` does not exist
+ * yet, for the open to say so. */
+static gp_status history_inside(gp_jdoc *d, const char *base_dir,
+                                const char *file, const char *path, char **real)
+{
+    char quoted[160], *dir;
+    size_t n;
+
+    *real = NULL;
+    gp_json_quote(file, quoted, sizeof quoted);
+    if (file[0] == '/' || climbs_out(file))
+        return gp_jdoc_error(d, "history",
+                             "history file %s: must name a file in the "
+                             "catalog's folder or below it (a relative "
+                             "path without ..)",
+                             quoted);
+    if (!names_csv(file))
+        return gp_jdoc_error(d, "history",
+                             "history file %s: must be a CSV file named "
+                             "*.csv",
+                             quoted);
+    if (!(dir = realpath(base_dir[0] ? base_dir : ".", NULL)) ||
+        !(*real = realpath(path, NULL))) {
+        free(dir);
+        return GP_OK; /* gone, or unreadable: the open says why */
+    }
+    n = strlen(dir);
+    bool inside = strncmp(*real, dir, n) == 0 &&
+                  ((*real)[n] == '/' || (n == 1 && dir[0] == '/'));
+    free(dir);
+    if (inside)
+        return GP_OK;
+    free(*real);
+    *real = NULL;
+    return gp_jdoc_error(d, "history",
+                         "history file %s: is outside the catalog's folder "
+                         "(through a symbolic link)",
+                         quoted);
+}
+
 /* Reads the history file `file` (relative to base_dir) named by member
  * "history" at the current path. */
 static gp_status load_history(gp_jdoc *d, const char *base_dir,
                               const char *file, gp_spot_offer *spot)
 {
-    char *path, *text = NULL;
+    char *path, *real, *text = NULL;
     size_t len = 0;
     gp_error local;
     gp_status st;
@@ -205,8 +282,14 @@ static gp_status load_history(gp_jdoc *d, const char *base_dir,
     path = gp_catalog_join_path(base_dir, file);
     if (!path)
         return gp_jdoc_nomem(d);
+    if ((st = history_inside(d, base_dir, file, path, &real)) != GP_OK) {
+        gp_free(path);
+        return st;
+    }
     gp_error_clear(&local);
-    st = gp_read_file(path, &text, &len, &local);
+    st = gp_source_load(real ? real : path, GP_SOURCE_SPOT_HISTORY, &text, &len,
+                        &local);
+    free(real);
     if (st == GP_ERR_NOMEM) {
         gp_free(path);
         return gp_jdoc_nomem(d);

@@ -5,6 +5,7 @@
  * loader reads them; docs/design/classify.md says why and how.
  */
 #include "classify.h"
+#include "source.h"
 #include "util.h"
 
 #include <csv.h>
@@ -479,7 +480,7 @@ static gp_status lf_copies(size_t n_texts, const char *const *texts,
     if (n_texts && !(*copies = gp_calloc(n_texts, sizeof **copies)))
         st = GP_ERR_NOMEM;
     for (size_t i = 0; i < n_texts && st == GP_OK; i++)
-        st = gp_text_lf_copy(texts[i], lens[i], &(*copies)[i]);
+        st = gp_source_lf_copy(texts[i], lens[i], &(*copies)[i]);
     return st;
 }
 

@@ -26,7 +26,7 @@ typedef struct csv_rows {
     long row_line; /* the line the current row started on, 0 before */
     long last_line; /* the last line that had anything on it */
     /* how the lines end, told by the first line end (as
-     * gp_text_cr_line_ends tells it): -1 not yet known, 0 LF or CRLF, 1 CR */
+     * gp_source_cr_line_ends tells it): -1 not yet known, 0 LF or CRLF, 1 CR */
     int cr_lines;
     /* whether the text fed so far ends inside a quoted field (rows_feed
      * keeps it line by line) */
@@ -182,7 +182,7 @@ static gp_status rows_feed(csv_rows *r, struct csv_parser *p,
                 r->cr_lines = 1; /* the first line end is a lone CR */
             if (r->cr_lines == 0) {
                 gp_error_set(r->err, r->source, r->line, (long)r->n + 1, NULL,
-                             "%s", GP_TEXT_STRAY_CR);
+                             "%s", GP_SOURCE_STRAY_CR);
                 r->st = GP_ERR_INPUT;
                 return r->st;
             }
@@ -212,64 +212,55 @@ static gp_status rows_feed(csv_rows *r, struct csv_parser *p,
     return r->st;
 }
 
-gp_status gp_csv_rows_read(const char *text, size_t len, FILE *file,
-                             const char *source, gp_csv_row_fn row,
-                             void *ctx, gp_error *err)
+/* Reads a file source a chunk at a time into the parser; a CR that ends a
+ * chunk may be half a CRLF, so it goes with the next one (rows_feed must
+ * not see a CRLF split). */
+static void rows_stream(csv_rows *r, struct csv_parser *p, gp_source *src)
+{
+    size_t carry = 0;
+
+    while (r->st == GP_OK && !src->eof) {
+        if ((r->st = gp_source_fill(src, READ_CHUNK, r->err)) != GP_OK)
+            break;
+        const char *at = src->buf + src->start;
+        size_t n = src->len - src->start;
+        carry = n > 0 && at[n - 1] == '\r';
+        rows_feed(r, p, at, n - carry);
+        gp_source_consume(src, src->len - carry);
+    }
+    if (r->st == GP_OK && carry)
+        rows_feed(r, p, "\r", 1);
+}
+
+gp_status gp_csv_rows_read(gp_source *src, gp_csv_row_fn row, void *ctx,
+                           gp_error *err)
 {
     struct csv_parser p;
     csv_rows r;
-    char *chunk = NULL;
-    bool first = true;
 
     memset(&r, 0, sizeof r);
     r.line = 1;
     r.cr_lines = -1;
     r.row = row;
     r.ctx = ctx;
-    r.source = source;
+    r.source = src->name;
     r.err = err;
     if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0)
         return GP_ERR_NOMEM;
-    if (!file) {
-        size_t bom;
-        r.st = gp_text_bom(source, text, len, &bom, err);
+    if (src->mem) {
+        r.st = gp_source_begin(src, err);
         if (r.st == GP_OK)
-            rows_feed(&r, &p, text + bom, len - bom);
-    } else if (!(chunk = gp_malloc(READ_CHUNK))) {
-        r.st = GP_ERR_NOMEM;
+            rows_feed(&r, &p, src->buf + src->start, src->len - src->start);
     } else {
-        size_t got, carry = 0;
-        while (r.st == GP_OK &&
-               (got = fread(chunk + carry, 1, READ_CHUNK - carry, file)) > 0) {
-            size_t bom = 0;
-            if (first &&
-                (r.st = gp_text_bom(source, chunk, got, &bom, err)) != GP_OK)
-                break;
-            const char *at = chunk + bom;
-            size_t n = carry + got - bom;
-            first = false;
-            /* a CR that ends the chunk may be half a CRLF: it goes with
-             * the next one */
-            carry = n > 0 && at[n - 1] == '\r';
-            rows_feed(&r, &p, at, n - carry);
-            if (carry)
-                chunk[0] = '\r';
-        }
-        if (r.st == GP_OK && carry)
-            rows_feed(&r, &p, "\r", 1);
-        if (r.st == GP_OK && ferror(file)) {
-            gp_error_set(err, source, 0, 0, NULL, "read error");
-            r.st = GP_ERR_IO;
-        }
+        rows_stream(&r, &p, src);
     }
     if (r.st == GP_OK && csv_fini(&p, rows_field, rows_end, &r) != 0 &&
         r.st == GP_OK) {
-        gp_error_set(err, source, r.last_line, (long)r.n + 1, NULL,
+        gp_error_set(err, src->name, r.last_line, (long)r.n + 1, NULL,
                      "malformed CSV: a quoted field is not closed");
         r.st = GP_ERR_INPUT;
     }
     csv_free(&p);
-    gp_free(chunk);
     gp_free(r.bytes);
     gp_free(r.starts);
     gp_free(r.fields);

@@ -6,9 +6,7 @@
 #ifndef GP_CSV_ROWS_H
 #define GP_CSV_ROWS_H
 
-#include "gpuplan.h"
-
-#include <stdio.h>
+#include "source.h"
 
 /* Called with the fields of each row (NUL-terminated, borrowed until the
  * call returns) and the 1-based line the row starts on.  Returns GP_OK to
@@ -16,18 +14,17 @@
 typedef gp_status (*gp_csv_row_fn)(void *ctx, char **fields, size_t n,
                                    long line, gp_error *err);
 
-/* Reads CSV text (RFC 4180, strict quoting) row by row, from memory
- * (`file` NULL) or streamed from `file` (for multi-gigabyte offer files),
- * and calls `row` for every row that has any field; blank lines are
- * skipped.  Lines end in LF or CRLF, and in a text whose first line ends
- * in a lone CR in a lone CR too (each counts as one line); a CR inside a
- * quoted field is part of it, and a lone CR outside quotes in a text of LF
- * or CRLF lines is an error (GP_TEXT_STRAY_CR), as in traces.  A UTF-8
- * byte order mark is skipped; a UTF-16 one is an error
- * (gp_text_bom).  Malformed quoting and NUL
- * bytes are errors that name `source`, the line and the CSV column. */
-gp_status gp_csv_rows_read(const char *text, size_t len, FILE *file,
-                           const char *source, gp_csv_row_fn row, void *ctx,
+/* Reads CSV text (RFC 4180, strict quoting) row by row from `src` (a
+ * buffer, or a file streamed a chunk at a time, for multi-gigabyte offer
+ * files), and calls `row` for every row that has any field; blank lines
+ * are skipped.  Lines end in LF or CRLF, and in a text whose first line
+ * ends in a lone CR in a lone CR too (each counts as one line); a CR
+ * inside a quoted field is part of it, and a lone CR outside quotes in a
+ * text of LF or CRLF lines is an error (GP_SOURCE_STRAY_CR), as in
+ * traces.  A UTF-8 byte order mark is skipped; a UTF-16 one is an error
+ * (gp_source_begin).  Malformed quoting and NUL bytes are errors that name
+ * the source, the line and the CSV column. */
+gp_status gp_csv_rows_read(gp_source *src, gp_csv_row_fn row, void *ctx,
                            gp_error *err);
 
 /* Checks that a row past the header has as many fields (n) as the header

@@ -7,7 +7,6 @@
  */
 #include "import_bill_internal.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -529,19 +528,12 @@ gp_status gp_bill_read_files(bill_part_fn part, void *ctx,
     gp_status st = GP_OK;
 
     for (size_t i = 0; i < opt->n_inputs && st == GP_OK; i++) {
-        const char *path = opt->inputs[i];
-        FILE *f;
-        if (strcmp(path, "-") == 0) {
-            st = part(ctx, NULL, 0, stdin, path, err);
-            continue;
-        }
-        if (!(f = fopen(path, "rb"))) {
-            gp_error_set(err, path, 0, 0, NULL, "cannot open: %s",
-                         strerror(errno));
-            return GP_ERR_INPUT;
-        }
-        st = part(ctx, NULL, 0, f, path, err);
-        fclose(f);
+        gp_source src;
+        if ((st = gp_source_open(&src, opt->inputs[i], GP_SOURCE_IMPORT_STREAM,
+                                 err)) != GP_OK)
+            return st;
+        st = part(ctx, &src, err);
+        gp_source_close(&src);
     }
     return st;
 }

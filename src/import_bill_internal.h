@@ -114,9 +114,8 @@ typedef struct usage_at {
  * gp_bill_charge_period: a year (bills come by the hour, day or month). */
 #define MAX_CHARGE_PERIOD_S (366 * 86400LL)
 
-/* Reads one file of a bill, held in memory (text) or open (file). */
-typedef gp_status (*bill_part_fn)(void *ctx, const char *text, size_t len,
-                                  FILE *file, const char *name, gp_error *err);
+/* Reads one file of a bill, a buffer or a file streamed (gp_source). */
+typedef gp_status (*bill_part_fn)(void *ctx, gp_source *src, gp_error *err);
 
 /* The bill (import_bill.c).  gp_bill_free frees what a bill holds (not
  * the struct); gp_bill_new_part starts the next file of the bill. */

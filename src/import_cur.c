@@ -479,16 +479,16 @@ static gp_status cur_row(void *pctx, char **f, size_t n, long line,
     return GP_OK;
 }
 
-/* Reads one file (one part) of a CUR, held in memory or open as a file. */
-static gp_status cur_part(void *ctx, const char *text, size_t len, FILE *file,
-                          const char *name, gp_error *err)
+/* Reads one file (one part) of a CUR, a buffer or a file streamed. */
+static gp_status cur_part(void *ctx, gp_source *src, gp_error *err)
 {
+    const char *name = src->name;
     cur_ctx *x = ctx;
     gp_status st;
 
     gp_bill_new_part(&x->b, name);
     x->have_header = false;
-    st = gp_csv_rows_read(text, len, file, name, cur_row, x, err);
+    st = gp_csv_rows_read(src, cur_row, x, err);
     gp_bill_name_field(&x->b, st, err);
     if (st == GP_OK && !x->have_header) {
         gp_error_set(err, name, 1, 0, NULL,
@@ -524,11 +524,13 @@ gp_status gp_import_aws_cur_buffer(const char *data, size_t len,
                                    gp_error *err)
 {
     cur_ctx x;
+    gp_source src;
     gp_status st;
 
     memset(&x, 0, sizeof x);
     x.b.pricing = opt->pricing;
-    if ((st = cur_part(&x, data, len, NULL, name, err)) == GP_OK)
+    gp_source_buffer(&src, data, len, name, GP_SOURCE_IMPORT_STREAM);
+    if ((st = cur_part(&x, &src, err)) == GP_OK)
         st = gp_bill_finish(&x.b, cur_expected, opt, out, err);
     gp_bill_free(&x.b);
     return st;

@@ -5,6 +5,7 @@
  * shares; docs/design/import_telemetry.md.
  */
 #include "import_telemetry_internal.h"
+#include "source.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -700,7 +701,8 @@ gp_status tel_dcgm_read(tel *T, uint32_t source, const char *text, size_t len)
     gp_status st = GP_OK;
 
     tel_file_stem(T->sources[source].name, host, sizeof host);
-    if (gp_text_bom(T->sources[source].name, text, len, &pos, T->err) != GP_OK)
+    if (gp_source_bom(T->sources[source].name, text, len, &pos, T->err) !=
+        GP_OK)
         return GP_ERR_INPUT;
     scratch = gp_malloc(len + 1);
     if (!scratch)

@@ -491,8 +491,11 @@ gp_status tel_smi_read(tel *T, uint32_t source, const char *text, size_t len)
     r.T = T;
     r.source = source;
     tel_file_stem(T->sources[source].name, r.host, sizeof r.host);
-    st = gp_csv_rows_read(text, len, NULL, T->sources[source].name, smi_row, &r,
-                          T->err);
+    gp_source src;
+    gp_source_buffer(&src, text, len, T->sources[source].name,
+                     GP_SOURCE_IMPORT);
+    st = gp_csv_rows_read(&src, smi_row, &r, T->err);
+    gp_source_close(&src);
     if (st == GP_ERR_NOMEM)
         tel_nomem(T);
     if (st == GP_OK && !r.header) {

@@ -8,7 +8,6 @@
 #include "csv_rows.h"
 #include "import_pricing_internal.h"
 
-#include <errno.h>
 #include <string.h>
 
 #define MAX_PREAMBLE_ROWS 20
@@ -83,9 +82,9 @@ static gp_status price_list_row(void *pctx, char **f, size_t n, long line,
 }
 
 /* Reads one price list (in memory, or streamed from file). */
-static gp_status offer_read(offer_ctx *x, const char *text, size_t len,
-                            FILE *file, const char *name, gp_error *err)
+static gp_status offer_read(offer_ctx *x, gp_source *src, gp_error *err)
 {
+    const char *name = src->name;
     gp_status st;
     unsigned long rows_before = x->rows;
 
@@ -93,7 +92,7 @@ static gp_status offer_read(offer_ctx *x, const char *text, size_t len,
     x->kind = FILE_UNKNOWN;
     x->rows_before_header = 0;
     x->publication[0] = x->offer_code[0] = '\0';
-    st = gp_csv_rows_read(text, len, file, name, price_list_row, x, err);
+    st = gp_csv_rows_read(src, price_list_row, x, err);
     if (st != GP_OK)
         return st;
     if (x->kind == FILE_UNKNOWN) {
@@ -153,17 +152,12 @@ gp_status gp_import_aws_offer(const gp_import_options *opt, FILE *out,
         return GP_ERR_USAGE;
     }
     for (size_t i = 0; i < opt->n_inputs && st == GP_OK; i++) {
-        const char *path = opt->inputs[i];
-        FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-        if (!f) {
-            gp_error_set(err, path, 0, 0, NULL, "cannot open: %s",
-                         strerror(errno));
-            st = GP_ERR_INPUT;
+        gp_source src;
+        if ((st = gp_source_open(&src, opt->inputs[i], GP_SOURCE_IMPORT_STREAM,
+                                 err)) != GP_OK)
             break;
-        }
-        st = offer_read(&x, NULL, 0, f, path, err);
-        if (f != stdin)
-            fclose(f);
+        st = offer_read(&x, &src, err);
+        gp_source_close(&src);
     }
     if (st == GP_OK)
         st = gp_offer_finish(&x, out, err);
@@ -177,11 +171,13 @@ gp_status gp_import_aws_offer_buffer(const char *data, size_t len,
                                      gp_error *err)
 {
     offer_ctx x;
+    gp_source src;
     gp_status st;
 
     memset(&x, 0, sizeof x);
     x.opt = opt;
-    st = offer_read(&x, data, len, NULL, name, err);
+    gp_source_buffer(&src, data, len, name, GP_SOURCE_IMPORT_STREAM);
+    st = offer_read(&x, &src, err);
     if (st == GP_OK)
         st = gp_offer_finish(&x, out, err);
     offer_free(&x);

@@ -6,6 +6,7 @@
  * docs/design/import_pricing.md.
  */
 #include "import_pricing_internal.h"
+#include "source.h"
 
 #include <string.h>
 
@@ -334,7 +335,8 @@ gp_status gp_import_spot_advisor(const gp_import_options *opt, FILE *out,
         return GP_ERR_USAGE;
     }
     for (int i = 0; i < 2 && st == GP_OK; i++)
-        st = gp_read_file(opt->inputs[i], &text[i], &len[i], err);
+        st = gp_source_load(opt->inputs[i], GP_SOURCE_IMPORT, &text[i],
+                            &len[i], err);
     if (st == GP_OK) {
         advisor = looks_like_advisor(text[0], len[0]) ? 0 : 1;
         if (advisor == 0 && looks_like_advisor(text[1], len[1])) {

@@ -7,6 +7,7 @@
  * become trace rows: docs/design/import_telemetry.md.
  */
 #include "import_telemetry_internal.h"
+#include "source.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -502,7 +503,8 @@ static gp_status import_files(tel_format f, const gp_import_options *opt,
     for (size_t i = 0; i < opt->n_inputs && st == GP_OK; i++) {
         char *text;
         size_t len;
-        if ((st = gp_read_file(opt->inputs[i], &text, &len, err)) != GP_OK)
+        if ((st = gp_source_load(opt->inputs[i], GP_SOURCE_IMPORT, &text, &len,
+                                 err)) != GP_OK)
             break;
         st = read_one(&T, f, opt->inputs[i], text, len);
     }

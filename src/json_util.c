@@ -6,6 +6,7 @@
  * json_util_read.c; docs/design/json_util.md says why they work so.
  */
 #include "json_util.h"
+#include "source.h"
 #include "util.h"
 
 #include <errno.h>
@@ -227,14 +228,8 @@ static void jansson_token_start(const char *text, size_t len,
     start = end - tok_len;
     *line = 1;
     *column = 1;
-    for (size_t i = 0; i < start; i++) {
-        if (text[i] == '\n') {
-            (*line)++;
-            *column = 1;
-        } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
-            (*column)++; /* UTF-8 continuation bytes take no column */
-        }
-    }
+    for (size_t i = 0; i < start; i++)
+        gp_source_advance((unsigned char)text[i], line, column);
 }
 
 /* Runs jansson over the whole text; its errors keep its own wording, with
@@ -246,7 +241,7 @@ gp_status gp_jdoc_parse(gp_jdoc *d, json_t **root)
 
     *root = NULL;
     size_t bom;
-    if (gp_text_bom(d->source, d->text, d->len, &bom, d->err) != GP_OK)
+    if (gp_source_bom(d->source, d->text, d->len, &bom, d->err) != GP_OK)
         return GP_ERR_INPUT;
     d->text += bom;
     d->len -= bom;

@@ -5,6 +5,7 @@
  * never reads past the buffer (docs/design/json_util.md).
  */
 #include "json_util.h"
+#include "source.h"
 #include "util.h"
 
 #include <string.h>
@@ -35,12 +36,7 @@ static void advance(scanner *s)
     if (s->p >= s->end)
         return;
     c = (unsigned char)*s->p++;
-    if (c == '\n') {
-        s->line++;
-        s->column = 1;
-    } else if ((c & 0xC0) != 0x80) {
-        s->column++;
-    }
+    gp_source_advance(c, &s->line, &s->column);
 }
 
 /* Skips JSON whitespace: space, tab, CR and LF. */
@@ -289,8 +285,7 @@ bool gp_json_locate(const char *text, size_t len, const gp_jstep *path,
     scanner found;
 
     /* a byte order mark is invisible in editors: it takes no column */
-    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
-        s.p += 3;
+    s.p += gp_source_utf8_bom(text, len);
     skip_space(&s);
     found = s;
     if (depth > GP_JPATH_MAX)

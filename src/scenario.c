@@ -7,6 +7,7 @@
  * scenario is put together and checked.
  */
 #include "scenario_internal.h"
+#include "source.h"
 
 #include <string.h>
 
@@ -532,7 +533,7 @@ gp_status gp_scenario_load(gp_scenario **out, const char *path, gp_error *err)
     gp_status st;
 
     *out = NULL;
-    st = gp_read_file(path, &text, &len, err);
+    st = gp_source_load(path, GP_SOURCE_SCENARIO, &text, &len, err);
     if (st != GP_OK)
         return st;
     st = gp_scenario_parse(out, text, len, path, err);

@@ -9,10 +9,8 @@
  */
 #include "trace_internal.h"
 
-#include <errno.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 const char *const gp_trace_column_names[N_COLUMNS] = {
     "timestamp", "step_s",    "start",    "end",      "provider",
@@ -121,91 +119,48 @@ static gp_status add_source(gp_trace_builder *b, const char *source)
     return GP_OK;
 }
 
-/* A chunked source of text: a memory buffer, or a file read in pieces. */
-struct source {
-    const char *mem; /* whole text in memory, or NULL */
-    size_t mem_len;
-    FILE *f;
-    double size; /* the file's bytes, 0 if unknown (a pipe) */
-    double read; /* bytes read so far */
-    char *buf;
-    size_t len, cap;
-    bool eof;
-    /* a file saved with CR line ends (gp_text_cr_line_ends: 1, 0, or -1
-     * until its first line end is read) has its CRs made LFs as it is
-     * read, up to cr_done (csv_rows.c reads histories and imports alike) */
-    int cr_lines;
-    size_t cr_done;
-    int cr_quote; /* gp_text_cr_to_lf's quote state at cr_done */
-};
-
 /* Bytes read at a time from a file: large enough to keep every core busy,
  * small enough that memory does not grow with the file. */
 #define CHUNK_BYTES (64u << 20)
 
-/* Makes sure s->buf holds more text after `keep` bytes carried over;
- * returns false on a read error. */
-static bool source_fill(struct source *s, gp_trace_builder *b)
+/* Reads the next piece of a file source (gp_source_fill: CR line ends
+ * made LF as it goes) and reports the progress. */
+static gp_status source_fill(gp_trace_builder *b, gp_source *s, gp_error *err)
 {
-    if (s->mem)
-        return true;
-    if (s->cap < s->len + CHUNK_BYTES) {
-        size_t cap = s->len + CHUNK_BYTES;
-        char *nb = gp_realloc(s->buf, cap);
-        if (!nb)
-            return false;
-        s->buf = nb;
-        s->cap = cap;
-    }
-    size_t n = fread(s->buf + s->len, 1, s->cap - s->len, s->f);
-    s->len += n;
-    b->bytes_read += n;
-    s->read += (double)n;
+    uint64_t before = s->read;
+    gp_status st = gp_source_fill(s, CHUNK_BYTES, err);
+
+    b->bytes_read += s->read - before;
     if (s->size > 0)
-        gp_progress_report(&b->opt.progress, "reading the trace", s->read,
-                           s->size);
+        gp_progress_report(&b->opt.progress, "reading the trace",
+                           (double)s->read, s->size);
     else
         gp_progress_report(&b->opt.progress, "reading the trace",
-                           s->read / 1e6, 0);
-    if (n == 0 || feof(s->f))
-        s->eof = feof(s->f) || n == 0;
-    if (s->cr_lines < 0)
-        s->cr_lines = gp_text_cr_line_ends(s->buf, s->len, !s->eof);
-    if (s->cr_lines == 1)
-        s->cr_done =
-            gp_text_cr_to_lf(s->buf, s->cr_done, s->len, !s->eof, &s->cr_quote);
-    return !ferror(s->f);
-}
-
-/* Sets the error for a source that cannot be read (errno says why). */
-static gp_status source_io_error(const char *name, gp_error *err)
-{
-    gp_error_set(err, name, 0, 0, NULL, "cannot read: %s", strerror(errno));
-    return GP_ERR_IO;
+                           (double)s->read / 1e6, 0);
+    return st;
 }
 
 /* Makes the start of the source ready to read: a text in memory (a copy
- * with LFs when it has CR line ends, freed by the caller), or a file's
- * first pieces, enough to hold the whole header row. */
-static gp_status source_start(gp_trace_builder *b, struct source *src,
-                              const char *name, gp_error *err)
+ * with LFs when it has CR line ends, which the source frees), or a file's
+ * first pieces, enough to hold the whole header row; either past a UTF-8
+ * byte order mark (src->start). */
+static gp_status source_start(gp_trace_builder *b, gp_source *src,
+                              gp_error *err)
 {
+    gp_status st;
+
     if (src->mem) {
-        gp_status st;
-        src->buf = (char *)src->mem; /* read only: never written */
-        src->len = src->mem_len;
-        src->eof = true;
-        b->bytes_read += src->mem_len;
+        b->bytes_read += src->len;
         char *copy;
-        if ((st = gp_text_lf_copy(src->mem, src->mem_len, &copy)) != GP_OK)
+        if ((st = gp_source_lf_copy(src->mem, src->len, &copy)) != GP_OK)
             return st;
         if (copy)
             src->buf = copy;
-        return GP_OK;
+        return gp_source_begin(src, err);
     }
     do {
-        if (!source_fill(src, b))
-            return source_io_error(name, err);
+        if ((st = source_fill(b, src, err)) != GP_OK)
+            return st;
     } while (!src->eof && !memchr(src->buf, '\n', src->len) &&
              src->len < CHUNK_BYTES * 4);
     return GP_OK;
@@ -214,7 +169,7 @@ static gp_status source_start(gp_trace_builder *b, struct source *src,
 /* Reads the source's data lines, from buffer offset `body` on line `line`,
  * a piece at a time: the whole lines of each piece, the unread tail (a part
  * line or an unfinished quoted row) carried on to the next. */
-static gp_status read_lines(gp_trace_builder *b, struct source *src,
+static gp_status read_lines(gp_trace_builder *b, gp_source *src,
                             struct file_ctx *ctx, size_t body, long line,
                             gp_error *err)
 {
@@ -248,37 +203,36 @@ static gp_status read_lines(gp_trace_builder *b, struct source *src,
             return GP_OK;
         }
         /* carry the unread tail to the front and read on */
-        memmove(src->buf, src->buf + resume, src->len - resume);
-        src->len -= resume;
-        if (src->cr_lines == 1)
-            src->cr_done -= resume;
+        gp_source_consume(src, resume);
         body = 0;
-        if (!source_fill(src, b))
-            return source_io_error(ctx->source, err);
+        if ((st = source_fill(b, src, err)) != GP_OK)
+            return st;
     }
 }
 
 /* Reads one source (a file or a buffer) named `name` into the builder:
  * its header, then its rows; on success the builder keeps its name and,
  * when it holds the row that ends last so far, where that row is. */
-static gp_status read_source(gp_trace_builder *b, struct source *src,
-                             const char *name, gp_error *err)
+static gp_status read_source(gp_trace_builder *b, gp_source *src,
+                             gp_error *err)
 {
     struct file_ctx ctx;
     size_t body = 0;
     gp_status st;
     double end_before = b->main.end_s;
+    const char *name = src->name;
 
     memset(&ctx, 0, sizeof ctx);
     ctx.source = name;
-    st = source_start(b, src, name, err);
+    st = source_start(b, src, err);
     if (st == GP_OK) {
         ctx.has_nul = memchr(src->buf, 0, src->len) != NULL;
+        body = src->start;
         st = gp_trace_read_header(b, &ctx, src->buf, src->len, &body, err);
     }
     if (st == GP_OK)
         st = read_lines(b, src, &ctx, body,
-                        1 + gp_trace_count_lines(src->buf, body), err);
+                        1 + gp_source_count_lines(src->buf, body), err);
     if (st == GP_OK)
         st = add_source(b, name);
     /* this file holds the row that ends last so far */
@@ -298,13 +252,11 @@ gp_status gp_trace_builder_add_buffer(gp_trace_builder *b, const char *text,
                                       size_t len, const char *source,
                                       gp_error *err)
 {
-    struct source src;
-    memset(&src, 0, sizeof src);
-    src.mem = text && len ? text : ""; /* never NULL: NULL means a file */
-    src.mem_len = text ? len : 0;
-    gp_status st = read_source(b, &src, source, err);
-    if (src.buf != src.mem)
-        gp_free(src.buf); /* the copy of a text with CR line ends */
+    gp_source src;
+
+    gp_source_buffer(&src, text, len, source, GP_SOURCE_TRACE);
+    gp_status st = read_source(b, &src, err);
+    gp_source_close(&src); /* frees the copy of a text with CR line ends */
     return st;
 }
 
@@ -312,23 +264,13 @@ gp_status gp_trace_builder_add_buffer(gp_trace_builder *b, const char *text,
 gp_status gp_trace_builder_add_file(gp_trace_builder *b, const char *path,
                                     gp_error *err)
 {
-    struct source src;
+    gp_source src;
     gp_status st;
 
-    memset(&src, 0, sizeof src);
-    src.cr_lines = -1;
-    src.f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!src.f) {
-        gp_error_set(err, path, 0, 0, NULL, "cannot open: %s",
-                     strerror(errno));
-        return GP_ERR_INPUT;
-    }
-    struct stat sb;
-    if (fstat(fileno(src.f), &sb) == 0 && S_ISREG(sb.st_mode))
-        src.size = (double)sb.st_size;
-    st = read_source(b, &src, path, err);
-    if (src.f != stdin)
-        fclose(src.f);
-    gp_free(src.buf);
+    if ((st = gp_source_open(&src, path, GP_SOURCE_TRACE, err)) != GP_OK)
+        return st;
+    src.cr_to_lf = true;
+    st = read_source(b, &src, err);
+    gp_source_close(&src);
     return st;
 }

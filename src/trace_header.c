@@ -52,14 +52,13 @@ void gp_trace_file_ctx_free(struct file_ctx *ctx)
     ctx->n_header = 0;
 }
 
-/* Finds where the header row starts (past a UTF-8 byte order mark and
- * blank lines, which libcsv would skip too; errors name the header's own
- * line) and checks it for a bare CR.  Sets *pos and ctx->header_line. */
+/* Finds where the header row starts (from *pos, past the byte order mark
+ * gp_source skipped, and past blank lines, which libcsv would skip too;
+ * errors name the header's own line) and checks it for a bare CR.  Sets
+ * *pos and ctx->header_line. */
 static gp_status header_locate(struct file_ctx *ctx, const char *text,
                                size_t len, size_t *pos, gp_error *err)
 {
-    if (gp_text_bom(ctx->source, text, len, pos, err) != GP_OK)
-        return GP_ERR_INPUT; /* pos: past a UTF-8 byte order mark */
     ctx->header_line = 1;
     for (size_t k = *pos; k < len; k++) {
         if (text[k] == '\n') {
@@ -289,7 +288,7 @@ gp_status gp_trace_read_header(const gp_trace_builder *b, struct file_ctx *ctx,
                                const char *text, size_t len, size_t *body,
                                gp_error *err)
 {
-    size_t pos = 0;
+    size_t pos = *body;
     gp_status st;
 
     if ((st = header_locate(ctx, text, len, &pos, err)) != GP_OK ||

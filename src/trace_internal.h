@@ -7,6 +7,7 @@
 #ifndef GP_TRACE_INTERNAL_H
 #define GP_TRACE_INTERNAL_H
 
+#include "source.h"
 #include "util.h"
 
 #include <pthread.h>
@@ -281,8 +282,6 @@ bool gp_trace_pool_resolve(struct shard *s, const gp_trace_builder *b,
 
 /* ---- reading ranges of lines (trace_read.c) ---------------------------- */
 
-/* The newlines in p[0, n). */
-long gp_trace_count_lines(const char *p, size_t n);
 /* Reads the data rows in text[begin, end) into b->main, in parallel when
  * the range is large; *resume and *resume_line say where to go on. */
 gp_status gp_trace_read_body(gp_trace_builder *b, const struct file_ctx *ctx,
@@ -292,8 +291,9 @@ gp_status gp_trace_read_body(gp_trace_builder *b, const struct file_ctx *ctx,
 
 /* ---- headers (trace_header.c) ------------------------------------------ */
 
-/* Reads the header row into ctx and checks it; *body is the offset of the
- * first data line.  gp_trace_file_ctx_free frees the names it kept. */
+/* Reads the header row into ctx and checks it, from text offset *body
+ * (past a byte order mark); *body is then the offset of the first data
+ * line.  gp_trace_file_ctx_free frees the names it kept. */
 gp_status gp_trace_read_header(const gp_trace_builder *b, struct file_ctx *ctx,
                                const char *text, size_t len, size_t *body,
                                gp_error *err);

@@ -278,7 +278,7 @@ static bool slow_row_add(struct range_reader *r)
             gp_error_set(&s->err, ctx->source, r->line, (long)col,
                          col <= ctx->n_header ? ctx->header_names[col - 1]
                                               : NULL,
-                         "%s", GP_TEXT_STRAY_CR);
+                         "%s", GP_SOURCE_STRAY_CR);
         }
         s->status = GP_ERR_INPUT;
         return false;
@@ -435,18 +435,6 @@ static void *worker_run(void *arg)
     read_range(w->b, w->shard, w->ctx, w->text, w->begin, w->end,
                w->first_line, w->b->opt.reject != NULL, &w->res);
     return NULL;
-}
-
-/* The newlines in p[0, n). */
-long gp_trace_count_lines(const char *p, size_t n)
-{
-    long lines = 0;
-    const char *end = p + n;
-    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-        lines++;
-        p++;
-    }
-    return lines;
 }
 
 /* The cores online, 1 to 16: the threads to read with by default. */
@@ -638,7 +626,7 @@ gp_status gp_trace_read_body(gp_trace_builder *b, const struct file_ctx *ctx,
     }
     *resume = res.in_row ? res.resume_at : end;
     *resume_line = res.in_row ? res.resume_line
-                              : first_line + (long)gp_trace_count_lines(
+                              : first_line + (long)gp_source_count_lines(
                                                  text + begin, end - begin);
     return GP_OK;
 }

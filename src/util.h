@@ -1,7 +1,7 @@
 /*
  * util.h: small helpers the library modules share and do not export:
- * a string-keyed hash map, edit distance, whole-file reading, and growable
- * arrays.
+ * a string-keyed hash map, edit distance, files written whole, and
+ * growable arrays.
  */
 #ifndef GP_UTIL_H
 #define GP_UTIL_H
@@ -95,27 +95,6 @@ size_t gp_edit_distance(const char *a, const char *b, size_t cap);
  * returns whether the copy changed any letter. */
 bool gp_ascii_lower(char *dst, size_t size, const char *src);
 
-/* Reads a whole file (or standard input for "-") into a NUL-terminated
- * buffer. */
-gp_status gp_read_file(const char *path, char **out, size_t *len,
-                       gp_error *err);
-
-/* The byte order mark a text file a user gives starts with (text[0,
- * len), its first bytes): *skip is 3 after a UTF-8 one, which the reader
- * skips, and 0 when there is none.  A UTF-16 one (Excel's "Unicode Text",
- * PowerShell's default) is GP_ERR_INPUT with "source:1: the file is UTF-16
- * (...); save it as UTF-8" in err: every other byte would be NUL and the
- * first error would be nonsense.  Every reader of such a file calls it. */
-gp_status gp_text_bom(const char *source, const char *text, size_t len,
-                      size_t *skip, gp_error *err);
-
-/* How a text's lines end, told by its first line end: 1 when that is a
- * lone carriage return (a file saved with CR line ends: old Mac programs,
- * Excel's "CSV (Macintosh)"), 0 when it is LF or CRLF or there is none, -1
- * when text[0, len) cannot tell yet (no line end in it, or a CR as its last
- * byte, while `more` text may follow). */
-int gp_text_cr_line_ends(const char *text, size_t len, bool more);
-
 /* Where CSV text is as its bytes go by, as libcsv reads it (strict RFC
  * 4180): at a field's start, in an unquoted field, in a quoted one, or
  * just past a quote inside one (the closing quote, or the first of a
@@ -155,32 +134,6 @@ static inline int gp_csv_quote_step(int state, char c)
                                                   : GP_CSV_UNQUOTED;
     }
 }
-
-/* What every CSV reader says of a CR outside quotes, not followed by LF,
- * in a text whose lines end in LF or CRLF (gp_text_cr_line_ends 0): such a
- * CR is no line end there, and libcsv would end the row at it. */
-#define GP_TEXT_STRAY_CR                                                       \
-    "a carriage return inside a row, outside quotes (the file's first line "   \
-    "ends in LF or CRLF, so only those end a line: remove it, or quote the "   \
-    "field to keep it)"
-
-/* For a text whose lines end in CR (gp_text_cr_line_ends): makes each lone
- * CR in p[from, n) outside quotes an LF, so that a reader that splits
- * lines at LF reads every CR, CRLF or LF as one line end; a CRLF stays,
- * and a CR inside a quoted field stays a CR, part of the field (as it is
- * in a file whose lines end in LF).  *quote is the gp_csv_quote_step
- * state at `from` (GP_CSV_FIELD_START at the text's start) and is left at
- * the returned offset.  A CR as the last byte is left while `more` text
- * may follow (it may be half a CRLF).  Returns the offset p is done up to
- * (the next call's `from`). */
-size_t gp_text_cr_to_lf(char *p, size_t from, size_t n, bool more, int *quote);
-
-/* For a whole text in memory, which a reader must not write: *copy is a
- * new copy of text[0, len) with its CR line ends (outside quotes,
- * gp_text_cr_to_lf) made LF (gp_malloc'd,
- * NUL-terminated, for the caller to free) when its lines end in CR, and
- * NULL when they do not.  GP_ERR_NOMEM when the copy cannot be made. */
-gp_status gp_text_lf_copy(const char *text, size_t len, char **copy);
 
 /* Whether a[0, n) equals b[0, n): eight bytes at a time, inlined, because
  * the ingest compares a few short keys per row and a memcmp call per key

@@ -1,5 +1,5 @@
 /*
- * util_files.c: files read whole, and files written whole or not at all:
+ * util_files.c: files written whole or not at all (reading: source.c):
  * a temporary file renamed into place (or copied into a device or a pipe),
  * and sets of such files committed together.
  */
@@ -11,51 +11,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* ---- reading ------------------------------------------------------------ */
-
-gp_status gp_read_file(const char *path, char **out, size_t *len,
-                       gp_error *err)
-{
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-
-    *out = NULL;
-    *len = 0;
-    if (!f) {
-        gp_error_set(err, path, 0, 0, NULL, "cannot open: %s",
-                     strerror(errno));
-        return GP_ERR_INPUT;
-    }
-    for (;;) {
-        if (gp_grow((void **)&buf, &cap, n + 65536 + 1, 1) != GP_OK) {
-            gp_free(buf);
-            if (f != stdin)
-                fclose(f);
-            gp_error_set(err, path, 0, 0, NULL, "out of memory");
-            return GP_ERR_NOMEM;
-        }
-        size_t k = fread(buf + n, 1, cap - n - 1, f);
-        n += k;
-        if (k == 0)
-            break;
-    }
-    if (ferror(f)) {
-        gp_error_set(err, path, 0, 0, NULL, "read error: %s",
-                     strerror(errno));
-        gp_free(buf);
-        if (f != stdin)
-            fclose(f);
-        return GP_ERR_IO;
-    }
-    if (f != stdin)
-        fclose(f);
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return GP_OK;
-}
 
 /* ---- writing whole files ------------------------------------------------ */
 

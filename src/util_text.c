@@ -1,7 +1,7 @@
 /*
  * util_text.c: text as the readers meet it: UTF-8 checked and escaped for
- * messages, byte order marks and CR line ends, lower-casing and the edit
- * distance behind "nearest:" suggestions.
+ * messages, lower-casing and the edit distance behind "nearest:"
+ * suggestions.  (Byte order marks and line ends: source.c.)
  */
 #include "safe_text.h"
 #include "util.h"
@@ -155,69 +155,4 @@ size_t gp_edit_distance(const char *a, const char *b, size_t cap)
             return cap;
     }
     return row[lb] < cap ? row[lb] : cap;
-}
-
-/* ---- byte order marks and line ends ------------------------------------- */
-
-gp_status gp_text_bom(const char *source, const char *text, size_t len,
-                      size_t *skip, gp_error *err)
-{
-    *skip = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-    /* SPEC section 2 asks for UTF-8 */
-    if (len < 2 || !((text[0] == '\xFF' && text[1] == '\xFE') ||
-                     (text[0] == '\xFE' && text[1] == '\xFF')))
-        return GP_OK;
-    gp_error_set(err, source, 1, 0, NULL,
-                 "the file is UTF-16 (%s byte order mark %s); save it as "
-                 "UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)",
-                 text[0] == '\xFF' ? "little-endian" : "big-endian",
-                 text[0] == '\xFF' ? "FF FE" : "FE FF");
-    return GP_ERR_INPUT;
-}
-
-int gp_text_cr_line_ends(const char *text, size_t len, bool more)
-{
-    for (size_t i = 0; i < len; i++) {
-        if (text[i] == '\n')
-            return 0;
-        if (text[i] == '\r') {
-            if (i + 1 < len)
-                return text[i + 1] != '\n';
-            return more ? -1 : 1;
-        }
-    }
-    return more ? -1 : 0;
-}
-
-size_t gp_text_cr_to_lf(char *p, size_t from, size_t n, bool more, int *quote)
-{
-    int q = *quote;
-
-    for (size_t i = from; i < n; i++) {
-        if (p[i] == '\r' && q != GP_CSV_QUOTED) {
-            if (i + 1 == n && more) {
-                *quote = q;
-                return i; /* a CRLF's CR, perhaps: the next call sees */
-            }
-            if (i + 1 == n || p[i + 1] != '\n')
-                p[i] = '\n';
-        }
-        q = gp_csv_quote_step(q, p[i]);
-    }
-    *quote = q;
-    return n;
-}
-
-gp_status gp_text_lf_copy(const char *text, size_t len, char **copy)
-{
-    *copy = NULL;
-    if (gp_text_cr_line_ends(text, len, false) != 1)
-        return GP_OK;
-    if (!(*copy = gp_malloc(len + 1)))
-        return GP_ERR_NOMEM;
-    memcpy(*copy, text, len);
-    (*copy)[len] = '\0';
-    int quote = GP_CSV_FIELD_START;
-    gp_text_cr_to_lf(*copy, 0, len, false, &quote);
-    return GP_OK;
 }

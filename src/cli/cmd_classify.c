@@ -8,6 +8,7 @@
  */
 #include "classify.h"
 #include "cli.h"
+#include "source.h"
 #include "util.h"
 #include "writers.h"
 
@@ -49,7 +50,8 @@ static gp_status write_labeled(const gp_cli *cli, const gp_inputs *in,
         st = GP_ERR_NOMEM;
     }
     for (size_t i = 0; i < cli->n_traces && st == GP_OK; i++)
-        st = gp_read_file(cli->traces[i], &j.texts[i], &j.lens[i], err);
+        st = gp_source_load(cli->traces[i], GP_SOURCE_TRACE, &j.texts[i],
+                            &j.lens[i], err);
     if (st == GP_OK)
         st = gp_write_atomic(cli->out, write_rows, &j, err);
     for (size_t i = 0; j.texts && i < cli->n_traces; i++)

@@ -885,6 +885,7 @@ static gp_status stream_rows(const char *head, size_t n, const char *tail,
                              long *lines, gp_error *err)
 {
     FILE *f = tmpfile();
+    gp_source src;
     gp_status st;
 
     assert_non_null(f);
@@ -895,7 +896,9 @@ static gp_status stream_rows(const char *head, size_t n, const char *tail,
     rewind(f);
     gp_error_clear(err);
     memset(lines, 0, 8 * sizeof *lines);
-    st = gp_csv_rows_read(NULL, 0, f, "big.csv", record_line, lines, err);
+    gp_source_stream(&src, f, "big.csv", GP_SOURCE_IMPORT_STREAM);
+    st = gp_csv_rows_read(&src, record_line, lines, err);
+    gp_source_close(&src);
     fclose(f);
     return st;
 }

@@ -27,6 +27,7 @@
 
 #include "gpuplan.h"
 #include "import.h"
+#include "source.h"
 #include "util.h"
 
 /* A file of ../shared/data, or NULL when that folder is not there. */
@@ -907,9 +908,10 @@ static void test_allocation_failures_do_not_leak(void **state)
     (void)state;
 
     gp_error_clear(&err);
-    assert_int_equal(gp_read_file(src_path("tests/data/import/aws-cur-gpu.csv"),
-                                  &text, &len, &err),
-                     GP_OK);
+    assert_int_equal(
+        gp_source_load(src_path("tests/data/import/aws-cur-gpu.csv"),
+                       GP_SOURCE_IMPORT, &text, &len, &err),
+        GP_OK);
     for (long n = 0; n < 10000 && st == GP_ERR_NOMEM; n++) {
         gp_import_options o;
         FILE *out = tmpfile();

@@ -27,6 +27,7 @@
 
 #include "gpuplan.h"
 #include "import.h"
+#include "source.h"
 #include "util.h"
 
 /* What one import run gave. */
@@ -495,8 +496,9 @@ static void test_offer_allocation_failures_do_not_leak(void **state)
 
     gp_error_clear(&err);
     assert_int_equal(
-        gp_read_file(src_path("tests/data/import/aws-offer-gpu-us-east-1.csv"),
-                     &text, &len, &err),
+        gp_source_load(
+            src_path("tests/data/import/aws-offer-gpu-us-east-1.csv"),
+            GP_SOURCE_IMPORT, &text, &len, &err),
         GP_OK);
     for (long n = 0; n < 10000 && st == GP_ERR_NOMEM; n++) {
         gp_import_options o;
@@ -547,7 +549,8 @@ static void test_spot_advisor_matches_the_rule_and_the_bundled_catalog(
     assert_int_equal(r.st, GP_OK);
     c = load_output(&r);
     gp_error_clear(&err);
-    assert_int_equal(gp_read_file(base, &text, &len, &err), GP_OK);
+    assert_int_equal(
+        gp_source_load(base, GP_SOURCE_CATALOG, &text, &len, &err), GP_OK);
     assert_int_equal(gp_catalog_parse(&bundled, text, len, base, ".", &err),
                      GP_OK);
     gp_free(text);

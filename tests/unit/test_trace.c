@@ -21,6 +21,7 @@
 
 #include "check.h"
 #include "gpuplan.h"
+#include "source.h"
 #include "util.h"
 
 static gp_pricing *pricing;
@@ -521,7 +522,7 @@ static void test_a_quoted_cr_is_part_of_the_field_in_every_file(void **state)
     }
     expect_error("timestamp,instance_type,instances\n"
                  "2026-01-05T13:00:00Z,g5.x\rlarge,2\n",
-                 2, 2, "instance_type", GP_TEXT_STRAY_CR);
+                 2, 2, "instance_type", GP_SOURCE_STRAY_CR);
 }
 
 static void test_text_fields_must_be_utf8(void **state)

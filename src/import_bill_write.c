@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 /* The last path component of a file name, for messages and sources. */
@@ -65,7 +66,8 @@ static gp_status bill_write_trace(bill *b, FILE *out, gp_error *err)
                 c->provider, c->region, c->type, num);
     }
     if (fflush(out) != 0 || ferror(out)) {
-        gp_error_set(err, "", 0, 0, NULL, "cannot write the trace");
+        gp_error_set(err, "", 0, 0, NULL, "cannot write the trace: %s",
+                     strerror(errno));
         return GP_ERR_IO;
     }
     return GP_OK;

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 /* A sample counts as lasting until the next one unless the gap is more
@@ -561,8 +562,9 @@ static gp_status write_trace(tel *T, FILE *out)
         put_number(out, s->power);
         putc('\n', out);
     }
-    if (ferror(out)) {
-        gp_error_set(T->err, NULL, 0, 0, NULL, "cannot write the trace");
+    if (fflush(out) != 0 || ferror(out)) {
+        gp_error_set(T->err, NULL, 0, 0, NULL, "cannot write the trace: %s",
+                     strerror(errno));
         return GP_ERR_IO;
     }
     return GP_OK;

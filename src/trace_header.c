@@ -219,7 +219,7 @@ static void map_hint(const struct file_ctx *ctx, const char *column,
     }
     if (best == (size_t)-1)
         return;
-    char shown[128] = "";
+    char shown[100] = "";
     gp_append_escaped(shown, sizeof shown, ctx->header_names[best_i],
                       strlen(ctx->header_names[best_i]));
     snprintf(hint, size, "; if \"%s\" holds it, give " GP_PARAM_TEXT("map")
@@ -257,7 +257,7 @@ static gp_status header_check_required(const gp_trace_builder *b,
             }
             bool jobs = b->opt.layout == GP_LAYOUT_SAMPLES &&
                         req[k] == COL_TIMESTAMP && ctx->colmap[COL_START] >= 0;
-            char hint[200] = "";
+            char hint[320] = "";
             if (!jobs)
                 map_hint(ctx, gp_trace_column_names[req[k]], hint,
                          sizeof hint);

@@ -235,13 +235,20 @@ gp_status gp_grow(void **items, size_t *cap, size_t need, size_t size);
  * (/dev/null, or /dev/stdout's link, as root). */
 bool gp_path_is_special(const char *path);
 
-/* A temporary name for writing `path`: "path.tmpPID" + suffix beside it
- * (so the rename cannot cross file systems), or for a special target a
- * new empty file in $TMPDIR (default /tmp).  Sets *tmp to a gp_malloc'd
- * string; on failure *tmp is NULL and err says "out of memory" or
- * "cannot write: <why mkstemp failed>", against `path`. */
+/* A temporary file for writing `path`, created empty: named after path
+ * (+ suffix) inside a new folder of its own (".gpuplan-tmp-XXXXXX",
+ * random, mode 0700) beside path, so the rename stays on one file system
+ * and nobody can plant a link or swap the file (created with O_EXCL and
+ * O_NOFOLLOW); for a special target the folder is made in $TMPDIR
+ * (default /tmp).  Sets *tmp to a gp_malloc'd string; on failure *tmp is
+ * NULL and err says "out of memory" or "cannot write: <why>", against
+ * `path`.  gp_temp_remove removes it and its folder. */
 gp_status gp_temp_name(const char *path, const char *suffix, char **tmp,
                        gp_error *err);
+
+/* Removes temporary file tmp (if still there) and its own folder (if
+ * empty); NULL does nothing. */
+void gp_temp_remove(const char *tmp);
 
 /* Puts the finished temporary file tmp at `path`: renames it over a
  * regular file (or none), copies it into a special one and removes it.

@@ -6,6 +6,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,37 +25,75 @@ bool gp_path_is_special(const char *path)
            (!S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode));
 }
 
+/* The folder part of path ("." when it has none), into buf. */
+static void folder_of(const char *path, char *buf, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(buf, size, ".");
+    else if (slash == path)
+        snprintf(buf, size, "/");
+    else
+        snprintf(buf, size, "%.*s", (int)(slash - path), path);
+}
+
 gp_status gp_temp_name(const char *path, const char *suffix, char **tmp,
                        gp_error *err)
 {
+    char dir[4096];
+    const char *base = strrchr(path, '/');
+
     *tmp = NULL;
     if (gp_path_is_special(path)) {
-        const char *dir = getenv("TMPDIR");
-        if (!dir || !*dir)
-            dir = "/tmp";
-        size_t n = strlen(dir) + 32;
-        if (!(*tmp = gp_malloc(n)))
-            goto nomem;
-        snprintf(*tmp, n, "%s/gpuplan-XXXXXX", dir);
-        int fd = mkstemp(*tmp);
-        if (fd < 0) {
-            gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
-                         strerror(errno));
-            gp_free(*tmp);
-            *tmp = NULL;
-            return GP_ERR_IO;
-        }
-        close(fd);
-        return GP_OK;
+        const char *t = getenv("TMPDIR");
+        snprintf(dir, sizeof dir, "%s", t && *t ? t : "/tmp");
+    } else {
+        folder_of(path, dir, sizeof dir);
     }
-    size_t n = strlen(path) + strlen(suffix) + 32;
-    if (!(*tmp = gp_malloc(n)))
-        goto nomem;
-    snprintf(*tmp, n, "%s.tmp%ld%s", path, (long)getpid(), suffix);
+    base = base ? base + 1 : path;
+    size_t n = strlen(dir) + strlen(base) + strlen(suffix) + 40;
+    if (!(*tmp = gp_malloc(n))) {
+        gp_error_set(err, path, 0, 0, NULL, "out of memory");
+        return GP_ERR_NOMEM;
+    }
+    /* a folder of its own, made new under a random name and closed to
+     * everybody else: nothing in it can be planted, swapped or linked */
+    snprintf(*tmp, n, "%s/.gpuplan-tmp-XXXXXX", dir);
+    int fd = -1;
+    if (mkdtemp(*tmp)) {
+        size_t used = strlen(*tmp);
+        snprintf(*tmp + used, n - used, "/%s%s", base, suffix);
+        fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
+    }
+    if (fd < 0) {
+        int e = errno;
+        gp_temp_remove(*tmp);
+        gp_free(*tmp);
+        *tmp = NULL;
+        gp_error_set(err, path, 0, 0, NULL, "cannot write: %s", strerror(e));
+        return GP_ERR_IO;
+    }
+    close(fd);
     return GP_OK;
-nomem:
-    gp_error_set(err, path, 0, 0, NULL, "out of memory");
-    return GP_ERR_NOMEM;
+}
+
+void gp_temp_remove(const char *tmp)
+{
+    char dir[4096];
+    const char *slash;
+
+    if (!tmp)
+        return;
+    remove(tmp); /* gone already after a rename */
+    slash = strrchr(tmp, '/');
+    if (!slash)
+        return;
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - tmp), tmp);
+    /* only the temporary's own folder, and only once it is empty */
+    const char *name = strrchr(dir, '/');
+    name = name ? name + 1 : dir;
+    if (strncmp(name, ".gpuplan-tmp-", 13) == 0)
+        rmdir(dir);
 }
 
 /* Copies file `from` into `to`, which is opened for writing as it is (a
@@ -95,7 +134,7 @@ gp_status gp_move_into_place(const char *tmp, const char *path, gp_error *err)
                          strerror(e));
             return GP_ERR_IO;
         }
-        remove(tmp);
+        gp_temp_remove(tmp);
         return GP_OK;
     }
     if (rename(tmp, path) != 0) {
@@ -103,6 +142,7 @@ gp_status gp_move_into_place(const char *tmp, const char *path, gp_error *err)
                      strerror(errno));
         return GP_ERR_IO;
     }
+    gp_temp_remove(tmp); /* its folder */
     return GP_OK;
 }
 
@@ -122,16 +162,28 @@ static gp_status write_temporary(const char *path,
     if (!f) {
         gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
                      strerror(errno));
+        gp_temp_remove(*tmp);
         gp_free(*tmp);
         *tmp = NULL;
         return GP_ERR_IO;
     }
     st = write(f, ctx);
+    /* a full disk or a file size limit: the reason, at the file it is
+     * about (a writer that said why without knowing the file gets it) */
+    int e = st == GP_ERR_IO ? errno : 0;
+    if (fflush(f) != 0) {
+        e = errno;
+        st = st == GP_OK ? GP_ERR_IO : st;
+    }
     if (fclose(f) != 0 && st == GP_OK) {
-        gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
-                     strerror(errno));
+        e = errno;
         st = GP_ERR_IO;
     }
+    if (st == GP_ERR_IO && err && err->message[0] && !err->source[0])
+        snprintf(err->source, sizeof err->source, "%s", path);
+    else if (st == GP_ERR_IO)
+        gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
+                     strerror(e ? e : EIO));
     return st;
 }
 
@@ -176,8 +228,7 @@ gp_status gp_file_set_write(gp_file_set *set, const char *path,
     }
     st = write_temporary(path, write, ctx, &tmp, err);
     if (st != GP_OK) {
-        if (tmp)
-            remove(tmp);
+        gp_temp_remove(tmp);
         gp_free(tmp);
         gp_free(name);
         return st;
@@ -227,7 +278,7 @@ gp_status gp_file_set_commit(gp_file_set *set, gp_error *err)
 void gp_file_set_abort(gp_file_set *set)
 {
     for (size_t i = 0; i < set->n; i++) {
-        remove(set->files[i].tmp);
+        gp_temp_remove(set->files[i].tmp);
         gp_free(set->files[i].tmp);
         gp_free(set->files[i].path);
     }
@@ -245,7 +296,7 @@ gp_status gp_rename_into_place(char *tmp, const char *path, gp_status st,
     if (st == GP_OK)
         st = gp_move_into_place(tmp, path, err);
     if (st != GP_OK)
-        remove(tmp);
+        gp_temp_remove(tmp);
     gp_free(tmp);
     return st;
 }

@@ -353,14 +353,14 @@ bool gp_xlsx_name_ok(const char *path)
     return strlen(base) > 5 && strcasecmp(path + n - 5, ".xlsx") == 0;
 }
 
-/* The temporary name of a workbook: in its own folder, so the rename
- * cannot cross file systems, and still ending in .xlsx.  Creates it empty
- * to learn whether the folder takes it.  Sets *tmp to a new string;
+/* The temporary file of a workbook (gp_temp_name: a new folder of its own
+ * beside path, so the rename cannot cross file systems and nobody can
+ * plant a link for it).  Creates it empty to learn whether the folder
+ * takes it.  Sets *tmp to a new string;
  * otherwise fills err and returns GP_ERR_NOMEM or (for anything else the
  * name or the folder does wrong) GP_ERR_IO. */
 static gp_status claim_temp(const char *path, char **tmp, gp_error *err)
 {
-    size_t n = strlen(path);
     struct stat st;
 
     *tmp = NULL;
@@ -375,26 +375,9 @@ static gp_status claim_temp(const char *path, char **tmp, gp_error *err)
                            "is a folder; give the workbook's file name");
         return GP_ERR_IO;
     }
-    if (gp_path_is_special(path)) {
-        /* a pipe or a device takes a copy of the finished workbook */
-        return gp_temp_name(path, "", tmp, err);
-    }
-    if (!(*tmp = gp_malloc(n + 32))) {
-        gp_error_set(err, path, 0, 0, NULL, "out of memory");
-        return GP_ERR_NOMEM;
-    }
-    snprintf(*tmp, n + 32, "%.*s.tmp%ld.xlsx", (int)(n - 5), path,
-             (long)getpid());
-    FILE *probe = fopen(*tmp, "wb");
-    if (!probe) {
-        gp_error_set(err, path, 0, 0, NULL, "cannot write: %s",
-                     strerror(errno));
-        gp_free(*tmp);
-        *tmp = NULL;
-        return GP_ERR_IO;
-    }
-    fclose(probe);
-    return GP_OK;
+    /* in a folder of its own beside path (a pipe or a device takes a copy
+     * of the finished workbook, made in $TMPDIR) */
+    return gp_temp_name(path, "", tmp, err);
 }
 
 gp_status gp_xlsx_check_path(const char *path, gp_error *err)
@@ -403,7 +386,7 @@ gp_status gp_xlsx_check_path(const char *path, gp_error *err)
     gp_status st = claim_temp(path, &tmp, err);
     if (st != GP_OK)
         return st == GP_ERR_NOMEM ? st : GP_ERR_INPUT;
-    remove(tmp);
+    gp_temp_remove(tmp);
     gp_free(tmp);
     return GP_OK;
 }
@@ -427,7 +410,7 @@ gp_status gp_xlsx_write(const char *path, const gp_report *r, gp_error *err)
     x.wb = workbook_new(tmp);
     if (!x.wb) {
         gp_error_set(err, path, 0, 0, NULL, "cannot start the workbook");
-        remove(tmp);
+        gp_temp_remove(tmp);
         gp_free(tmp);
         return GP_ERR_IO;
     }

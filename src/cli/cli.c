@@ -289,12 +289,12 @@ static gp_status finish_rejects(struct rejects *r, gp_error *err)
     if (fclose(f) != 0) {
         gp_error_set(err, r->path, 0, 0, NULL, "cannot write: %s",
                      strerror(errno));
-        remove(r->tmp);
+        gp_temp_remove(r->tmp);
         return GP_ERR_IO;
     }
     gp_status st = gp_move_into_place(r->tmp, r->path, err);
     if (st != GP_OK)
-        remove(r->tmp);
+        gp_temp_remove(r->tmp);
     return st;
 }
 
@@ -452,7 +452,7 @@ int gp_cli_load_inputs(const gp_cli *cli, gp_inputs *in, bool sample_default,
     in->used_sample = st == GP_OK && cli->n_traces == 0;
     if (r.f) { /* not finished: the load failed before every row was read */
         fclose(r.f);
-        remove(r.tmp);
+        gp_temp_remove(r.tmp);
     }
     gp_free(r.tmp);
     if (st != GP_OK) {

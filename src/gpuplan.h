@@ -593,6 +593,10 @@ typedef struct gp_trace_options {
      * (default 5) for at least idle_min_hours (default 2) */
     double idle_threshold_pct, idle_min_hours;
     gp_progress progress; /* reading the trace */
+    /* the most memory the trace's hourly arrays may take, in bytes (0: no
+     * limit): a trace that would need more is refused with a message that
+     * says why, before the memory is asked for */
+    uint64_t max_bytes;
 } gp_trace_options;
 
 void gp_trace_options_init(gp_trace_options *o);

@@ -432,6 +432,16 @@ static gp_status parse_window(gp_jdoc *d, const json_t *root, gp_scenario *s)
     }
     if ((st = check_window_hours(d, jw, s)) != GP_OK)
         return st;
+    /* held to the trace's own bound: every hour of a window is billed and
+     * kept, and a window to 9999 asked for gigabytes before failing */
+    if ((s->window_end - s->window_start) / 3600 > GP_TRACE_MAX_SPAN_HOURS) {
+        char start[32];
+        gp_format_time(s->window_start, start, sizeof start);
+        return gp_jdoc_error(d, "end",
+                             "the window from %s spans more than 30 years, "
+                             "as no trace may; end it within 30 years",
+                             start);
+    }
     s->has_window = true;
     gp_jdoc_pop(d);
     return GP_OK;

@@ -118,6 +118,36 @@ static void span_too_long(const gp_trace_builder *b, int64_t lo, int64_t hi,
     }
 }
 
+/* Bytes a trace keeps per series and clock hour: instance-hours, useful
+ * GPU-hours and GPU-hours with a gpu_util, a double each. */
+#define BYTES_PER_SERIES_HOUR (3 * sizeof(double))
+
+/* Refuses a trace whose series times clock hours need more memory than
+ * the builder may use (gp_trace_options.max_bytes): memory is series x
+ * hours, so a few rows decades apart with many labels asked for gigabytes
+ * and then said only "out of memory". */
+static gp_status check_memory(const gp_trace_builder *b, size_t n_series,
+                              size_t n_hours, gp_error *err)
+{
+    double need = (double)n_series * (double)n_hours * BYTES_PER_SERIES_HOUR;
+
+    if (b->opt.max_bytes == 0 || need <= (double)b->opt.max_bytes)
+        return GP_OK;
+    char first[32];
+    gp_format_time(b->main.start_s > 0 ? (int64_t)b->main.start_s : 0, first,
+                   sizeof first);
+    gp_error_set(err, b->n_sources == 1 ? b->sources[0] : NULL, 0, 0, NULL,
+                 "%zu series over %zu hours need %.1f GB of memory, more "
+                 "than the %.1f GB this run may use: the rows lie far apart "
+                 "in time (the trace starts %s), or the labels (team, "
+                 "project, job_id) make many series; drop the rows far from "
+                 "the rest, split the trace, or leave out labels you do not "
+                 "need",
+                 n_series, n_hours, need / 1e9, (double)b->opt.max_bytes / 1e9,
+                 first);
+    return GP_ERR_INPUT;
+}
+
 /* What gp_trace_builder_finish is building, passed between its steps.
  * The arrays here are the step's own until the finish frees them. */
 struct finish {
@@ -161,7 +191,7 @@ static gp_status finish_span(struct finish *f, gp_error *err)
     }
     f->lo = lo;
     f->hi = hi;
-    return GP_OK;
+    return check_memory(f->b, s->n_series, (size_t)(hi - lo), err);
 }
 
 /* Copies the pools into the trace in name order and sets f->pool_order

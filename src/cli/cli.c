@@ -390,6 +390,11 @@ static void spec_of(const gp_cli *cli, bool sample_default,
     memset(spec, 0, sizeof *spec);
     spec->today = gp_cli_today();
     spec->trace_opt = cli->trace_opt;
+    /* half of this machine's memory for the trace's hourly arrays: the
+     * billing and the reports need the rest */
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0)
+        spec->trace_opt.max_bytes = (uint64_t)pages * (uint64_t)page / 2;
     spec->pricing = cli->pricing;
     spec->n_pricing = cli->n_pricing;
     if (cli->n_pricing == 0) {

@@ -250,6 +250,11 @@ gp_status gp_temp_name(const char *path, const char *suffix, char **tmp,
  * empty); NULL does nothing. */
 void gp_temp_remove(const char *tmp);
 
+/* Removes every temporary this process made and has not removed: for a
+ * signal handler (it calls only unlink and rmdir), so that a run stopped
+ * with SIGINT, SIGTERM or SIGHUP leaves none. */
+void gp_temp_remove_live(void);
+
 /* Puts the finished temporary file tmp at `path`: renames it over a
  * regular file (or none), copies it into a special one and removes it.
  * On failure fills err and leaves tmp for the caller to remove. */
@@ -283,6 +288,10 @@ typedef struct gp_file_set {
     char *made_dir; /* a folder the set created: removed on abort */
 } gp_file_set;
 
+/* Adds a finished temporary file (gp_temp_name's), which the set now owns,
+ * to be renamed to `path` with the others; on failure removes it. */
+gp_status gp_file_set_add(gp_file_set *set, char *tmp, const char *path,
+                          gp_error *err);
 /* Creates folder `dir` unless it exists. */
 gp_status gp_file_set_mkdir(gp_file_set *set, const char *dir, gp_error *err);
 /* Writes `path`'s temporary file with the callback. */

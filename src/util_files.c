@@ -5,8 +5,10 @@
  */
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +39,94 @@ static void folder_of(const char *path, char *buf, size_t size)
         snprintf(buf, size, "%.*s", (int)(slash - path), path);
 }
 
+/* ---- temporaries: the live ones, and stale ones of stopped runs ------- */
+
+/* The temporaries this process has made and not yet removed, for
+ * gp_temp_remove_live: kept without allocating (nothing to fail, nothing
+ * a signal handler could see half-made); written only by the thread that
+ * writes outputs.  A name too long for a slot is not cleaned on a
+ * signal; a later run's remove_stale finds it. */
+#define MAX_LIVE 64
+static char live[MAX_LIVE][1024];
+
+static void live_add(const char *tmp)
+{
+    if (strlen(tmp) >= sizeof live[0])
+        return;
+    for (size_t i = 0; i < MAX_LIVE; i++)
+        if (!live[i][0]) {
+            memcpy(live[i], tmp, strlen(tmp) + 1);
+            return;
+        }
+}
+
+static void live_drop(const char *tmp)
+{
+    for (size_t i = 0; i < MAX_LIVE; i++)
+        if (live[i][0] && strcmp(live[i], tmp) == 0) {
+            live[i][0] = '\0';
+            return;
+        }
+}
+
+void gp_temp_remove_live(void)
+{
+    static char dir[4096];
+
+    /* only async-signal-safe calls: unlink, rmdir, and copying by hand */
+    for (size_t i = 0; i < MAX_LIVE; i++) {
+        const char *p = live[i];
+        if (!p[0])
+            continue;
+        unlink(p);
+        size_t n = 0, slash = 0;
+        for (; p[n] && n + 1 < sizeof dir; n++) {
+            dir[n] = p[n];
+            if (p[n] == '/')
+                slash = n;
+        }
+        if (slash > 0) {
+            dir[slash] = '\0';
+            rmdir(dir);
+        }
+    }
+}
+
+/* Removes the temporary folders in dir of runs that stopped without
+ * removing them (killed, or the machine went down): ".gpuplan-tmp-PID-"
+ * folders whose process is gone, with the file in each. */
+static void remove_stale(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[4096 + 264], file[4096 + 528];
+
+    if (!d)
+        return;
+    while ((e = readdir(d))) {
+        long pid;
+        if (sscanf(e->d_name, ".gpuplan-tmp-%ld-", &pid) != 1 || pid <= 0 ||
+            pid == (long)getpid() || kill((pid_t)pid, 0) == 0 ||
+            errno != ESRCH)
+            continue;
+        int k = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (k < 0 || (size_t)k >= sizeof path)
+            continue;
+        DIR *inner = opendir(path);
+        struct dirent *f;
+        while (inner && (f = readdir(inner)))
+            if (strcmp(f->d_name, ".") != 0 && strcmp(f->d_name, "..") != 0) {
+                k = snprintf(file, sizeof file, "%s/%s", path, f->d_name);
+                if (k > 0 && (size_t)k < sizeof file)
+                    unlink(file);
+            }
+        if (inner)
+            closedir(inner);
+        rmdir(path);
+    }
+    closedir(d);
+}
+
 gp_status gp_temp_name(const char *path, const char *suffix, char **tmp,
                        gp_error *err)
 {
@@ -51,14 +141,17 @@ gp_status gp_temp_name(const char *path, const char *suffix, char **tmp,
         folder_of(path, dir, sizeof dir);
     }
     base = base ? base + 1 : path;
-    size_t n = strlen(dir) + strlen(base) + strlen(suffix) + 40;
+    size_t n = strlen(dir) + strlen(base) + strlen(suffix) + 64;
     if (!(*tmp = gp_malloc(n))) {
         gp_error_set(err, path, 0, 0, NULL, "out of memory");
         return GP_ERR_NOMEM;
     }
     /* a folder of its own, made new under a random name and closed to
-     * everybody else: nothing in it can be planted, swapped or linked */
-    snprintf(*tmp, n, "%s/.gpuplan-tmp-XXXXXX", dir);
+     * everybody else: nothing in it can be planted, swapped or linked; its
+     * name carries the process, so that a later run in the same folder
+     * removes it if this one is stopped before it can */
+    remove_stale(dir);
+    snprintf(*tmp, n, "%s/.gpuplan-tmp-%ld-XXXXXX", dir, (long)getpid());
     int fd = -1;
     if (mkdtemp(*tmp)) {
         size_t used = strlen(*tmp);
@@ -74,6 +167,7 @@ gp_status gp_temp_name(const char *path, const char *suffix, char **tmp,
         return GP_ERR_IO;
     }
     close(fd);
+    live_add(*tmp);
     return GP_OK;
 }
 
@@ -84,6 +178,7 @@ void gp_temp_remove(const char *tmp)
 
     if (!tmp)
         return;
+    live_drop(tmp);
     remove(tmp); /* gone already after a rename */
     slash = strrchr(tmp, '/');
     if (!slash)
@@ -232,6 +327,24 @@ gp_status gp_file_set_write(gp_file_set *set, const char *path,
         gp_free(tmp);
         gp_free(name);
         return st;
+    }
+    set->files[set->n].tmp = tmp;
+    set->files[set->n].path = name;
+    set->n++;
+    return GP_OK;
+}
+
+gp_status gp_file_set_add(gp_file_set *set, char *tmp, const char *path,
+                          gp_error *err)
+{
+    char *name = gp_strdup(path);
+    if (!name || gp_grow((void **)&set->files, &set->cap, set->n + 1,
+                         sizeof *set->files) != GP_OK) {
+        gp_free(name);
+        gp_temp_remove(tmp);
+        gp_free(tmp);
+        gp_error_set(err, path, 0, 0, NULL, "out of memory");
+        return GP_ERR_NOMEM;
     }
     set->files[set->n].tmp = tmp;
     set->files[set->n].path = name;

@@ -391,7 +391,10 @@ gp_status gp_xlsx_check_path(const char *path, gp_error *err)
     return GP_OK;
 }
 
-gp_status gp_xlsx_write(const char *path, const gp_report *r, gp_error *err)
+/* Writes the workbook of r into a new temporary file for `path`; sets
+ * *done to it when whole (the caller renames it), else removes it. */
+static gp_status write_workbook(const char *path, const gp_report *r,
+                                char **done, gp_error *err)
 {
     gp_xl x;
     lxw_doc_properties props;
@@ -401,6 +404,7 @@ gp_status gp_xlsx_write(const char *path, const gp_report *r, gp_error *err)
     char *tmp;
     gp_status claimed = claim_temp(path, &tmp, err);
 
+    *done = NULL;
     if (claimed != GP_OK)
         return claimed;
 
@@ -462,7 +466,31 @@ gp_status gp_xlsx_write(const char *path, const gp_report *r, gp_error *err)
         gp_error_set(err, path, 0, 0, NULL, "out of memory");
         st = GP_ERR_NOMEM;
     }
-    return gp_rename_into_place(tmp, path, st, err);
+    *done = NULL;
+    if (st != GP_OK) {
+        gp_temp_remove(tmp);
+        gp_free(tmp);
+    } else {
+        *done = tmp;
+    }
+    return st;
+}
+
+gp_status gp_xlsx_write(const char *path, const gp_report *r, gp_error *err)
+{
+    return gp_xlsx_write_into(NULL, path, r, err);
+}
+
+gp_status gp_xlsx_write_into(gp_file_set *set, const char *path,
+                             const gp_report *r, gp_error *err)
+{
+    char *tmp = NULL;
+    gp_status st = write_workbook(path, r, &tmp, err);
+    if (st != GP_OK)
+        return st;
+    if (set)
+        return gp_file_set_add(set, tmp, path, err);
+    return gp_rename_into_place(tmp, path, GP_OK, err);
 }
 
 /* ---- billing a recommendation's plan ----------------------------------------
@@ -470,7 +498,8 @@ gp_status gp_xlsx_write(const char *path, const gp_report *r, gp_error *err)
 
 
 
-gp_status gp_xlsx_write_run(const char *path, const gp_run_info *info,
+gp_status gp_xlsx_write_run(gp_file_set *set, const char *path,
+                            const gp_run_info *info,
                             gp_ledger *const *ledgers, size_t n,
                             const gp_recommendation *rec,
                             const gp_idle_report *idle,
@@ -494,7 +523,7 @@ gp_status gp_xlsx_write_run(const char *path, const gp_run_info *info,
      * the next quarter's (gp_report_forecast) */
     r.forecast = rec && rec->forecast ? rec->forecast : forecast;
     r.forecast_failed = !r.forecast;
-    return gp_xlsx_write(path, &r, err);
+    return gp_xlsx_write_into(set, path, &r, err);
 }
 
 gp_status gp_xlsx_write_forecast(const char *path, const gp_run_info *info,

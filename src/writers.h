@@ -217,6 +217,12 @@ gp_status gp_xlsx_check_path(const char *path, gp_error *err);
  * writes the same bytes. */
 gp_status gp_xlsx_write(const char *path, const gp_report *r, gp_error *err);
 
+/* gp_xlsx_write, but with set not NULL the finished workbook joins the set
+ * (gp_file_set_add) instead of being renamed, so that it and the run's CSV
+ * tables are renamed into place together at the end. */
+gp_status gp_xlsx_write_into(gp_file_set *set, const char *path,
+                             const gp_report *r, gp_error *err);
+
 /* Whether `path` names a workbook: a file name (after the last '/')
  * with something before ".xlsx", in any case ("R.XLSX"). */
 bool gp_xlsx_name_ok(const char *path);
@@ -228,8 +234,10 @@ bool gp_xlsx_name_ok(const char *path);
  * forecast gp_report_forecast made (`forecast`; rec's own when it has
  * one; NULL when it could not be made, and the Forecast sheet says so).
  * The headline's plan is the cheapest ledger; its current one is
- * ledger 0. */
-gp_status gp_xlsx_write_run(const char *path, const gp_run_info *info,
+ * ledger 0.  With set not NULL the workbook joins it (gp_xlsx_write_into).
+ */
+gp_status gp_xlsx_write_run(gp_file_set *set, const char *path,
+                            const gp_run_info *info,
                             gp_ledger *const *ledgers, size_t n,
                             const struct gp_recommendation *rec,
                             const struct gp_idle_report *idle,

@@ -367,12 +367,13 @@ static gp_status write_files(recommend_run *run, gp_progress *pr)
      * could not be made and the sheet says so */
     if (wst == GP_OK && cli->csv_dir)
         wst = gp_csv_write_idle(&set, cli->csv_dir, run->idle, in->trace, err);
-    if (wst == GP_OK && cli->csv_dir)
+    /* the workbook joins the set: all are renamed into place together */
+    if (wst == GP_OK && cli->out)
+        wst = gp_xlsx_write_run(&set, cli->out, &run->info, pl, 2, run->r,
+                                run->idle, run->sheet_forecast, err);
+    if (wst == GP_OK)
         wst = gp_file_set_commit(&set, err);
     gp_file_set_abort(&set);
-    if (wst == GP_OK && cli->out)
-        wst = gp_xlsx_write_run(cli->out, &run->info, pl, 2, run->r, run->idle,
-                                run->sheet_forecast, err);
     gp_ledger_free(pl[0]);
     gp_ledger_free(pl[1]);
     return wst;

@@ -369,28 +369,29 @@ static void warn(simulate_run *run)
         print_run_warnings(info);
 }
 
-/* The CSV tables (one set: all of them are written, or none) and the
- * workbook, as asked. */
+/* The CSV tables and the workbook, as asked: one set, all written first
+ * and then renamed into place together, so that an interrupted or failed
+ * run leaves neither new tables beside an old workbook nor half a set. */
 static gp_status write_files(simulate_run *run)
 {
     gp_cli *cli = run->cli;
+    gp_file_set set = {0};
     gp_status st = GP_OK;
 
     if (cli->csv_dir) {
-        gp_file_set set = {0};
         st = gp_csv_write_ledgers(&set, cli->csv_dir, run->ledgers, run->n,
                                   run->in.trace, &run->err);
         if (st == GP_OK)
             st = gp_csv_write_idle(&set, cli->csv_dir, run->idle,
                                    run->in.trace, &run->err);
-        if (st == GP_OK)
-            st = gp_file_set_commit(&set, &run->err);
-        gp_file_set_abort(&set);
     }
     if (st == GP_OK && cli->out)
-        st = gp_xlsx_write_run(cli->out, &run->info, run->ledgers, run->n,
-                               NULL, run->idle, run->sheet_forecast,
+        st = gp_xlsx_write_run(&set, cli->out, &run->info, run->ledgers,
+                               run->n, NULL, run->idle, run->sheet_forecast,
                                &run->err);
+    if (st == GP_OK)
+        st = gp_file_set_commit(&set, &run->err);
+    gp_file_set_abort(&set);
     return st;
 }
 

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <gsl/gsl_errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -29,9 +30,31 @@ static int stdout_written(int rc)
     return 1;
 }
 
+/* A run stopped by SIGINT, SIGTERM or SIGHUP removes the temporaries of
+ * the outputs it was writing, then stops as the signal would have it. */
+static void on_stop(int sig)
+{
+    gp_temp_remove_live();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void stop_cleanly(void)
+{
+    struct sigaction sa;
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
 int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
+    stop_cleanly();
     gp_json_alloc_init();
     if (argc < 2) {
         gp_cli_print_help(stderr);

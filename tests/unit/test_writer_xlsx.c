@@ -202,7 +202,7 @@ static void write_simulate(const char *path, gp_trace *t, gp_scenario *s,
     gp_warnings warned = {NULL, 0, 0};
     gp_report_forecast(&info, NULL, NULL, &fc, &warned);
     assert_int_equal(
-        gp_xlsx_write_run(path, &info, ls, 1, NULL, NULL, fc, &err), want);
+        gp_xlsx_write_run(NULL, path, &info, ls, 1, NULL, NULL, fc, &err), want);
     gp_forecast_free(fc);
     gp_warnings_clear(&warned);
     gp_ledger_free(l);
@@ -280,7 +280,7 @@ static void test_out_of_memory_writes_no_workbook(void **state)
         gp_error_clear(&err);
         gp_alloc_fail_only(n);
         gp_status st =
-            gp_xlsx_write_run(path, &info, ls, 1, NULL, NULL, NULL, &err);
+            gp_xlsx_write_run(NULL, path, &info, ls, 1, NULL, NULL, NULL, &err);
         long refused = gp_alloc_refused();
         gp_alloc_fail_after(-1);
         if (st == GP_OK && refused)
@@ -294,7 +294,7 @@ static void test_out_of_memory_writes_no_workbook(void **state)
     }
     assert_true(failed > 0);
     assert_int_equal(
-        gp_xlsx_write_run(whole, &info, ls, 1, NULL, NULL, NULL, &err), GP_OK);
+        gp_xlsx_write_run(NULL, whole, &info, ls, 1, NULL, NULL, NULL, &err), GP_OK);
     size_t na, nb;
     char *a = slurp(path, &na), *b = slurp(whole, &nb);
     assert_int_equal(na, nb);

@@ -3,7 +3,7 @@
  * own (SPEC section 1, `gpuplan import`).  Each importer reads its input
  * files and writes one canonical document, a trace CSV (SPEC section 2) or
  * a catalog JSON (SPEC section 3), to `out`.  cmd_import.c picks the
- * importer by name and makes the output atomic (the out parameter is written to
+ * importer by name and makes the output atomic (the output is written to
  * a temporary name and renamed only when the importer succeeded). Errors are
  * reported like every other parser's: file, line, column and field of the
  * offending input, first error wins, return GP_ERR_*.

@@ -255,7 +255,7 @@ static bool note_part_host(const tel *T, const tel_gpu *g, int per_host,
     return true;
 }
 
-/* the instance-type parameter as found in the catalogs (type NULL when not
+/* the given instance type as found in the catalogs (type NULL when not
  * given), and the hosts noted so far for logging fewer GPUs than it has
  * (noted[] by host index, n_noted of them: note_part_host).  resolve_types owns
  * noted. */
@@ -266,7 +266,7 @@ typedef struct given_type {
     size_t n_noted;
 } given_type;
 
-/* Finds the type the instance-type parameter names in the catalogs, or says why
+/* Finds the given instance type in the catalogs, or says why
  * it cannot: in several catalogs, only in catalogs other than the provider
  * parameter's and the region parameter's, or in none. */
 static gp_status find_given_type(tel *T, given_type *gt)

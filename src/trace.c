@@ -35,7 +35,7 @@ const char *gp_trace_column_name(size_t i)
     return i < N_COLUMNS ? gp_trace_column_names[i] : NULL;
 }
 
-/* The header name a the map parameter gives canonical column `canonical`, else
+/* The header name a map gives canonical column `canonical`, else
  * the canonical name itself. */
 const char *gp_trace_mapped_column(const gp_trace_options *opt,
                                    const char *canonical)
@@ -46,8 +46,8 @@ const char *gp_trace_mapped_column(const gp_trace_options *opt,
     return canonical;
 }
 
-/* As gp_trace_mapped_column, but NULL (and *claimed_by the the map parameter
- * that took it) when another column's the map parameter reads the canonical
+/* As gp_trace_mapped_column, but NULL (and *claimed_by the map
+ * that took it) when another column's map reads the canonical
  * name. */
 const char *gp_trace_read_column(const gp_trace_options *opt,
                                  const char *canonical, const char **claimed_by)

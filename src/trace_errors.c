@@ -34,7 +34,7 @@ void gp_trace_row_error(struct shard *s, const struct file_ctx *ctx,
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    /* a the map parameter name is the user's own, escaped like any echoed text
+    /* a mapped name is the user's own, escaped like any echoed text
      */
     if (in_header) {
         const char *name = ctx->header_names[ctx->colmap[col]];

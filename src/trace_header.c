@@ -1,6 +1,6 @@
 /*
  * trace_header.c: a trace's header row: its names, which canonical column
- * each is (with the map parameter), and the checks that the columns a layout
+ * each is (with the maps), and the checks that the columns a layout
  * needs are there.
  */
 #include "trace_internal.h"
@@ -139,7 +139,7 @@ static gp_status header_parse_names(struct file_ctx *ctx, const char *text,
     return GP_OK;
 }
 
-/* Maps each canonical column (under its the map parameter name) to the header
+/* Maps each canonical column (under its mapped name) to the header
  * name that matches it, ignoring case and spaces around; a name twice is an
  * error. */
 static gp_status header_map_columns(const gp_trace_builder *b,
@@ -166,7 +166,7 @@ static gp_status header_map_columns(const gp_trace_builder *b,
     return GP_OK;
 }
 
-/* Checks that every column a the map parameter names is in the header: one the
+/* Checks that every column a map names is in the header: one the
  * file lacks is an error here, not on every row that then lacks the field.
  * `have` lists the header's names. */
 static gp_status header_check_map(const gp_trace_builder *b,
@@ -280,7 +280,7 @@ static gp_status header_check_required(const gp_trace_builder *b,
 }
 
 /*
- * Reads the header row, maps canonical column names (with the map parameter) to
+ * Reads the header row, maps canonical column names (with the maps) to
  * CSV columns and checks the required ones.  Sets *body to the offset of the
  * first data line.
  */

@@ -345,10 +345,9 @@ gp_status gp_csv_write_ledgers(gp_file_set *set, const char *dir,
     return st;
 }
 
-/* ---- recommend the csv parameter DIR
- * ------------------------------------------------- */
+/* ---- recommend's CSV tables --------------------------------------------- */
 
-/* recommendations.csv: the ranked actions, with the keys of the json parameter.
+/* recommendations.csv: the ranked actions, with the keys of recommend's JSON.
  */
 static gp_status write_recommendations(FILE *f, void *ctx)
 {
@@ -454,8 +453,7 @@ gp_status gp_csv_write_recommendation(gp_file_set *set, const char *dir,
     return st;
 }
 
-/* ---- idle GPUs: simulate the csv parameter DIR idle.csv
- * ------------------------------ */
+/* ---- idle GPUs: simulate's idle.csv ------------------------------------- */
 
 struct idle_table {
     const gp_idle_report *r;

@@ -423,8 +423,7 @@ json_t *gp_json_classification(const struct gp_classification *c,
     return o;
 }
 
-/* ---- recommend the json parameter
- * ---------------------------------------------------- */
+/* ---- recommend's JSON --------------------------------------------------- */
 
 /* One action as SPEC section 5 names its keys. */
 static json_t *action_obj(const gp_action *a)
@@ -611,8 +610,7 @@ json_t *gp_json_recommendation(const gp_recommendation *r,
     return doc;
 }
 
-/* ---- forecast the json parameter
- * ----------------------------------------------------- */
+/* ---- forecast's JSON ---------------------------------------------------- */
 
 /* The accuracy block of a series' JSON. */
 static json_t *accuracy_obj(const gp_forecast_accuracy *a)

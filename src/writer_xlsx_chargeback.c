@@ -11,8 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* ---- Chargeback
- * ---------------------------------------------------------------------- */
+/* ---- Chargeback --------------------------------------------------------- */
 
 /* Cost and useful GPU-hours of one team in the proposed ledger;
  * cost_with_util is the part of the cost that came with a gpu_util (what
@@ -24,7 +23,7 @@ typedef struct xl_team {
 
 /* The formula of a cost per useful GPU-hour, =IF(useful>0,cost/useful,"")
  * with the cost cut to the share of it that came with a gpu_util when
- * that is not all of it, so that the cell equals the csv parameter and the json
+ * that is not all of it, so that the cell equals the CSV table and the JSON
  * parameter. */
 static void per_useful_formula(char *f, size_t size, const char *cost,
                                const char *useful, double cost_total,

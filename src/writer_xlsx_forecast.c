@@ -10,8 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* ---- Forecast
- * ---------------------------------------------------------------- */
+/* ---- Forecast ----------------------------------------------------------- */
 
 /* A series' name: "instance_type workload (provider region)". */
 static void series_name(const gp_trace *t, uint32_t pool, gp_workload w,

@@ -233,8 +233,7 @@ void gp_xl_sheet_plans(gp_xl *x)
     gp_xl_fit(&s);
 }
 
-/* ---- Savings curve
- * ------------------------------------------------------------- */
+/* ---- Savings curve ------------------------------------------------------ */
 
 void gp_xl_sheet_curves(gp_xl *x)
 {

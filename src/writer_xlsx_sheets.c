@@ -180,8 +180,7 @@ void gp_xl_sheet_monthly(gp_xl *x)
     gp_xl_fit(&s);
 }
 
-/* ---- Utilization
- * ---------------------------------------------------------------- */
+/* ---- Utilization -------------------------------------------------------- */
 
 /* A ratio cell: =IF(b>0,a/b,"") with the program's value cached. */
 static void ratio(gp_xl *x, xl_sheet *s, size_t row, size_t col, size_t num_col,

@@ -419,6 +419,29 @@ static void spec_of(const gp_cli *cli, bool sample_default,
     }
 }
 
+int gp_cli_load_classified(const gp_cli *cli, gp_inputs *in,
+                           gp_classification **classified)
+{
+    gp_error err;
+
+    *classified = NULL;
+    gp_error_clear(&err);
+    /* a workbook that cannot be written is said before the run */
+    if (cli->out && gp_xlsx_check_path(cli->out, &err) != GP_OK) {
+        gp_cli_print_error(&err);
+        return 1;
+    }
+    int rc = gp_cli_load_inputs(cli, in, true, false);
+    if (rc != 0)
+        return rc;
+    if (gp_classify_trace(in->trace, false, classified, &err) != GP_OK) {
+        gp_cli_print_error(&err);
+        gp_inputs_free(in);
+        return 1;
+    }
+    return 0;
+}
+
 int gp_cli_load_inputs(const gp_cli *cli, gp_inputs *in, bool sample_default,
                        bool report_all)
 {

@@ -71,6 +71,16 @@ typedef struct gp_cli {
     int n_args;
 } gp_cli;
 
+/* The last lines of the usage of the commands that read a trace and run
+ * on it (simulate, recommend, forecast): written once, so that the three
+ * --help texts and man pages say the same. */
+#define GP_USAGE_TRACE_TAIL                                                    \
+    "  --layout jobs, --map name=column, --step S, --region R\n"              \
+    "                      trace options, as for validate\n"                  \
+    "  --skip-bad, --rejects FILE\n"                                          \
+    "                      set bad rows aside instead of stopping\n"          \
+    "  --quiet             no progress, notes or warnings on stderr\n"
+
 struct gp_command {
     const char *name;
     const char *summary; /* one line for gpuplan --help */
@@ -78,6 +88,15 @@ struct gp_command {
     unsigned options;
     int (*exec)(gp_cli *cli);
 };
+
+/* What simulate, recommend and forecast do first: check that --out can be
+ * written, load the inputs (the bundled sample without --trace), and
+ * classify unlabelled usage, which they bill, plan and forecast as what it
+ * looks like (classify.h).  Returns an exit status: 0, or 1 or 2 after
+ * printing the error (then nothing is left to free). */
+struct gp_classification;
+int gp_cli_load_classified(const gp_cli *cli, gp_inputs *in,
+                           struct gp_classification **classified);
 
 /* Parses argv for `cmd`.  Returns 0, or 2 after printing a usage error, or
  * -1 when --help was printed.  An option that takes a value must get one:

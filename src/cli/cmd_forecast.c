@@ -151,24 +151,14 @@ static int forecast_exec(gp_cli *cli)
     gp_error err;
     gp_status st = GP_OK;
 
-    gp_error_clear(&err);
-    if (cli->out && gp_xlsx_check_path(cli->out, &err) != GP_OK) {
-        gp_cli_print_error(&err);
-        return 1;
-    }
-    int rc = gp_cli_load_inputs(cli, &in, true, false);
+    /* unlabelled usage is forecast as what it looks like, as recommend
+     * --forward plans for it: the scenario's growth is by workload, and
+     * would pass it by */
+    gp_classification *classified = NULL;
+    int rc = gp_cli_load_classified(cli, &in, &classified);
     if (rc != 0)
         return rc;
     gp_error_clear(&err);
-    /* unlabelled usage is forecast as what it looks like (classify.h), as
-     * recommend --forward plans for it: the scenario's growth is by
-     * workload, and would pass it by */
-    gp_classification *classified = NULL;
-    if (gp_classify_trace(in.trace, false, &classified, &err) != GP_OK) {
-        gp_cli_print_error(&err);
-        gp_inputs_free(&in);
-        return 1;
-    }
     rc = run_forecaster(cli, &in, &fc, &err);
     if (rc != 0) {
         gp_classification_free(classified);
@@ -229,11 +219,7 @@ const struct gp_command gp_cmd_forecast = {
     "score\n"
     "                      the forecast against the trace after T\n"
     "  --threads N         threads (default: all cores)\n"
-    "  --layout jobs, --map name=column, --step S, --region R\n"
-    "                      trace options, as for validate\n"
-    "  --skip-bad, --rejects FILE\n"
-    "                      set bad rows aside instead of stopping\n"
-    "  --quiet             no progress, notes or warnings on stderr\n",
+    GP_USAGE_TRACE_TAIL,
     OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_JSON | OPT_CSV | OPT_OUT |
         OPT_SKIP_BAD | OPT_HORIZON | OPT_TRAIN_UNTIL | OPT_OUT_XLSX,
     forecast_exec,

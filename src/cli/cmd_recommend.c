@@ -422,23 +422,12 @@ static int recommend_exec(gp_cli *cli)
                         "not go together\ntry 'gpuplan recommend --help'\n");
         return 2;
     }
-    gp_error_clear(&err);
-    if (cli->out && gp_xlsx_check_path(cli->out, &err) != GP_OK) {
-        gp_cli_print_error(&err);
-        return 1;
-    }
-    int rc = gp_cli_load_inputs(cli, &in, true, false);
-
+    /* unlabelled usage is planned for as what it looks like */
+    gp_classification *classified = NULL;
+    int rc = gp_cli_load_classified(cli, &in, &classified);
     if (rc != 0)
         return rc;
     gp_error_clear(&err);
-    /* unlabelled usage is planned for as what it looks like (classify.h) */
-    gp_classification *classified = NULL;
-    if (gp_classify_trace(in.trace, false, &classified, &err) != GP_OK) {
-        gp_cli_print_error(&err);
-        gp_inputs_free(&in);
-        return 1;
-    }
     rc = run_recommender(cli, &in, &r, &err);
     if (rc != 0) {
         gp_classification_free(classified);
@@ -495,11 +484,7 @@ const struct gp_command gp_cmd_recommend = {
     "  --runs N, --seed N  Monte Carlo runs and seed for spot (default: "
     "scenario's)\n"
     "  --threads N         threads (default: all cores)\n"
-    "  --layout jobs, --map name=column, --step S, --region R\n"
-    "                      trace options, as for validate\n"
-    "  --skip-bad, --rejects FILE\n"
-    "                      set bad rows aside instead of stopping\n"
-    "  --quiet             no progress, notes or warnings on stderr\n",
+    GP_USAGE_TRACE_TAIL,
     OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_JSON | OPT_SKIP_BAD |
         OPT_SEED | OPT_TRAIN_UNTIL | OPT_OUT | OPT_CSV | OPT_FORWARD |
         OPT_OUT_XLSX | OPT_IDLE,

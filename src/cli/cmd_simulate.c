@@ -314,17 +314,14 @@ typedef struct simulate_run {
     gp_error err;
 } simulate_run;
 
-/* Classifies unlabelled usage (billed as what it looks like, classify.h)
- * and bills every strategy, then what terminating idle GPUs saved (the
+/* Bills every strategy, then what terminating idle GPUs saved (the
  * terminal's idle line) and the idle spans: everything before any file is
  * written, so that a failure leaves none. */
 static gp_status bill(simulate_run *run)
 {
     gp_inputs *in = &run->in;
-    gp_status st = gp_classify_trace(in->trace, false, &run->classified,
-                                     &run->err);
-    if (st != GP_OK)
-        return st;
+    gp_status st;
+
     gp_engine_options_init(&run->opt);
     run->opt.progress = GP_CLI_PROGRESS;
     run->opt.mc_runs = (int)run->cli->runs;
@@ -418,11 +415,8 @@ static int simulate_exec(gp_cli *cli)
 
     memset(&run, 0, sizeof run);
     run.cli = cli;
-    if (cli->out && gp_xlsx_check_path(cli->out, &run.err) != GP_OK) {
-        gp_cli_print_error(&run.err);
-        return 1;
-    }
-    if ((rc = gp_cli_load_inputs(cli, &run.in, true, false)) != 0)
+    /* unlabelled usage is billed as what it looks like */
+    if ((rc = gp_cli_load_classified(cli, &run.in, &run.classified)) != 0)
         return rc;
     if (bill(&run) != GP_OK) {
         gp_cli_print_error(&run.err);
@@ -464,11 +458,7 @@ const struct gp_command gp_cmd_simulate = {
     "                      hours or more (default 2)\n"
     "  --runs N, --seed N  Monte Carlo runs and seed (default: scenario's)\n"
     "  --threads N         threads (default: all cores)\n"
-    "  --layout jobs, --map name=column, --step S, --region R\n"
-    "                      trace options, as for validate\n"
-    "  --skip-bad, --rejects FILE\n"
-    "                      set bad rows aside instead of stopping\n"
-    "  --quiet             no progress, notes or warnings on stderr\n",
+    GP_USAGE_TRACE_TAIL,
     OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_JSON | OPT_CSV | OPT_SKIP_BAD |
         OPT_SEED | OPT_OUT | OPT_OUT_XLSX | OPT_IDLE,
     simulate_exec,

@@ -481,10 +481,13 @@ static bool row_period(struct shard *s, const gp_trace_builder *b,
             if (!field_number(s, ctx, row, COL_STEP_S, &v->step,
                               "a number of seconds"))
                 return false;
-            if (v->step <= 0) {
+            /* a millisecond at least: a step of 1e-9 s added to a time of
+             * 2026 is lost to rounding, and the row covered no hour */
+            if (!(v->step >= GP_MIN_STEP_S)) {
                 gp_trace_show(shown, f);
                 gp_trace_row_error(s, ctx, row, COL_STEP_S,
-                                   "must be above 0 seconds, got %s", shown);
+                                   "must be at least 0.001 seconds, got %s",
+                                   shown);
                 return false;
             }
         }

@@ -305,4 +305,8 @@ gp_status gp_file_set_commit(gp_file_set *set, gp_error *err);
 /* Removes the temporary files (and a folder the set made, if empty). */
 void gp_file_set_abort(gp_file_set *set);
 
+/* The shortest interval a trace row may cover, in seconds: a millisecond
+ * (a shorter one added to a time of this century is lost to rounding). */
+#define GP_MIN_STEP_S 0.001
+
 #endif

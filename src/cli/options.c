@@ -167,10 +167,10 @@ static int read_step(const struct gp_command *cmd, gp_cli *cli,
                      const char *value)
 {
     double step;
-    if (!gp_parse_number(value, strlen(value), &step) || step <= 0 ||
-        step > MAX_STEP_S)
+    if (!gp_parse_number(value, strlen(value), &step) ||
+        !(step >= GP_MIN_STEP_S) || step > MAX_STEP_S)
         return usage_error(cmd,
-                           "--step takes seconds above 0 up to %.0f "
+                           "--step takes seconds from 0.001 up to %.0f "
                            "(366 days), got \"%s\"",
                            MAX_STEP_S, value);
     cli->trace_opt.default_step_s = step;
@@ -311,7 +311,9 @@ static int read_seed(const struct gp_command *cmd, gp_cli *cli,
                      const char *value)
 {
     if (!parse_long(value, 0, 2147483647L, &cli->seed))
-        return usage_error(cmd, "--seed takes a whole number, got \"%s\"",
+        return usage_error(cmd,
+                           "--seed takes a whole number from 0 to "
+                           "2147483647, got \"%s\"",
                            value);
     return 0;
 }

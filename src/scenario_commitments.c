@@ -47,6 +47,38 @@ static gp_status copy_name(gp_jdoc *d, const char *key, const char *v,
     return GP_OK;
 }
 
+/* Refuses a key of the other kind of commitment, which would otherwise be
+ * ignored without a word: a reservation's instance_type or count on a
+ * savings plan, a plan's kind or family on a reservation, a family on a
+ * compute plan (which covers every family).  A key that is null is
+ * absent, as recommend's JSON writes the keys an action does not use. */
+static gp_status check_contradictions(gp_jdoc *d, const json_t *jc,
+                                      const gp_commitment *c)
+{
+    static const char *const plan_has_no[] = {"instance_type", "count"};
+    static const char *const ri_has_no[] = {"kind", "family"};
+    bool plan = c->type == GP_COMMIT_SAVINGS_PLAN;
+    const char *const *keys = plan ? plan_has_no : ri_has_no;
+
+    for (size_t i = 0; i < 2; i++) {
+        const json_t *v = json_object_get(jc, keys[i]);
+        if (v && !json_is_null(v))
+            return gp_jdoc_error(d, keys[i],
+                                 "a %s has no %s (a %s's); remove it, or "
+                                 "make the type %s",
+                                 plan ? "savings plan" : "reservation",
+                                 keys[i],
+                                 plan ? "reservation" : "savings plan",
+                                 plan ? "reserved" : "savings_plan");
+    }
+    const json_t *family = json_object_get(jc, "family");
+    if (plan && c->kind == GP_PLAN_COMPUTE && family && !json_is_null(family))
+        return gp_jdoc_error(d, "family",
+                             "a compute plan covers every family: remove "
+                             "family, or make the kind instance_family");
+    return GP_OK;
+}
+
 /* Reads a commitment's type, its provider (which a savings plan must
  * give) and a savings plan's kind. */
 static gp_status parse_commitment_type(gp_jdoc *d, const json_t *jc,
@@ -79,7 +111,7 @@ static gp_status parse_commitment_type(gp_jdoc *d, const json_t *jc,
             return st;
         c->kind = (gp_plan_kind)kind;
     }
-    return GP_OK;
+    return check_contradictions(d, jc, c);
 }
 
 /* Reads a commitment's region (after its type and kind). */

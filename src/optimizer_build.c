@@ -227,8 +227,8 @@ static gp_status add_plans_to_buy(gp_opt *o, int max_term, unsigned payments)
 {
     for (size_t p = 0; p < o->n_pools; p++) {
         const gp_opt_pool *pool = &o->pools[p];
-        int term;
-        gp_payment pay;
+        int term = 0; /* set by best_plan_offer when it finds one */
+        gp_payment pay = GP_NO_UPFRONT;
         bool seen_c = false, seen_f = false;
         for (size_t q = 0; q < p; q++) {
             const gp_opt_pool *prev = &o->pools[q];

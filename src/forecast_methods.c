@@ -136,7 +136,7 @@ static gp_status forecast_regression(const double *y, size_t origin,
         return GP_OK;
     }
     pthread_once(&harmonics_once, harmonics_init);
-    bool weekly = w >= 2 * WEEK;
+    bool weekly = w >= 3 * WEEK;
     double row[16], xtx[14 * 14], xty[14], beta[14];
     size_t p = weekly ? 14 : 8;
     memset(xtx, 0, sizeof xtx);
@@ -184,7 +184,7 @@ static gp_status forecast_regression(const double *y, size_t origin,
 
 /*
  * Additive Holt-Winters with a damped trend and a weekly season (daily
- * when the history holds under two weeks), run over the last HW_WINDOW
+ * when the history holds under three weeks: #35), run over the HW_WINDOW
  * hours before origin.  alpha smooths the level; the trend and season use
  * beta = 0.01, gamma = 0.1, damping 0.98.
  */
@@ -192,8 +192,8 @@ static gp_status forecast_holt_winters(const double *y, size_t origin,
                                        double alpha, size_t h, double *out)
 {
     const double beta = 0.01, gamma = 0.1, phi = 0.98;
-    size_t m = origin >= 2 * WEEK ? WEEK : DAY;
-    if (origin < 2 * m) {
+    size_t m = origin >= 3 * WEEK ? WEEK : DAY;
+    if (origin < 3 * m) {
         forecast_naive(y, origin, DAY, h, out);
         return GP_OK;
     }

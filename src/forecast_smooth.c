@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#define SMOOTH_WINDOW (6 * WEEK) /* hours the smoothing methods fit on */
+#define SMOOTH_WINDOW (4 * WEEK) /* hours the smoothing methods fit on */
 /* the least seasonal strength, 1 - var(remainder) / var(detrended), of a
  * season that is taken out (Wang, Smith and Hyndman's measure) */
 #define MIN_STRENGTH 0.3
@@ -100,8 +100,8 @@ static double ses_run(const double *x, size_t w, double a, double *level)
  * one-step error, on a grid then refined around the best. */
 static double ses_fit(const double *x, size_t w, double *level, double *sse)
 {
-    static const double grid[] = {0.01, 0.02, 0.05, 0.1, 0.2,
-                                  0.3,  0.5,  0.7,  0.85, 1.0};
+    static const double grid[] = {0.02, 0.05, 0.1, 0.2,
+                                  0.35, 0.5,  0.75, 1.0};
     double best = 1, best_sse = HUGE_VAL, l;
     for (size_t i = 0; i < sizeof grid / sizeof grid[0]; i++) {
         double s = ses_run(x, w, grid[i], &l);
@@ -110,8 +110,8 @@ static double ses_fit(const double *x, size_t w, double *level, double *sse)
             best = grid[i];
         }
     }
-    for (int i = -2; i <= 2; i++) {
-        double a = best * (1 + 0.15 * i);
+    for (int i = -1; i <= 1; i += 2) {
+        double a = best * (1 + 0.2 * i);
         if (a <= 0 || a > 1)
             continue;
         double s = ses_run(x, w, a, &l);
@@ -159,8 +159,8 @@ static double aicc(double sse, size_t w, double p)
  * exponential smoothing only when its AICc is lower. */
 static void damped_forecast(const double *x, size_t w, size_t h, double *f)
 {
-    static const double as[] = {0.05, 0.1, 0.2, 0.4, 0.7, 1.0};
-    static const double bs[] = {0.01, 0.05, 0.15}, ps[] = {0.8, 0.9, 0.98};
+    static const double as[] = {0.1, 0.25, 0.5, 1.0};
+    static const double bs[] = {0.02, 0.1}, ps[] = {0.85, 0.95};
     double best = HUGE_VAL, bl = 0, bg = 0, bphi = 0, l, g, sse_s;
     for (size_t i = 0; i < sizeof as / sizeof as[0]; i++)
         for (size_t j = 0; j < sizeof bs / sizeof bs[0]; j++)

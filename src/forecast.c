@@ -19,7 +19,8 @@ const char *gp_forecast_method_name(gp_forecast_method m)
 {
     static const char *const names[GP_FC_N_METHODS] = {
         "naive-24h", "naive-168h",  "regression",     "holt-winters",
-        "level",     "combination", "seasonal-median"};
+        "level",     "combination", "seasonal-median", "exp-smoothing",
+        "drift",     "theta",       "damped-trend"};
     return (unsigned)m < GP_FC_N_METHODS ? names[m] : "?";
 }
 

@@ -23,10 +23,16 @@ typedef enum gp_forecast_method {
     GP_FC_HOLT_WINTERS = 3, /* "holt-winters" */
     GP_FC_LEVEL = 4,        /* "level" (burst model) */
     GP_FC_COMBINATION = 5,  /* "combination": the mean of two of the above */
-    GP_FC_SEASONAL = 6      /* "seasonal-median": the same hour's median
+    GP_FC_SEASONAL = 6,     /* "seasonal-median": the same hour's median
                                over the last k days or weeks */
+    GP_FC_SES = 7,          /* "exp-smoothing": simple exponential
+                               smoothing, its rate fitted */
+    GP_FC_DRIFT = 8,        /* "drift": random walk with drift */
+    GP_FC_THETA = 9,        /* "theta": SES plus half the linear trend */
+    GP_FC_DAMPED = 10       /* "damped-trend": exponential smoothing with
+                               a damped trend, kept by AICc */
 } gp_forecast_method;
-#define GP_FC_N_METHODS 7
+#define GP_FC_N_METHODS 11
 
 /* The method's name as reports print it ("naive-168h", ...). */
 const char *gp_forecast_method_name(gp_forecast_method m);

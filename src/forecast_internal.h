@@ -29,9 +29,10 @@ typedef struct candidate {
     size_t period, periods, relevel;
 } candidate;
 
-#define N_CANDIDATES 16
+#define N_CANDIDATES 21
 #define NAIVE_WEEK_CANDIDATE 1
 #define NAIVE_DAY_CANDIDATE 0
+#define LAST_CANDIDATE 16 /* the last hour, flat: persistence */
 
 /* Every candidate, in the order they are tried (N_CANDIDATES of them). */
 extern const candidate gp_fc_candidates[N_CANDIDATES];
@@ -40,12 +41,25 @@ extern const candidate gp_fc_candidates[N_CANDIDATES];
 gp_status gp_fc_candidate(const candidate *c, const double *y, size_t origin,
                           int64_t first_hour, size_t h, double *out);
 
-/* The chosen forecast from history y[0, origin), h hours: candidate
- * `best`, or with best == N_CANDIDATES the combination, the mean of
- * candidates pair[0] and pair[1] (f2: scratch for h doubles). */
-gp_status gp_fc_chosen(size_t best, const size_t pair[2], const double *y,
-                       size_t origin, int64_t first_hour, size_t h, double *f,
-                       double *f2);
+/* The smoothing candidates (forecast_smooth.c): h hours from history
+ * y[0, origin) with m = GP_FC_SES, GP_FC_DRIFT, GP_FC_THETA or
+ * GP_FC_DAMPED. */
+gp_status gp_fc_smooth(gp_forecast_method m, const double *y, size_t origin,
+                       size_t h, double *out);
+
+/* The forecast chosen: the mean (or the median) of the forecasts of n
+ * candidates; one candidate alone when n == 1. */
+#define MAX_MEMBERS 5
+typedef struct fc_choice {
+    bool median;
+    size_t n;
+    size_t members[MAX_MEMBERS];
+} fc_choice;
+
+/* The chosen forecast from history y[0, origin), h hours (f2: scratch
+ * for h doubles). */
+gp_status gp_fc_chosen(const fc_choice *ch, const double *y, size_t origin,
+                       int64_t first_hour, size_t h, double *f, double *f2);
 
 /* ---- statistics (forecast_stats.c) -------------------------------------- */
 
@@ -100,13 +114,13 @@ void gp_fc_level_motion(const double *y, size_t n, double slope, double *move,
                         double *exponent);
 
 /* How fast the chosen forecast's error grows with lead beyond hb. */
-gp_status gp_fc_long_lead_growth(size_t best, const size_t pair[2],
+gp_status gp_fc_long_lead_growth(const fc_choice *ch,
                                  const double *y, size_t n, int64_t first_hour,
                                  size_t hb, size_t horizon, double drift,
                                  double *f, double *f2, double *exponent);
 
 /* The drift the chosen forecast misses over long runs of the history. */
-gp_status gp_fc_long_lead_drift(size_t best, const size_t pair[2],
+gp_status gp_fc_long_lead_drift(const fc_choice *ch,
                                 const double *y, size_t n, int64_t first_hour,
                                 size_t hb, size_t horizon, double *f,
                                 double *f2, double *drift);

@@ -187,7 +187,7 @@ void gp_fc_level_motion(const double *y, size_t n, double slope, double *move,
  * backtest's week.  f, f2: scratch of L doubles.
  */
 #define LONG_ORIGINS 4
-gp_status gp_fc_long_lead_growth(size_t best, const size_t pair[2],
+gp_status gp_fc_long_lead_growth(const fc_choice *ch,
                                  const double *y, size_t n, int64_t first_hour,
                                  size_t hb, size_t horizon, double drift,
                                  double *f, double *f2, double *exponent)
@@ -202,7 +202,7 @@ gp_status gp_fc_long_lead_growth(size_t best, const size_t pair[2],
          j++) {
         size_t origin = n - len - j * WEEK;
         gp_status st =
-            gp_fc_chosen(best, pair, y, origin, first_hour, len, f, f2);
+            gp_fc_chosen(ch, y, origin, first_hour, len, f, f2);
         if (st != GP_OK)
             return st;
         double slope = drift * gsl_stats_mean(y + origin - WEEK, 1, WEEK);
@@ -235,14 +235,14 @@ gp_status gp_fc_long_lead_growth(size_t best, const size_t pair[2],
  * - forecast) against the lead (gsl_fit_linear), over the mean demand of
  * the week before origin: the run's relative drift per hour, in *rel (0
  * when that week had no demand).  lead holds the days' middle hours. */
-static gp_status drift_run(size_t best, const size_t pair[2], const double *y,
+static gp_status drift_run(const fc_choice *ch, const double *y,
                            size_t origin, int64_t first_hour, size_t days,
                            const double *lead, double *f, double *f2,
                            double *rel)
 {
     double mean_err[DRIFT_DAYS_MAX], c0, c1, v00, v01, v11, ss;
     gp_status st =
-        gp_fc_chosen(best, pair, y, origin, first_hour, days * DAY, f, f2);
+        gp_fc_chosen(ch, y, origin, first_hour, days * DAY, f, f2);
     if (st != GP_OK)
         return st;
     double level = gsl_stats_mean(y + origin - WEEK, 1, WEEK);
@@ -274,7 +274,7 @@ static gp_status drift_run(size_t best, const size_t pair[2], const double *y,
  *     smallest of theirs.
  * f, f2: scratch of the horizon's length (13 weeks at most used).
  */
-gp_status gp_fc_long_lead_drift(size_t best, const size_t pair[2],
+gp_status gp_fc_long_lead_drift(const fc_choice *ch,
                                 const double *y, size_t n, int64_t first_hour,
                                 size_t hb, size_t horizon, double *f,
                                 double *f2, double *drift)
@@ -291,7 +291,7 @@ gp_status gp_fc_long_lead_drift(size_t best, const size_t pair[2],
     size_t days = (n - 2 * WEEK) / DRIFT_SPANS / DAY;
     days = days < max_days ? days : max_days;
     for (size_t j = 0; j < DRIFT_SPANS; j++) {
-        gp_status st = drift_run(best, pair, y, n - (j + 1) * days * DAY,
+        gp_status st = drift_run(ch, y, n - (j + 1) * days * DAY,
                                  first_hour, days, lead, f, f2, &rel);
         if (st != GP_OK)
             return st;
@@ -303,7 +303,7 @@ gp_status gp_fc_long_lead_drift(size_t best, const size_t pair[2],
     days = (n - 2 * WEEK - (DRIFT_RUNS - 1) * WEEK) / DAY;
     days = days < max_days ? days : max_days;
     for (size_t j = 0; j < DRIFT_RUNS; j++) {
-        gp_status st = drift_run(best, pair, y, n - days * DAY - j * WEEK,
+        gp_status st = drift_run(ch, y, n - days * DAY - j * WEEK,
                                  first_hour, days, lead, f, f2, &rel);
         if (st != GP_OK)
             return st;

@@ -36,6 +36,12 @@ const candidate gp_fc_candidates[] = {
     {GP_FC_SEASONAL, 0, WEEK, 2, DAY},
     {GP_FC_SEASONAL, 0, WEEK, 4, 0},
     {GP_FC_SEASONAL, 0, WEEK, 4, DAY},
+    /* persistence (the last hour) and the smoothing methods */
+    {GP_FC_LEVEL, 1, 0, 0, 0},
+    {GP_FC_SES, 0, 0, 0, 0},
+    {GP_FC_DRIFT, 0, 0, 0, 0},
+    {GP_FC_THETA, 0, 0, 0, 0},
+    {GP_FC_DAMPED, 0, 0, 0, 0},
 };
 _Static_assert(sizeof gp_fc_candidates / sizeof gp_fc_candidates[0] ==
                    N_CANDIDATES,
@@ -130,7 +136,7 @@ static gp_status forecast_regression(const double *y, size_t origin,
         return GP_OK;
     }
     pthread_once(&harmonics_once, harmonics_init);
-    bool weekly = w >= 2 * WEEK;
+    bool weekly = w >= 3 * WEEK;
     double row[16], xtx[14 * 14], xty[14], beta[14];
     size_t p = weekly ? 14 : 8;
     memset(xtx, 0, sizeof xtx);
@@ -178,7 +184,7 @@ static gp_status forecast_regression(const double *y, size_t origin,
 
 /*
  * Additive Holt-Winters with a damped trend and a weekly season (daily
- * when the history holds under two weeks), run over the last HW_WINDOW
+ * when the history holds under three weeks: #35), run over the HW_WINDOW
  * hours before origin.  alpha smooths the level; the trend and season use
  * beta = 0.01, gamma = 0.1, damping 0.98.
  */
@@ -186,8 +192,8 @@ static gp_status forecast_holt_winters(const double *y, size_t origin,
                                        double alpha, size_t h, double *out)
 {
     const double beta = 0.01, gamma = 0.1, phi = 0.98;
-    size_t m = origin >= 2 * WEEK ? WEEK : DAY;
-    if (origin < 2 * m) {
+    size_t m = origin >= 3 * WEEK ? WEEK : DAY;
+    if (origin < 3 * m) {
         forecast_naive(y, origin, DAY, h, out);
         return GP_OK;
     }
@@ -318,6 +324,11 @@ gp_status gp_fc_candidate(const candidate *c, const double *y, size_t origin,
         return forecast_holt_winters(y, origin, c->param, h, out);
     case GP_FC_COMBINATION: /* not a candidate: made from two of them */
         break;
+    case GP_FC_SES:
+    case GP_FC_DRIFT:
+    case GP_FC_THETA:
+    case GP_FC_DAMPED:
+        return gp_fc_smooth(c->method, y, origin, h, out);
     case GP_FC_SEASONAL: {
         size_t need = 2 * c->periods + c->period + c->relevel;
         double *scratch = gp_malloc(need * sizeof *scratch);
@@ -340,22 +351,38 @@ gp_status gp_fc_candidate(const candidate *c, const double *y, size_t origin,
     return GP_OK;
 }
 
-/* The chosen forecast from history y[0, origin), h hours: candidate
- * `best`, or with best == N_CANDIDATES the combination, the mean of
- * candidates pair[0] and pair[1] (f2: scratch for h doubles). */
-gp_status gp_fc_chosen(size_t best, const size_t pair[2], const double *y,
-                       size_t origin, int64_t first_hour, size_t h, double *f,
-                       double *f2)
+/* The chosen forecast from history y[0, origin), h hours: the mean or
+ * the median of its members' forecasts (f2: scratch for h doubles). */
+gp_status gp_fc_chosen(const fc_choice *ch, const double *y, size_t origin,
+                       int64_t first_hour, size_t h, double *f, double *f2)
 {
-    if (best != N_CANDIDATES)
-        return gp_fc_candidate(&gp_fc_candidates[best], y, origin, first_hour,
-                               h, f);
-    gp_status st = gp_fc_candidate(&gp_fc_candidates[pair[0]], y, origin,
-                                   first_hour, h, f);
-    if (st == GP_OK)
-        st = gp_fc_candidate(&gp_fc_candidates[pair[1]], y, origin, first_hour,
-                             h, f2);
-    for (size_t k = 0; st == GP_OK && k < h; k++)
-        f[k] = (f[k] + f2[k]) / 2;
+    const candidate *cs = gp_fc_candidates;
+    if (ch->n == 1 || !ch->median) {
+        gp_status st = gp_fc_candidate(&cs[ch->members[0]], y, origin,
+                                       first_hour, h, f);
+        for (size_t i = 1; st == GP_OK && i < ch->n; i++) {
+            st = gp_fc_candidate(&cs[ch->members[i]], y, origin, first_hour,
+                                 h, f2);
+            for (size_t k = 0; st == GP_OK && k < h; k++)
+                f[k] += f2[k];
+        }
+        for (size_t k = 0; st == GP_OK && k < h; k++)
+            f[k] /= (double)ch->n;
+        return st;
+    }
+    double *all = gp_malloc(ch->n * h * sizeof *all), col[MAX_MEMBERS];
+    if (!all)
+        return GP_ERR_NOMEM;
+    gp_status st = GP_OK;
+    for (size_t i = 0; st == GP_OK && i < ch->n; i++)
+        st = gp_fc_candidate(&cs[ch->members[i]], y, origin, first_hour, h,
+                             all + i * h);
+    for (size_t k = 0; st == GP_OK && k < h; k++) {
+        for (size_t i = 0; i < ch->n; i++)
+            col[i] = all[i * h + k];
+        gsl_sort(col, 1, ch->n);
+        f[k] = gsl_stats_median_from_sorted_data(col, 1, ch->n);
+    }
+    gp_free(all);
     return st;
 }

@@ -7,6 +7,7 @@
 #include "forecast_internal.h"
 #include "util.h"
 
+#include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <string.h>
@@ -120,9 +121,24 @@ static void describe_candidate(const candidate *c, gp_forecast_series *s)
     }
 }
 
+/* The bands of leads the anchor's weight is learned for: the first 6
+ * hours, the rest of the first day, days 2-3, the rest; past the
+ * backtest's window the last band's weight fades as hb / lead. */
+#define N_ANCHOR_BANDS 4
+static const size_t anchor_edge[N_ANCHOR_BANDS] = {6, DAY, 3 * DAY, SIZE_MAX};
+
+/* The anchor band of lead k (0-based). */
+static size_t anchor_band(size_t k)
+{
+    size_t b = 0;
+    while (k >= anchor_edge[b])
+        b++;
+    return b;
+}
+
 /* The state of one series' run, passed between its steps: the history and
- * the options, the backtest's plan, residuals and MAEs, the choice (best,
- * and the pair a combination averages), the interval model and the drift.
+ * the options, the backtest's plan, residuals and MAEs, the choice (its
+ * members, and its residuals' slot), the interval model and the drift.
  * The buffers are the run's own, freed when it ends; out->points is the
  * caller's on success. */
 typedef struct series_run {
@@ -137,7 +153,11 @@ typedef struct series_run {
     double *res, *f, *f2, *band, *need, *cal;
     double mae[N_CANDIDATES + 1], ape_sum[N_CANDIDATES + 1];
     size_t ape_n[N_CANDIDATES + 1];
-    size_t pair[2], best;
+    fc_choice choice; /* the forecast chosen */
+    /* the weight of the last hour's demand blended into the choice, per
+     * band of leads (anchor_band) */
+    double anchor[N_ANCHOR_BANDS];
+    size_t best;      /* its residuals' slot in res */
     interval_model im;
     double drift, slope; /* the drift, and per hour at today's level */
 } series_run;
@@ -208,82 +228,198 @@ static gp_status backtest_candidates(series_run *r)
     return GP_OK;
 }
 
-/* The combination: the mean of the two best candidates of different
- * methods (MAEs within `tie` are equal, and go to the earlier), so its
- * residual is the mean of theirs; its MAE goes in mae[N_CANDIDATES]. */
-static void backtest_combination(series_run *r, double tie)
+/* The MAE of residuals r (n_orig origins of hb hours, NAN past a window
+ * cut short) over the origins [from, to). */
+static double mae_over(const double *r, size_t hb, size_t from, size_t to)
 {
-    size_t *pair = r->pair, n_orig = r->n_orig, hb = r->hb;
-    const double *mae = r->mae;
-    for (size_t c = 1; c < N_CANDIDATES; c++)
-        if (mae[c] < mae[pair[0]] - tie)
-            pair[0] = c;
-    pair[1] = pair[0] == 0 ? 1 : 0;
-    for (size_t c = 0; c < N_CANDIDATES; c++)
-        if (gp_fc_candidates[c].method != gp_fc_candidates[pair[0]].method &&
-            (gp_fc_candidates[pair[1]].method ==
-                 gp_fc_candidates[pair[0]].method ||
-             mae[c] < mae[pair[1]] - tie))
-            pair[1] = c;
-    double *rc = r->res + N_CANDIDATES * n_orig * hb;
-    const double *r1 = r->res + pair[0] * n_orig * hb;
-    const double *r2 = r->res + pair[1] * n_orig * hb;
-    for (size_t i = 0; i < n_orig * hb; i++)
-        rc[i] = (r1[i] + r2[i]) / 2;
-    r->mae[N_CANDIDATES] =
-        tally_residuals(rc, r->y, r->origins, r->lens, n_orig, hb, r->n_points,
-                        &r->ape_sum[N_CANDIDATES], &r->ape_n[N_CANDIDATES]);
+    double sum = 0;
+    size_t cnt = 0;
+    for (size_t o = from; o < to; o++)
+        for (size_t k = 0; k < hb; k++)
+            if (!isnan(r[o * hb + k])) {
+                sum += fabs(r[o * hb + k]);
+                cnt++;
+            }
+    return cnt ? sum / (double)cnt : NAN;
 }
 
-/* The winner: the lowest MAE (the earlier, simpler, on a tie), among the
- * forced method's variants when a method is forced; and every method's
- * best relative MAE. */
-static void backtest_choose(series_run *r, double tie)
+/* The ways to choose the forecast from the backtest, simplest first (a
+ * tie goes to the earlier): the best candidate alone, the mean of the best
+ * two or three candidates of different methods, the median of the best
+ * five.  With too few origins to choose between them, the mean of three. */
+enum { SCHEME_BEST, SCHEME_MEAN2, SCHEME_MEAN3, SCHEME_MEDIAN5, N_SCHEMES };
+
+/* The choice of `scheme` ranked on the origins [from, to): the best
+ * candidates of different methods by MAE there (within `tie`, the lower
+ * over every origin, then the earlier),
+ * only the forced method's when one is forced. */
+static void build_choice(const series_run *r, int scheme, size_t from,
+                         size_t to, double tie, fc_choice *ch)
 {
-    const gp_forecast_options *opt = r->opt;
-    gp_forecast_series *out = r->out;
-    bool any = false;
-    for (size_t c = 0; c <= N_CANDIDATES; c++) {
-        gp_forecast_method m =
-            c == N_CANDIDATES ? GP_FC_COMBINATION : gp_fc_candidates[c].method;
-        if (opt->method >= 0 && opt->method < GP_FC_N_METHODS &&
-            (int)m != opt->method)
-            continue;
-        if (!any || r->mae[c] < r->mae[r->best] - tie)
-            r->best = c;
-        any = true;
+    static const size_t size[N_SCHEMES] = {1, 2, 3, 5};
+    double mae[N_CANDIDATES];
+    bool used[GP_FC_N_METHODS] = {false};
+    int forced = r->opt->method >= 0 && r->opt->method < GP_FC_N_METHODS &&
+                         r->opt->method != GP_FC_COMBINATION
+                     ? r->opt->method
+                     : -1;
+    for (size_t c = 0; c < N_CANDIDATES; c++)
+        mae[c] = mae_over(r->res + c * r->n_orig * r->hb, r->hb, from, to);
+    ch->median = scheme == SCHEME_MEDIAN5;
+    ch->n = 0;
+    while (ch->n < (forced >= 0 ? 1 : size[scheme])) {
+        size_t best = N_CANDIDATES;
+        for (size_t c = 0; c < N_CANDIDATES; c++) {
+            gp_forecast_method m = gp_fc_candidates[c].method;
+            if (used[m] || (forced >= 0 && (int)m != forced))
+                continue;
+            /* a tie there goes to the lower MAE over every origin */
+            if (best == N_CANDIDATES || mae[c] < mae[best] - tie ||
+                (mae[c] <= mae[best] + tie && r->mae[c] < r->mae[best] - tie))
+                best = c;
+        }
+        if (best == N_CANDIDATES)
+            break;
+        used[gp_fc_candidates[best].method] = true;
+        ch->members[ch->n++] = best;
     }
+}
+
+/* The residuals of choice ch at every origin into dst (the mean or the
+ * median of its members' residuals, which are those of the mean or the
+ * median of their forecasts). */
+static void choice_residuals(const series_run *r, const fc_choice *ch,
+                             double *dst)
+{
+    size_t len = r->n_orig * r->hb;
+    double col[MAX_MEMBERS];
+    for (size_t i = 0; i < len; i++) {
+        for (size_t j = 0; j < ch->n; j++)
+            col[j] = r->res[ch->members[j] * len + i];
+        if (ch->median && ch->n > 2) {
+            gsl_sort(col, 1, ch->n);
+            dst[i] = gsl_stats_median_from_sorted_data(col, 1, ch->n);
+        } else {
+            double sum = 0;
+            for (size_t j = 0; j < ch->n; j++)
+                sum += col[j];
+            dst[i] = sum / (double)ch->n;
+        }
+    }
+}
+
+/* Learns the anchor's weights on the origins [from, to): per band of
+ * leads, the weight w of the last hour (persistence) in (1 - w) choice +
+ * w persistence with the least MAE there, 0 unless it helps by more than
+ * `tie` (and with a method forced); then blends the choice's residuals rc at every origin. */
+static void anchor_fit(const series_run *r, double *rc, size_t from,
+                       size_t to, double tie, double w[N_ANCHOR_BANDS])
+{
+    const double *rl = r->res + LAST_CANDIDATE * r->n_orig * r->hb;
+    double err[N_ANCHOR_BANDS][6] = {{0}};
+    bool forced = r->opt->method >= 0 && r->opt->method < GP_FC_N_METHODS;
+    for (size_t b = 0; forced && b < N_ANCHOR_BANDS; b++)
+        w[b] = 0; /* a method forced is that method alone */
+    if (forced)
+        return;
+    for (size_t o = from; o < to; o++)
+        for (size_t k = 0; k < r->hb; k++) {
+            size_t i = o * r->hb + k;
+            if (isnan(rc[i]))
+                continue;
+            for (int g = 0; g < 6; g++)
+                err[anchor_band(k)][g] +=
+                    fabs((1 - g / 5.0) * rc[i] + g / 5.0 * rl[i]);
+        }
+    for (size_t b = 0; b < N_ANCHOR_BANDS; b++) {
+        int best = 0;
+        for (int g = 1; g < 6; g++)
+            if (err[b][g] < err[b][best] - tie * (double)r->hb)
+                best = g;
+        w[b] = best / 5.0;
+    }
+    for (size_t o = 0; o < r->n_orig; o++)
+        for (size_t k = 0; k < r->hb; k++) {
+            size_t i = o * r->hb + k;
+            double a = w[anchor_band(k)];
+            rc[i] = (1 - a) * rc[i] + a * rl[i];
+        }
+}
+
+/* The choice, by a nested backtest when there are four origins or more:
+ * each scheme ranks the candidates on the older half of the origins and
+ * is scored on the newer half; the best scheme, ranked on every origin,
+ * is the choice, its residuals go in the last slot of res, and *n_new
+ * (0 without the nested backtest) is how many of the latest origins its
+ * honest score is over. */
+static void backtest_choose(series_run *r, double tie, size_t *n_new)
+{
+    size_t len = r->n_orig * r->hb, nn = r->n_orig >= 4 ? r->n_orig / 2 : 0;
+    double *slot = r->res + N_CANDIDATES * len, best_mae = HUGE_VAL;
+    int scheme = SCHEME_MEAN3;
+    for (size_t c = 0; c < N_CANDIDATES; c++)
+        if (r->mae[c] <= tie) { /* exact: nothing to hedge */
+            scheme = SCHEME_BEST;
+            nn = 0;
+        }
+    for (int s = 0; nn && s < N_SCHEMES; s++) {
+        fc_choice ch;
+        double w[N_ANCHOR_BANDS];
+        build_choice(r, s, nn, r->n_orig, tie, &ch);
+        choice_residuals(r, &ch, slot);
+        anchor_fit(r, slot, nn, r->n_orig, tie, w);
+        double m = mae_over(slot, r->hb, 0, nn);
+        if (m < best_mae - tie) {
+            best_mae = m;
+            scheme = s;
+        }
+    }
+    build_choice(r, scheme, 0, r->n_orig, tie, &r->choice);
+    choice_residuals(r, &r->choice, slot);
+    anchor_fit(r, slot, 0, r->n_orig, tie, r->anchor);
+    r->mae[N_CANDIDATES] = mae_over(slot, r->hb, 0, r->n_orig);
+    *n_new = nn;
+    r->best = N_CANDIDATES;
+    gp_forecast_series *out = r->out;
     for (size_t c = 0; c <= N_CANDIDATES; c++) {
+        if (c == N_CANDIDATES && r->choice.n < 2)
+            continue;
         gp_forecast_method m =
             c == N_CANDIDATES ? GP_FC_COMBINATION : gp_fc_candidates[c].method;
         double ratio = gp_fc_ratio(r->mae[c], r->mae[NAIVE_WEEK_CANDIDATE],
                                    out->history_mean);
-        double *slot = &out->method_relative_mae[m];
-        if (isnan(*slot) || ratio < *slot)
-            *slot = ratio;
+        double *ms = &out->method_relative_mae[m];
+        if (isnan(*ms) || ratio < *ms)
+            *ms = ratio;
     }
 }
 
-/* The chosen candidate's backtest accuracy, and the interval calibrated
- * on its residuals. */
-static void backtest_score(series_run *r)
+/* The choice's backtest accuracy, over the newer origins of the nested
+ * backtest (its first n_new origins) when there was one, and the interval
+ * calibrated on its residuals at every origin. */
+static void backtest_score(series_run *r, size_t n_new)
 {
     gp_forecast_series *out = r->out;
     gp_forecast_accuracy *bt = &out->backtest;
-    size_t best = r->best;
-    const double *rb = r->res + best * r->n_orig * r->hb;
-    const double *mae = r->mae;
-    bt->mae = mae[best];
+    size_t len = r->n_orig * r->hb, no = n_new ? n_new : r->n_orig, pts = 0;
+    const double *rb = r->res + N_CANDIDATES * len;
+    double ape_sum;
+    size_t ape_n;
+    for (size_t o = 0; o < no; o++)
+        pts += r->lens[o];
+    double mae = tally_residuals(rb, r->y, r->origins, r->lens, no, r->hb, pts,
+                                 &ape_sum, &ape_n);
+    double week = mae_over(r->res + NAIVE_WEEK_CANDIDATE * len, r->hb, 0, no);
+    double day = mae_over(r->res + NAIVE_DAY_CANDIDATE * len, r->hb, 0, no);
     double mean = out->history_mean;
-    bt->relative_mae = gp_fc_ratio(mae[best], mae[NAIVE_WEEK_CANDIDATE], mean);
-    bt->relative_mae_day =
-        gp_fc_ratio(mae[best], mae[NAIVE_DAY_CANDIDATE], mean);
-    bt->mase = gp_fc_ratio(
-        mae[best], gp_fc_mase_scale(r->y, r->n, &bt->mase_season), mean);
-    bt->mape =
-        r->ape_n[best] ? 100 * r->ape_sum[best] / (double)r->ape_n[best] : NAN;
-    bt->n_points = r->n_points;
-    bt->n_origins = r->n_orig;
+    bt->mae = mae;
+    bt->relative_mae = gp_fc_ratio(mae, week, mean);
+    bt->relative_mae_day = gp_fc_ratio(mae, day, mean);
+    bt->mase = gp_fc_ratio(mae, gp_fc_mase_scale(r->y, r->n, &bt->mase_season),
+                           mean);
+    bt->mape = ape_n ? 100 * ape_sum / (double)ape_n : NAN;
+    bt->n_points = pts;
+    bt->n_origins = no;
     out->interval_scale =
         gp_fc_interval_calibrate(rb, r->n_orig, r->hb, r->interval, r->band,
                                  r->need, &r->im, &bt->coverage);
@@ -302,7 +438,7 @@ static gp_status widen_short_history(series_run *r)
         interval_model wim;
         double wcov;
         for (size_t o = 0; o < whole; o++) {
-            gp_status st = gp_fc_chosen(r->best, r->pair, r->y, corig[o],
+            gp_status st = gp_fc_chosen(&r->choice, r->y, corig[o],
                                         r->first_hour, hb, r->f, r->f2);
             if (st != GP_OK)
                 return st;
@@ -344,11 +480,11 @@ static gp_status widen_long_leads(series_run *r)
     interval_model *im = &r->im;
     double b;
     gp_status st =
-        gp_fc_long_lead_drift(r->best, r->pair, r->y, r->n, r->first_hour,
+        gp_fc_long_lead_drift(&r->choice, r->y, r->n, r->first_hour,
                               r->hb, r->horizon, r->f, r->f2, &r->drift);
     if (st != GP_OK)
         return st;
-    st = gp_fc_long_lead_growth(r->best, r->pair, r->y, r->n, r->first_hour,
+    st = gp_fc_long_lead_growth(&r->choice, r->y, r->n, r->first_hour,
                                 r->hb, r->horizon, r->drift, r->f, r->f2, &b);
     if (st != GP_OK)
         return st;
@@ -382,9 +518,9 @@ static gp_status series_backtest(series_run *r)
      * hour went to the last week repeated, the same constant at 10 to
      * the last day (EXACT_SHARE: such an MAE counts as exact) */
     double tie = EXACT_SHARE * r->out->history_mean;
-    backtest_combination(r, tie);
-    backtest_choose(r, tie);
-    backtest_score(r);
+    size_t n_new;
+    backtest_choose(r, tie, &n_new);
+    backtest_score(r, n_new);
     st = widen_short_history(r);
     if (st != GP_OK)
         return st;
@@ -399,7 +535,8 @@ static gp_status series_too_short(series_run *r)
     interval_model *im = &r->im;
     for (size_t c = 0; c < N_CANDIDATES; c++)
         if (gp_fc_candidates[c].method == GP_FC_LEVEL) {
-            r->best = c;
+            r->choice.n = 1;
+            r->choice.members[0] = c;
             break;
         }
     double q[3];
@@ -419,22 +556,17 @@ static gp_status series_too_short(series_run *r)
 static gp_status series_points(series_run *r, double growth)
 {
     gp_forecast_series *out = r->out;
-    const size_t *pair = r->pair;
+    const fc_choice *ch = &r->choice;
     interval_model *im = &r->im;
     double *f = r->f;
-    if (r->best == N_CANDIDATES) {
-        out->method = GP_FC_COMBINATION;
-        out->combined[0] = gp_fc_candidates[pair[0]].method;
-        out->combined[1] = gp_fc_candidates[pair[1]].method;
-        for (int i = 2; i-- > 0;)
-            describe_candidate(&gp_fc_candidates[pair[i]], out);
-    } else {
-        out->method = out->combined[0] = out->combined[1] =
-            gp_fc_candidates[r->best].method;
-        describe_candidate(&gp_fc_candidates[r->best], out);
-    }
-    gp_status st = gp_fc_chosen(r->best, pair, r->y, r->n, r->first_hour,
-                                r->horizon, f, r->f2);
+    out->method = ch->n > 1 ? GP_FC_COMBINATION
+                            : gp_fc_candidates[ch->members[0]].method;
+    out->combined[0] = gp_fc_candidates[ch->members[0]].method;
+    out->combined[1] = gp_fc_candidates[ch->members[ch->n > 1]].method;
+    for (size_t i = ch->n; i-- > 0;)
+        describe_candidate(&gp_fc_candidates[ch->members[i]], out);
+    gp_status st = gp_fc_chosen(ch, r->y, r->n, r->first_hour, r->horizon, f,
+                                r->f2);
     if (st != GP_OK)
         return st;
     if (!r->n_orig)
@@ -442,6 +574,12 @@ static gp_status series_points(series_run *r, double growth)
             im->lo[b] -= f[0];
             im->hi[b] -= f[0];
         }
+    for (size_t k = 0; r->n_orig && k < r->horizon; k++) {
+        double a = r->anchor[anchor_band(k)];
+        if (k >= r->hb)
+            a *= (double)r->hb / (double)(k + 1);
+        f[k] = (1 - a) * f[k] + a * r->y[r->n - 1];
+    }
     out->drift = r->drift;
     for (size_t k = 0; r->slope != 0 && k < r->horizon; k++)
         f[k] += r->slope * (double)(k + 1);
@@ -484,7 +622,9 @@ gp_status gp_forecast_series_run(const double *y, size_t n, int64_t first_hour,
     r.interval = opt->interval > 0 && opt->interval < 1 ? opt->interval : 0.8;
     r.opt = opt;
     r.out = out;
-    r.pair[0] = r.pair[1] = r.best = NAIVE_WEEK_CANDIDATE;
+    r.best = NAIVE_WEEK_CANDIDATE;
+    r.choice.n = 1;
+    r.choice.members[0] = NAIVE_WEEK_CANDIDATE;
     double sum = 0;
     for (size_t i = 0; i < n; i++)
         sum += y[i];

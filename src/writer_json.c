@@ -8,11 +8,14 @@
 #include "forecast.h"
 #include "idle.h"
 #include "model.h"
+#include "json_util.h"
 #include "recommend.h"
 #include "util.h"
 #include "writers.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 json_t *gp_json_number_or_null(double v)
@@ -743,4 +746,55 @@ json_t *gp_json_classify(const gp_classification *c, const gp_trace *t)
     json_t *doc = json_object();
     json_object_set_new(doc, "classified", gp_json_classification(c, t));
     return doc;
+}
+
+/* One piece of the streamed forecast document: `prefix` (a key, or a
+ * separator), then v compact as gp_json_print writes it; takes v. */
+static bool put_piece(FILE *f, const char *prefix, json_t *v)
+{
+    char *text = v && !gp_json_alloc_failed()
+                     ? json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(15) |
+                                         JSON_ENCODE_ANY)
+                     : NULL;
+    json_decref(v);
+    bool ok = text && !gp_json_alloc_failed() && fputs(prefix, f) != EOF &&
+              fputs(text, f) != EOF;
+    gp_free(text);
+    return ok;
+}
+
+gp_status gp_json_forecast_write(const gp_forecast *fc,
+                                 const gp_run_info *info,
+                                 const gp_classification *classified, FILE *f,
+                                 gp_error *err)
+{
+    json_t *notes = json_array(), *inputs = gp_json_inputs(info);
+    bool ok = put_piece(f, "{\"horizon\":",
+                        gp_json_window(fc->start_hour, fc->n_hours)) &&
+              put_piece(f, ",\"history\":",
+                        gp_json_window(fc->history_start_hour,
+                                       fc->history_hours)) &&
+              fputs(",\"series\":[", f) != EOF;
+    for (size_t i = 0; ok && i < fc->n_series; i++)
+        ok = put_piece(f, i ? "," : "",
+                       series_obj(info->trace, fc, &fc->series[i]));
+    ok = ok && fputc(']', f) != EOF;
+    for (size_t i = 0; i < fc->notes.count; i++)
+        json_array_append_new(notes, json_string(fc->notes.items[i]));
+    ok = ok && put_piece(f, ",\"notes\":", json_incref(notes));
+    if (inputs)
+        json_object_set_new(inputs, "classified",
+                            gp_json_classification(classified, info->trace));
+    ok = ok && (!inputs || put_piece(f, ",\"inputs\":", json_incref(inputs)));
+    json_decref(notes);
+    json_decref(inputs);
+    ok = ok && fputs("}\n", f) != EOF && fflush(f) == 0;
+    if (ok)
+        return GP_OK;
+    if (gp_json_alloc_failed()) {
+        gp_error_set(err, "", 0, 0, NULL, "out of memory");
+        return GP_ERR_NOMEM;
+    }
+    gp_error_set(err, "", 0, 0, NULL, "cannot write: %s", strerror(errno));
+    return GP_ERR_IO;
 }

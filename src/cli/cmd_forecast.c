@@ -186,9 +186,13 @@ static int forecast_exec(gp_cli *cli)
         gp_cli_print_error(&err);
         rc = 1;
     } else if (cli->json) {
-        json_t *doc = gp_json_forecast(fc, &info, classified);
-        rc = gp_json_print(doc);
-        json_decref(doc);
+        if (gp_json_forecast_write(fc, &info, classified, stdout, &err) !=
+            GP_OK) {
+            if (!err.source[0]) /* the document was going to stdout */
+                snprintf(err.source, sizeof err.source, "standard output");
+            gp_cli_print_error(&err);
+            rc = 1;
+        }
     } else {
         print_table(&in, fc);
     }

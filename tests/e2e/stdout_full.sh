@@ -33,6 +33,7 @@ check "$json" simulate --json
 check "$table" recommend
 check "$json" recommend --json
 check "$table" forecast
+check "$json" forecast --json
 check "$table" validate --trace scenarios/sample/trace.csv
 check "$table" classify --trace scenarios/sample/trace.csv
 check "$table" recommend --help

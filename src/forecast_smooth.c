@@ -1,0 +1,256 @@
+/*
+ * forecast_smooth.c: the smoothing candidates (simple exponential
+ * smoothing with a fitted rate, random walk with drift, theta, exponential
+ * smoothing with a damped trend chosen by AICc), each fitted on the last
+ * SMOOTH_WINDOW hours with the season taken out when the data support one
+ * (season_fit).  See docs/design/forecast.md, "The smoothing methods".
+ */
+#include "forecast_internal.h"
+#include "util.h"
+
+#include <math.h>
+#include <string.h>
+
+#define SMOOTH_WINDOW (4 * WEEK) /* hours the smoothing methods fit on */
+/* the least seasonal strength, 1 - var(remainder) / var(detrended), of a
+ * season that is taken out (Wang, Smith and Hyndman's measure) */
+#define MIN_STRENGTH 0.3
+/* a weekly season is preferred to a daily one only when it leaves at most
+ * this share of the daily season's remainder variance */
+#define WEEKLY_GAIN 0.8
+
+/* The remainder variance share var(R) / var(D) of the season with period
+ * m in x[0, w) (w >= 3m): D is x less its centred moving average over m
+ * hours (the trend, so that a climb is not read as season), the profile
+ * prof[j] the mean of D over the hours t with t % m == j, centred, and R
+ * = D less the profile.  tr: scratch for w doubles. */
+static double season_share(const double *x, size_t w, size_t m, double *prof,
+                           double *tr)
+{
+    size_t half = m / 2, cnt[WEEK];
+    double run = 0;
+    memset(cnt, 0, sizeof cnt);
+    memset(prof, 0, m * sizeof *prof);
+    for (size_t i = 0; i <= m; i++)
+        run += x[i];
+    /* the 2 x m moving average: m + 1 hours, the two ends half-weighted */
+    for (size_t t = half; t + half < w; t++) {
+        if (t > half)
+            run += x[t + half] - x[t - half - 1];
+        tr[t] = (run - (x[t - half] + x[t + half]) / 2) / (double)m;
+        prof[t % m] += x[t] - tr[t];
+        cnt[t % m]++;
+    }
+    double mean = 0;
+    for (size_t j = 0; j < m; j++) {
+        prof[j] /= (double)(cnt[j] ? cnt[j] : 1);
+        mean += prof[j] / (double)m;
+    }
+    for (size_t j = 0; j < m; j++)
+        prof[j] -= mean;
+    double sd = 0, sr = 0, md = 0, mr = 0, nn = (double)(w - 2 * half);
+    for (size_t t = half; t + half < w; t++) {
+        md += (x[t] - tr[t]) / nn;
+        mr += (x[t] - tr[t] - prof[t % m]) / nn;
+    }
+    for (size_t t = half; t + half < w; t++) {
+        double d = x[t] - tr[t] - md, r = x[t] - tr[t] - prof[t % m] - mr;
+        sd += d * d;
+        sr += r * r;
+    }
+    return sd > 0 ? sr / sd : 1;
+}
+
+/* The season of x[0, w): its period (0: none, else 24 or 168) with the
+ * profile in prof (slot t % period for hour t of the window).  A weekly
+ * season needs three whole weeks, a daily one three days, and either a
+ * strength of MIN_STRENGTH.  tr: scratch for w doubles. */
+static size_t season_fit(const double *x, size_t w, double *prof, double *tr)
+{
+    double day[DAY], share_d = 1;
+    if (w >= 3 * DAY)
+        share_d = season_share(x, w, DAY, day, tr);
+    if (w >= 3 * WEEK) {
+        double share_w = season_share(x, w, WEEK, prof, tr);
+        if (1 - share_w >= MIN_STRENGTH && share_w <= WEEKLY_GAIN * share_d)
+            return WEEK;
+    }
+    if (1 - share_d >= MIN_STRENGTH) {
+        memcpy(prof, day, sizeof day);
+        return DAY;
+    }
+    return 0;
+}
+
+/* Simple exponential smoothing of x[0, w) with rate a from level x[0]:
+ * the sum of squared one-step errors, the final level in *level. */
+static double ses_run(const double *x, size_t w, double a, double *level)
+{
+    double l = x[0], sse = 0;
+    for (size_t t = 1; t < w; t++) {
+        double e = x[t] - l;
+        sse += e * e;
+        l += a * e;
+    }
+    *level = l;
+    return sse;
+}
+
+/* The rate of simple exponential smoothing with the least squared
+ * one-step error, on a grid then refined around the best. */
+static double ses_fit(const double *x, size_t w, double *level, double *sse)
+{
+    static const double grid[] = {0.02, 0.05, 0.1, 0.2,
+                                  0.35, 0.5,  0.75, 1.0};
+    double best = 1, best_sse = HUGE_VAL, l;
+    for (size_t i = 0; i < sizeof grid / sizeof grid[0]; i++) {
+        double s = ses_run(x, w, grid[i], &l);
+        if (s < best_sse) {
+            best_sse = s;
+            best = grid[i];
+        }
+    }
+    for (int i = -1; i <= 1; i += 2) {
+        double a = best * (1 + 0.2 * i);
+        if (a <= 0 || a > 1)
+            continue;
+        double s = ses_run(x, w, a, &l);
+        if (s < best_sse) {
+            best_sse = s;
+            best = a;
+        }
+    }
+    *sse = ses_run(x, w, best, level);
+    return best;
+}
+
+/* Holt's linear method with a damped trend on x[0, w): the squared
+ * one-step error, final level and trend. */
+static double damped_run(const double *x, size_t w, double a, double b,
+                         double phi, double *level, double *trend)
+{
+    double l = x[0], g = 0, sse = 0;
+    size_t k = w < DAY + 1 ? w - 1 : DAY;
+    if (k > 0)
+        g = (x[k] - x[0]) / (double)k;
+    for (size_t t = 1; t < w; t++) {
+        double pred = l + phi * g, e = x[t] - pred;
+        sse += e * e;
+        double nl = pred + a * e;
+        g = phi * g + a * b * e;
+        l = nl;
+    }
+    *level = l;
+    *trend = g;
+    return sse;
+}
+
+/* AICc of a fit with p parameters and squared error sse over w hours. */
+static double aicc(double sse, size_t w, double p)
+{
+    double n = (double)w;
+    if (n - p - 1 <= 0)
+        return HUGE_VAL;
+    return n * log(sse / n + 1e-300) + 2 * p + 2 * p * (p + 1) / (n - p - 1);
+}
+
+/* The damped-trend forecast of x[0, w), h hours, into f: the fit with the
+ * least squared error on a grid of rates and damping, kept over simple
+ * exponential smoothing only when its AICc is lower. */
+static void damped_forecast(const double *x, size_t w, size_t h, double *f)
+{
+    static const double as[] = {0.1, 0.25, 0.5, 1.0};
+    static const double bs[] = {0.02, 0.1}, ps[] = {0.85, 0.95};
+    double best = HUGE_VAL, bl = 0, bg = 0, bphi = 0, l, g, sse_s;
+    for (size_t i = 0; i < sizeof as / sizeof as[0]; i++)
+        for (size_t j = 0; j < sizeof bs / sizeof bs[0]; j++)
+            for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+                double s = damped_run(x, w, as[i], bs[j], ps[k], &l, &g);
+                if (s < best) {
+                    best = s;
+                    bl = l;
+                    bg = g;
+                    bphi = ps[k];
+                }
+            }
+    ses_fit(x, w, &l, &sse_s);
+    bool trend = aicc(best, w, 5) < aicc(sse_s, w, 2);
+    double damp = 0, pk = 1;
+    for (size_t k = 0; k < h; k++) {
+        pk *= bphi;
+        damp += pk;
+        f[k] = trend ? bl + bg * damp : l;
+    }
+}
+
+/* The nonseasonal forecast of x[0, w), h hours, by method m. */
+static void smooth_forecast(gp_forecast_method m, const double *x, size_t w,
+                            size_t h, double *f)
+{
+    double level, sse;
+    if (m == GP_FC_DAMPED) {
+        damped_forecast(x, w, h, f);
+        return;
+    }
+    /* a trend is carried on for about as long as it was fitted on, then
+     * levels off: damped by 1 - 1/w an hour, as the regression's */
+    double phi = 1 - 1.0 / (double)w, steps = 0, pk = 1;
+    if (m == GP_FC_DRIFT) {
+        double slope = (x[w - 1] - x[0]) / (double)(w - 1);
+        for (size_t k = 0; k < h; k++) {
+            pk *= phi;
+            steps += pk;
+            f[k] = x[w - 1] + slope * steps;
+        }
+        return;
+    }
+    double a = ses_fit(x, w, &level, &sse), slope = 0;
+    if (m == GP_FC_THETA) {
+        /* half the least-squares slope of the window (the theta = 0
+         * line's), as R's thetaf adds it to the SES forecast */
+        double st = 0, sy = 0, stt = 0, sty = 0, n = (double)w;
+        for (size_t t = 0; t < w; t++) {
+            st += (double)t;
+            sy += x[t];
+            stt += (double)t * (double)t;
+            sty += (double)t * x[t];
+        }
+        double den = n * stt - st * st;
+        slope = den > 0 ? (n * sty - st * sy) / den / 2 : 0;
+    }
+    double lift = (1 - pow(1 - a, (double)w)) / a - 1;
+    for (size_t k = 0; k < h; k++) {
+        pk *= phi;
+        steps += pk;
+        f[k] = level + slope * (steps + lift);
+    }
+}
+
+/* Forecasts h hours from history y[0, origin) with smoothing method m
+ * (GP_FC_SES, GP_FC_DRIFT, GP_FC_THETA or GP_FC_DAMPED): fitted on the
+ * last SMOOTH_WINDOW hours with their season taken out, the season put
+ * back on the forecast. */
+gp_status gp_fc_smooth(gp_forecast_method m, const double *y, size_t origin,
+                       size_t h, double *out)
+{
+    size_t w = origin < SMOOTH_WINDOW ? origin : SMOOTH_WINDOW;
+    const double *x = y + origin - w;
+    if (w < 3) {
+        for (size_t k = 0; k < h; k++)
+            out[k] = y[origin - 1];
+        return GP_OK;
+    }
+    double *adj = gp_malloc(2 * w * sizeof *adj), prof[WEEK];
+    if (!adj)
+        return GP_ERR_NOMEM;
+    size_t period = season_fit(x, w, prof, adj + w);
+    for (size_t t = 0; t < w; t++)
+        adj[t] = x[t] - (period ? prof[t % period] : 0);
+    smooth_forecast(m, adj, w, h, out);
+    for (size_t k = 0; k < h; k++) {
+        double f = out[k] + (period ? prof[(w + k) % period] : 0);
+        out[k] = f > 0 ? f : 0;
+    }
+    gp_free(adj);
+    return GP_OK;
+}

@@ -349,9 +349,11 @@ static void anchor_fit(const series_run *r, double *rc, size_t from,
 /* The choice, by a nested backtest when there are four origins or more:
  * each scheme ranks the candidates on the older half of the origins and
  * is scored on the newer half; the best scheme, ranked on every origin,
- * is the choice, its residuals go in the last slot of res, and *n_new
- * (0 without the nested backtest) is how many of the latest origins its
- * honest score is over. */
+ * is the choice, its residuals go in the last slot of res (those of the
+ * scheme ranked on the older origins in r->cal), and *n_new (0 without the
+ * nested backtest) is how many of the latest origins its honest score is
+ * over.  The anchor's weights are learned on the newer half: the recent
+ * windows say more of how the level moves now. */
 static void backtest_choose(series_run *r, double tie, size_t *n_new)
 {
     size_t len = r->n_orig * r->hb, nn = r->n_orig >= 4 ? r->n_orig / 2 : 0;
@@ -372,11 +374,14 @@ static void backtest_choose(series_run *r, double tie, size_t *n_new)
         if (m < best_mae - tie) {
             best_mae = m;
             scheme = s;
+            memcpy(r->cal, slot, len * sizeof *slot); /* its honest residuals */
         }
     }
+    if (best_mae == HUGE_VAL)
+        nn = 0; /* no scheme scored: no honest figure */
     build_choice(r, scheme, 0, r->n_orig, tie, &r->choice);
     choice_residuals(r, &r->choice, slot);
-    anchor_fit(r, slot, 0, r->n_orig, tie, r->anchor);
+    anchor_fit(r, slot, 0, nn ? nn : r->n_orig, tie, r->anchor);
     r->mae[N_CANDIDATES] = mae_over(slot, r->hb, 0, r->n_orig);
     *n_new = nn;
     r->best = N_CANDIDATES;
@@ -395,19 +400,22 @@ static void backtest_choose(series_run *r, double tie, size_t *n_new)
 }
 
 /* The choice's backtest accuracy, over the newer origins of the nested
- * backtest (its first n_new origins) when there was one, and the interval
- * calibrated on its residuals at every origin. */
+ * backtest (its first n_new origins) when there was one, from the
+ * residuals of the scheme ranked and anchored on the older origins (in
+ * r->cal), and the interval calibrated on the final choice's residuals at
+ * every origin. */
 static void backtest_score(series_run *r, size_t n_new)
 {
     gp_forecast_series *out = r->out;
     gp_forecast_accuracy *bt = &out->backtest;
     size_t len = r->n_orig * r->hb, no = n_new ? n_new : r->n_orig, pts = 0;
     const double *rb = r->res + N_CANDIDATES * len;
+    const double *honest = n_new ? r->cal : rb;
     double ape_sum;
     size_t ape_n;
     for (size_t o = 0; o < no; o++)
         pts += r->lens[o];
-    double mae = tally_residuals(rb, r->y, r->origins, r->lens, no, r->hb, pts,
+    double mae = tally_residuals(honest, r->y, r->origins, r->lens, no, r->hb, pts,
                                  &ape_sum, &ape_n);
     double week = mae_over(r->res + NAIVE_WEEK_CANDIDATE * len, r->hb, 0, no);
     double day = mae_over(r->res + NAIVE_DAY_CANDIDATE * len, r->hb, 0, no);

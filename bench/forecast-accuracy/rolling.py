@@ -18,7 +18,7 @@ auto.arima, thetaf, stlf, tbats), run in the same invocation.  R's
 forecasts are cached in bench/forecast-accuracy/cache/ (gitignored), one
 file per series and method, named by a hash of the values, the origins,
 the horizon, the time limit and rforecasts.R itself: a rerun only
-recomputes gpuplan.  A fit over --r-seconds (default 60) or failing counts
+recomputes gpuplan.  A fit over --r-seconds (default 120) or failing counts
 as the last day repeated (its count is printed).
 
 Score of a method on a series: the geometric mean over origins of
@@ -146,7 +146,7 @@ def gmean(xs):
 
 
 def main(argv):
-    opts = {"--jobs": "2", "--r-seconds": "60", "--only": None}
+    opts = {"--jobs": "2", "--r-seconds": "120", "--only": None}
     args, i = [], 0
     while i < len(argv):
         if argv[i] in opts:

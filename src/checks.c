@@ -394,17 +394,21 @@ void gp_check_future_trace(const gp_trace *t, int64_t today,
 
 void gp_check_util_fraction(const gp_trace *t, gp_warnings *out)
 {
-    double most = -1; /* the highest mean gpu_util of any cell, percent */
+    /* a mean of at most 1% in every hour of every series: read as a
+     * percent (0..100), 0.8 makes every GPU idle and the cost per useful
+     * GPU-hour 100 times too high.  The first hour above 1% ends the scan,
+     * so a trace with real utilization costs a few cells, not a pass. */
+    bool any = false;
     for (size_t i = 0; i < t->n_series; i++)
         for (size_t h = 0; h < t->n_hours; h++) {
             double g = t->series[i].util_gpu_hours[h];
-            if (g > 0 && 100 * t->series[i].useful_gpu_hours[h] / g > most)
-                most = 100 * t->series[i].useful_gpu_hours[h] / g;
+            if (g <= 0)
+                continue;
+            if (100 * t->series[i].useful_gpu_hours[h] / g > 1)
+                return;
+            any = true;
         }
-    /* a mean of at most 1% in every hour of every series: read as a
-     * percent (SPEC: 0..100), 0.8 makes every GPU idle and the cost per
-     * useful GPU-hour 100 times too high */
-    if (most >= 0 && most <= 1)
+    if (any)
         gp_warnings_add(out,
                         "every gpu_util in the trace is at most 1, read as "
                         "percent (0..100): if the column holds fractions "

@@ -32,15 +32,22 @@ void gp_cli_text(const char *text, char *buf, size_t size)
     gp_param_expand(text, gp_cli_option_of, NULL, buf, size);
 }
 
+/* An error's field as the program shows it: the field with its run
+ * parameters as options, or the option of the parameter at fault. */
+static void field_shown(const gp_error *err, char *buf, size_t size)
+{
+    if (err->field[0] || err->param == GP_PARAM_NONE)
+        gp_cli_text(err->field, buf, size);
+    else
+        gp_cli_text(gp_cli_option_of(gp_param_name(err->param), NULL), buf,
+                    size);
+}
+
 void gp_cli_print_usage_error(const char *command, const gp_error *err)
 {
     char field[128], msg[sizeof err->message * 2];
 
-    if (err->field[0] || err->param == GP_PARAM_NONE)
-        gp_cli_text(err->field, field, sizeof field);
-    else
-        snprintf(field, sizeof field, "%s",
-                 gp_cli_option_of(gp_param_name(err->param), NULL));
+    field_shown(err, field, sizeof field);
     gp_cli_text(err->message, msg, sizeof msg);
     gp_progress_clear();
     fprintf(stderr, "gpuplan %s: %s %s\ntry 'gpuplan %s --help'\n", command,
@@ -68,10 +75,15 @@ int gp_json_print(json_t *doc)
 
 void gp_cli_print_warnings(const gp_warnings *w)
 {
+    gp_cli_print_warnings_from(w, 0);
+}
+
+void gp_cli_print_warnings_from(const gp_warnings *w, size_t first)
+{
     char text[2048];
 
     gp_progress_clear();
-    for (size_t i = 0; i < w->count; i++) {
+    for (size_t i = first; i < w->count; i++) {
         gp_cli_text(w->items[i], text, sizeof text);
         fprintf(stderr, "gpuplan: warning: %s\n", text);
     }
@@ -246,11 +258,7 @@ static void on_reject(void *ctx, const gp_error *why, const char *row,
     if (r->f) {
         /* file,line,column,field,reason,row */
         char field[128];
-        if (why->field[0] || why->param == GP_PARAM_NONE)
-            gp_cli_text(why->field, field, sizeof field);
-        else
-            gp_cli_text(gp_cli_option_of(gp_param_name(why->param), NULL),
-                        field, sizeof field);
+        field_shown(why, field, sizeof field);
         gp_cli_text(why->message, msg, sizeof msg);
         put_csv_field(r->f, why->source, strlen(why->source));
         fprintf(r->f, ",%ld,%ld,", why->line, why->column);
@@ -305,8 +313,7 @@ static gp_status rows_read(void *ctx, gp_error *err)
 {
     struct rejects *r = ctx;
 
-    gp_progress_clear();
-    r->rows_read = true;
+    r->rows_read = true; /* the reading stage has cleared its progress */
     if (r->f) {
         gp_status st = finish_rejects(r, err);
         if (st != GP_OK)
@@ -380,12 +387,12 @@ static bool open_rejects(struct rejects *r, gp_error *err)
 
 /* The files a command reads: its options', else the bundled catalogs and
  * (with `sample_default`) the bundled sample and its scenario.  Paths
- * are kept in `paths`, which must outlive the spec. */
+ * are kept in `paths` and `one`, which must outlive the spec. */
 static void spec_of(const gp_cli *cli, bool sample_default,
-                    char paths[3][4096], gp_inputs_spec *spec)
+                    char paths[3][4096], const char *one[2],
+                    gp_inputs_spec *spec)
 {
     const char *data = gp_cli_data_dir();
-    static const char *one[2];
 
     memset(spec, 0, sizeof *spec);
     spec->today = gp_cli_today();
@@ -447,6 +454,7 @@ int gp_cli_load_inputs(const gp_cli *cli, gp_inputs *in, bool sample_default,
 {
     gp_error err;
     char paths[3][4096];
+    const char *one[2];
     gp_inputs_spec spec;
     struct rejects r = {cli, gp_cli_rejects_path(cli), NULL, NULL, 0, false};
 
@@ -458,7 +466,7 @@ int gp_cli_load_inputs(const gp_cli *cli, gp_inputs *in, bool sample_default,
         fprintf(stderr, "gpuplan: no --trace given\n");
         return 2;
     }
-    spec_of(cli, sample_default, paths, &spec);
+    spec_of(cli, sample_default, paths, one, &spec);
     spec.rows_read = rows_read;
     spec.rows_read_ctx = &r;
     if (cli->skip_bad || report_all) {

@@ -155,8 +155,10 @@ void gp_cli_print_error(const gp_error *err);
 /* gp_json_write of a command's --json document to stdout; on failure says
  * why on stderr.  The exit status: 0 or 1. */
 int gp_json_print(json_t *doc);
-/* "gpuplan: warning: ..." lines on stderr. */
+/* "gpuplan: warning: ..." lines on stderr, with run parameters shown as
+ * options: every warning of w, or those from index `first` on. */
 void gp_cli_print_warnings(const gp_warnings *w);
+void gp_cli_print_warnings_from(const gp_warnings *w, size_t first);
 
 /* Prints the warnings in *w now unless --quiet, moves them to info's and
  * clears *w. */

@@ -286,18 +286,6 @@ static gp_status bill_strategies(const gp_inputs *in,
     return GP_OK;
 }
 
-/* The run's own warnings (the catalogs' and the rejected rows' were
- * printed when the inputs loaded). */
-static void print_run_warnings(const gp_run_info *info)
-{
-    char text[2048];
-
-    for (size_t i = info->n_load_warnings; i < info->warnings.count; i++) {
-        gp_cli_text(info->warnings.items[i], text, sizeof text);
-        fprintf(stderr, "gpuplan: warning: %s\n", text);
-    }
-}
-
 /* What simulate's steps share: the inputs, a ledger per strategy, what
  * terminating idle GPUs saved each, and the report's parts. */
 typedef struct simulate_run {
@@ -363,7 +351,9 @@ static void warn(simulate_run *run)
                            &info->warnings);
     }
     if (!run->cli->quiet)
-        print_run_warnings(info);
+        /* the catalogs' and the rejected rows' were printed as the
+         * inputs loaded */
+        gp_cli_print_warnings_from(&info->warnings, info->n_load_warnings);
 }
 
 /* The CSV tables and the workbook, as asked: one set, all written first

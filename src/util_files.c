@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +93,25 @@ void gp_temp_remove_live(void)
     }
 }
 
+/* Holds off SIGINT, SIGTERM and SIGHUP while a temporary is made or
+ * removed, so that a stop always finds the registry and the folders
+ * agreeing (a folder made but not yet listed would be left behind);
+ * *old is the mask to give back to stops_allowed. */
+static void stops_held(sigset_t *old)
+{
+    sigset_t stops;
+    sigemptyset(&stops);
+    sigaddset(&stops, SIGINT);
+    sigaddset(&stops, SIGTERM);
+    sigaddset(&stops, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &stops, old);
+}
+
+static void stops_allowed(const sigset_t *old)
+{
+    pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
 /* Removes the temporary folders in dir of runs that stopped without
  * removing them (killed, or the machine went down): ".gpuplan-tmp-PID-"
  * folders whose process is gone, with the file in each. */
@@ -152,43 +172,47 @@ gp_status gp_temp_name(const char *path, const char *suffix, char **tmp,
      * removes it if this one is stopped before it can */
     remove_stale(dir);
     snprintf(*tmp, n, "%s/.gpuplan-tmp-%ld-XXXXXX", dir, (long)getpid());
+    sigset_t old;
+    stops_held(&old);
     int fd = -1;
     if (mkdtemp(*tmp)) {
         size_t used = strlen(*tmp);
         snprintf(*tmp + used, n - used, "/%s%s", base, suffix);
         fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
     }
+    int e = errno;
+    if (fd >= 0) {
+        close(fd);
+        live_add(*tmp);
+    }
+    stops_allowed(&old);
     if (fd < 0) {
-        int e = errno;
         gp_temp_remove(*tmp);
         gp_free(*tmp);
         *tmp = NULL;
         gp_error_set(err, path, 0, 0, NULL, "cannot write: %s", strerror(e));
         return GP_ERR_IO;
     }
-    close(fd);
-    live_add(*tmp);
     return GP_OK;
 }
 
 void gp_temp_remove(const char *tmp)
 {
     char dir[4096];
-    const char *slash;
 
     if (!tmp)
         return;
-    live_drop(tmp);
-    remove(tmp); /* gone already after a rename */
-    slash = strrchr(tmp, '/');
-    if (!slash)
-        return;
-    snprintf(dir, sizeof dir, "%.*s", (int)(slash - tmp), tmp);
-    /* only the temporary's own folder, and only once it is empty */
+    folder_of(tmp, dir, sizeof dir);
     const char *name = strrchr(dir, '/');
     name = name ? name + 1 : dir;
+    sigset_t old;
+    stops_held(&old);
+    live_drop(tmp);
+    remove(tmp); /* gone already after a rename */
+    /* only the temporary's own folder, and only once it is empty */
     if (strncmp(name, ".gpuplan-tmp-", 13) == 0)
         rmdir(dir);
+    stops_allowed(&old);
 }
 
 /* Copies file `from` into `to`, which is opened for writing as it is (a

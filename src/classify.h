@@ -20,6 +20,41 @@
  * that shows a daily cycle twice). */
 #define GP_CLASSIFY_MIN_HOURS 48
 
+/* Classified usage is launched on spot only when it is training at this
+ * confidence or more (SPEC 7.1, `spot-confidence`); below it, and for
+ * `unknown`, it is planned as inference. */
+#define GP_SPOT_CONFIDENCE 0.9
+
+/* A verdict less sure than this is `unknown`: the evidence is weak. */
+#define GP_CLASSIFY_UNKNOWN_BELOW 0.7
+
+/* The sources of evidence a verdict adds up, each a log-odds of training
+ * (docs/classify.md says where each size comes from). */
+typedef enum gp_evidence {
+    GP_EV_PRIOR,         /* the GPU class of the instance type */
+    GP_EV_SHAPE,         /* the shape of hourly demand (fitted model) */
+    GP_EV_JOBS,          /* job structure: finite gang runs vs replicas */
+    GP_EV_UTIL,          /* gpu_util: high and flat vs following load */
+    GP_EV_LABELS,        /* words in team, project and job_id */
+    GP_EV_INTERRUPTIBLE, /* unlabelled rows that said interruptible=true */
+    GP_N_EVIDENCE
+} gp_evidence;
+
+/* "prior", "shape", "jobs", "utilization", "labels", "interruptible". */
+extern const char *const gp_evidence_names[GP_N_EVIDENCE];
+
+/* How a trace is classified. */
+typedef struct gp_classify_options {
+    bool relabel;           /* reconsider loaded labels too */
+    double spot_confidence; /* GP_SPOT_CONFIDENCE unless the user says */
+    /* the scenario's overrides of the GPU-class prior, or none */
+    const gp_classify_prior *priors;
+    size_t n_priors;
+} gp_classify_options;
+
+/* Defaults: no relabelling, GP_SPOT_CONFIDENCE, the built-in priors. */
+void gp_classify_options_init(gp_classify_options *o);
+
 /* The features one decision rests on.  Values that cannot be computed
  * (too short a span, no variance, no gpu_util, no job runs) are NAN. */
 typedef struct gp_classify_features {
@@ -40,6 +75,17 @@ typedef struct gp_classify_features {
     double mean_util;      /* mean gpu_util percent, NAN without one */
     size_t n_runs;         /* job runs of the series */
     double median_run_h;   /* median job-run length, NAN without runs */
+    /* robustness: shape features are computed on the series winsorised
+     * at its 2nd and 98th percentiles, so no single hour decides them;
+     * `shape_weight` (0..1) tapers the shape evidence off below a cv of
+     * 0.05 and to none under 0.02 (a flat series has no shape) */
+    double shape_weight;
+    double util_hours;     /* hours with a gpu_util */
+    double util_median;    /* median hourly gpu_util percent, NAN */
+    double util_spread;    /* (90th - 10th percentile) / median, NAN */
+    double median_gang;    /* median peak instances of a job run, NAN */
+    double replica_share;  /* share of run instance-hours in runs that
+                              span 90% of the series or more, NAN */
 } gp_classify_features;
 
 /* The verdict on one series. */
@@ -50,8 +96,17 @@ typedef struct gp_series_class {
     int32_t project;
     bool interruptible;
     gp_workload loaded; /* the label read from the trace */
-    gp_workload label;  /* training or inference */
+    gp_workload label;  /* training or inference: the side the evidence
+                           leans to (planned as inference unless
+                           `to_spot` or kept) */
     double confidence;  /* 0.5..1; 1 when the loaded label was kept */
+    bool unknown;       /* decided, but confidence under
+                           GP_CLASSIFY_UNKNOWN_BELOW */
+    bool to_spot;       /* decided training at the spot confidence or more:
+                           billed as training, interruptible unless its
+                           rows said false */
+    bool billed_interruptible; /* the flag it is billed with */
+    double evidence[GP_N_EVIDENCE]; /* log-odds of training, by source */
     bool decided;       /* classify chose the label (unlabelled or
                            relabel) rather than keeping the loaded one */
     bool short_series;  /* decided by the short-series fallback */
@@ -65,11 +120,18 @@ typedef struct gp_classification {
     gp_series_class *series;
     size_t n_series;
     bool relabel; /* loaded labels were reconsidered too */
-    /* totals over the decided series, by the label chosen */
+    /* totals over the decided series, by the label chosen (unknown ones
+     * apart) */
     size_t n_decided[2];          /* training, inference */
     double decided_hours[2];      /* their instance-hours */
     size_t n_changed;             /* decided to differ from a loaded label */
     size_t n_short;               /* decided by the short-series fallback */
+    size_t n_unknown;             /* decided, but too unsure to say; not
+                                     in n_decided */
+    double unknown_hours;
+    size_t n_planned_inference;   /* leaning training, planned as
+                                     inference (under the spot confidence) */
+    double spot_confidence;       /* what it was decided with */
 } gp_classification;
 
 /* Computes the features of series `s` of trace `t` (GP_ERR_NOMEM when
@@ -77,28 +139,47 @@ typedef struct gp_classification {
 gp_status gp_classify_features_of(const gp_trace *t, size_t s,
                                   gp_classify_features *f);
 
-/* Applies the decision rule to features: sets *label, *confidence and
- * *score (log-odds of training) and returns whether the short-series
- * fallback decided.  `interruptible` is the series' flag (an unlabelled
- * row that says interruptible=true is evidence of training). */
-bool gp_classify_decide(const gp_classify_features *f, bool interruptible,
-                        gp_workload *label, double *confidence,
-                        double *score);
+/* The shape evidence of features f: the fitted model's log-odds of
+ * training, tapered by f->shape_weight, 0 under 6 hours of span; sets
+ * *is_short when the short-series model decided (its evidence is held
+ * within +-0.405, a confidence of 0.6 on its own). */
+double gp_classify_shape(const gp_classify_features *f, bool *is_short);
+
+/* The verdict from the evidence: label, confidence and unknown, to_spot
+ * from o->spot_confidence (v->evidence and v->interruptible filled). */
+void gp_classify_verdict(gp_series_class *v, const gp_classify_options *o);
+
+/* The name a verdict is shown by: "training", "inference" or "unknown"
+ * (a kept label by its name). */
+const char *gp_classify_label_name(const gp_series_class *v);
+
+/* The workload a verdict is billed as: a kept label as it is; a decided
+ * one as training only when it may go to spot, else as inference. */
+static inline gp_workload gp_classify_planned(const gp_series_class *v)
+{
+    if (!v->decided)
+        return v->label;
+    return v->to_spot ? GP_TRAINING : GP_INFERENCE;
+}
 
 /* Classifies every series of `t` without changing it: unlabelled series
  * always, labelled ones too when `relabel` (then `decided` is set for
  * every series).  Returns a new classification in *out (NULL on
  * failure). */
+gp_status gp_classify_with(const gp_trace *t, const gp_classify_options *o,
+                           gp_classification **out, gp_error *err);
+/* The same with the default options, relabelling when `relabel`. */
 gp_status gp_classify(const gp_trace *t, bool relabel,
                       gp_classification **out, gp_error *err);
 
-/* Writes the decided labels into `t` in place: series take their new
- * workload, series whose keys become equal are merged (demand added, job
- * runs pointed at the merged series), series are put back in the trace's
- * order (pool, workload, team, project, interruptible) and the trace's
- * instance-hours by workload are moved.  A series keeps its interruptible
- * flag: unlabelled rows that did not say interruptible=true are not sent
- * to spot on the strength of a guess.  `c` must come from gp_classify on
+/* Writes the decided labels into `t` in place: series take the workload
+ * they are billed as (gp_classify_planned), series whose keys become
+ * equal are merged (demand added, job runs pointed at the merged series),
+ * series are put back in the trace's order (pool, workload, team,
+ * project, interruptible) and the trace's instance-hours by workload are
+ * moved.  Training at the spot confidence or more becomes interruptible,
+ * as labelled training is by default, unless a row said false; any other
+ * series keeps its flag.  `c` must come from gp_classify on
  * this trace; its `series` indices are updated to the new order.  Call it
  * before the trace is shared as const. */
 gp_status gp_classify_apply(gp_trace *t, gp_classification *c,
@@ -114,6 +195,8 @@ gp_status gp_classify_apply(gp_trace *t, gp_classification *c,
  *   ... bill the trace, now without GP_UNLABELED series ...
  *   gp_classification_free(c);
  */
+gp_status gp_classify_trace_with(gp_trace *t, const gp_classify_options *o,
+                                 gp_classification **out, gp_error *err);
 gp_status gp_classify_trace(gp_trace *t, bool relabel,
                             gp_classification **out, gp_error *err);
 

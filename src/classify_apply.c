@@ -55,8 +55,14 @@ static void move_labels(gp_trace *t, const gp_classification *c)
 
     for (size_t s = 0; s < n; s++) {
         gp_series *ser = &t->series[c->series[s].series];
-        gp_workload to = c->series[s].label;
-        if (!c->series[s].decided || ser->workload == to)
+        gp_workload to = gp_classify_planned(&c->series[s]);
+        if (!c->series[s].decided)
+            continue;
+        /* training sure enough for spot takes training's default,
+         * interruptible, unless its rows said otherwise */
+        if (c->series[s].to_spot && !ser->said_not_interruptible)
+            ser->interruptible = true;
+        if (ser->workload == to)
             continue;
         double moved = 0;
         for (size_t h = 0; h < t->n_hours; h++)
@@ -117,6 +123,7 @@ static size_t merge_equal_keys(const gp_trace *t, struct reorder *r)
             gp_free(sorted[j].useful_gpu_hours);
             gp_free(sorted[j].util_gpu_hours);
             into->job_util |= sorted[j].job_util;
+            into->said_not_interruptible |= sorted[j].said_not_interruptible;
             /* the earlier start of demand (0: none, or not known) */
             if (sorted[j].start_s > 0 &&
                 (into->start_s == 0 || sorted[j].start_s < into->start_s))
@@ -185,11 +192,11 @@ gp_status gp_classify_apply(gp_trace *t, gp_classification *c,
 }
 
 /* Classify, then relabel in place. */
-gp_status gp_classify_trace(gp_trace *t, bool relabel,
-                            gp_classification **out, gp_error *err)
+gp_status gp_classify_trace_with(gp_trace *t, const gp_classify_options *o,
+                                 gp_classification **out, gp_error *err)
 {
     gp_classification *c;
-    gp_status st = gp_classify(t, relabel, &c, err);
+    gp_status st = gp_classify_with(t, o, &c, err);
 
     if (out)
         *out = NULL;
@@ -201,4 +208,14 @@ gp_status gp_classify_trace(gp_trace *t, bool relabel,
     else
         *out = c;
     return st;
+}
+
+gp_status gp_classify_trace(gp_trace *t, bool relabel,
+                            gp_classification **out, gp_error *err)
+{
+    gp_classify_options o;
+
+    gp_classify_options_init(&o);
+    o.relabel = relabel;
+    return gp_classify_trace_with(t, &o, out, err);
 }

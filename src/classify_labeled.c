@@ -318,10 +318,10 @@ static void on_row(int term, void *ctx)
             return;
         }
         const gp_series_class *v = &o->c->series[s];
-        label = gp_workload_name(v->label);
+        label = gp_classify_label_name(v);
         snprintf(conf, sizeof conf, "%.3f", v->confidence);
         if (key_field(o, K_INTERRUPTIBLE).len == 0)
-            stated = v->interruptible ? "true" : "false";
+            stated = v->billed_interruptible ? "true" : "false";
     }
     char confbuf[32];
     for (size_t col = 0; col < o->n_columns; col++) {

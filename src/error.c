@@ -41,7 +41,7 @@ static const char *const param_names[GP_PARAM_COUNT] = {
     "time",      "out",         "commitments-out", "horizon",
     "forward",   "train-until", "runs",        "seed",
     "skip-bad",  "idle-threshold", "idle-min-hours", "trace",
-    "scenario", "json", "csv",
+    "scenario", "json", "csv", "spot-confidence",
 };
 
 const char *gp_param_name(gp_param p)

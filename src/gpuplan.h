@@ -59,6 +59,7 @@ typedef enum gp_param {
     GP_PARAM_SCENARIO,      /* "scenario": the scenario file */
     GP_PARAM_JSON,          /* "json": the JSON document */
     GP_PARAM_CSV,           /* "csv": the folder of CSV tables */
+    GP_PARAM_SPOT_CONFIDENCE, /* "spot-confidence": classified to spot */
     GP_PARAM_COUNT
 } gp_param;
 
@@ -413,6 +414,13 @@ typedef struct gp_strategy {
     gp_policy policy[2]; /* by workload: training, inference; merged */
 } gp_strategy;
 
+/* A scenario's override of classify's GPU-class prior (`classify.priors`):
+ * the log-odds of training for a GPU model or an instance type. */
+typedef struct gp_classify_prior {
+    char *key; /* a gpu_model ("H100") or an instance type name */
+    double log_odds;
+} gp_classify_prior;
+
 typedef struct gp_scenario {
     char *path;
     char *name;
@@ -429,6 +437,8 @@ typedef struct gp_scenario {
     double growth[2]; /* monthly rate by workload */
     int mc_runs;
     uint64_t mc_seed;
+    gp_classify_prior *classify_priors; /* `classify.priors`, or none */
+    size_t n_classify_priors;
     /* the JSON text it was read from (NULL for the default), kept so that
      * gp_scenario_check can point at file:line:column */
     char *text;
@@ -471,6 +481,9 @@ typedef struct gp_series {
     gp_workload workload;
     int32_t team, project; /* index into labels, -1 when unlabelled */
     bool interruptible;
+    /* some row said interruptible=false in so many words (not the
+     * default): a classification never makes the series interruptible */
+    bool said_not_interruptible;
     double *instance_hours;   /* billed instance-hours in the hour */
     double *useful_gpu_hours; /* gpus x gpu_util/100 x hours */
     double *util_gpu_hours;   /* GPU-hours that came with a gpu_util */

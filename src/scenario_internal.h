@@ -23,4 +23,9 @@ gp_status gp_scenario_parse_commitments(gp_jdoc *d, const json_t *obj,
                                         const char *key, gp_commitment **out,
                                         size_t *n_out);
 
+/* Reads `classify`: its `priors`, {"<gpu_model or instance type>":
+ * {"training_log_odds": x}} (scenario_classify.c). */
+gp_status gp_scenario_parse_classify(gp_jdoc *d, const json_t *root,
+                                     gp_scenario *s);
+
 #endif

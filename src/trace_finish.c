@@ -238,6 +238,7 @@ static bool finish_series(struct finish *f)
         d->project = src->project;
         d->interruptible = src->interruptible;
         d->job_util = src->job_util;
+        d->said_not_interruptible = src->said_not_interruptible;
         d->start_s = src->has_start ? src->start_s : 0;
         d->instance_hours = gp_calloc(t->n_hours, sizeof(double));
         d->useful_gpu_hours = gp_calloc(t->n_hours, sizeof(double));

@@ -51,6 +51,7 @@ struct shard_series {
     uint8_t interruptible;
     int32_t team, project;
     bool job_util; /* a row had a job_id and a gpu_util */
+    bool said_not_interruptible; /* a row said interruptible=false */
     /* the earliest start of a row of it (seconds), when has_start */
     bool has_start;
     double start_s;

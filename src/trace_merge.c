@@ -128,6 +128,8 @@ static bool merge_one_series(struct shard *into, const struct shard_series *fs,
     m->series[i] = sid;
     if (fs->job_util)
         into->series[sid].job_util = true;
+    if (fs->said_not_interruptible)
+        into->series[sid].said_not_interruptible = true;
     if (fs->has_start && (!into->series[sid].has_start ||
                           fs->start_s < into->series[sid].start_s)) {
         into->series[sid].has_start = true;

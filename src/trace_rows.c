@@ -434,6 +434,7 @@ struct row_values {
     uint32_t pool;
     gp_workload w;
     bool interruptible;
+    bool said_not_interruptible; /* in so many words, not by default */
     int32_t job;          /* its job label, or -1 */
     int64_t sid;          /* its series */
     double hours, inst_h; /* its length in hours, and its instance-hours */
@@ -507,11 +508,13 @@ static bool row_workload(struct shard *s, const struct file_ctx *ctx,
         v->w = GP_TRAINING;
     else if (field_is(f, "inference"))
         v->w = GP_INFERENCE;
+    else if (field_is(f, "unknown"))
+        v->w = GP_UNLABELED; /* classify's own word for "cannot tell" */
     else if (f->len) {
         gp_trace_show(shown, f);
         gp_trace_row_error(s, ctx, row, COL_WORKLOAD,
                            "unknown workload %s (expected training, "
-                           "inference or empty)",
+                           "inference, unknown or empty)",
                            shown);
         return false;
     }
@@ -619,8 +622,10 @@ static bool row_util_interruptible(struct shard *s, const struct file_ctx *ctx,
         v->interruptible = v->w == GP_TRAINING;
     else if (field_is(f, "true") || field_is(f, "1") || field_is(f, "yes"))
         v->interruptible = true;
-    else if (field_is(f, "false") || field_is(f, "0") || field_is(f, "no"))
+    else if (field_is(f, "false") || field_is(f, "0") || field_is(f, "no")) {
         v->interruptible = false;
+        v->said_not_interruptible = true;
+    }
     else {
         gp_trace_show(shown, f);
         gp_trace_row_error(s, ctx, row, COL_INTERRUPTIBLE,
@@ -725,6 +730,8 @@ static bool row_series(struct shard *s, const struct file_ctx *ctx,
         (v->job == -1 && f->len))
         return false;
     v->sid = gp_trace_shard_series(s, &key);
+    if (v->sid >= 0 && v->said_not_interruptible)
+        s->series[v->sid].said_not_interruptible = true;
     return v->sid >= 0;
 }
 

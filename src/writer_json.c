@@ -352,80 +352,6 @@ json_t *gp_json_inputs(const gp_run_info *info)
     return o;
 }
 
-/* The "classified" JSON block: totals, then the decided series. */
-json_t *gp_json_classification(const struct gp_classification *c,
-                               const gp_trace *t)
-{
-    json_t *o = json_object();
-    json_t *arr = json_array();
-
-    json_object_set_new(
-        o, "series",
-        json_integer((json_int_t)(c->n_decided[0] + c->n_decided[1])));
-    json_object_set_new(o, "relabel", json_boolean(c->relabel));
-    json_object_set_new(o, "training",
-                        json_pack("{s:I, s:o}", "series",
-                                  (json_int_t)c->n_decided[0], "instance_hours",
-                                  gp_json_number_or_null(c->decided_hours[0])));
-    json_object_set_new(o, "inference",
-                        json_pack("{s:I, s:o}", "series",
-                                  (json_int_t)c->n_decided[1], "instance_hours",
-                                  gp_json_number_or_null(c->decided_hours[1])));
-    json_object_set_new(o, "changed", json_integer((json_int_t)c->n_changed));
-    json_object_set_new(o, "short_series",
-                        json_integer((json_int_t)c->n_short));
-    for (size_t s = 0; s < c->n_series; s++) {
-        const gp_series_class *v = &c->series[s];
-        if (!v->decided)
-            continue;
-        const gp_pool *p = &t->pools[v->pool];
-        json_t *f = json_object();
-        json_object_set_new(f, "span_hours",
-                            gp_json_number_or_null(v->f.span_hours));
-        json_object_set_new(f, "duty_cycle",
-                            gp_json_number_or_null(v->f.duty_cycle));
-        json_object_set_new(f, "cv", gp_json_number_or_null(v->f.cv));
-        json_object_set_new(f, "roughness",
-                            gp_json_number_or_null(v->f.roughness));
-        json_object_set_new(f, "skewness",
-                            gp_json_number_or_null(v->f.skewness));
-        json_object_set_new(f, "trough", gp_json_number_or_null(v->f.trough));
-        json_object_set_new(f, "acf_daily",
-                            gp_json_number_or_null(v->f.acf_daily));
-        json_object_set_new(f, "acf_half_day",
-                            gp_json_number_or_null(v->f.acf_half_day));
-        json_object_set_new(f, "acf_weekly",
-                            gp_json_number_or_null(v->f.acf_weekly));
-        json_object_set_new(f, "daily_strength",
-                            gp_json_number_or_null(v->f.daily_strength));
-        json_object_set_new(f, "mean_on_run_hours",
-                            gp_json_number_or_null(v->f.mean_on_run_h));
-        json_object_set_new(f, "mean_gpu_util",
-                            gp_json_number_or_null(v->f.mean_util));
-        json_object_set_new(f, "job_runs",
-                            json_integer((json_int_t)v->f.n_runs));
-        json_object_set_new(f, "median_job_run_hours",
-                            gp_json_number_or_null(v->f.median_run_h));
-        json_array_append_new(
-            arr,
-            json_pack("{s:s, s:s, s:s, s:s?, s:s?, s:s, s:s, s:o, s:b, s:o, "
-                      "s:o, s:o}",
-                      "provider", p->catalog->provider, "region",
-                      p->catalog->region, "instance_type", p->type->name,
-                      "team", v->team >= 0 ? t->labels[v->team] : NULL,
-                      "project", v->project >= 0 ? t->labels[v->project] : NULL,
-                      "loaded", gp_workload_name(v->loaded), "workload",
-                      gp_workload_name(v->label), "confidence",
-                      gp_json_number_or_null(v->confidence), "short_series",
-                      v->short_series, "score",
-                      gp_json_number_or_null(v->score), "instance_hours",
-                      gp_json_number_or_null(v->f.instance_hours), "features",
-                      f));
-    }
-    json_object_set_new(o, "decided", arr);
-    return o;
-}
-
 /* ---- recommend's JSON --------------------------------------------------- */
 
 /* One action as SPEC section 5 names its keys. */
@@ -741,12 +667,6 @@ json_t *gp_json_simulation(gp_ledger *const *ledgers, size_t n,
     return doc;
 }
 
-json_t *gp_json_classify(const gp_classification *c, const gp_trace *t)
-{
-    json_t *doc = json_object();
-    json_object_set_new(doc, "classified", gp_json_classification(c, t));
-    return doc;
-}
 
 /* One piece of the streamed forecast document: `prefix` (a key, or a
  * separator), then v compact as gp_json_print writes it; takes v. */

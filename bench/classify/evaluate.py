@@ -13,6 +13,7 @@ import json
 import sys
 
 LABELS = ("training", "inference")
+SAID = LABELS + ("unknown",)
 
 
 def main(argv):
@@ -22,7 +23,7 @@ def main(argv):
     decided = {(s["team"], s["project"]): s
                for s in json.load(open(argv[1]))["classified"]["decided"]}
     truth = list(csv.DictReader(open(argv[2], encoding="utf-8")))
-    confusion = {(a, p): 0 for a in LABELS for p in LABELS}
+    confusion = {(a, p): 0 for a in LABELS for p in SAID}
     by_source, by_length, conf = {}, {}, {True: [], False: []}
     for t in truth:
         s = decided.get((t["team"], t["project"]))
@@ -30,7 +31,9 @@ def main(argv):
             sys.stderr.write("evaluate.py: %s/%s not classified\n"
                              % (t["team"], t["project"]))
             return 1
-        ok = s["workload"] == t["workload"]
+        # the side the evidence leans to, which an unknown has too
+        lean = "training" if s["score"] > 0 else "inference"
+        ok = lean == t["workload"]
         confusion[(t["workload"], s["workload"])] += 1
         span = s["features"]["span_hours"]
         length = ("under 6 hours" if span < 6 else
@@ -43,19 +46,22 @@ def main(argv):
             a[1] += 1
         conf[ok].append(s["confidence"])
     n = len(truth)
-    right = confusion[("training", "training")] + \
-        confusion[("inference", "inference")]
-    recall = [confusion[(a, a)] / max(1, sum(confusion[(a, p)]
-                                             for p in LABELS))
-              for a in LABELS]
+    right = sum(a[0] for a in by_source.values())
+    recall = []
+    for a in LABELS:
+        m = [s for s in truth if s["workload"] == a]
+        recall.append(sum(1 for s in m
+                          if (decided[(s["team"], s["project"])]["score"] > 0)
+                          == (a == "training")) / max(1, len(m)))
     print("series: %d, accuracy %d/%d = %.1f%%, balanced accuracy %.1f%%"
           % (n, right, n, 100.0 * right / n, 50.0 * sum(recall)))
     print()
     print("confusion matrix (rows: true label, columns: classify's label)")
-    print("%-12s %10s %10s" % ("", "training", "inference"))
+    print("%-12s %10s %10s %10s" % ("", "training", "inference", "unknown"))
     for a in LABELS:
-        print("%-12s %10d %10d" % (a, confusion[(a, "training")],
-                                   confusion[(a, "inference")]))
+        print("%-12s %10d %10d %10d" % (a, confusion[(a, "training")],
+                                        confusion[(a, "inference")],
+                                        confusion[(a, "unknown")]))
     print()
     print("%-24s %9s %7s" % ("source", "correct", "share"))
     for k in sorted(by_source):

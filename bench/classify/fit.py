@@ -75,15 +75,17 @@ def solve(a, b):
     return [m[i][n] / m[i][i] for i in range(n)]
 
 
-def fit(xs, ys, ws):
-    """L2-penalised weighted logistic regression by IRLS."""
+def fit(xs, ys, ws, offs, scale):
+    """L2-penalised weighted logistic regression by IRLS, the linear
+    predictor offs + scale * beta.x (the shape weight tapers the model)."""
     k = len(xs[0])
     beta = [0.0] * k
+    xs = [[v * c for v in x] for x, c in zip(xs, scale)]
     for _ in range(50):
         h = [[0.0] * k for _ in range(k)]
         g = [0.0] * k
-        for x, y, w in zip(xs, ys, ws):
-            z = sum(b * v for b, v in zip(beta, x))
+        for x, y, w, o in zip(xs, ys, ws, offs):
+            z = o + sum(b * v for b, v in zip(beta, x))
             p = 1.0 / (1.0 + math.exp(-max(min(z, 35), -35)))
             for i in range(k):
                 g[i] += w * (y - p) * x[i]
@@ -111,18 +113,117 @@ def weights(rows):
             len(rows) / 2.0 for r in rows]
 
 
-def fold(r):
-    src, proj = r["source"], r["project"]
-    if src.startswith("helios-vc6YE"):
-        return "A"
-    m = re.search(r"servegen-(?:share|fleet|r1)-(\d+)", proj)
-    if m and not src.startswith("mix"):
-        return "A" if int(m.group(1)) % 2 == 0 else "B"
-    return "B"
+def group(source):
+    """The source group a series is held out with (leave one source out):
+    every view of one cluster or client population together."""
+    for prefix in ("helios-vc6YE", "helios-vcpDC"):
+        if source.startswith(prefix):
+            return prefix
+    if source in ("servegen-share", "servegen-fleet", "servegen-all"):
+        return "servegen-m-large"
+    if source.startswith("mix"):
+        return "mixtures"
+    return source
 
 
-def predict(beta, x):
-    return sum(b * v for b, v in zip(beta, x)) > 0
+SHORT_CAP = 0.405    # SHORT_MAX_LOG_ODDS in src/classify_decide.c
+UNKNOWN_BELOW = 0.7  # GP_CLASSIFY_UNKNOWN_BELOW
+SHAPE_CAP = 2.5      # SHAPE_MAX_LOG_ODDS
+
+
+def shape_z(beta, r):
+    """The shape evidence as gp_classify_shape computes it."""
+    if r["span"] < MIN_SHORT_HOURS or not r["weight"] > 0:
+        return 0.0
+    z = sum(b * v for b, v in zip(beta, features(r["f"], r["short"])))
+    cap = SHORT_CAP if r["short"] else SHAPE_CAP
+    return max(-cap, min(cap, z)) * r["weight"]
+
+
+def fit_offset(rows):
+    """Fits the long and short shape models with the other evidence as an
+    offset: IRLS on (x, y) where the offset enters the linear predictor."""
+    betas = {}
+    for short in (False, True):
+        sub = [r for r in rows if r["short"] == short and
+               r["span"] >= MIN_SHORT_HOURS and r["weight"] > 0]
+        betas[short] = fit([features(r["f"], short) for r in sub],
+                           [r["y"] for r in sub], weights(sub),
+                           [r["offset"] for r in sub],
+                           [r["weight"] for r in sub])
+    return betas
+
+
+def metrics(preds, title):
+    """Accuracy, balanced accuracy, ECE, reliability table, confident
+    mistakes, unknowns: preds is [(p_training, y, source)]."""
+    n = len(preds)
+    right = sum((p > 0.5) == bool(y) for p, y, _ in preds)
+    rec = []
+    for cls in (1, 0):
+        m = [(p > 0.5) == bool(y) for p, y, _ in preds if y == cls]
+        rec.append(sum(m) / max(1, len(m)))
+    bins = [[0, 0.0, 0] for _ in range(5)]   # n, sum conf, right
+    for p, y, _ in preds:
+        c = max(p, 1 - p)
+        k = min(4, int((c - 0.5) / 0.1))
+        bins[k][0] += 1
+        bins[k][1] += c
+        bins[k][2] += (p > 0.5) == bool(y)
+    ece = sum(abs(b[2] - b[1]) for b in bins) / n
+    sure_wrong = [(p, y, s) for p, y, s in preds
+                  if max(p, 1 - p) >= 0.9 and (p > 0.5) != bool(y)]
+    unk = [(p, y, s) for p, y, s in preds if max(p, 1 - p) < UNKNOWN_BELOW]
+    dec = [(p, y, s) for p, y, s in preds if max(p, 1 - p) >= UNKNOWN_BELOW]
+    dright = sum((p > 0.5) == bool(y) for p, y, _ in dec)
+    print("%s: %d series, accuracy %.1f%%, balanced %.1f%%, ECE %.3f, "
+          "wrong at >= 0.9: %d" % (title, n, 100.0 * right / n,
+                                   50.0 * sum(rec), ece, len(sure_wrong)))
+    print("  unknown (confidence < %.1f): %d (%.1f%%); accuracy of the "
+          "rest %d/%d = %.1f%%" % (UNKNOWN_BELOW, len(unk),
+                                   100.0 * len(unk) / n, dright, len(dec),
+                                   100.0 * dright / max(1, len(dec))))
+    print("  confidence   series  mean conf  accuracy")
+    for k, b in enumerate(bins):
+        if b[0]:
+            print("  %.1f-%.1f    %6d     %.3f     %.3f"
+                  % (0.5 + k / 10, 0.6 + k / 10, b[0], b[1] / b[0],
+                     b[2] / b[0]))
+    for p, y, src in sure_wrong[:10]:
+        print("  sure and wrong: %s p(training) %.3f truth %s"
+              % (src, p, "training" if y else "inference"))
+    return ece
+
+
+def by_group(preds):
+    acc = {}
+    for p, y, src in preds:
+        a = acc.setdefault(group(src), [0, 0])
+        a[0] += (p > 0.5) == bool(y)
+        a[1] += 1
+    for g in sorted(acc):
+        print("  %-28s %4d/%-4d %5.1f%%" % (g, acc[g][0], acc[g][1],
+                                           100.0 * acc[g][0] / acc[g][1]))
+
+
+def scale_fit(zy):
+    """The a of p = logistic(a z) that maximises the likelihood (Newton)."""
+    a = 1.0
+    for _ in range(50):
+        g = h = 0.0
+        for z, y in zy:
+            p = logistic(a * z)
+            g += (y - p) * z
+            h += p * (1 - p) * z * z
+        step = g / max(h, 1e-12)
+        a += step
+        if abs(step) < 1e-9:
+            break
+    return a
+
+
+def logistic(z):
+    return 1.0 / (1.0 + math.exp(-max(min(z, 35), -35)))
 
 
 def load(out_json, truth_csv):
@@ -132,48 +233,54 @@ def load(out_json, truth_csv):
     for s in json.load(open(out_json))["classified"]["decided"]:
         t = truth[(s["team"], s["project"])]
         f = s["features"]
+        ev = {e["term"]: e["log_odds"] for e in s["evidence"]}
+        span = f["span_hours"] or 0.0
         rows.append({"f": f, "y": 1 if t["workload"] == "training" else 0,
                      "source": t["source"], "project": s["project"],
-                     "span": f["span_hours"]})
+                     "span": span, "short": span < MIN_HOURS,
+                     "weight": f["shape_weight"] or 0.0,
+                     "ev": ev, "offset": sum(v for k, v in ev.items()
+                                             if k != "shape")})
     return rows
 
 
 def main(argv):
-    if len(argv) != 3:
+    if len(argv) not in (3, 4):
         sys.stderr.write(__doc__)
         return 2
     rows = load(argv[1], argv[2])
+    if len(argv) == 4 and argv[3] == "--no-prior":
+        for r in rows:
+            r["offset"] -= r["ev"]["prior"]
+    preds = []
+    for g in sorted({group(r["source"]) for r in rows}):
+        tr = [r for r in rows if group(r["source"]) != g]
+        betas = fit_offset(tr)
+        for r in rows:
+            if group(r["source"]) == g:
+                z = r["offset"] + shape_z(betas[r["short"]], r)
+                preds.append((logistic(z), r["y"], r["source"]))
+    metrics(preds, "leave one source out")
+    by_group(preds)
+    # a calibration scale a (p = logistic(a z)), itself held out: for each
+    # group, a is fitted on the other groups' held-out z
+    zs = [(math.log(p / (1 - p)), y, s) for p, y, s in preds]
+    cal = []
+    for g in sorted({group(s) for _, _, s in zs}):
+        a = scale_fit([(z, y) for z, y, s in zs if group(s) != g])
+        cal += [(logistic(a * z), y, s) for z, y, s in zs if group(s) == g]
+    print("calibration scale on all held-out z: %.3f"
+          % scale_fit([(z, y) for z, y, _ in zs]))
+    metrics(cal, "leave one source out, scaled")
+    betas = fit_offset(rows)
+    ins = [(logistic(r["offset"] + shape_z(betas[r["short"]], r)), r["y"],
+            r["source"]) for r in rows]
+    metrics(ins, "in sample (fitted on all)")
     for short in (False, True):
-        sub = [r for r in rows
-               if (MIN_SHORT_HOURS <= r["span"] < MIN_HOURS) == short and
-               r["span"] >= MIN_SHORT_HOURS]
-        name = "short" if short else "long"
-        correct = total = 0
-        for train_f, test_f in (("A", "B"), ("B", "A")):
-            tr = [r for r in sub if fold(r) == train_f]
-            te = [r for r in sub if fold(r) == test_f]
-            if not tr or not te or len({r["y"] for r in tr}) < 2:
-                continue
-            beta = fit([features(r["f"], short) for r in tr],
-                       [r["y"] for r in tr], weights(tr))
-            ok = sum(predict(beta, features(r["f"], short)) == bool(r["y"])
-                     for r in te)
-            print("%s: fit on %s (%d), held-out %s: %d/%d = %.1f%%"
-                  % (name, train_f, len(tr), test_f, ok, len(te),
-                     100.0 * ok / len(te)))
-            correct += ok
-            total += len(te)
-        if total:
-            print("%s: held-out accuracy %d/%d = %.1f%%"
-                  % (name, correct, total, 100.0 * correct / total))
-        beta = fit([features(r["f"], short) for r in sub],
-                   [r["y"] for r in sub], weights(sub))
-        ok = sum(predict(beta, features(r["f"], short)) == bool(r["y"])
-                 for r in sub)
-        print("%s: in-sample %d/%d = %.1f%%" % (name, ok, len(sub),
-                                                100.0 * ok / len(sub)))
+        name = "short" if short else "full"
         print("static const double %s_beta[%d] = {%s};"
-              % (name, len(beta), ", ".join("%.4f" % b for b in beta)))
+              % (name, len(betas[short]),
+                 ", ".join("%.4f" % b for b in betas[short])))
     return 0
 
 

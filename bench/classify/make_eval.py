@@ -44,11 +44,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "backtest"))
 import convert  # noqa: E402  (bench/backtest/convert.py)
 import azure_llm  # noqa: E402
+import synth_cases  # noqa: E402
 
 STEP_S = convert.STEP_S
 WINDOW_DAYS = (3, 7, 14)
 COLUMNS = ["timestamp", "step_s", "provider", "region", "instance_type",
-           "workload", "instances", "gpus", "team", "project"]
+           "workload", "instances", "gpus", "team", "project", "gpu_util",
+           "job_id"]
 SERVICE_RATE = 9.0  # convert.py's SERVICE_RATE_AT_TARGET_RPS (12 x 0.75)
 
 
@@ -101,24 +103,32 @@ class Writer:
                        encoding="utf-8")
         self.truth = csv.writer(self.tf, lineterminator="\n")
         self.truth.writerow(["team", "project", "workload", "source",
-                             "days"])
+                             "days", "name"])
         self.n = 0
+
+    def neutral(self):
+        """The next series' team and project: names that say nothing of
+        the workload (the classifier reads words in labels)."""
+        return "fleet", "s%05d" % self.n
 
     def series(self, team, project, label, source, start, values, itype,
                unit):
         """One series: 10-minute values from `start`; unit is `gpus` or
-        `instances`.  Series with no demand are left out."""
+        `instances`.  Series with no demand are left out.  `team` and
+        `project` are kept in truth.csv's `name` only."""
         if not any(v > 0 for v in values):
             return
+        nteam, nproj = self.neutral()
         for i, v in enumerate(values):
             t = start + dt.timedelta(seconds=i * STEP_S)
             val = "%.6g" % v
             row = [iso(t), STEP_S, "aws", "us-east-1", itype, "",
                    val if unit == "instances" else "",
-                   val if unit == "gpus" else "", team, project]
+                   val if unit == "gpus" else "", nteam, nproj, "", ""]
             self.w.writerow(row)
         days = len(values) * STEP_S / 86400.0
-        self.truth.writerow([team, project, label, source, "%g" % days])
+        self.truth.writerow([nteam, nproj, label, source, "%g" % days,
+                             "%s/%s" % (team, project)])
         self.n += 1
 
     def close(self):
@@ -223,12 +233,16 @@ def main(argv):
                    "inference", "mix-inference", s_start, mixed,
                    convert.SERVEGEN_TYPE, "instances")
 
+    names = {}
     for row in azure_llm.rows(data_dir, ""):
-        out.w.writerow(row[:6] + [row[6], "", row[7], row[8]])
-    for service, _ in azure_llm.SERVICES:
-        out.truth.writerow(["azure", "azure-llm-" + service, "inference",
-                            "azure-llm", "0.04"])
-        out.n += 1
+        if row[8] not in names:
+            names[row[8]] = out.neutral()
+            out.truth.writerow(list(names[row[8]]) + [
+                "inference", "azure-llm", "0.04", row[8]])
+            out.n += 1
+        out.w.writerow(row[:6] + [row[6], ""] + list(names[row[8]]) +
+                       ["", ""])
+    synth_cases.write(out)
     out.close()
     sys.stderr.write("make_eval.py: %d series in %s\n"
                      % (out.n, os.path.join(out_dir, "eval.csv")))

@@ -426,6 +426,18 @@ static void spec_of(const gp_cli *cli, bool sample_default,
     }
 }
 
+void gp_cli_classify_options(const gp_cli *cli, const gp_inputs *in,
+                             gp_classify_options *o)
+{
+    gp_classify_options_init(o);
+    o->relabel = cli->relabel;
+    o->spot_confidence = cli->spot_confidence;
+    if (in->scenario) {
+        o->priors = in->scenario->classify_priors;
+        o->n_priors = in->scenario->n_classify_priors;
+    }
+}
+
 int gp_cli_load_classified(const gp_cli *cli, gp_inputs *in,
                            gp_classification **classified)
 {
@@ -441,7 +453,9 @@ int gp_cli_load_classified(const gp_cli *cli, gp_inputs *in,
     int rc = gp_cli_load_inputs(cli, in, true, false);
     if (rc != 0)
         return rc;
-    if (gp_classify_trace(in->trace, false, classified, &err) != GP_OK) {
+    gp_classify_options opt;
+    gp_cli_classify_options(cli, in, &opt);
+    if (gp_classify_trace_with(in->trace, &opt, classified, &err) != GP_OK) {
         gp_cli_print_error(&err);
         gp_inputs_free(in);
         return 1;

@@ -38,7 +38,11 @@ enum {
     OPT_OUT_XLSX = 1 << 14,
     /* --idle-threshold, --idle-min-hours: read with the trace, but only
      * for the commands whose output shows idle GPUs (simulate, recommend) */
-    OPT_IDLE = 1 << 15
+    OPT_IDLE = 1 << 15,
+    /* --spot-confidence: how sure a classification must be to send usage
+     * to spot (the commands that bill it) */
+    OPT_SPOT_CONFIDENCE = 1 << 16,
+    OPT_EXPLAIN = 1 << 17 /* --explain: classify's evidence terms */
 };
 
 typedef struct gp_cli {
@@ -61,7 +65,8 @@ typedef struct gp_cli {
     bool idle_threshold_given, idle_min_hours_given;
     /* --region, read in lower case (trace_opt.region points here) */
     char region[GP_CATALOG_MAX_REGION + 1];
-    bool json, quiet, skip_bad, relabel;
+    bool json, quiet, skip_bad, relabel, explain;
+    double spot_confidence; /* --spot-confidence, GP_SPOT_CONFIDENCE */
     long seed, runs;
     int threads;
     gp_trace_options trace_opt;
@@ -95,6 +100,10 @@ struct gp_command {
  * looks like (classify.h).  Returns an exit status: 0, or 1 or 2 after
  * printing the error (then nothing is left to free). */
 struct gp_classification;
+struct gp_classify_options;
+/* The classification options the command line and the scenario give. */
+void gp_cli_classify_options(const gp_cli *cli, const gp_inputs *in,
+                             struct gp_classify_options *o);
 int gp_cli_load_classified(const gp_cli *cli, gp_inputs *in,
                            struct gp_classification **classified);
 

@@ -93,9 +93,36 @@ static void print_table(const gp_trace *t, const gp_classification *c)
                p->type->name, v->team >= 0 ? t->labels[v->team] : "-",
                v->project >= 0 ? t->labels[v->project] : "-",
                v->loaded == GP_UNLABELED ? "-" : gp_workload_name(v->loaded),
-               gp_workload_name(v->label), v->confidence, v->f.span_hours,
+               gp_classify_label_name(v), v->confidence, v->f.span_hours,
                f[0], f[1], f[2], f[3], f[4],
                v->short_series ? "  (short)" : "");
+    }
+}
+
+/* --explain: each decided series' evidence, a log-odds of training per
+ * term, their sum and the verdict. */
+static void print_explain(const gp_trace *t, const gp_classification *c)
+{
+    printf("%-5s %-16s %-16s %-20s", "#", "instance_type", "team",
+           "project");
+    for (int k = 0; k < GP_N_EVIDENCE; k++)
+        printf(" %*s", k == GP_EV_INTERRUPTIBLE ? 13 : 11,
+               gp_evidence_names[k]);
+    printf(" %7s %-9s %5s %-9s\n", "sum", "workload", "conf", "billed");
+    for (size_t s = 0; s < c->n_series; s++) {
+        const gp_series_class *v = &c->series[s];
+        if (!v->decided)
+            continue;
+        printf("%-5zu %-16s %-16s %-20s", s + 1,
+               t->pools[v->pool].type->name,
+               v->team >= 0 ? t->labels[v->team] : "-",
+               v->project >= 0 ? t->labels[v->project] : "-");
+        for (int k = 0; k < GP_N_EVIDENCE; k++)
+            printf(" %+*.2f", k == GP_EV_INTERRUPTIBLE ? 13 : 11,
+                   v->evidence[k] + 0.0);
+        printf(" %+7.2f %-9s %5.2f %-9s\n", v->score + 0.0,
+               gp_classify_label_name(v), v->confidence,
+               gp_workload_name(gp_classify_planned(v)));
     }
 }
 
@@ -119,7 +146,9 @@ static int classify_exec(gp_cli *cli)
     if (rc != 0)
         return rc;
     gp_error_clear(&err);
-    if (gp_classify(in.trace, cli->relabel, &c, &err) != GP_OK) {
+    gp_classify_options opt;
+    gp_cli_classify_options(cli, &in, &opt);
+    if (gp_classify_with(in.trace, &opt, &c, &err) != GP_OK) {
         gp_cli_print_error(&err);
         gp_inputs_free(&in);
         return 1;
@@ -133,19 +162,26 @@ static int classify_exec(gp_cli *cli)
         json_t *doc = gp_json_classify(c, in.trace);
         rc = gp_json_print(doc);
         json_decref(doc);
+    } else if (cli->explain) {
+        print_explain(in.trace, c);
     } else {
         print_table(in.trace, c);
     }
     if (!cli->quiet) {
-        size_t n = c->n_decided[0] + c->n_decided[1];
-        char train[32], infer[32];
+        size_t n = c->n_decided[0] + c->n_decided[1] + c->n_unknown;
+        char train[32], infer[32], unk[32], unknown[96] = "";
         gp_format_small(c->decided_hours[0], "0.0", train, sizeof train);
         gp_format_small(c->decided_hours[1], "0.0", infer, sizeof infer);
+        gp_format_small(c->unknown_hours, "0.0", unk, sizeof unk);
+        if (c->n_unknown)
+            snprintf(unknown, sizeof unknown,
+                     ", %zu unknown (%s, billed as inference)", c->n_unknown,
+                     unk);
         fprintf(stderr,
                 "gpuplan classify: %zu of %zu series decided: %zu training "
-                "(%s instance-hours), %zu inference (%s)%s%s\n",
+                "(%s instance-hours), %zu inference (%s)%s%s%s\n",
                 n, c->n_series, c->n_decided[0], train, c->n_decided[1], infer,
-                cli->out ? "; labelled rows in " : "",
+                unknown, cli->out ? "; labelled rows in " : "",
                 cli->out ? cli->out : "");
     }
 out:
@@ -159,15 +195,20 @@ const struct gp_command gp_cmd_classify = {
     "label unlabelled usage as training or inference from its shape",
     "  --trace F...        usage trace CSV files, required\n"
     "  --pricing P...      catalog files or folders (default: bundled)\n"
-    "  --out FILE          the trace rows again, workload filled in, with a\n"
+    "  --scenario S        classify.priors: GPU-class priors of your own\n"
+    "  --out FILE          the trace rows again, workload filled in\n"
+    "                      (training, inference or unknown), with a\n"
     "                      workload_confidence column (0.5..1)\n"
     "  --relabel           reconsider rows that already name a workload\n"
-    "  --json              the verdicts and their features as JSON\n"
+    "  --explain           each series' evidence terms, in log-odds\n"
+    "  --spot-confidence P training this sure (default 0.9) is billed\n"
+    "                      interruptible, as labelled training is\n"
+    "  --json              the verdicts, evidence and features as JSON\n"
     "  --layout jobs, --map name=column, --step S, --region R\n"
     "                      trace options, as for validate\n"
     "  --threads N         threads for reading (default: all cores)\n"
     "  --quiet             no summary or warnings on stderr\n",
-    OPT_TRACE | OPT_PRICING | OPT_OUT | OPT_JSON | OPT_RELABEL |
-        OPT_NEEDS_TRACE,
+    OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_OUT | OPT_JSON |
+        OPT_RELABEL | OPT_EXPLAIN | OPT_SPOT_CONFIDENCE | OPT_NEEDS_TRACE,
     classify_exec,
 };

@@ -484,9 +484,12 @@ const struct gp_command gp_cmd_recommend = {
     "  --runs N, --seed N  Monte Carlo runs and seed for spot (default: "
     "scenario's)\n"
     "  --threads N         threads (default: all cores)\n"
+    "  --spot-confidence P unlabelled usage classified training this sure\n"
+    "                      (default 0.9) may go to spot; the rest is\n"
+    "                      billed as inference\n"
     GP_USAGE_TRACE_TAIL,
     OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_JSON | OPT_SKIP_BAD |
         OPT_SEED | OPT_TRAIN_UNTIL | OPT_OUT | OPT_CSV | OPT_FORWARD |
-        OPT_OUT_XLSX | OPT_IDLE,
+        OPT_OUT_XLSX | OPT_IDLE | OPT_SPOT_CONFIDENCE,
     recommend_exec,
 };

@@ -448,8 +448,11 @@ const struct gp_command gp_cmd_simulate = {
     "                      hours or more (default 2)\n"
     "  --runs N, --seed N  Monte Carlo runs and seed (default: scenario's)\n"
     "  --threads N         threads (default: all cores)\n"
+    "  --spot-confidence P unlabelled usage classified training this sure\n"
+    "                      (default 0.9) may go to spot; the rest is\n"
+    "                      billed as inference\n"
     GP_USAGE_TRACE_TAIL,
     OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_JSON | OPT_CSV | OPT_SKIP_BAD |
-        OPT_SEED | OPT_OUT | OPT_OUT_XLSX | OPT_IDLE,
+        OPT_SEED | OPT_OUT | OPT_OUT_XLSX | OPT_IDLE | OPT_SPOT_CONFIDENCE,
     simulate_exec,
 };

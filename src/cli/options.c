@@ -6,6 +6,7 @@
  * command accepts only the options its table entry names (exit 2).
  */
 #include "cli.h"
+#include "classify.h"
 #include "json_util.h"
 #include "progress.h"
 #include "writers.h"
@@ -396,6 +397,29 @@ static int read_relabel(const struct gp_command *cmd, gp_cli *cli,
     return 0;
 }
 
+/* --spot-confidence: a probability from 0.5 (any training verdict) to 1
+ * (only certainty, which a classification never reaches: no spot). */
+static int read_spot_confidence(const struct gp_command *cmd, gp_cli *cli,
+                                const char *value)
+{
+    double p;
+    if (!gp_parse_number(value, strlen(value), &p) || !(p >= 0.5) || p > 1)
+        return usage_error(cmd,
+                           "--spot-confidence takes a probability from 0.5 "
+                           "to 1, got \"%s\"",
+                           value);
+    cli->spot_confidence = p;
+    return 0;
+}
+
+static int read_explain(const struct gp_command *cmd, gp_cli *cli,
+                        const char *value)
+{
+    (void)cmd, (void)value;
+    cli->explain = true;
+    return 0;
+}
+
 static int read_quiet(const struct gp_command *cmd, gp_cli *cli,
                       const char *value)
 {
@@ -431,6 +455,9 @@ static const struct opt_def opt_defs[] = {
     {"threads", OPT_SEED | OPT_TRACE, true, false, read_threads},
     {"idle-threshold", OPT_IDLE, true, false, read_idle_threshold},
     {"idle-min-hours", OPT_IDLE, true, false, read_idle_min_hours},
+    {"spot-confidence", OPT_SPOT_CONFIDENCE, true, false,
+     read_spot_confidence},
+    {"explain", OPT_EXPLAIN, false, false, read_explain},
     {"quiet", 0, false, false, read_quiet},
 };
 #define N_OPTS (sizeof opt_defs / sizeof opt_defs[0])
@@ -577,6 +604,7 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
 
     memset(cli, 0, sizeof *cli);
     gp_trace_options_init(&cli->trace_opt);
+    cli->spot_confidence = GP_SPOT_CONFIDENCE;
     cli->trace_opt.progress = GP_CLI_PROGRESS;
     cli->seed = -1;
     cli->runs = -1;

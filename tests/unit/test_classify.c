@@ -140,9 +140,10 @@ static void test_flat_series_has_no_shape_features(void **state)
     free(csv.p);
 }
 
-/* Under 6 hours there is no shape: the tie goes to inference at 0.5
- * (gp_classify_decide), and the verdict is a short-series one. */
-static void test_a_two_hour_series_is_inference_at_one_half(void **state)
+/* Under 6 hours there is no shape: g5.xlarge's GPU class (one A10G, an
+ * inference part) decides, log-odds -1.2: inference at logistic(1.2) =
+ * 1 / (1 + e^-1.2) = 0.76852, and the verdict is a short-series one. */
+static void test_a_two_hour_series_is_decided_by_its_gpu(void **state)
 {
     text csv = {0};
     gp_classification *c;
@@ -157,7 +158,10 @@ static void test_a_two_hour_series_is_inference_at_one_half(void **state)
     assert_true(c->series[0].decided);
     assert_true(c->series[0].short_series);
     assert_int_equal(c->series[0].label, GP_INFERENCE);
-    assert_close(c->series[0].confidence, 0.5, 1e-12);
+    assert_close(c->series[0].evidence[GP_EV_PRIOR], -1.2, 1e-12);
+    assert_close(c->series[0].evidence[GP_EV_SHAPE], 0, 0);
+    assert_close(c->series[0].confidence, 1 / (1 + exp(-1.2)), 1e-12);
+    assert_false(c->series[0].unknown);
     assert_int_equal(c->n_decided[GP_INFERENCE], 1);
     /* 4 + 5 instance-hours */
     assert_close(c->decided_hours[GP_INFERENCE], 9, 1e-9);
@@ -167,9 +171,9 @@ static void test_a_two_hour_series_is_inference_at_one_half(void **state)
     free(csv.p);
 }
 
-/* interruptible=true on unlabelled rows adds log-odds 2 of training: the
- * two-hour tie becomes training, and a short verdict reports at most 0.6
- * (logistic(2) = 0.88 is capped). */
+/* interruptible=true on unlabelled rows adds log-odds 2 of training: with
+ * g5.xlarge's -1.2 the sum is 0.8, training at logistic(0.8) = 0.68997,
+ * under 0.7: unknown, billed as inference, not sent to spot. */
 static void test_interruptible_rows_tip_a_tie_to_training(void **state)
 {
     text csv = {0};
@@ -182,8 +186,12 @@ static void test_interruptible_rows_tip_a_tie_to_training(void **state)
     gp_trace *t = trace_of(csv.p);
     assert_int_equal(gp_classify(t, false, &c, &err), GP_OK);
     assert_int_equal(c->series[0].label, GP_TRAINING);
-    assert_close(c->series[0].score, 2.0, 1e-12);
-    assert_close(c->series[0].confidence, 0.6, 1e-12);
+    assert_close(c->series[0].score, 0.8, 1e-12);
+    assert_close(c->series[0].confidence, 1 / (1 + exp(-0.8)), 1e-12);
+    assert_true(c->series[0].unknown);
+    assert_false(c->series[0].to_spot);
+    assert_int_equal(gp_classify_planned(&c->series[0]), GP_INFERENCE);
+    assert_string_equal(gp_classify_label_name(&c->series[0]), "unknown");
     gp_classification_free(c);
     gp_trace_free(t);
     free(csv.p);
@@ -192,9 +200,8 @@ static void test_interruptible_rows_tip_a_tie_to_training(void **state)
 /* A row labelled training with interruptible empty is interruptible by
  * the SPEC's default, not because it said so: relabelled, it gains no
  * log-odds from the flag (README: only unlabelled rows that say
- * interruptible=true do).  The two-hour tie stays inference at 0.5, as
- * for the same rows unlabelled; it was training, and written back
- * interruptible=true (so sent to spot), on the default alone. */
+ * interruptible=true do).  Only the GPU prior speaks: inference at
+ * logistic(1.2), as for the same rows unlabelled. */
 static void test_relabel_ignores_the_training_default_flag(void **state)
 {
     text csv = {0};
@@ -209,8 +216,8 @@ static void test_relabel_ignores_the_training_default_flag(void **state)
     assert_int_equal(gp_classify(t, true, &c, &err), GP_OK);
     assert_true(c->series[0].decided);
     assert_int_equal(c->series[0].label, GP_INFERENCE);
-    assert_close(c->series[0].score, 0.0, 1e-12);
-    assert_close(c->series[0].confidence, 0.5, 1e-12);
+    assert_close(c->series[0].score, -1.2, 1e-12);
+    assert_close(c->series[0].evidence[GP_EV_INTERRUPTIBLE], 0, 0);
     gp_classification_free(c);
     gp_trace_free(t);
     free(csv.p);
@@ -237,7 +244,8 @@ static void test_labels_are_kept_unless_relabel(void **state)
     assert_int_equal(gp_classify(t, true, &c, &err), GP_OK);
     assert_true(c->series[0].decided);
     assert_true(c->relabel);
-    assert_close(c->series[0].confidence, 0.5, 1e-12);
+    /* the GPU prior alone: logistic(1.2) */
+    assert_close(c->series[0].confidence, 1 / (1 + exp(-1.2)), 1e-12);
     gp_classification_free(c);
     gp_trace_free(t);
     free(csv.p);
@@ -311,6 +319,8 @@ static void test_apply_merges_series_that_become_equal(void **state)
             unl = s;
     assert_true(unl != SIZE_MAX);
     c->series[unl].label = GP_TRAINING;
+    c->series[unl].to_spot = true; /* billed as training; its rows said
+                                      interruptible=false, so not spot */
     /* the merged series' rows start at the earlier of the two: the
      * labelled one's moved by hand to 00:30, the unlabelled one's is 00:00
      * (2026-05-04 = 20577 days x 86400 = 1777852800 s) */
@@ -444,8 +454,10 @@ static void test_apply_leaves_no_unlabelled_residue(void **state)
  * $0.40 = $0.80 (interruptions made negligible, no checkpoint cost), and
  * the other row's 1 instance-hour on demand at $1.006.  After
  * gp_classify_trace, as simulate, recommend and forecast call it, every
- * series is decided, the one-hour ones too (inference at 0.5, or training
- * with interruptible=true), so no unlabelled hours are left to warn of.
+ * series is decided, the one-hour ones too (b inference by g5.xlarge's
+ * prior, -1.2; a unknown, -1.2 + 2 for interruptible=true = 0.8 under
+ * logistic^-1(0.7), billed as inference), so no unlabelled hours are left
+ * to warn of.
  */
 static void test_unlabelled_warning_says_what_is_billed(void **state)
 {
@@ -476,7 +488,8 @@ static void test_unlabelled_warning_says_what_is_billed(void **state)
     gp_scenario_free(s);
 
     assert_int_equal(gp_classify_trace(t, false, &c, &err), GP_OK);
-    assert_int_equal(c->n_decided[0] + c->n_decided[1], 2);
+    assert_int_equal(c->n_decided[0] + c->n_decided[1], 1);
+    assert_int_equal(c->n_unknown, 1);
     assert_true(t->instance_hours[GP_UNLABELED] == 0);
     gp_usage_warnings(t, NULL, &w);
     assert_int_equal(w.count, 0);
@@ -541,7 +554,8 @@ static void test_labeled_rows_are_written_once_in_order(void **state)
     const char *texts[2] = {a, b};
     assert_int_equal(write_labeled(t, c, 2, sources, texts, &out, &err),
                      GP_OK);
-    /* chat spans 00:00-02:59 (3 hours, under 6): inference at 0.500.
+    /* chat spans 00:00-02:59 (3 hours, under 6): g5.xlarge's prior alone,
+     * inference at logistic(1.2) = 0.769.
      * Classified rows that left interruptible empty state the flag they
      * were billed with (an unlabelled series is not interruptible: false);
      * the labelled ml row keeps its empty field. */
@@ -549,11 +563,11 @@ static void test_labeled_rows_are_written_once_in_order(void **state)
         out,
         "timestamp,instance_type,instances,team,workload,note,gpus,"
         "workload_confidence,interruptible\n"
-        "2026-05-04T00:00:00Z,g5.xlarge,4,chat,inference,\"x, y\",,0.500,"
+        "2026-05-04T00:00:00Z,g5.xlarge,4,chat,inference,\"x, y\",,0.769,"
         "false\n"
-        "2026-05-04T01:00:00Z,g5.xlarge,5,chat,inference,plain,,0.500,false\n"
+        "2026-05-04T01:00:00Z,g5.xlarge,5,chat,inference,plain,,0.769,false\n"
         "2026-05-04T00:00:00Z,g5.xlarge,1,ml,Training,,,1,\n"
-        "2026-05-04T02:00:00Z,g5.xlarge,,chat,inference,,1,0.500,false\n");
+        "2026-05-04T02:00:00Z,g5.xlarge,,chat,inference,,1,0.769,false\n");
     free(out);
     gp_classification_free(c);
     gp_trace_free(t);
@@ -562,7 +576,7 @@ static void test_labeled_rows_are_written_once_in_order(void **state)
 /* A trace saved with CR line ends (Excel's "CSV (Macintosh)") is loaded
  * with its CRs as line ends, so --out must read it the same way: both rows
  * come out, with LF line ends.  Expected: the two-hour chat series is
- * inference at 0.500 and, with interruptible left out, not interruptible
+ * inference at logistic(1.2) = 0.769 and, with interruptible left out, not interruptible
  * ("false"), as in test_labeled_rows_are_written_once_in_order. */
 static void test_write_labeled_reads_cr_line_ends(void **state)
 {
@@ -580,9 +594,9 @@ static void test_write_labeled_reads_cr_line_ends(void **state)
     assert_string_equal(out, "timestamp,instance_type,instances,team,workload,"
                              "workload_confidence,interruptible\n"
                              "2026-05-04T00:00:00Z,g5.xlarge,4,chat,inference,"
-                             "0.500,false\n"
+                             "0.769,false\n"
                              "2026-05-04T01:00:00Z,g5.xlarge,5,chat,inference,"
-                             "0.500,false\n");
+                             "0.769,false\n");
     free(out);
     gp_classification_free(c);
     gp_trace_free(t);
@@ -663,7 +677,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_features_of_a_daily_square_wave),
         cmocka_unit_test(test_flat_series_has_no_shape_features),
-        cmocka_unit_test(test_a_two_hour_series_is_inference_at_one_half),
+        cmocka_unit_test(test_a_two_hour_series_is_decided_by_its_gpu),
         cmocka_unit_test(test_interruptible_rows_tip_a_tie_to_training),
         cmocka_unit_test(test_labels_are_kept_unless_relabel),
         cmocka_unit_test(test_relabel_ignores_the_training_default_flag),

@@ -490,7 +490,7 @@ static void test_shown_values_escape_control_characters(void **state)
     assert_null(t);
     assert_string_equal(err.message,
                         "unknown workload \"a\\tb\\rc\\x01\" (expected "
-                        "training, inference or empty)");
+                        "training, inference, unknown or empty)");
 }
 
 /* A CR inside a quoted field is part of it whatever the file's line ends:

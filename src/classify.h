@@ -132,6 +132,11 @@ typedef struct gp_classification {
     size_t n_planned_inference;   /* leaning training, planned as
                                      inference (under the spot confidence) */
     double spot_confidence;       /* what it was decided with */
+    /* what labelling the held-back series training would save on spot
+     * (gp_classification_worth): how many verdicts, and the money (NAN
+     * until worked out) */
+    size_t worth_series;
+    double worth;
 } gp_classification;
 
 /* Computes the features of series `s` of trace `t` (GP_ERR_NOMEM when
@@ -224,6 +229,18 @@ gp_status gp_classify_write_labeled(FILE *f, const gp_trace *t,
                                     const char *const *sources,
                                     const char *const *texts,
                                     const size_t *lens, gp_error *err);
+
+/* Works out c->worth and c->worth_series on `t` as gp_classify_apply left
+ * it: the baseline strategy of s (by `eo`) with training launched on spot,
+ * billed as classified and again with every series whose verdicts all
+ * lean training but were held back from spot labelled training,
+ * interruptible unless its rows said false.  Two engine runs, or none
+ * when nothing was held back. */
+struct gp_engine_options;
+gp_status gp_classification_worth(gp_classification *c, const gp_trace *t,
+                                  const gp_pricing *p, const gp_scenario *s,
+                                  const struct gp_engine_options *eo,
+                                  gp_error *err);
 
 void gp_classification_free(gp_classification *c);
 

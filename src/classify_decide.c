@@ -369,6 +369,7 @@ gp_status gp_classify_with(const gp_trace *t, const gp_classify_options *o,
     c->n_series = t->n_series;
     c->relabel = o->relabel;
     c->spot_confidence = o->spot_confidence;
+    c->worth = NAN;
     for (size_t s = 0; s < t->n_series; s++) {
         classify_one(t, s, &w, o, &c->series[s]);
         if (c->series[s].decided)
@@ -398,7 +399,7 @@ void gp_classification_warn(const gp_classification *c, gp_warnings *w)
         return;
     /* the hours of a short trace (a few minutes) never read "0.0" */
     char all[32], train[32], infer[32], unk[32], unknown[96] = "";
-    char under[160] = "";
+    char under[160] = "", worth[160] = "", money[48];
     gp_format_small(c->decided_hours[0] + c->decided_hours[1] +
                         c->unknown_hours,
                     "0.0", all, sizeof all);
@@ -414,12 +415,23 @@ void gp_classification_warn(const gp_classification *c, gp_warnings *w)
                  "; %zu training below " GP_PARAM_TEXT("spot-confidence")
                  " %g, billed as inference",
                  c->n_planned_inference, c->spot_confidence);
+    if (c->worth_series && c->worth >= 0.005) {
+        gp_format_money(c->worth, money, sizeof money);
+        if (c->worth_series == 1)
+            snprintf(worth, sizeof worth,
+                     "; label that series training to save %s on spot",
+                     money);
+        else
+            snprintf(worth, sizeof worth,
+                     "; label these %zu series training to save %s on spot",
+                     c->worth_series, money);
+    }
     gp_warnings_add(w,
                     "classified %zu series (%s instance-hours) as "
                     "training/inference: %zu training (%s), %zu inference "
-                    "(%s)%s%s%s; see gpuplan classify",
+                    "(%s)%s%s%s%s; see gpuplan classify",
                     n, all, c->n_decided[0], train, c->n_decided[1], infer,
-                    unknown, under,
+                    unknown, under, worth,
                     c->n_short ? ", some from under two days of data" : "");
 }
 

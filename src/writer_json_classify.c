@@ -111,6 +111,10 @@ json_t *gp_json_classification(const struct gp_classification *c,
                                   gp_json_number_or_null(c->unknown_hours)));
     json_object_set_new(o, "training_billed_as_inference",
                         json_integer((json_int_t)c->n_planned_inference));
+    json_object_set_new(
+        o, "worth_confirming",
+        json_pack("{s:I, s:o}", "series", (json_int_t)c->worth_series,
+                  "savings", gp_json_number_or_null(c->worth)));
     json_object_set_new(o, "changed", json_integer((json_int_t)c->n_changed));
     json_object_set_new(o, "short_series",
                         json_integer((json_int_t)c->n_short));

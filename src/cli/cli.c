@@ -99,6 +99,23 @@ void gp_cli_warn_now(const gp_cli *cli, gp_warnings *w,
     gp_warnings_clear(w);
 }
 
+void gp_cli_classification_worth(const gp_cli *cli, const gp_inputs *in,
+                                 gp_classification *c)
+{
+    gp_engine_options eo;
+    gp_error err;
+
+    gp_engine_options_init(&eo);
+    eo.mc_runs = (int)cli->runs;
+    eo.mc_seed = cli->seed;
+    eo.threads = cli->threads;
+    gp_error_clear(&err);
+    /* an estimate for a note: when it cannot be had, the note has none */
+    if (c && gp_classification_worth(c, in->trace, in->pricing, in->scenario,
+                                     &eo, &err) != GP_OK)
+        c->worth = NAN;
+}
+
 void gp_cli_classification_warn(const gp_cli *cli, const gp_classification *c,
                                 struct gp_run_info *info)
 {

@@ -104,6 +104,10 @@ struct gp_classify_options;
 /* The classification options the command line and the scenario give. */
 void gp_cli_classify_options(const gp_cli *cli, const gp_inputs *in,
                              struct gp_classify_options *o);
+/* Works out what confirming the held-back verdicts is worth (their
+ * note in the classification warning); failures leave it unknown. */
+void gp_cli_classification_worth(const gp_cli *cli, const gp_inputs *in,
+                                 struct gp_classification *c);
 int gp_cli_load_classified(const gp_cli *cli, gp_inputs *in,
                            struct gp_classification **classified);
 

@@ -324,6 +324,7 @@ static void recommend_warn(recommend_run *run)
             in->trace, 0, 0, "its hours after today are billed as history",
             &ww);
     gp_cli_warn_now(cli, &ww, &run->info);
+    gp_cli_classification_worth(cli, in, run->classified);
     gp_cli_classification_warn(cli, run->classified, &run->info);
     if (r->forward) {
         /* the plan is bought on the forecast, which learns from a gap */

@@ -340,6 +340,7 @@ static void warn(simulate_run *run)
     gp_cli_run_info(info, "simulate", run->cli, &run->in);
     info->idle = run->idle;
     gp_run_info_warn(info, run->ledgers, run->n);
+    gp_cli_classification_worth(run->cli, &run->in, run->classified);
     gp_classification_warn(run->classified, &info->warnings);
     gp_cli_window_warn(&run->in, true, &info->warnings);
     gp_cli_future_trace_warn(run->in.trace, 0, 0,

@@ -1,26 +1,28 @@
 #!/usr/bin/env python3
-"""Fit the logistic model of src/classify.c (gp_classify_decide) on the
-evaluation set, and measure it on held-out series first.
+"""Fit the shape model of src/classify_decide.c (gp_classify_shape) on the
+evaluation set, and measure the whole verdict leaving one source out.
 
-Input: `gpuplan classify --json --relabel` output on eval.csv (the features
-of every series, as the program computes them) and truth.csv (make_eval.py).
+Input: `gpuplan classify --json` output on eval.csv (the features and the
+evidence of every series, as the program computes them) and truth.csv
+(make_eval.py).
 
-The model is the log-odds of training as a weighted sum of the features
-below (their definitions must match model_inputs() in src/classify.c).  It is
-fitted by iteratively reweighted least squares with an L2 penalty
-(LAMBDA, intercept not penalised).  Every source (helios-vc6YE-demand,
-servegen-share, ...) gets the same total weight, split evenly over its
-series, and training and inference get half the weight each, so that the
-445 ServeGen client windows do not outvote the 17 of a Helios variant.
+The shape model is a log-odds of training, a weighted sum of the features
+below (their definitions must match model_inputs() in the C file), tapered
+by the series' shape_weight and clamped to +-SHAPE_CAP (+-SHORT_CAP under
+two days).  It is fitted by iteratively reweighted least squares with an
+L2 penalty (LAMBDA, intercept not penalised), the other evidence terms
+(prior, jobs, utilization, labels, interruptible: stated, not fitted) as an
+offset.  Every source gets the same total weight, split over its series,
+and training and inference half the weight each.
 
-Held-out measurement: two folds by origin, so that no cluster or client is
-on both sides:
-  A: Helios vc6YE (all variants) and even-numbered ServeGen clients
-  B: Helios vcpDC, Philly, odd-numbered ServeGen clients, Azure, mixtures
-Fit on A, test on B; fit on B, test on A.  Then the final coefficients are
-fitted on everything and printed as C for src/classify.c.
+Held out: one source group at a time (group()): the model is refitted
+without it and the group's verdicts scored: accuracy, balanced accuracy,
+expected calibration error over 5 confidence bins, the reliability table,
+verdicts wrong at 0.9 or more, unknowns.  Then the same with the summed
+log-odds scaled by a factor fitted on the other groups' held-out verdicts,
+and the coefficients fitted on everything, printed as C.
 
-Usage:  python3 fit.py OUT.json TRUTH.csv
+Usage:  python3 fit.py OUT.json TRUTH.csv [--no-prior]
 Python 3 standard library only.
 """
 

@@ -108,7 +108,7 @@ static void print_explain(const gp_trace *t, const gp_classification *c)
     for (int k = 0; k < GP_N_EVIDENCE; k++)
         printf(" %*s", k == GP_EV_INTERRUPTIBLE ? 13 : 11,
                gp_evidence_names[k]);
-    printf(" %7s %-9s %5s %-9s\n", "sum", "workload", "conf", "billed");
+    printf(" %7s %-9s %5s %s\n", "sum", "workload", "conf", "billed");
     for (size_t s = 0; s < c->n_series; s++) {
         const gp_series_class *v = &c->series[s];
         if (!v->decided)
@@ -120,7 +120,7 @@ static void print_explain(const gp_trace *t, const gp_classification *c)
         for (int k = 0; k < GP_N_EVIDENCE; k++)
             printf(" %+*.2f", k == GP_EV_INTERRUPTIBLE ? 13 : 11,
                    v->evidence[k] + 0.0);
-        printf(" %+7.2f %-9s %5.2f %-9s\n", v->score + 0.0,
+        printf(" %+7.2f %-9s %5.2f %s\n", v->score + 0.0,
                gp_classify_label_name(v), v->confidence,
                gp_workload_name(gp_classify_planned(v)));
     }

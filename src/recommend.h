@@ -34,6 +34,18 @@ typedef struct gp_action {
     double breakeven_utilization;
     double expected_utilization;
     double downside_net_savings;
+    /* what the clouds' recommenders report of a purchase (SPEC 7.2); the
+     * money after the scenario's discount but hourly_commitment; NAN for
+     * routing */
+    double hourly_commitment; /* $/h as contracted: a plan's commitment; a
+                                 reservation's fee plus its upfront over
+                                 the term */
+    double recurring_monthly; /* recurring $ a month (730 hours) */
+    double roi;               /* net_savings over what it costs in the
+                                 window (hourly_commitment x hours) */
+    double breakeven_months;  /* months until the on-demand cost avoided,
+                                 less the recurring fee, repays the
+                                 upfront; 0 with no upfront, NAN never */
     double interruption_cost; /* routing: expected cost of interruptions */
     double routed_cost;       /* routing: what training costs routed to spot */
     char reason[320];

@@ -428,6 +428,35 @@ static gp_status plan_reason(const struct ranking *g, gp_action *a,
     return GP_OK;
 }
 
+/* The figures the clouds' recommenders give of a purchase (SPEC 7.2),
+ * from its cash and its net savings over the window of n_hours; a month is
+ * 730 hours, as AWS counts it. */
+static void cloud_figures(const struct ctx *c, gp_action *a)
+{
+    double per_hour, upfront;
+    gp_commitment_cash(&a->c, c->pricing, &per_hour, &upfront);
+    double kept = 1.0 - c->spec.discount;
+    double term_h = a->c.term_years * 8760.0;
+    /* as the contract states it: a plan's commitment, a reservation's
+     * fee plus its upfront spread over the term */
+    a->hourly_commitment = a->c.type == GP_COMMIT_SAVINGS_PLAN
+                               ? a->c.hourly_commitment
+                               : per_hour + upfront / term_h;
+    a->recurring_monthly = per_hour * 730.0 * kept;
+    double in_window = a->hourly_commitment * kept * (double)c->n_hours;
+    a->roi = in_window > 0 ? a->net_savings / in_window : NAN;
+    /* a month's cash advantage: net savings plus the upfront's share of a
+     * month, which the net savings already paid */
+    double monthly = c->n_hours
+                         ? a->net_savings / (double)c->n_hours * 730.0 +
+                               upfront * kept / (a->c.term_years * 12.0)
+                         : NAN;
+    if (upfront <= 0)
+        a->breakeven_months = 0;
+    else
+        a->breakeven_months = monthly > 0 ? upfront * kept / monthly : NAN;
+}
+
 /* Adds purchase i as the next action: its savings on top of the actions
  * above it (billed, or the model's), in the low-demand case too, its
  * utilization from the plan's bill, and its reason. */
@@ -468,6 +497,7 @@ static gp_status rank_one(struct ranking *g, size_t i, gp_error *err)
     } else {
         a->downside_net_savings = NAN; /* no low-demand case */
     }
+    cloud_figures(c, a);
     if (cm->type == GP_COMMIT_RESERVED)
         reserved_reason(g->o, a, cm, lc);
     else if ((st = plan_reason(g, a, cm, lc)) != GP_OK)

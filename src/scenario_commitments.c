@@ -28,6 +28,7 @@ static const char *const commitment_figures[] = {
     /* recommend's JSON actions */
     "rank", "upfront", "breakeven_utilization", "expected_utilization",
     "renewal", "net_savings", "savings_pct", "downside_net_savings", "reason",
+    "recurring_monthly", "roi", "breakeven_months",
     /* simulate's JSON strategies[].commitments */
     "cost", "utilization",
     /* the commitments import writes from an AWS CUR or FOCUS bill */

@@ -367,7 +367,9 @@ static json_t *action_obj(const gp_action *a)
          * nothing, so what describes a purchase is null and its upfront 0 */
         static const char *const none[] = {
             "provider", "region", "instance_type", "term_years", "payment",
-            "count", "breakeven_utilization", "expected_utilization"};
+            "count", "breakeven_utilization", "expected_utilization",
+            "hourly_commitment", "recurring_monthly", "roi",
+            "breakeven_months"};
         for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
             json_object_set_new(o, none[i], json_null());
         json_object_set_new(o, "upfront", json_real(0));
@@ -382,6 +384,15 @@ static json_t *action_obj(const gp_action *a)
         json_object_set_new(o, "expected_utilization",
                             gp_json_number_or_null(a->expected_utilization));
         json_object_set_new(o, "renewal", json_boolean(a->renewal));
+        /* a plan's own hourly_commitment (gp_json_commitment's) is the
+         * same figure: the amortized $/h of what it buys */
+        json_object_set_new(o, "hourly_commitment",
+                            gp_json_number_or_null(a->hourly_commitment));
+        json_object_set_new(o, "recurring_monthly",
+                            gp_json_number_or_null(a->recurring_monthly));
+        json_object_set_new(o, "roi", gp_json_number_or_null(a->roi));
+        json_object_set_new(o, "breakeven_months",
+                            gp_json_number_or_null(a->breakeven_months));
     }
     json_object_set_new(o, "net_savings",
                         gp_json_number_or_null(a->net_savings));

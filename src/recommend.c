@@ -582,6 +582,48 @@ void gp_action_describe(const gp_action *a, char *buf, size_t size)
         gp_commitment_describe(&a->c, a->renewal, buf, size);
 }
 
+/* How a commitment is paid, in words: "paid all upfront". */
+static const char *payment_plain(gp_payment p)
+{
+    switch (p) {
+    case GP_ALL_UPFRONT:
+        return "paid all upfront";
+    case GP_PARTIAL_UPFRONT:
+        return "paid partly upfront";
+    default:
+        return "nothing upfront";
+    }
+}
+
+void gp_action_plain(const gp_action *a, char *buf, size_t size)
+{
+    const gp_commitment *c = &a->c;
+    const char *renew = a->renewal ? "Renew: " : "";
+    const char *years = c->term_years == 1 ? "year" : "years";
+
+    if (a->type == GP_ACTION_ROUTING)
+        snprintf(buf, size, "Run training on spot instances");
+    else if (c->type == GP_COMMIT_RESERVED)
+        snprintf(buf, size, "%sreserve %g %s (%s %s) for %d %s, %s", renew,
+                 c->count, c->instance_type, c->provider, c->region,
+                 c->term_years, years, payment_plain(c->payment));
+    else if (c->kind == GP_PLAN_FAMILY)
+        snprintf(buf, size,
+                 "%scommit %s%.2f an hour for %d %s to a savings plan for %s "
+                 "(%s %s), %s",
+                 renew, gp_money_prefix(), c->hourly_commitment, c->term_years,
+                 years, c->family, c->provider, c->region,
+                 payment_plain(c->payment));
+    else
+        snprintf(buf, size,
+                 "%scommit %s%.2f an hour for %d %s to a compute savings "
+                 "plan (%s), %s",
+                 renew, gp_money_prefix(), c->hourly_commitment, c->term_years,
+                 years, c->provider, payment_plain(c->payment));
+    if (buf[0] >= 'a' && buf[0] <= 'z')
+        buf[0] = (char)(buf[0] - 'a' + 'A');
+}
+
 gp_status gp_recommend_bill_plan(const gp_trace *trace,
                                  const gp_pricing *pricing,
                                  const gp_scenario *s,

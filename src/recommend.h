@@ -142,6 +142,13 @@ void gp_commitment_describe(const gp_commitment *c, bool renewal, char *buf,
 /* An action in words: "launch training on spot", or its purchase. */
 void gp_action_describe(const gp_action *a, char *buf, size_t size);
 
+/* An action in plain words, as the workbook names it for a reader who
+ * does not know the catalogs' terms: "Run training on spot instances",
+ * "Reserve 4 g5.xlarge (aws us-east-1) for 1 year, nothing upfront",
+ * "Commit $21.57 an hour for 1 year to a savings plan for g6e (aws
+ * us-east-1), paid all upfront"; "Renew: " in front of a renewal. */
+void gp_action_plain(const gp_action *a, char *buf, size_t size);
+
 /* Bills the two ledgers a recommendation's workbook shows: out[0] the
  * scenario's policy with nothing new bought (policy_cost), out[1] the
  * recommended plan (its routing and commitments; plan total_cost), over the

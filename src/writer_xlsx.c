@@ -12,6 +12,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -64,6 +65,45 @@ void *gp_xl_calloc(gp_xl *x, size_t n, size_t size)
     if (!p)
         x->nomem = true;
     return p;
+}
+
+/* Keeps a copy of wrapping text for gp_xl_fit to size (or, a paragraph,
+ * to write); a failed copy marks the workbook out of memory. */
+static void keep_wrapped(xl_sheet *s, size_t row, size_t col, const char *v,
+                         lxw_format *f, bool para, bool bold)
+{
+    if (s->n_wrapped == s->cap_wrapped) {
+        size_t cap = s->cap_wrapped ? 2 * s->cap_wrapped : 16;
+        xl_wrapped *more = gp_realloc(s->wrapped, cap * sizeof *more);
+        if (!more) {
+            s->x->nomem = true;
+            return;
+        }
+        s->wrapped = more;
+        s->cap_wrapped = cap;
+    }
+    char *text = gp_strdup(v);
+    if (!text) {
+        s->x->nomem = true;
+        return;
+    }
+    s->wrapped[s->n_wrapped++] = (xl_wrapped){row, col, text, f, para, bold};
+    if (row > s->max_row)
+        s->max_row = row;
+}
+
+void gp_xl_wrap(xl_sheet *s, size_t row, size_t col, const char *v,
+                lxw_format *f, double max_width)
+{
+    double w = (double)strlen(v) + 1.5;
+    gp_xl_text_capped(s, row, col, v, f);
+    widen(s, row, col, w < max_width ? w : max_width);
+    keep_wrapped(s, row, col, v, f, false, false);
+}
+
+void gp_xl_para(xl_sheet *s, size_t row, const char *v, lxw_format *f)
+{
+    keep_wrapped(s, row, 0, v, f, true, false);
 }
 
 void gp_xl_text(xl_sheet *s, size_t row, size_t col, const char *v,
@@ -126,6 +166,7 @@ void gp_xl_sheet_new(gp_xl *x, xl_sheet *s, const char *name)
     s->x = x;
     snprintf(s->name, sizeof s->name, "%s", name);
     s->ws = workbook_add_worksheet(x->wb, name);
+    s->repeat_last = 1;
     worksheet_set_landscape(s->ws);
 }
 
@@ -144,10 +185,16 @@ void gp_xl_table(gp_xl *x, xl_sheet *s, size_t first, size_t last,
         cols[i].header = (char *)headers[i];
         cols[i].header_format = x->f.header;
         list[i] = &cols[i];
-        /* headers wrap at 18 characters, so long ones need no more */
+        /* headers wrap at 12 characters, so long ones need no more */
         double w = (double)strlen(headers[i]) + 4;
-        widen(s, first, first_col + i, w < 18 ? w : 18);
+        widen(s, first, first_col + i, w < 12 ? w : 12);
+        keep_wrapped(s, first, first_col + i, headers[i], x->f.header, false,
+                     true);
     }
+    /* a table right under the heading: its header is printed on every
+     * page with the heading */
+    if (first <= 4 && s->repeat_last < first)
+        s->repeat_last = first;
     list[n_cols] = NULL;
     memset(&opt, 0, sizeof opt);
     snprintf(name, sizeof name, "Table%d", ++x->n_tables);
@@ -158,38 +205,137 @@ void gp_xl_table(gp_xl *x, xl_sheet *s, size_t first, size_t last,
     worksheet_add_table(s->ws, (lxw_row_t)first, (lxw_col_t)first_col,
                         (lxw_row_t)last, (lxw_col_t)(first_col + n_cols - 1),
                         &opt);
-    /* room for headers that wrap onto a second line */
-    worksheet_set_row(s->ws, (lxw_row_t)first, 30, NULL);
+}
+
+/* The lines text takes wrapped at word breaks in a column `width`
+ * characters wide (Excel's unit: the width of a digit; a letter of text
+ * in the default font runs about a tenth narrower, bold about as wide,
+ * and a cell keeps some padding).  Characters are counted, not bytes. */
+static size_t wrapped_lines(const char *text, double width, bool bold)
+{
+    double room = width * (bold ? 1.0 : 1.1) - 1.5;
+    size_t cap = room > 1 ? (size_t)room : 1, lines = 1, used = 0;
+
+    for (const char *p = text; *p;) {
+        if (*p == '\n' || *p == ' ') {
+            if (*p == '\n') {
+                lines++;
+                used = 0;
+            }
+            p++;
+            continue;
+        }
+        size_t word = 0;
+        for (; *p && *p != ' ' && *p != '\n'; p++)
+            word += ((unsigned char)*p & 0xC0) != 0x80;
+        if (used > 0 && used + 1 + word > cap) {
+            lines++;
+            used = 0;
+        }
+        used += used > 0 ? word + 1 : word;
+        for (; used > cap; used -= cap) /* a word longer than a line */
+            lines++;
+    }
+    return lines;
+}
+
+static int wrapped_by_row(const void *a, const void *b)
+{
+    const xl_wrapped *x = a, *y = b;
+    return (x->row > y->row) - (x->row < y->row);
+}
+
+/* The last column the sheet's paragraphs span, and their width: every
+ * column with a width, and at least 90 characters' worth. */
+static size_t para_span(const xl_sheet *s, double *width)
+{
+    size_t last = 0;
+    double total = 0;
+    for (size_t c = 0; c < XL_MAX_COLS; c++)
+        if (s->width[c] > 0)
+            last = c;
+    for (size_t c = 0; c <= last; c++)
+        total += s->width[c] > 0 ? (s->width[c] < 60 ? s->width[c] : 60)
+                                 : 8.43;
+    for (; total < 90; total += 8.43)
+        last++;
+    *width = total;
+    return last;
+}
+
+/* Writes the paragraphs and sets the height of every row whose text
+ * wraps: 15 points a line (the default font's) and 1 for the descenders
+ * of the last, the most any of its cells needs (so never the default 15,
+ * which a reader may size again); frees what was kept. */
+static void fit_rows(xl_sheet *s)
+{
+    double span_width;
+    size_t span = para_span(s, &span_width);
+
+    if (s->n_wrapped > 1)
+        qsort(s->wrapped, s->n_wrapped, sizeof *s->wrapped, wrapped_by_row);
+    for (size_t i = 0; i < s->n_wrapped;) {
+        size_t row = s->wrapped[i].row;
+        double h = row < 8 ? s->height[row] : 0;
+        for (; i < s->n_wrapped && s->wrapped[i].row == row; i++) {
+            xl_wrapped *w = &s->wrapped[i];
+            double cw = w->para ? span_width
+                        : w->col < XL_MAX_COLS && s->width[w->col] > 0
+                            ? (s->width[w->col] < 60 ? s->width[w->col] : 60)
+                            : 8.43;
+            double need =
+                15.0 * (double)wrapped_lines(w->text, cw, w->bold) + 1;
+            h = need > h ? need : h;
+            if (w->para && span > 0)
+                worksheet_merge_range(s->ws, (lxw_row_t)row, 0, (lxw_row_t)row,
+                                      (lxw_col_t)span, w->text, w->f);
+            else if (w->para)
+                worksheet_write_string(s->ws, (lxw_row_t)row, 0, w->text,
+                                       w->f);
+            gp_free(w->text);
+        }
+        worksheet_set_row(s->ws, (lxw_row_t)row, h, NULL);
+        if (row < 8)
+            s->height[row] = 0; /* set */
+    }
+    for (size_t r = 0; r < 8; r++)
+        if (s->height[r] > 0)
+            worksheet_set_row(s->ws, (lxw_row_t)r, s->height[r], NULL);
+    gp_free(s->wrapped);
+    s->wrapped = NULL;
+    s->n_wrapped = s->cap_wrapped = 0;
 }
 
 void gp_xl_fit(xl_sheet *s)
 {
-    double total = 0;
     for (size_t c = 0; c < XL_MAX_COLS; c++)
         if (s->width[c] > 0) {
             double w = s->width[c] < 60 ? s->width[c] : 60;
             worksheet_set_column(s->ws, (lxw_col_t)c, (lxw_col_t)c, w, NULL);
-            total += w;
         }
     if (s->max_row + 1 >= XL_ROW_CAP)
         worksheet_write_string(s->ws, 2, 8,
                                "the long table below stops at a million "
                                "rows (Excel holds 1,048,576)",
                                NULL);
-    /* printed (and exported to PDF) one page wide when that stays
-     * readable; wider sheets print across pages */
-    if (total < 220)
-        worksheet_fit_to_pages(s->ws, 1, 0);
+    fit_rows(s);
+    /* printed (and exported to PDF) one page wide, in landscape on A4,
+     * with the heading on every page */
+    worksheet_set_paper(s->ws, 9);
+    worksheet_set_margins(s->ws, 0.4, 0.4, 0.45, 0.45);
+    worksheet_fit_to_pages(s->ws, 1, s->pages_tall);
+    worksheet_repeat_rows(s->ws, 0, (lxw_row_t)s->repeat_last);
+    worksheet_set_footer(s->ws, "&L&A&RPage &P of &N");
 }
 
 void gp_xl_heading(gp_xl *x, xl_sheet *s, const char *title, const char *what)
 {
-    /* the title and the line under it overflow into empty cells: they do
-     * not set column A's width */
+    /* the title overflows into empty cells: it does not set column A's
+     * width; the line under it wraps across the sheet */
     worksheet_write_string(s->ws, 0, 0, title, x->f.title);
-    worksheet_set_row(s->ws, 0, 22, NULL);
+    s->height[0] = 22;
     if (what)
-        worksheet_write_string(s->ws, 1, 0, what, x->f.note);
+        gp_xl_para(s, 1, what, x->f.note_wrap);
 }
 
 void gp_xl_insert_chart(gp_xl *x, xl_sheet *s, size_t row, size_t col,
@@ -215,8 +361,7 @@ void gp_xl_not_computed(gp_xl *x, xl_sheet *s, size_t row, const char *why)
 {
     worksheet_write_string(s->ws, (lxw_row_t)row, 0, "not computed in this run",
                            x->f.warn);
-    worksheet_write_string(s->ws, (lxw_row_t)row + 1, 0, gp_xl_shown(x, why),
-                           x->f.note);
+    gp_xl_para(s, row + 1, gp_xl_shown(x, why), x->f.note_wrap);
     widen(s, row, 0, 26);
 }
 
@@ -256,6 +401,9 @@ static lxw_format *fmt(gp_xl *x, const char *num_format)
     lxw_format *f = workbook_add_format(x->wb);
     if (num_format)
         format_set_num_format(f, num_format);
+    /* at the top of its row, level with the first line of a note or a
+     * reason that wraps beside it */
+    format_set_align(f, LXW_ALIGN_VERTICAL_TOP);
     return f;
 }
 
@@ -305,6 +453,18 @@ static void make_formats(gp_xl *x)
     format_set_bold(f->in_pct);
     f->warn = fmt(x, NULL);
     format_set_font_color(f->warn, 0x9C5700);
+    f->note_wrap = fmt(x, NULL);
+    format_set_italic(f->note_wrap);
+    format_set_font_color(f->note_wrap, 0x595959);
+    f->warn_wrap = fmt(x, NULL);
+    format_set_font_color(f->warn_wrap, 0x9C5700);
+    f->subtitle_wrap = fmt(x, NULL);
+    format_set_font_color(f->subtitle_wrap, 0x404040);
+    lxw_format *wrapping[] = {f->note_wrap, f->warn_wrap, f->subtitle_wrap};
+    for (size_t i = 0; i < 3; i++) {
+        format_set_text_wrap(wrapping[i]);
+        format_set_align(wrapping[i], LXW_ALIGN_VERTICAL_TOP);
+    }
 }
 
 /* ---- the data window --------------------------------------------------------
@@ -420,6 +580,7 @@ static gp_status write_workbook(const char *path, const gp_report *r,
     }
     gp_xl_window_of(r, &start, &hours);
     memset(&props, 0, sizeof props);
+    memset(&rr, 0, sizeof rr);
     props.title =
         (char *)(r->rec ? "GPU purchasing plan" : "GPU purchasing report");
     props.subject = (char *)"GPU cloud capacity: cost, commitments, savings";
@@ -431,7 +592,6 @@ static gp_status write_workbook(const char *path, const gp_report *r,
     workbook_set_properties(x.wb, &props);
     make_formats(&x);
 
-    memset(&rr, 0, sizeof rr);
     rr.first = 1;
     /* Summary comes first but its what-if block reads the
      * Recommendations rows, which start at a fixed row */
@@ -454,6 +614,7 @@ static gp_status write_workbook(const char *path, const gp_report *r,
             gp_xl_sheet_idle(&x);
     }
     gp_xl_sheet_inputs(&x);
+    gp_xl_sheet_forecast_data(&x);
 
     errno = 0;
     lxw_error e = workbook_close(x.wb);
@@ -466,7 +627,6 @@ static gp_status write_workbook(const char *path, const gp_report *r,
         gp_error_set(err, path, 0, 0, NULL, "out of memory");
         st = GP_ERR_NOMEM;
     }
-    *done = NULL;
     if (st != GP_OK) {
         gp_temp_remove(tmp);
         gp_free(tmp);

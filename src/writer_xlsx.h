@@ -21,12 +21,32 @@
 /* A worksheet and the width its columns need. */
 typedef struct gp_xl gp_xl;
 
+/* Text that wraps, whose row gp_xl_fit makes tall enough for it once the
+ * columns' widths are known: a cell (written when recorded; a table's
+ * header is written by the table), or a paragraph, written by gp_xl_fit
+ * into cells merged across the sheet's columns. */
+typedef struct xl_wrapped {
+    size_t row, col;
+    char *text; /* a copy */
+    lxw_format *f;
+    bool para;
+    bool bold; /* bold text runs wider */
+} xl_wrapped;
+
 typedef struct xl_sheet {
     gp_xl *x; /* the workbook it is in */
     lxw_worksheet *ws;
     char name[32];
     double width[XL_MAX_COLS];
     size_t max_row; /* the last row written */
+    xl_wrapped *wrapped;
+    size_t n_wrapped, cap_wrapped;
+    double height[8]; /* rows 0..7 set to a height of their own (0: none) */
+    /* the rows printed on every page: the heading, and the header of a
+     * table right under it */
+    size_t repeat_last;
+    /* printed this many pages tall at most (0: as many as it takes) */
+    uint16_t pages_tall;
 } xl_sheet;
 
 /* The cell formats of the workbook: one of each, made once. */
@@ -35,6 +55,8 @@ typedef struct xl_formats {
     lxw_format *money, *money_bold, *pct, *num, *count, *when, *day;
     lxw_format *in_pct; /* a what-if input cell */
     lxw_format *warn;
+    /* the same, wrapping, for text that gp_xl_wrap and gp_xl_para size */
+    lxw_format *note_wrap, *warn_wrap, *subtitle_wrap;
 } xl_formats;
 
 struct gp_xl {
@@ -67,6 +89,15 @@ void gp_xl_num(xl_sheet *s, size_t row, size_t col, double v, lxw_format *f);
  * character), without widening the column: it overflows to the right. */
 void gp_xl_text_capped(xl_sheet *s, size_t row, size_t col, const char *v,
                        lxw_format *f);
+/* Text that wraps in its cell (f wraps: x->f.wrap, note_wrap, ...): the
+ * column widens to fit it up to `max_width` characters, and gp_xl_fit
+ * sets the row's height for its lines. */
+void gp_xl_wrap(xl_sheet *s, size_t row, size_t col, const char *v,
+                lxw_format *f, double max_width);
+/* A paragraph on row `row`: text wrapped in cells merged across the
+ * sheet's columns (f wraps), written and sized by gp_xl_fit; it does not
+ * widen the sheet, however long it is. */
+void gp_xl_para(xl_sheet *s, size_t row, const char *v, lxw_format *f);
 /* A formula with the value the program computed for it, so readers that
  * do not recalculate still show the number. */
 void gp_xl_formula(xl_sheet *s, size_t row, size_t col, const char *formula,
@@ -82,7 +113,10 @@ void gp_xl_sheet_new(gp_xl *x, xl_sheet *s, const char *name);
  * the given column headers; banded rows, autofilter, a unique name. */
 void gp_xl_table(gp_xl *x, xl_sheet *s, size_t first, size_t last,
                  size_t first_col, const char *const *headers, size_t n_cols);
-/* Sets every column's width from what was written (call last). */
+/* Sets every column's width from what was written, the heights of rows
+ * whose text wraps, and how the sheet prints: landscape, A4, one page
+ * wide, the heading (and a table's header right under it) on every page
+ * (call last). */
 void gp_xl_fit(xl_sheet *s);
 /* A sheet's title row and a one-line description under it. */
 void gp_xl_heading(gp_xl *x, xl_sheet *s, const char *title, const char *what);
@@ -141,8 +175,10 @@ void gp_xl_sheet_utilization(gp_xl *x);
 void gp_xl_sheet_spot(gp_xl *x);
 void gp_xl_sheet_chargeback(gp_xl *x);
 void gp_xl_sheet_idle(gp_xl *x);
-/* ... and Inputs (writer_xlsx_inputs.c). */
+/* ... and Inputs (writer_xlsx_inputs.c), then the forecast's hourly
+ * rows, hidden (writer_xlsx_forecast.c). */
 void gp_xl_sheet_inputs(gp_xl *x);
+void gp_xl_sheet_forecast_data(gp_xl *x);
 
 /* Why a sheet of ledgers has none, in its "not computed" row. */
 #define XL_NOT_BILLED                                                          \

@@ -1,9 +1,12 @@
 /*
  * writer_xlsx_forecast.c: the workbook's Forecast sheet: each series'
- * method and accuracy (the hold-out's too, with the train-until parameter), the
- * forecast's notes, the hourly P10/P50/P90 and a band chart per series.
+ * method and accuracy (the hold-out's too, with the train-until
+ * parameter), the forecast's notes, the demand day by day with one chart
+ * of the history and the forecast; and the hidden Forecast data sheet at
+ * the end, the hourly P10/P50/P90 of every series.
  */
 #include "forecast.h"
+#include "report.h"
 #include "util.h"
 #include "writer_xlsx.h"
 
@@ -21,12 +24,11 @@ static void series_name(const gp_trace *t, uint32_t pool, gp_workload w,
              p->catalog->provider, p->catalog->region);
 }
 
-/* Where the Forecast sheet's tables went, for the charts beside them. */
+/* The Forecast sheet's series table. */
 struct fc_layout {
     bool
         holdout; /* a series has a hold-out score (the train-until parameter) */
-    size_t n_cols;    /* the series table's columns */
-    size_t chart_top; /* the first band chart's row */
+    size_t n_cols; /* the series table's columns */
 };
 
 /* The series table from `row`: each series' method and backtest, and its
@@ -96,13 +98,12 @@ static size_t forecast_series(gp_xl *x, xl_sheet *s, size_t row,
 }
 
 /* Under the series table that ends at `row`: the hold-out's note and the
- * forecast's own; sets lay->chart_top and returns the last row. */
+ * forecast's own, paragraphs across the sheet; returns the last row. */
 static size_t forecast_notes(gp_xl *x, xl_sheet *s, size_t row,
                              struct fc_layout *lay)
 {
     const gp_forecast *fc = x->r->forecast;
 
-    size_t table_end = row; /* the notes are the rows after it */
     if (lay->holdout) {
         char a[32], note[320];
         gp_format_time(fc->start_hour * 3600, a, sizeof a);
@@ -112,121 +113,145 @@ static size_t forecast_notes(gp_xl *x, xl_sheet *s, size_t row,
                  "last week (or day) before %s repeated, blank when that is "
                  "exact",
                  a, a);
-        worksheet_write_string(s->ws, (lxw_row_t)row + 1, 0, note, x->f.note);
+        gp_xl_para(s, row + 1, note, x->f.note_wrap);
         row++;
     }
     /* the forecast's own notes (growth applied, short history, ...), which
      * Summary lists with the run's warnings, beside its figures too */
     for (size_t i = 0; i < fc->notes.count; i++) {
-        worksheet_write_string(s->ws, (lxw_row_t)row + 1, 0, fc->notes.items[i],
-                               x->f.note);
+        gp_xl_para(s, row + 1, fc->notes.items[i], x->f.note_wrap);
         row++;
     }
-    /* the charts start beside the series table, or, when any note is
-     * under it (the hold-out's, the forecast's), a row below the last
-     * one: a note runs right over the empty cells, so however long it is
-     * it does not run under a chart */
-    lay->chart_top = row > table_end ? row + 2 : 3;
     return row;
 }
 
-/* The hourly P10/P50/P90 of every series from `row` (its heading).
- * Returns the first data row of each series (a new array, gp_free), or
- * NULL with x->nomem set. */
-static size_t *forecast_hourly(gp_xl *x, xl_sheet *s, size_t row)
+/* The daily table from `row` (its heading): each day's demand in the
+ * trace and the forecast's quantiles, every series summed
+ * (gp_report_forecast_days), and one line chart of them beside it, so
+ * that a reader sees where the history ends and the forecast starts.
+ * Returns the last row. */
+static size_t forecast_daily(gp_xl *x, xl_sheet *s, size_t row)
 {
-    static const char *const hp[] = {"Series", "Hour",    "P10",    "P50",
-                                     "P90",    "P10-P50", "P50-P90"};
+    static const char *const hd[] = {
+        "Day", "Hours", "Demand in the trace (instance-hours)", "P10", "P50",
+        "P90"};
+    static const char *const names[] = {"Demand in the trace",
+                                        "Forecast P10", "Forecast P50",
+                                        "Forecast P90"};
+    static const lxw_color_t colors[] = {0x404040, 0x9DC3E6, 0x2E75B6,
+                                         0x9DC3E6};
+    gp_forecast_day *days;
+    size_t n;
+
+    if (gp_report_forecast_days(x->r->forecast, x->t, &days, &n) != GP_OK) {
+        x->nomem = true;
+        return row;
+    }
+    worksheet_write_string(s->ws, (lxw_row_t)row++, 0,
+                           "Day by day, every series summed", x->f.h2);
+    gp_xl_para(s, row++,
+               "instance-hours a day: the trace's (history, and with a "
+               "hold-out the hours after the cut) and the forecast's, its "
+               "hourly P10s and P90s summed (a low and a high case, not the "
+               "day's own quantiles); a day the history or the horizon covers "
+               "in part sums the hours it covers.  Each series' hourly "
+               "P10/P50/P90 are on the sheet Forecast data, hidden so as "
+               "not to print thousands of rows (unhide it from the sheet "
+               "tabs' menu).",
+               x->f.note_wrap);
+    size_t head = row;
+    for (size_t i = 0; i < n; i++) {
+        const gp_forecast_day *d = &days[i];
+        row++;
+        gp_xl_num(s, row, 0, gp_xl_when((double)d->start), x->f.day);
+        gp_xl_num(s, row, 1, (double)d->hours, x->f.count);
+        gp_xl_num(s, row, 2, d->actual, x->f.num);
+        gp_xl_num(s, row, 3, d->p10, x->f.num);
+        gp_xl_num(s, row, 4, d->p50, x->f.num);
+        gp_xl_num(s, row, 5, d->p90, x->f.num);
+    }
+    gp_free(days);
+    if (row == head)
+        return row;
+    s->width[0] = s->width[0] > 12 ? s->width[0] : 12;
+    gp_xl_table(x, s, head, row, 0, hd, 6);
+    lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_LINE);
+    for (int k = 0; k < 4; k++) {
+        lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
+        lxw_chart_line line;
+        memset(&line, 0, sizeof line);
+        chart_series_set_categories(se, s->name, (lxw_row_t)head + 1, 0,
+                                    (lxw_row_t)row, 0);
+        chart_series_set_values(se, s->name, (lxw_row_t)head + 1,
+                                (lxw_col_t)(2 + k), (lxw_row_t)row,
+                                (lxw_col_t)(2 + k));
+        chart_series_set_name(se, names[k]);
+        line.color = colors[k];
+        line.width = k == 0 || k == 2 ? 2.25 : 1;
+        line.dash_type = k == 1 || k == 3 ? LXW_CHART_LINE_DASH_DASH : 0;
+        chart_series_set_line(se, &line);
+    }
+    chart_title_set_name(ch, "Instance-hours a day: the trace, then the "
+                             "forecast");
+    chart_axis_set_num_format(ch->x_axis, "mm-dd");
+    chart_axis_set_interval_unit(ch->x_axis, 7);
+    chart_axis_set_interval_tick(ch->x_axis, 7);
+    chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
+    gp_xl_insert_chart(x, s, head, 7, ch, 1.6);
+    return row;
+}
+
+/* The sheet at the workbook's end with each series' hourly P10/P50/P90,
+ * which the Forecast sheet sums by day: for reading and for other tools,
+ * left out of print (hidden: thousands of rows). */
+void gp_xl_sheet_forecast_data(gp_xl *x)
+{
+    static const char *const hp[] = {"Series", "Hour", "P10", "P50", "P90"};
     const gp_forecast *fc = x->r->forecast;
     char name[160];
+    xl_sheet s;
+    size_t row = 3;
 
-    worksheet_write_string(s->ws, (lxw_row_t)row++, 0, "Hourly forecast",
-                           x->f.h2);
+    gp_xl_sheet_new(x, &s, "Forecast data");
+    worksheet_hide(s.ws);
+    gp_xl_heading(x, &s, "Hourly forecast",
+                  "each series' forecast hour by hour, instance-hours "
+                  "demanded; the Forecast sheet sums it by day.  Left out of "
+                  "print: the sheet is hidden (unhide it from the sheet "
+                  "tabs' menu to see it).");
+    if (!fc) { /* the Forecast sheet says why */
+        gp_xl_not_computed(x, &s, 3, "the Forecast sheet says why");
+        gp_xl_fit(&s);
+        return;
+    }
     size_t head = row;
-    size_t *start = gp_xl_calloc(x, fc->n_series + 1, sizeof *start);
     for (size_t i = 0; i < fc->n_series; i++) {
         const gp_forecast_series *fs = &fc->series[i];
         series_name(x->t, fs->pool, fs->workload, name, sizeof name);
-        if (start)
-            start[i] = row + 1;
         for (size_t h = 0; h < fc->n_hours && row < XL_ROW_CAP; h++) {
             const gp_forecast_point *p = &fs->points[h];
             row++;
-            worksheet_write_string(s->ws, (lxw_row_t)row, 0, name, x->f.text);
-            gp_xl_num(s, row, 1, gp_xl_when((double)p->t), x->f.when);
-            gp_xl_num(s, row, 2, p->p10, x->f.num);
-            gp_xl_num(s, row, 3, p->p50, x->f.num);
-            gp_xl_num(s, row, 4, p->p90, x->f.num);
-            /* the band's layers, for the stacked-area chart (values, not
-             * formulas: thousands of rows of them would slow every
-             * recalculation for nothing a reader would change) */
-            gp_xl_num(s, row, 5, p->p50 - p->p10, x->f.num);
-            gp_xl_num(s, row, 6, p->p90 - p->p50, x->f.num);
+            worksheet_write_string(s.ws, (lxw_row_t)row, 0, name, x->f.text);
+            gp_xl_num(&s, row, 1, gp_xl_when((double)p->t), x->f.when);
+            gp_xl_num(&s, row, 2, p->p10, x->f.num);
+            gp_xl_num(&s, row, 3, p->p50, x->f.num);
+            gp_xl_num(&s, row, 4, p->p90, x->f.num);
         }
-    }
-    s->width[1] = 17;
-    if (row > head)
-        gp_xl_table(x, s, head, row, 0, hp, 7);
-    return start;
-}
-
-/* The band charts beside the tables, the series' hourly rows from
- * start[i] on. */
-static void forecast_charts(gp_xl *x, xl_sheet *s, const size_t *start,
-                            const struct fc_layout *lay)
-{
-    const gp_forecast *fc = x->r->forecast;
-    char name[160];
-
-    /* a band chart per series, up to four: P10 invisible, then the two
-     * halves of the band stacked on it */
-    for (size_t i = 0; start && i < fc->n_series && i < 4; i++) {
-        const gp_forecast_series *fs = &fc->series[i];
-        if (fc->n_hours == 0)
+        if (row >= XL_ROW_CAP)
             break;
-        lxw_row_t a = (lxw_row_t)start[i];
-        lxw_row_t z = (lxw_row_t)(start[i] + fc->n_hours - 1);
-        lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_AREA_STACKED);
-        static const char *const names[] = {"P10", "P10 to P50", "P50 to P90"};
-        static const lxw_col_t cols[] = {2, 5, 6};
-        static const lxw_color_t colors[] = {0xFFFFFF, 0x5B9BD5, 0xBDD7EE};
-        for (int k = 0; k < 3; k++) {
-            lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
-            lxw_chart_fill fill;
-            lxw_chart_line line;
-            memset(&fill, 0, sizeof fill);
-            memset(&line, 0, sizeof line);
-            chart_series_set_categories(se, s->name, a, 1, z, 1);
-            chart_series_set_values(se, s->name, a, cols[k], z, cols[k]);
-            chart_series_set_name(se, names[k]);
-            fill.color = colors[k];
-            fill.none = k == 0;
-            chart_series_set_fill(se, &fill);
-            line.none = 1;
-            chart_series_set_line(se, &line);
-        }
-        series_name(x->t, fs->pool, fs->workload, name, sizeof name);
-        char title[200];
-        snprintf(title, sizeof title,
-                 "Forecast, %s: instance-hours per "
-                 "hour",
-                 name);
-        chart_title_set_name(ch, title);
-        chart_axis_set_num_format(ch->x_axis, "mm-dd");
-        chart_axis_set_interval_unit(ch->x_axis,
-                                     fc->n_hours > 24 * 21 ? 168 : 24);
-        chart_axis_set_interval_tick(ch->x_axis,
-                                     fc->n_hours > 24 * 21 ? 168 : 24);
-        chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
-        chart_legend_delete_series(ch, (int16_t[]){0, -1});
-        gp_xl_insert_chart(x, s, lay->chart_top + i * 18, lay->n_cols + 1, ch,
-                           1.8);
     }
+    s.width[0] = 40;
+    s.width[1] = 17;
+    if (row > head)
+        gp_xl_table(x, &s, head, row, 0, hp, 5);
+    worksheet_freeze_panes(s.ws, 4, 1);
+    gp_xl_fit(&s);
 }
 
-/* The forecast per pool and workload: accuracy (with the train-until parameter,
- * the hold-out's too, as the JSON's holdout block) and the forecast's notes
- * under it, hourly quantiles, and a band chart per series. */
+/* The forecast per pool and workload: accuracy (with the train-until
+ * parameter, the hold-out's too, as the JSON's holdout block) and the
+ * forecast's notes under it, then the demand day by day, every series
+ * summed, with one chart of the history and the forecast. */
 void gp_xl_sheet_forecast(gp_xl *x)
 {
     const gp_forecast *fc = x->r->forecast;
@@ -249,9 +274,7 @@ void gp_xl_sheet_forecast(gp_xl *x)
     }
     size_t row = forecast_series(x, &s, 3, &lay);
     row = forecast_notes(x, &s, row, &lay);
-    size_t *start = forecast_hourly(x, &s, row + 2);
-    forecast_charts(x, &s, start, &lay);
-    gp_free(start);
+    forecast_daily(x, &s, row + 2);
     worksheet_freeze_panes(s.ws, 4, 1);
     gp_xl_fit(&s);
 }

@@ -37,22 +37,13 @@ static void kv_num(gp_xl *x, xl_sheet *s, size_t row, const char *k, double v,
 static size_t inputs_catalogs(gp_xl *x, xl_sheet *s, size_t row)
 {
     static const char *const h[] = {
-        "Provider",       "Region", "Currency", "Prices as of",
-        "Instance types", "File",   "Sources"};
+        "Provider", "Region", "Currency", "Prices as of", "Instance types",
+        "File"};
     const gp_pricing *p = x->r->info->pricing;
     worksheet_write_string(s->ws, (lxw_row_t)row++, 0, "Catalogs", x->f.h2);
     size_t first = row;
     for (size_t i = 0; i < p->n_catalogs; i++) {
         const gp_catalog *c = p->catalogs[i];
-        /* all of them: a 1,024-byte buffer cut the bundled AWS catalog's
-         * 1,110 characters of sources mid-word */
-        size_t len = 1, n = 0;
-        for (size_t k = 0; k < c->n_sources; k++)
-            len += strlen(c->sources[k]) + 2;
-        char *src = gp_xl_calloc(x, len, 1);
-        for (size_t k = 0; src && k < c->n_sources; k++)
-            n += (size_t)snprintf(src + n, len - n, "%s%s", k ? "; " : "",
-                                  c->sources[k]);
         row++;
         gp_xl_text(s, row, 0, c->provider, x->f.text);
         gp_xl_text(s, row, 1, c->region, x->f.text);
@@ -60,11 +51,28 @@ static size_t inputs_catalogs(gp_xl *x, xl_sheet *s, size_t row)
         gp_xl_text(s, row, 3, c->as_of, x->f.text);
         gp_xl_num(s, row, 4, (double)c->n_types, x->f.count);
         gp_xl_text(s, row, 5, c->path, x->f.text);
-        if (src) /* out of memory: the workbook fails (x->nomem) */
-            gp_xl_text_capped(s, row, 6, src, x->f.wrap);
+    }
+    gp_xl_table(x, s, first, row, 0, h, 6);
+    /* each catalog's sources under the table, a paragraph across the
+     * sheet: in a column of the table they made rows 20 lines tall */
+    for (size_t i = 0; i < p->n_catalogs; i++) {
+        const gp_catalog *c = p->catalogs[i];
+        /* all of them: a 1,024-byte buffer cut the bundled AWS catalog's
+         * 1,110 characters of sources mid-word */
+        size_t len = strlen(c->provider) + strlen(c->region) + 32, n;
+        for (size_t k = 0; k < c->n_sources; k++)
+            len += strlen(c->sources[k]) + 2;
+        char *src = gp_xl_calloc(x, len, 1);
+        if (!src) /* out of memory: the workbook fails (x->nomem) */
+            break;
+        n = (size_t)snprintf(src, len, "Sources, %s %s: ", c->provider,
+                             c->region);
+        for (size_t k = 0; k < c->n_sources; k++)
+            n += (size_t)snprintf(src + n, len - n, "%s%s", k ? "; " : "",
+                                  c->sources[k]);
+        gp_xl_para(s, ++row, src, x->f.note_wrap);
         gp_free(src);
     }
-    gp_xl_table(x, s, first, row, 0, h, 7);
     return row + 2;
 }
 
@@ -169,10 +177,10 @@ static size_t inputs_scenario(gp_xl *x, xl_sheet *s, size_t row)
         gp_free(k);
     }
     if (sc->n_strategies > 1 && x->r->rec)
-        worksheet_write_string(s->ws, (lxw_row_t)row++, 0,
-                               "recommend plans on the baseline's policy; "
-                               "simulate compares the strategies",
-                               x->f.note);
+        gp_xl_para(s, row++,
+                   "recommend plans on the baseline's policy; simulate "
+                   "compares the strategies",
+                   x->f.note_wrap);
     kv_num(x, s, row++, "Monte Carlo runs", sc->mc_runs, x->f.count);
     kv_num(x, s, row++, "Monte Carlo seed", (double)sc->mc_seed, x->f.count);
     kv_num(x, s, row++, "Commitments owned", (double)sc->n_commitments,
@@ -359,7 +367,7 @@ void gp_xl_sheet_inputs(gp_xl *x)
     worksheet_write_string(s.ws, (lxw_row_t)row++, 0, "Assumptions", x->f.h2);
     char estimates[160];
     if (estimate_note(x, estimates, sizeof estimates))
-        worksheet_write_string(s.ws, (lxw_row_t)row++, 0, estimates, x->f.note);
+        gp_xl_para(&s, row++, estimates, x->f.note_wrap);
     static const char *const notes[] = {
         "Commitments are amortized: effective hourly x quantity x the hours "
         "they are active, used or not; the cash view puts upfronts in the "
@@ -371,9 +379,13 @@ void gp_xl_sheet_inputs(gp_xl *x)
         "Annualised figures scale the window to 8,760 hours: they assume the "
         "window's demand repeats."};
     for (size_t i = 0; i < sizeof notes / sizeof notes[0]; i++)
-        worksheet_write_string(s.ws, (lxw_row_t)row++, 0, notes[i], x->f.note);
+        gp_xl_para(&s, row++, notes[i], x->f.note_wrap);
     if (s.width[0] < 30)
         s.width[0] = 30;
-    s.width[6] = s.width[6] > 50 ? 50 : s.width[6];
+    /* a page's worth (the bundled sample's runs a few rows over at the
+     * width its prices table sets) prints on one page rather than leave
+     * the assumptions alone on a second; a longer one flows on */
+    if (row <= 100)
+        s.pages_tall = 1;
     gp_xl_fit(&s);
 }

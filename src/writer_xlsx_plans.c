@@ -63,9 +63,7 @@ static size_t plans_of_recommendation(gp_xl *x, xl_sheet *s, size_t row)
         gp_xl_text(s, row, 8, p->route_training_to_spot ? "yes" : "no",
                    x->f.text);
         gp_xl_num(s, row, 9, (double)p->n_commitments, x->f.count);
-        worksheet_write_string(s->ws, (lxw_row_t)row, 10, p->risk,
-                               x->f.wrap);
-        s->width[10] = 60;
+        gp_xl_wrap(s, row, 10, p->risk, x->f.wrap, 48);
     }
     gp_xl_table(x, s, first, row, 0, h, 11);
     return row;

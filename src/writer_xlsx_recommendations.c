@@ -112,9 +112,9 @@ static void rec_row(gp_xl *x, xl_sheet *s, size_t row, const gp_action *a)
     char f[192], c1[XL_CELL_SIZE], c2[XL_CELL_SIZE], what[200];
     double qty, rate, annual, replaced;
     action_figures(x->r, a, &qty, &rate, &annual, &replaced);
-    gp_action_describe(a, what, sizeof what);
+    gp_action_plain(a, what, sizeof what);
     gp_xl_num(s, row, 0, a->rank, x->f.count);
-    gp_xl_text(s, row, 1, what, x->f.text);
+    gp_xl_wrap(s, row, 1, what, x->f.wrap, 30);
     gp_xl_text(s, row, 2, gp_action_type_name(a->type), x->f.text);
     if (a->type == GP_ACTION_ROUTING) {
         gp_xl_text(s, row, 5, "training on spot", x->f.text);
@@ -168,9 +168,7 @@ static void rec_row(gp_xl *x, xl_sheet *s, size_t row, const gp_action *a)
     gp_xl_num(s, row, 19, a->downside_net_savings, x->f.money);
     gp_xl_text(s, row, XL_REC_IN_PLAN_COL, in_plan(a) ? "yes" : "no",
                x->f.text);
-    worksheet_write_string(s->ws, (lxw_row_t)row, XL_REC_IN_PLAN_COL + 1,
-                           a->reason, x->f.wrap);
-    s->width[XL_REC_IN_PLAN_COL + 1] = 60;
+    gp_xl_wrap(s, row, XL_REC_IN_PLAN_COL + 1, a->reason, x->f.wrap, 40);
 }
 
 /* The totals under the Recommendations table (which ends at `row`), live
@@ -201,7 +199,7 @@ static void rec_totals(gp_xl *x, xl_sheet *s, size_t row,
         snprintf(f, sizeof f, "=SUMIF(%s:%s,\"yes\",%s:%s)", p1, p2, c1, c2);
         gp_xl_formula(s, row, sum_cols[k], f, v, x->f.money_bold);
     }
-    worksheet_write_string(s->ws, (lxw_row_t)row + 2, 0,
+    gp_xl_para(s, row + 2,
                            "Rate per unit: a reservation's effective hourly "
                            "rate (hourly + upfront / term hours), 1 per "
                            "dollar of a savings plan, after the scenario "
@@ -212,7 +210,7 @@ static void rec_totals(gp_xl *x, xl_sheet *s, size_t row,
                            "offered on top of the plan: not in it, nor in "
                            "its total or Summary's what-if; renew those that "
                            "save, let those that cost lapse.",
-                           x->f.note);
+                           x->f.note_wrap);
 }
 
 /* The ranked purchases, with live formulas, and the plan's totals. */
@@ -260,10 +258,10 @@ void gp_xl_sheet_recommendations(gp_xl *x, const xl_rec_rows *rr)
         return;
     }
     if (rec->n_actions == 0) {
-        worksheet_write_string(s.ws, 3, 0,
-                               "nothing to buy: no commitment would pay for "
-                               "itself over the window",
-                               x->f.note);
+        gp_xl_para(&s, 3,
+                   "nothing to buy: no commitment would pay for itself over "
+                   "the window",
+                   x->f.note_wrap);
         gp_xl_fit(&s);
         return;
     }
@@ -273,4 +271,19 @@ void gp_xl_sheet_recommendations(gp_xl *x, const xl_rec_rows *rr)
     rec_totals(x, &s, row, rr);
     worksheet_freeze_panes(s.ws, 4, 2);
     gp_xl_fit(&s);
+    /* type, provider, region, instance type or plan, term and payment,
+     * which the Action says in words, are grouped and collapsed (the +
+     * over column I shows them), so the table prints one page wide at a
+     * size that can be read; the Summary's formulas read them all the
+     * same */
+    lxw_row_col_options o;
+    memset(&o, 0, sizeof o);
+    o.hidden = 1;
+    o.level = 1;
+    for (lxw_col_t c = 2; c <= 7; c++)
+        worksheet_set_column_opt(s.ws, c, c, s.width[c] < 60 ? s.width[c] : 60,
+                                 NULL, &o);
+    memset(&o, 0, sizeof o);
+    o.collapsed = 1;
+    worksheet_set_column_opt(s.ws, 8, 8, s.width[8], NULL, &o);
 }

@@ -430,11 +430,11 @@ static size_t spot_job_runs(gp_xl *x, xl_sheet *s, size_t row)
         s->width[3] = s->width[4] = 17;
         gp_xl_table(x, s, first, row, 0, hj, 16);
     } else {
-        worksheet_write_string(s->ws, (lxw_row_t)row, 0,
-                               "no job runs replayed on spot: the trace has "
-                               "no job_id, no strategy launches on spot, or "
-                               "the runs started before the window",
-                               x->f.note);
+        gp_xl_para(s, row,
+                   "no job runs replayed on spot: the trace has no job_id, "
+                   "no strategy launches on spot, or the runs started before "
+                   "the window",
+                   x->f.note_wrap);
     }
     return row;
 }
@@ -458,7 +458,7 @@ static void spot_runs_cut(gp_xl *x, xl_sheet *s, size_t row)
                  gp_plural(l->spot_runs_before_window, "run", "runs"),
                  gp_plural(l->spot_runs_before_window, "its", "their"),
                  l->spot_runs_before_window_ih);
-        worksheet_write_string(s->ws, (lxw_row_t)row++, 0, line, x->f.note);
+        gp_xl_para(s, row++, line, x->f.note_wrap);
     }
 }
 

@@ -6,6 +6,7 @@
  */
 #include "forecast.h"
 #include "recommend.h"
+#include "report.h"
 #include "util.h"
 #include "writer_xlsx.h"
 
@@ -16,6 +17,10 @@
 /* ---- Summary ---------------------------------------------------------------
  */
 
+/* Column C, where each figure's note stands beside it, wraps at this
+ * width. */
+#define XL_NOTE_WIDTH 50
+
 /* One headline row: label, value, and a note saying where it comes from. */
 static void headline(gp_xl *x, xl_sheet *s, size_t row, const char *label,
                      double v, lxw_format *f, const char *note)
@@ -23,8 +28,8 @@ static void headline(gp_xl *x, xl_sheet *s, size_t row, const char *label,
     worksheet_write_string(s->ws, (lxw_row_t)row, 0, label, x->f.label);
     gp_xl_num(s, row, 1, v, f);
     if (note)
-        worksheet_write_string(s->ws, (lxw_row_t)row, 2, gp_xl_shown(x, note),
-                               x->f.note);
+        gp_xl_wrap(s, row, 2, gp_xl_shown(x, note), x->f.note_wrap,
+                   XL_NOTE_WIDTH);
 }
 
 /* A headline row whose value is a live formula, cached with the
@@ -36,7 +41,7 @@ static void headline_formula(gp_xl *x, xl_sheet *s, size_t row,
     worksheet_write_string(s->ws, (lxw_row_t)row, 0, label, x->f.label);
     gp_xl_formula(s, row, 1, formula, v, f);
     if (note)
-        worksheet_write_string(s->ws, (lxw_row_t)row, 2, note, x->f.note);
+        gp_xl_wrap(s, row, 2, note, x->f.note_wrap, XL_NOTE_WIDTH);
 }
 
 /* Where the headline put its two costs, for the what-if block's
@@ -203,9 +208,14 @@ static size_t summary_headline(gp_xl *x, xl_sheet *s, size_t row, size_t hours,
                  "upfronts paid in the window, fees as billed");
     }
     snprintf(f1, sizeof f1, "=%s*8760/%zu", c, hours);
+    char scaled[160];
+    snprintf(scaled, sizeof scaled,
+             "scaled from %.1f days (%zu hours) of data to a year (8,760 "
+             "hours): it assumes those days repeat all year",
+             (double)hours / 24, hours);
     headline_formula(x, s, row++, "Net savings per year at this rate", f1,
                      (current - plan) * 8760.0 / (double)hours, x->f.money,
-                     "the window's savings scaled to 8,760 hours");
+                     scaled);
     if (r->rec)
         row = headline_recommendation(x, s, row, forward);
     return row + 1;
@@ -236,9 +246,9 @@ static size_t summary_actions(gp_xl *x, xl_sheet *s, size_t row)
             const gp_action *ac = &r->rec->actions[i];
             char line[220];
             row++;
-            gp_action_describe(ac, what, sizeof what);
+            gp_action_plain(ac, what, sizeof what);
             snprintf(line, sizeof line, "%d. %s", ac->rank, what);
-            gp_xl_text(s, row, 0, line, x->f.text);
+            gp_xl_wrap(s, row, 0, line, x->f.wrap, 50);
             gp_xl_num(s, row, 1, ac->net_savings, x->f.money);
             gp_xl_num(s, row, 2,
                       ac->type == GP_ACTION_ROUTING ? 0 : ac->upfront,
@@ -333,14 +343,23 @@ static size_t what_if_actions(gp_xl *x, xl_sheet *s, size_t row,
              "=SUMIF(Recommendations!%s:%s,\"yes\",Recommendations!%s:%s)"
              "*(1+%s)",
              p0, p1, n0, n1, in2);
+    int64_t start;
+    size_t hours;
+    char scaled[160];
+    gp_xl_window_of(x->r, &start, &hours);
+    snprintf(scaled, sizeof scaled,
+             "the window's covered usage at on-demand rates, scaled from "
+             "%.1f days to a year",
+             (double)hours / 24);
     headline_formula(x, s, row++, "Spend the actions replace, per year", f,
-                     rr->replaced, x->f.money,
-                     "the window's covered usage at on-demand rates, "
-                     "scaled to a year");
+                     rr->replaced, x->f.money, scaled);
     snprintf(f, sizeof f, "=%s-%s", rc, cc);
+    snprintf(scaled, sizeof scaled,
+             "what the purchases save per year at these rates, if the "
+             "window's %.1f days repeat all year",
+             (double)hours / 24);
     headline_formula(x, s, row++, "Annual net savings of the actions", f,
-                     rr->replaced - rr->annual_cost, x->f.money_bold,
-                     "what the purchases save per year at these rates");
+                     rr->replaced - rr->annual_cost, x->f.money_bold, scaled);
     return row + 1;
 }
 
@@ -422,8 +441,7 @@ static size_t summary_what_if(gp_xl *x, xl_sheet *s, size_t row,
 static void summary_warning(gp_xl *x, xl_sheet *s, size_t *row,
                             const char *text)
 {
-    worksheet_write_string(s->ws, (lxw_row_t)(*row)++, 0, gp_xl_shown(x, text),
-                           x->f.warn);
+    gp_xl_para(s, (*row)++, gp_xl_shown(x, text), x->f.warn_wrap);
 }
 
 /* Warnings: unlabelled usage, idle spans, the run's warnings (estimated
@@ -457,33 +475,56 @@ static size_t summary_warnings(gp_xl *x, xl_sheet *s, size_t row)
     return row + 1;
 }
 
-/* The forecast command's headline: the horizon and its demand. */
+/* A row of two dates (epoch seconds) in B and C, and a note in D. */
+static void date_row(gp_xl *x, xl_sheet *s, size_t row, const char *label,
+                     int64_t from, int64_t to, const char *note)
+{
+    worksheet_write_string(s->ws, (lxw_row_t)row, 0, label, x->f.label);
+    gp_xl_num(s, row, 1, gp_xl_when((double)from), x->f.when);
+    gp_xl_num(s, row, 2, gp_xl_when((double)to), x->f.when);
+    worksheet_write_string(s->ws, (lxw_row_t)row, 3, note, x->f.note);
+}
+
+/* The forecast's headline: the horizon and its demand, with the stale
+ * trace's warning beside it; left out, a line saying why, when the
+ * horizon is past (a forecast from the hours before a cut is a backtest,
+ * asked for: it stays). */
 static size_t summary_forecast(gp_xl *x, xl_sheet *s, size_t row)
 {
     const gp_forecast *fc = x->r->forecast;
-    double p10 = 0, p50 = 0, p90 = 0;
-    char a[32], z[32], buf[160];
+    gp_forecast_headline h;
+    int64_t a = fc->start_hour * 3600;
+    int64_t z = (fc->start_hour + (int64_t)fc->n_hours) * 3600;
+    char buf[400], from[32], to[32], today[32];
 
-    for (size_t i = 0; i < fc->n_series; i++)
-        for (size_t h = 0; h < fc->n_hours; h++) {
-            p10 += fc->series[i].points[h].p10;
-            p50 += fc->series[i].points[h].p50;
-            p90 += fc->series[i].points[h].p90;
-        }
-    gp_format_time(fc->start_hour * 3600, a, sizeof a);
-    gp_format_time((fc->start_hour + (int64_t)fc->n_hours) * 3600, z, sizeof z);
+    gp_report_forecast_headline(x->r->info, fc, &h);
     worksheet_write_string(s->ws, (lxw_row_t)row++, 0,
                            "Forecast headline (see Forecast)", x->f.h2);
-    snprintf(buf, sizeof buf, "%s to %s (%zu hours), %zu series", a, z,
-             fc->n_hours, fc->n_series);
-    worksheet_write_string(s->ws, (lxw_row_t)row, 0, "Horizon", x->f.label);
-    worksheet_write_string(s->ws, (lxw_row_t)row++, 1, buf, x->f.text);
-    /* (written without widening: it overflows into the empty cells) */
-    headline(x, s, row++, "Instance-hours demanded, P50", p50, x->f.num,
+    if (h.past && !x->r->info->train_until) {
+        gp_format_time(a, from, sizeof from);
+        gp_format_time(z, to, sizeof to);
+        gp_format_time(x->r->info->today, today, sizeof today);
+        from[10] = to[10] = today[10] = '\0'; /* the dates alone */
+        snprintf(buf, sizeof buf,
+                 "left out: the forecast runs from the trace's end, %s to "
+                 "%s, which is before today (%s); the Forecast sheet shows "
+                 "it, but it plans nothing ahead: give a recent trace",
+                 from, to, today);
+        gp_xl_para(s, row++, buf, x->f.warn_wrap);
+        gp_warnings_clear(&h.stale);
+        return row + 1;
+    }
+    for (size_t i = 0; i < h.stale.count; i++)
+        gp_xl_para(s, row++, h.stale.items[i], x->f.warn_wrap);
+    gp_warnings_clear(&h.stale);
+    snprintf(buf, sizeof buf, "%zu hours, %zu series", fc->n_hours,
+             fc->n_series);
+    date_row(x, s, row++, "Horizon", a, z, buf);
+    headline(x, s, row++, "Instance-hours demanded, P50", h.p50, x->f.num,
              "summed over every series and hour");
-    headline(x, s, row++, "Instance-hours demanded, P10", p10, x->f.num,
+    headline(x, s, row++, "Instance-hours demanded, P10", h.p10, x->f.num,
              "a low case: hourly P10s summed");
-    headline(x, s, row++, "Instance-hours demanded, P90", p90, x->f.num,
+    headline(x, s, row++, "Instance-hours demanded, P90", h.p90, x->f.num,
              "a high case: hourly P90s summed");
     return row + 1;
 }
@@ -495,33 +536,32 @@ void gp_xl_sheet_summary(gp_xl *x, const xl_rec_rows *rr)
     xl_sheet s;
     int64_t start;
     size_t hours, row;
-    char a[32], z[32], line[400];
+    char line[400];
 
     gp_xl_sheet_new(x, &s, "Summary");
     gp_xl_window_of(r, &start, &hours);
-    gp_format_time(start * 3600, a, sizeof a);
-    gp_format_time((start + (int64_t)hours) * 3600, z, sizeof z);
     gp_xl_heading(x, &s,
                   r->rec ? "GPU purchasing plan"
                          : (r->n_ledgers ? "GPU purchasing strategies compared"
                                          : "GPU demand forecast"),
                   NULL);
-    snprintf(line, sizeof line, "%s: %s to %s, %zu hours (%.1f days), %s",
-             r->rec && r->rec->forward
-                 ? "Planned for the forecast horizon"
-                 : (r->n_ledgers || r->rec ? "Data window"
-                                           : "History forecast from"),
-             a, z, hours, (double)hours / 24,
-             r->info->used_sample ? "the bundled sample" : "the given trace");
-    worksheet_write_string(s.ws, 1, 0, line, x->f.subtitle);
     snprintf(line, sizeof line,
              "gpuplan %s %s; scenario %s; %llu trace rows; all amounts in "
-             "%s",
+             "%s; times in UTC",
              GP_VERSION, r->info->command,
              r->info->scenario->name ? r->info->scenario->name : "(default)",
              (unsigned long long)r->info->trace->rows_read,
              gp_money_currency());
-    worksheet_write_string(s.ws, 2, 0, line, x->f.subtitle);
+    gp_xl_para(&s, 1, line, x->f.subtitle_wrap);
+    snprintf(line, sizeof line, "%zu hours (%.1f days), %s", hours,
+             (double)hours / 24,
+             r->info->used_sample ? "the bundled sample" : "the given trace");
+    date_row(x, &s, 2,
+             r->rec && r->rec->forward
+                 ? "Planned for the forecast horizon"
+                 : (r->n_ledgers || r->rec ? "Data window"
+                                           : "History forecast from"),
+             start * 3600, (start + (int64_t)hours) * 3600, line);
     row = 4;
     if (r->n_ledgers || r->rec) {
         struct headline_cells hc;
@@ -535,7 +575,8 @@ void gp_xl_sheet_summary(gp_xl *x, const xl_rec_rows *rr)
     s.width[0] = s.width[0] > 44 ? s.width[0] : 44;
     if (s.width[1] < 18)
         s.width[1] = 18;
+    if (s.width[2] < 18)
+        s.width[2] = 18;
     gp_xl_fit(&s);
-    worksheet_set_column(s.ws, 2, 2, 16, NULL);
     worksheet_activate(s.ws);
 }

@@ -23,6 +23,9 @@ typedef struct gp_run_info {
     const gp_scenario *scenario;
     const gp_trace *trace;
     bool used_sample;
+    /* epoch seconds the run takes for now (the command's clock or the
+     * date it was given): how stale a forecast is; 0 unknown */
+    int64_t today;
     gp_warnings warnings; /* owned: pricing warnings plus the run's own */
     /* the first n_load_warnings of them were printed as the inputs
      * loaded (the catalogs' and scenario's, the rows set aside as bad) */

@@ -564,6 +564,7 @@ void gp_cli_run_info(gp_run_info *info, const char *command, const gp_cli *cli,
     info->scenario = in->scenario;
     info->trace = in->trace;
     info->used_sample = in->used_sample;
+    info->today = gp_cli_today();
     for (size_t i = 0; i < in->pricing->warnings.count; i++)
         gp_warnings_add(&info->warnings, "%s", in->pricing->warnings.items[i]);
     /* the terminal said so as the trace loaded ("N rows rejected; see

@@ -52,14 +52,15 @@ head = [c.value for c in s[4]]
 col = {h: i for i, h in enumerate(head)}
 rows = {}
 for r in s.iter_rows(min_row=5, values_only=True):
-    if r[col["Action"]] and str(r[col["Action"]]).startswith("renew "):
+    if r[col["Action"]] and str(r[col["Action"]]).startswith("Renew: "):
         rows[r[col["Action"]]] = r
 want = {
     # window net savings, annual cost, replaced per year, annual net
-    "renew 2 x x.large us-east-1, 1y partial_upfront":
-        (1680, 87600, 175200, 87600),
-    "renew 1 x x.large us-east-1, 1y partial_upfront":
-        (2520, 43800, 87600, 43800),
+    # (the Action in plain words, gp_action_plain, since #39)
+    "Renew: reserve 2 x.large (aws us-east-1) for 1 year, paid partly "
+    "upfront": (1680, 87600, 175200, 87600),
+    "Renew: reserve 1 x.large (aws us-east-1) for 1 year, paid partly "
+    "upfront": (2520, 43800, 87600, 43800),
 }
 assert sorted(rows) == sorted(want), rows
 for name, (net, annual, replaced, annual_net) in want.items():

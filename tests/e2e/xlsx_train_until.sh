@@ -43,8 +43,9 @@ import datetime as dt, sys, openpyxl
 d = sys.argv[1]
 
 def hourly(wb):
-    """The Forecast sheet's hourly rows: (series, hour, P10, P50, P90)."""
-    return [r[:5] for r in wb["Forecast"].iter_rows(values_only=True)
+    """The hourly rows (series, hour, P10, P50, P90), on the sheet
+    Forecast data since #39."""
+    return [r[:5] for r in wb["Forecast data"].iter_rows(values_only=True)
             if r and r[0] and isinstance(r[1], dt.datetime)]
 
 def options(wb):
@@ -64,9 +65,10 @@ assert h[0][1] == dt.datetime(2026, 1, 15), h[0]
 assert len(h) == 2184, len(h)
 assert all(abs(r[3] - 10) < 1e-9 for r in h), [r for r in h if r[3] != 10][:3]
 summary = [r for r in wb["Summary"].iter_rows(values_only=True)]
-horizon = [r[1] for r in summary if r[0] == "Horizon"]
-assert horizon == ["2026-01-15T00:00:00Z to 2026-04-16T00:00:00Z "
-                   "(2184 hours), 1 series"], horizon
+# the horizon as dates (#39): a backtest's stays, its horizon past or not
+horizon = [r[1:4] for r in summary if r[0] == "Horizon"]
+assert horizon == [(dt.datetime(2026, 1, 15), dt.datetime(2026, 4, 16),
+                    "2184 hours, 1 series")], horizon
 o = options(wb)
 assert o == {"--train-until": "2026-01-15T00:00:00Z (recommended from the "
              "hours before it, bought and billed from it)",

@@ -15,6 +15,7 @@
 // clang-format on
 
 #include <dirent.h>
+#include <math.h>
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -371,6 +372,76 @@ test_forecast_workbook_holds_its_forecast_the_same_twice(void **state)
     gp_trace_free(t);
 }
 
+/* The Forecast sheet's daily table and Summary's forecast headline
+ * (report.c) on the trace above: three days, 2 g5.xlarge from 00:00 to
+ * 12:00 and 3 from 12:00 to 24:00, so 12 x 2 + 12 x 3 = 60 instance-hours
+ * a day, forecast exactly for the next two days.  Five days: 2026-01-05
+ * to 01-07 with 60 in the trace and no forecast, 01-08 and 01-09 with a
+ * P50 of 60 (its P10 and P90 the hourly ones summed) and nothing in the
+ * trace; 24 hours each.  The headline sums 2 x 60 = 120; its horizon ends 2026-01-10, so
+ * it is past on 2026-01-10 and not on 2026-01-09, a day after the trace
+ * ends (not stale: no warning). */
+static void test_forecast_days_and_headline_by_hand(void **state)
+{
+    char csv[80 * 80];
+    size_t n = 0, n_days;
+    gp_forecast *fc = NULL;
+    gp_forecast_day *days;
+    gp_forecast_headline h;
+    gp_scenario *s = NULL;
+    gp_run_info info;
+    gp_error err;
+    (void)state;
+
+    n += (size_t)sprintf(csv, "timestamp,instance_type,instances,workload\n");
+    for (int hr = 0; hr < 72; hr++)
+        n += (size_t)sprintf(csv + n,
+                             "2026-01-%02dT%02d:00:00Z,g5.xlarge,%d,"
+                             "inference\n",
+                             5 + hr / 24, hr % 24, 2 + (hr % 24 >= 12));
+    gp_trace *t = trace_of(csv);
+    gp_error_clear(&err);
+    assert_int_equal(gp_scenario_default(&s, &err), GP_OK);
+    assert_int_equal(gp_forecast_run(t, s, 48, NULL, &fc, &err), GP_OK);
+    assert_int_equal(gp_report_forecast_days(fc, t, &days, &n_days), GP_OK);
+    assert_int_equal(n_days, 5);
+    for (size_t i = 0; i < n_days; i++) {
+        /* 2026-01-05T00:00:00Z is 1767571200 */
+        assert_int_equal(days[i].start, 1767571200 + (int64_t)i * 86400);
+        assert_int_equal(days[i].hours, 24);
+        if (i < 3) {
+            assert_close(days[i].actual, 60, 1e-9);
+            assert_true(isnan(days[i].p50));
+        } else {
+            /* P10 and P90: the day's hourly ones summed */
+            double p10 = 0, p90 = 0;
+            for (size_t k = 24 * (i - 3); k < 24 * (i - 2); k++) {
+                p10 += fc->series[0].points[k].p10;
+                p90 += fc->series[0].points[k].p90;
+            }
+            assert_true(isnan(days[i].actual));
+            assert_close(days[i].p10, p10, 1e-9);
+            assert_close(days[i].p50, 60, 1e-9);
+            assert_close(days[i].p90, p90, 1e-9);
+        }
+    }
+    gp_free(days);
+    memset(&info, 0, sizeof info);
+    info.trace = t;
+    info.today = 1767916800 + 86400; /* 2026-01-10T00:00:00Z */
+    gp_report_forecast_headline(&info, fc, &h);
+    assert_close(h.p50, 120, 1e-9);
+    assert_true(h.past);
+    assert_int_equal(h.stale.count, 0);
+    info.today = 1767916800; /* 2026-01-09T00:00:00Z */
+    gp_report_forecast_headline(&info, fc, &h);
+    assert_false(h.past);
+    assert_int_equal(h.stale.count, 0);
+    gp_forecast_free(fc);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -383,6 +454,7 @@ int main(void)
         cmocka_unit_test(test_out_of_memory_writes_no_workbook),
         cmocka_unit_test(
             test_forecast_workbook_holds_its_forecast_the_same_twice),
+        cmocka_unit_test(test_forecast_days_and_headline_by_hand),
     };
     gsl_set_error_handler_off();
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);

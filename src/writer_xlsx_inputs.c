@@ -3,6 +3,7 @@
  * the options given, the catalogs and prices, the scenario, the trace and
  * the assumptions every number rests on.
  */
+#include "classify.h"
 #include "recommend.h"
 #include "util.h"
 #include "writer_xlsx.h"
@@ -226,6 +227,68 @@ static size_t inputs_trace(gp_xl *x, xl_sheet *s, size_t row)
     return row + 1;
 }
 
+/* The most classified series the Inputs sheet lists one by one. */
+#define MAX_CLASSIFIED_ROWS 200
+
+/* The series classification decided (unlabelled in the trace): each one's
+ * label, confidence and what it was billed as, then what confirming the
+ * held-back ones is worth (classify.h). */
+static size_t inputs_classified(gp_xl *x, xl_sheet *s, size_t row)
+{
+    static const char *const h[] = {"Instance type", "Team",     "Project",
+                                    "Workload",      "Confidence", "Billed as"};
+    const gp_classification *c = x->r->info->classified;
+    const gp_trace *t = x->t;
+    size_t shown = 0, decided = 0;
+
+    if (!c)
+        return row;
+    for (size_t i = 0; i < c->n_series; i++)
+        decided += c->series[i].decided;
+    if (!decided)
+        return row;
+    worksheet_write_string(s->ws, (lxw_row_t)row++, 0,
+                           "Classified series (unlabelled in the trace)",
+                           x->f.h2);
+    size_t first = row;
+    for (size_t i = 0; i < c->n_series && shown < MAX_CLASSIFIED_ROWS; i++) {
+        const gp_series_class *v = &c->series[i];
+        if (!v->decided)
+            continue;
+        row++;
+        shown++;
+        gp_xl_text(s, row, 0, t->pools[v->pool].type->name, x->f.text);
+        gp_xl_text(s, row, 1, v->team >= 0 ? t->labels[v->team] : "",
+                   x->f.text);
+        gp_xl_text(s, row, 2, v->project >= 0 ? t->labels[v->project] : "",
+                   x->f.text);
+        gp_xl_text(s, row, 3, gp_classify_label_name(v), x->f.text);
+        gp_xl_num(s, row, 4, v->confidence, x->f.pct);
+        gp_xl_text(s, row, 5, gp_workload_name(gp_classify_planned(v)),
+                   x->f.text);
+    }
+    gp_xl_table(x, s, first, row, 0, h, 6);
+    char buf[256];
+    if (decided > shown) {
+        snprintf(buf, sizeof buf,
+                 "%zu more classified series are not listed; gpuplan "
+                 "classify lists them all.",
+                 decided - shown);
+        gp_xl_para(s, ++row, buf, x->f.note_wrap);
+    }
+    if (c->worth_series && c->worth >= 0.005) {
+        char money[48];
+        gp_format_money(c->worth, money, sizeof money);
+        snprintf(buf, sizeof buf,
+                 "%zu series lean training but were billed as inference "
+                 "(unknown, or under the spot confidence): labelled "
+                 "training they would save %s on spot.",
+                 c->worth_series, money);
+        gp_xl_para(s, ++row, buf, x->f.note_wrap);
+    }
+    return row + 2;
+}
+
 /* The options given on the command line that change the numbers (the
  * catalogs, scenario and trace have sections of their own). */
 static size_t inputs_options(gp_xl *x, xl_sheet *s, size_t row)
@@ -364,6 +427,7 @@ void gp_xl_sheet_inputs(gp_xl *x)
     row = inputs_prices(x, &s, row);
     row = inputs_scenario(x, &s, row);
     row = inputs_trace(x, &s, row);
+    row = inputs_classified(x, &s, row);
     worksheet_write_string(s.ws, (lxw_row_t)row++, 0, "Assumptions", x->f.h2);
     char estimates[160];
     if (estimate_note(x, estimates, sizeof estimates))

@@ -45,6 +45,9 @@ typedef struct gp_run_info {
     /* the idle spans the run reports (simulate's, a recommendation's
      * window), or NULL: gp_usage_warnings says how many */
     const struct gp_idle_report *idle;
+    /* what classification decided of the trace's unlabelled usage (the
+     * Inputs sheet lists it), or NULL */
+    const struct gp_classification *classified;
 } gp_run_info;
 
 /* Text from the library with its run parameters shown as info says

@@ -180,6 +180,7 @@ static int forecast_exec(gp_cli *cli)
         return 1;
     }
     gp_cli_run_info(&info, "forecast", cli, &in);
+    info.classified = classified;
     forecast_warn(cli, &info, &in, classified, fc);
     if (cli->out &&
         gp_xlsx_write_forecast(cli->out, &info, fc, &err) != GP_OK) {

@@ -442,6 +442,7 @@ static int recommend_exec(gp_cli *cli)
     run.classified = classified;
     run.err = &err;
     gp_cli_run_info(&run.info, "recommend", cli, &in);
+    run.info.classified = classified;
     run.idle = idle_of(&in, r);
     run.info.idle = run.idle;
     recommend_warn(&run);

@@ -338,6 +338,7 @@ static void warn(simulate_run *run)
     gp_run_info *info = &run->info;
 
     gp_cli_run_info(info, "simulate", run->cli, &run->in);
+    info->classified = run->classified;
     info->idle = run->idle;
     gp_run_info_warn(info, run->ledgers, run->n);
     gp_cli_classification_worth(run->cli, &run->in, run->classified);

@@ -85,6 +85,27 @@ typedef struct gp_opt {
 gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
                        const gp_pricing *pricing, const gp_run_spec *spec,
                        int max_term, unsigned payments, gp_error *err);
+
+/* What the optimizer may buy, as the clouds' recommenders let a user say
+ * (SPEC 7.2): a bit per term in years (GP_TERM_BIT(1) | GP_TERM_BIT(3)),
+ * per gp_payment, per instrument (GP_BUY_*). */
+#define GP_TERM_BIT(years) (1u << (years))
+enum {
+    GP_BUY_RESERVED = 1,
+    GP_BUY_FAMILY_PLAN = 2,
+    GP_BUY_COMPUTE_PLAN = 4,
+    GP_BUY_ALL = 7
+};
+typedef struct gp_opt_choices {
+    unsigned terms, payments, instruments;
+} gp_opt_choices;
+
+/* gp_opt_build with the choices spelled out (gp_opt_build is this with
+ * terms up to max_term and every instrument). */
+gp_status gp_opt_build_choices(gp_opt **out, const gp_trace *trace,
+                               const gp_pricing *pricing,
+                               const gp_run_spec *spec,
+                               const gp_opt_choices *ch, gp_error *err);
 void gp_opt_free(gp_opt *o);
 
 /* Starts o's decisions from `from`'s: reservations by pool, plans by

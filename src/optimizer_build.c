@@ -51,6 +51,12 @@ static bool payment_allowed(unsigned payments, gp_payment p)
     return (payments >> p) & 1u;
 }
 
+/* Whether choices ch allow a term of `years`. */
+static bool term_allowed(const gp_opt_choices *ch, int years)
+{
+    return years > 0 && years < 32 && (ch->terms >> years) & 1u;
+}
+
 /* Adds a plan: owned (S fixed, its active hours) or to buy (whole window),
  * eligible pools with the offer matching kind/term/payment. */
 static gp_status add_plan(gp_opt *o, gp_plan_kind kind, const char *provider,
@@ -106,15 +112,15 @@ static gp_status add_plan(gp_opt *o, gp_plan_kind kind, const char *provider,
  * rates, weighted by the demand they would apply to, are lowest. */
 static bool best_plan_offer(const gp_opt *o, gp_plan_kind kind,
                             const char *provider, const char *region,
-                            const char *family, int max_term,
-                            unsigned payments, int *term, gp_payment *pay)
+                            const char *family, const gp_opt_choices *ch,
+                            int *term, gp_payment *pay)
 {
     double best = INFINITY;
     for (int t = 1; t <= 3; t += 2) {
-        if (t > max_term)
+        if (!term_allowed(ch, t))
             continue;
         for (int pm = 0; pm < 3; pm++) {
-            if (!payment_allowed(payments, (gp_payment)pm))
+            if (!payment_allowed(ch->payments, (gp_payment)pm))
                 continue;
             double num = 0, den = 0, per_od = 0;
             for (size_t p = 0; p < o->n_pools; p++) {
@@ -154,21 +160,22 @@ static bool best_plan_offer(const gp_opt *o, gp_plan_kind kind,
     return isfinite(best);
 }
 
-/* The cheapest reservation `max_term` and `payments` allow for pool, and
+/* The cheapest reservation choices `ch` allow for pool, and
  * its effective rate (none when no offer is cheaper than on demand).
  * Between two that cost the same but for the catalog's rounding, the
  * shorter term, then the smaller upfront (Azure charges the same either
  * way: 2.31399/h against 20270.55 upfront, 2.3139897/h, bought $40,541
  * upfront for $0.0008). */
-static void choose_reservation(gp_opt_pool *pool, int max_term,
-                               unsigned payments)
+static void choose_reservation(gp_opt_pool *pool, const gp_opt_choices *ch)
 {
     double best = INFINITY;
+    if (!(ch->instruments & GP_BUY_RESERVED))
+        return;
     for (size_t k = 0; k < pool->type->n_reserved; k++) {
         const gp_reserved_offer *of = &pool->type->reserved[k];
         double eff = gp_reserved_effective_hourly(of);
-        if (of->term_years > max_term ||
-            !payment_allowed(payments, of->payment) || eff >= pool->od)
+        if (!term_allowed(ch, of->term_years) ||
+            !payment_allowed(ch->payments, of->payment) || eff >= pool->od)
             continue;
         const gp_reserved_offer *was = pool->ri_offer;
         bool tie = was && fabs(eff - best) <= SAME_RATE * (1 + best);
@@ -223,7 +230,7 @@ static gp_status add_owned_plans(gp_opt *o, const gp_commitment **owned,
 /* Adds the plans to buy over the whole window, each at its cheapest
  * allowed offer: compute per provider, instance_family per provider,
  * region and family. */
-static gp_status add_plans_to_buy(gp_opt *o, int max_term, unsigned payments)
+static gp_status add_plans_to_buy(gp_opt *o, const gp_opt_choices *ch)
 {
     for (size_t p = 0; p < o->n_pools; p++) {
         const gp_opt_pool *pool = &o->pools[p];
@@ -241,17 +248,17 @@ static gp_status add_plans_to_buy(gp_opt *o, int max_term, unsigned payments)
                     seen_f = true;
             }
         }
-        if (!seen_f &&
+        if (!seen_f && (ch->instruments & GP_BUY_FAMILY_PLAN) &&
             best_plan_offer(o, GP_PLAN_FAMILY, pool->catalog->provider,
-                            pool->catalog->region, pool->type->family,
-                            max_term, payments, &term, &pay) &&
+                            pool->catalog->region, pool->type->family, ch,
+                            &term, &pay) &&
             add_plan(o, GP_PLAN_FAMILY, pool->catalog->provider,
                      pool->catalog->region, pool->type->family, term, pay,
                      false, 0, 0, o->n_hours) != GP_OK)
             return GP_ERR_NOMEM;
-        if (!seen_c &&
+        if (!seen_c && (ch->instruments & GP_BUY_COMPUTE_PLAN) &&
             best_plan_offer(o, GP_PLAN_COMPUTE, pool->catalog->provider, "",
-                            "", max_term, payments, &term, &pay) &&
+                            "", ch, &term, &pay) &&
             add_plan(o, GP_PLAN_COMPUTE, pool->catalog->provider, "", "",
                      term, pay, false, 0, 0, o->n_hours) != GP_OK)
             return GP_ERR_NOMEM;
@@ -279,6 +286,19 @@ static void order_plans(gp_opt *o)
 gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
                        const gp_pricing *pricing, const gp_run_spec *spec,
                        int max_term, unsigned payments, gp_error *err)
+{
+    gp_opt_choices ch = {GP_TERM_BIT(1), payments, GP_BUY_ALL};
+    if (max_term >= 3)
+        ch.terms |= GP_TERM_BIT(3);
+    if (max_term < 1)
+        ch.terms = 0;
+    return gp_opt_build_choices(out, trace, pricing, spec, &ch, err);
+}
+
+gp_status gp_opt_build_choices(gp_opt **out, const gp_trace *trace,
+                               const gp_pricing *pricing,
+                               const gp_run_spec *spec,
+                               const gp_opt_choices *ch, gp_error *err)
 {
     gp_opt *o = gp_calloc(1, sizeof *o);
     size_t n_hours = spec->n_hours, np = trace->n_pools;
@@ -309,7 +329,7 @@ gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
         if (!pool->demand)
             goto fail;
         demand[p] = pool->demand;
-        choose_reservation(pool, max_term, payments);
+        choose_reservation(pool, ch);
     }
     sum_demand(o, trace, spec->policy, spec->start_hour);
 
@@ -336,7 +356,7 @@ gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
         goto fail;
     st = GP_ERR_NOMEM;
     if (add_owned_plans(o, owned, n_owned, spec->start_hour) != GP_OK ||
-        add_plans_to_buy(o, max_term, payments) != GP_OK)
+        add_plans_to_buy(o, ch) != GP_OK)
         goto fail;
     order_plans(o);
 

@@ -193,7 +193,8 @@ static gp_status policy_and_routing(struct ctx *c, gp_recommendation *r,
     gp_status st;
 
     /* the policy's bill and, beside it, training on spot */
-    bool may_route = c->spec.policy[0].launch == GP_LAUNCH_ON_DEMAND;
+    bool may_route = c->spec.policy[0].launch == GP_LAUNCH_ON_DEMAND &&
+                     (c->opt->instruments & GP_BUY_ROUTING);
     struct ctx spot;
     gp_rec_ctx_copy(&spot, c);
     spot.spec.policy[0].launch = GP_LAUNCH_SPOT;
@@ -336,6 +337,9 @@ out:
 void gp_recommend_options_init(gp_recommend_options *o)
 {
     memset(o, 0, sizeof *o);
+    o->terms = GP_TERM_BIT(1) | GP_TERM_BIT(3);
+    o->payments = ALL_PAYMENTS;
+    o->instruments = GP_BUY_EVERYTHING;
     o->mc_runs = -1;
     o->mc_seed = -1;
 }
@@ -451,8 +455,11 @@ static gp_status backtest(const gp_trace *trace, const gp_pricing *pricing,
 {
     int64_t cut = opt->train_until / 3600;
     struct ctx c, test, test_policy;
+    int64_t from = start;
 
-    gp_rec_ctx_init(&c, trace, pricing, s, start, (size_t)(cut - start), opt);
+    if (opt->lookback_hours > 0 && cut - (int64_t)opt->lookback_hours > from)
+        from = cut - (int64_t)opt->lookback_hours;
+    gp_rec_ctx_init(&c, trace, pricing, s, from, (size_t)(cut - from), opt);
     gp_status st = gp_rec_window(&c, r, true, err);
     if (st != GP_OK)
         return st;
@@ -529,6 +536,10 @@ gp_status gp_recommend(const gp_trace *trace, const gp_pricing *pricing,
         }
         st = backtest(trace, pricing, s, opt, start, hours, r, err);
     } else {
+        if (opt->lookback_hours > 0 && opt->lookback_hours < hours) {
+            start += (int64_t)(hours - opt->lookback_hours);
+            hours = opt->lookback_hours;
+        }
         gp_rec_ctx_init(&c, trace, pricing, s, start, hours, opt);
         st = gp_rec_window(&c, r, true, err);
     }

@@ -13,6 +13,7 @@
 
 #include "engine.h"
 #include "gpuplan.h"
+#include "optimizer.h"
 
 struct gp_forecast;
 
@@ -112,8 +113,20 @@ typedef struct gp_recommendation {
     gp_warnings notes;
 } gp_recommendation;
 
+/* Routing training to spot, as an instrument the user may rule out (the
+ * others are the optimizer's GP_BUY_*). */
+#define GP_BUY_ROUTING 8u
+#define GP_BUY_EVERYTHING (GP_BUY_ALL | GP_BUY_ROUTING)
+
 typedef struct gp_recommend_options {
     int64_t train_until; /* seconds; 0 = no backtest */
+    /* what it may buy (SPEC 7.2): terms (GP_TERM_BIT), payments (a bit
+     * per gp_payment) and instruments (GP_BUY_*); every plan keeps to
+     * them, the hindsight optimum too */
+    unsigned terms, payments, instruments;
+    /* > 0: size on the last this many hours of the window (before the
+     * backtest's cut), as the clouds' 7, 30 and 60-day lookbacks */
+    size_t lookback_hours;
     size_t forward_hours; /* > 0: plan for the forecast of these hours */
     int threads;
     int mc_runs; /* < 0: the scenario's */

@@ -26,6 +26,12 @@
 /* A run's fixed parts: the scenario, the bill of its baseline strategy
  * (training maybe routed to spot, nothing added) and the window, which
  * is also spec's. */
+struct ctx;
+/* What a plan of terms up to max_term and `payments` may buy within the
+ * user's choices (recommend_plans.c). */
+gp_opt_choices gp_rec_choices(const struct ctx *c, int max_term,
+                              unsigned payments);
+
 struct ctx {
     const gp_trace *trace;
     const gp_pricing *pricing;

@@ -106,6 +106,26 @@ static double annual_of(const struct ctx *c, const gp_commitment *cm)
              : 0;
 }
 
+/* What a plan of terms up to max_term and `payments` may buy within the
+ * user's choices: their intersection, or the user's alone when the two
+ * share nothing (a user who asks for 3-year terms gets them in every
+ * plan). */
+gp_opt_choices gp_rec_choices(const struct ctx *c, int max_term,
+                              unsigned payments)
+{
+    const gp_recommend_options *u = c->opt;
+    unsigned terms = GP_TERM_BIT(1) | (max_term >= 3 ? GP_TERM_BIT(3) : 0);
+    gp_opt_choices ch = {terms & u->terms, payments & u->payments,
+                         u->instruments & GP_BUY_ALL};
+    if (max_term < 1)
+        ch.terms = 0;
+    else if (!ch.terms)
+        ch.terms = u->terms;
+    if (!ch.payments)
+        ch.payments = u->payments;
+    return ch;
+}
+
 /* Sizes one plan with the optimizer on `size_on` and bills it on the
  * window and, once `low` is ready, on the low-demand case. */
 gp_status gp_rec_make_plan(const struct ctx *c, const gp_trace *size_on,
@@ -121,8 +141,8 @@ gp_status gp_rec_make_plan(const struct ctx *c, const gp_trace *size_on,
     memset(out, 0, sizeof *out);
     snprintf(out->name, sizeof out->name, "%s", name);
     out->route_training_to_spot = c->spec.policy[0].launch == GP_LAUNCH_SPOT;
-    st = gp_opt_build(&o, size_on, c->pricing, &c->spec, max_term, payments,
-                      err);
+    gp_opt_choices ch = gp_rec_choices(c, max_term, payments);
+    st = gp_opt_build_choices(&o, size_on, c->pricing, &c->spec, &ch, err);
     if (st != GP_OK)
         return st;
     if (warm) {

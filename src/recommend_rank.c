@@ -165,8 +165,11 @@ static gp_status model_marginals(const struct ctx *c, gp_opt *o,
         saved_S[j] = o->plans[j].S;
     /* the same inputs built the window's problem: only memory can fail */
     if (downside)
-        st = gp_opt_build(&down, downside, c->pricing, &c->spec, 3,
-                          ALL_PAYMENTS, err);
+    {
+        gp_opt_choices ch = gp_rec_choices(c, 3, ALL_PAYMENTS);
+        st = gp_opt_build_choices(&down, downside, c->pricing, &c->spec, &ch,
+                                  err);
+    }
     for (int pass = 0; pass < (down ? 2 : 1); pass++)
         model_pass(pass == 0 ? o : down, o, ordered, k,
                    pass == 0 ? marginal : marginal_down);

@@ -42,7 +42,10 @@ enum {
     /* --spot-confidence: how sure a classification must be to send usage
      * to spot (the commands that bill it) */
     OPT_SPOT_CONFIDENCE = 1 << 16,
-    OPT_EXPLAIN = 1 << 17 /* --explain: classify's evidence terms */
+    OPT_EXPLAIN = 1 << 17, /* --explain: classify's evidence terms */
+    /* --terms, --payment, --lookback, --instruments: what recommend may
+     * buy, as the clouds' recommenders ask */
+    OPT_CHOICES = 1 << 18
 };
 
 typedef struct gp_cli {
@@ -67,6 +70,10 @@ typedef struct gp_cli {
     char region[GP_CATALOG_MAX_REGION + 1];
     bool json, quiet, skip_bad, relabel, explain;
     double spot_confidence; /* --spot-confidence, GP_SPOT_CONFIDENCE */
+    /* --terms, --payment, --instruments (gp_recommend_options' bits) and
+     * --lookback (hours, 0: all) */
+    unsigned terms, payments, instruments;
+    size_t lookback_hours;
     long seed, runs;
     int threads;
     gp_trace_options trace_opt;

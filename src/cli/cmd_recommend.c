@@ -260,6 +260,10 @@ static int run_recommender(gp_cli *cli, const gp_inputs *in,
     opt.mc_runs = (int)cli->runs;
     opt.mc_seed = cli->seed;
     opt.train_until = cli->train_until;
+    opt.terms = cli->terms;
+    opt.payments = cli->payments;
+    opt.instruments = cli->instruments;
+    opt.lookback_hours = cli->lookback_hours;
     gp_status st = gp_recommend(in->trace, in->pricing, in->scenario, &opt,
                                 out, err);
     if (st == GP_OK)
@@ -486,12 +490,19 @@ const struct gp_command gp_cmd_recommend = {
     "  --runs N, --seed N  Monte Carlo runs and seed for spot (default: "
     "scenario's)\n"
     "  --threads N         threads (default: all cores)\n"
+    "  --terms 1|3|1,3     the terms it may buy, in years (default 1,3)\n"
+    "  --payment P         no_upfront, partial_upfront, all_upfront or any\n"
+    "                      (default any)\n"
+    "  --lookback D        size on the last 7d, 30d, 60d... of the window\n"
+    "                      (default all)\n"
+    "  --instruments L     a comma list of reserved, instance_family_plan,\n"
+    "                      compute_plan, routing (default all)\n"
     "  --spot-confidence P unlabelled usage classified training this sure\n"
     "                      (default 0.9) may go to spot; the rest is\n"
     "                      billed as inference\n"
     GP_USAGE_TRACE_TAIL,
     OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_JSON | OPT_SKIP_BAD |
         OPT_SEED | OPT_TRAIN_UNTIL | OPT_OUT | OPT_CSV | OPT_FORWARD |
-        OPT_OUT_XLSX | OPT_IDLE | OPT_SPOT_CONFIDENCE,
+        OPT_OUT_XLSX | OPT_IDLE | OPT_SPOT_CONFIDENCE | OPT_CHOICES,
     recommend_exec,
 };

@@ -7,6 +7,7 @@
  */
 #include "cli.h"
 #include "classify.h"
+#include "recommend.h"
 #include "json_util.h"
 #include "progress.h"
 #include "writers.h"
@@ -308,6 +309,98 @@ static int read_forward(const struct gp_command *cmd, gp_cli *cli,
     return whole_hours(cmd, "--forward", "13w", value, &cli->forward_hours);
 }
 
+/* --lookback: 7d, 30d, 60d (or any whole-hour duration), or all. */
+static int read_lookback(const struct gp_command *cmd, gp_cli *cli,
+                         const char *value)
+{
+    if (strcmp(value, "all") == 0) {
+        cli->lookback_hours = 0;
+        return 0;
+    }
+    return whole_hours(cmd, "--lookback", "7d, 30d, 60d or all", value,
+                       &cli->lookback_hours);
+}
+
+/* --terms: 1, 3, or both (1,3). */
+static int read_terms(const struct gp_command *cmd, gp_cli *cli,
+                      const char *value)
+{
+    static const struct {
+        const char *text;
+        unsigned bits;
+    } forms[] = {{"1", GP_TERM_BIT(1)},
+                 {"3", GP_TERM_BIT(3)},
+                 {"1,3", GP_TERM_BIT(1) | GP_TERM_BIT(3)},
+                 {"3,1", GP_TERM_BIT(1) | GP_TERM_BIT(3)}};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+        if (strcmp(value, forms[i].text) == 0) {
+            cli->terms = forms[i].bits;
+            return 0;
+        }
+    return usage_error(cmd, "--terms takes 1, 3 or 1,3 (years), got \"%s\"",
+                       value);
+}
+
+/* --payment: one of the catalogs' payment options, or any. */
+static int read_payment(const struct gp_command *cmd, gp_cli *cli,
+                        const char *value)
+{
+    static const char *const names[] = {"no_upfront", "partial_upfront",
+                                        "all_upfront"};
+    if (strcmp(value, "any") == 0) {
+        cli->payments = 7u;
+        return 0;
+    }
+    for (unsigned i = 0; i < 3; i++)
+        if (strcmp(value, names[i]) == 0 &&
+            strcmp(gp_payment_name((gp_payment)i), names[i]) == 0) {
+            cli->payments = 1u << i;
+            return 0;
+        }
+    return usage_error(cmd,
+                       "--payment takes no_upfront, partial_upfront, "
+                       "all_upfront or any, got \"%s\"",
+                       value);
+}
+
+/* --instruments: a comma list of what recommend may propose. */
+static int read_instruments(const struct gp_command *cmd, gp_cli *cli,
+                            const char *value)
+{
+    static const struct {
+        const char *name;
+        unsigned bit;
+    } kinds[] = {{"reserved", GP_BUY_RESERVED},
+                 {"instance_family_plan", GP_BUY_FAMILY_PLAN},
+                 {"compute_plan", GP_BUY_COMPUTE_PLAN},
+                 {"routing", GP_BUY_ROUTING}};
+    unsigned bits = 0;
+    for (const char *p = value; *p;) {
+        size_t n = strcspn(p, ",");
+        size_t i = 0;
+        while (i < sizeof kinds / sizeof kinds[0] &&
+               !(strlen(kinds[i].name) == n &&
+                 strncmp(p, kinds[i].name, n) == 0))
+            i++;
+        if (n == 8 && strncmp(p, "capacity", 8) == 0)
+            return usage_error(cmd, "%s",
+                               "--instruments capacity: capacity blocks "
+                               "and flex-start are not modelled yet");
+        if (i == sizeof kinds / sizeof kinds[0])
+            return usage_error(cmd,
+                               "--instruments takes a comma list of "
+                               "reserved, instance_family_plan, "
+                               "compute_plan and routing, got \"%s\"",
+                               value);
+        bits |= kinds[i].bit;
+        p += n + (p[n] == ',');
+    }
+    if (!bits)
+        return usage_error(cmd, "%s", "--instruments names none");
+    cli->instruments = bits;
+    return 0;
+}
+
 static int read_seed(const struct gp_command *cmd, gp_cli *cli,
                      const char *value)
 {
@@ -449,6 +542,10 @@ static const struct opt_def opt_defs[] = {
     {"horizon", OPT_HORIZON, true, false, read_horizon},
     {"forward", OPT_FORWARD, true, false, read_forward},
     {"train-until", OPT_TRAIN_UNTIL, true, false, read_train_until},
+    {"terms", OPT_CHOICES, true, false, read_terms},
+    {"payment", OPT_CHOICES, true, false, read_payment},
+    {"lookback", OPT_CHOICES, true, false, read_lookback},
+    {"instruments", OPT_CHOICES, true, false, read_instruments},
     {"relabel", OPT_RELABEL, false, false, read_relabel},
     {"seed", OPT_SEED, true, false, read_seed},
     {"runs", OPT_SEED, true, false, read_runs},
@@ -605,6 +702,9 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
     memset(cli, 0, sizeof *cli);
     gp_trace_options_init(&cli->trace_opt);
     cli->spot_confidence = GP_SPOT_CONFIDENCE;
+    cli->terms = GP_TERM_BIT(1) | GP_TERM_BIT(3);
+    cli->payments = 7u;
+    cli->instruments = GP_BUY_EVERYTHING;
     cli->trace_opt.progress = GP_CLI_PROGRESS;
     cli->seed = -1;
     cli->runs = -1;

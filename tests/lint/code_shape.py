@@ -28,7 +28,8 @@ LIMITS = {"file": MAX_FILE, "function": MAX_FUNCTION, "head": MAX_HEAD}
 OPTIONS = ("trace layout map step region provider instance-type time pricing "
            "commitments-out scenario out json csv skip-bad rejects horizon "
            "forward train-until relabel seed runs threads idle-threshold "
-           "idle-min-hours spot-confidence explain quiet help version").split()
+           "idle-min-hours spot-confidence explain terms payment lookback instruments "
+           "quiet help version").split()
 OPTION = re.compile(r"(?<![-\w])--(" + "|".join(
     sorted(OPTIONS, key=len, reverse=True)) + r")(?![\w-])")
 PRINTS = re.compile(r"\b(fprintf\s*\(\s*std(err|out)|printf\s*\(|puts\s*\(|"

@@ -421,6 +421,30 @@ typedef struct gp_classify_prior {
     double log_odds;
 } gp_classify_prior;
 
+/* A purchase policy replayed over the trace (scenario `policies`, SPEC
+ * 7.3; policy.h replays it). */
+typedef enum gp_purchase_kind {
+    GP_PURCHASE_AWS,      /* the lookback's hindsight optimum, each review */
+    GP_PURCHASE_FORWARD,  /* gpuplan's plan for the next review period */
+    GP_PURCHASE_LADDER,   /* 1/tranches of the target coverage each review */
+    GP_PURCHASE_COVERAGE  /* top coverage up to the target each review */
+} gp_purchase_kind;
+
+typedef struct gp_purchase_policy {
+    char *name;
+    gp_purchase_kind kind;
+    int review_months;     /* 1 (monthly) or 3 (quarterly) */
+    size_t lookback_hours; /* history each review sizes on */
+    unsigned terms;        /* a bit per term in years (1 << years) */
+    gp_payment payment;
+    int tranches;           /* ladder */
+    double target_coverage; /* ladder, coverage: a fraction */
+    unsigned given;         /* keys the file gave (GP_PP_KEY_*) */
+} gp_purchase_policy;
+#define GP_PP_KEY_TRANCHES 1u
+#define GP_PP_KEY_TARGET 2u
+#define GP_PP_KEY_LOOKBACK 4u
+
 typedef struct gp_scenario {
     char *path;
     char *name;
@@ -437,6 +461,8 @@ typedef struct gp_scenario {
     double growth[2]; /* monthly rate by workload */
     int mc_runs;
     uint64_t mc_seed;
+    gp_purchase_policy *policies; /* `policies`, replayed by simulate */
+    size_t n_policies;
     gp_classify_prior *classify_priors; /* `classify.priors`, or none */
     size_t n_classify_priors;
     /* the JSON text it was read from (NULL for the default), kept so that

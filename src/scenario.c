@@ -23,7 +23,8 @@ static const char *const workload_keys[2] = {"training", "inference"};
  * else is a misspelling, reported rather than left at its default. */
 static const char *const root_keys[] = {
     "schema",      "name",       "window", "adjustments", "policy",
-    "commitments", "strategies", "growth", "monte_carlo", "classify", NULL};
+    "commitments", "strategies", "growth", "monte_carlo", "classify",
+    "policies", NULL};
 static const char *const window_keys[] = {"start", "end", NULL};
 static const char *const adjustment_keys[] = {"discount", "spot_price_factor",
                                               "interruption_factor", NULL};
@@ -137,6 +138,9 @@ void gp_scenario_free(gp_scenario *s)
     }
     gp_free(s->strategies);
     gp_free(s->commitments);
+    for (size_t i = 0; i < s->n_policies; i++)
+        gp_free(s->policies[i].name);
+    gp_free(s->policies);
     for (size_t i = 0; i < s->n_classify_priors; i++)
         gp_free(s->classify_priors[i].key);
     gp_free(s->classify_priors);
@@ -501,7 +505,8 @@ static gp_status parse_scenario(gp_jdoc *d, const json_t *root, gp_scenario *s)
         (st = parse_strategies(d, root, s)) != GP_OK ||
         (st = parse_growth(d, root, s)) != GP_OK ||
         (st = parse_monte_carlo(d, root, s)) != GP_OK ||
-        (st = gp_scenario_parse_classify(d, root, s)) != GP_OK)
+        (st = gp_scenario_parse_classify(d, root, s)) != GP_OK ||
+        (st = gp_scenario_parse_policies(d, root, s)) != GP_OK)
         return st;
     /* the baseline uses the owned commitments themselves (n_add 0) */
     return GP_OK;

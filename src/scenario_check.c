@@ -409,5 +409,6 @@ gp_status gp_scenario_check(const gp_scenario *s, const gp_pricing *p,
         }
         d.depth = 0;
     }
+    gp_scenario_warn_policies(&d, s, w);
     return GP_OK;
 }

@@ -23,6 +23,15 @@ gp_status gp_scenario_parse_commitments(gp_jdoc *d, const json_t *obj,
                                         const char *key, gp_commitment **out,
                                         size_t *n_out);
 
+/* Reads `policies`, the purchase policies simulate replays
+ * (scenario_policies.c). */
+gp_status gp_scenario_parse_policies(gp_jdoc *d, const json_t *root,
+                                     gp_scenario *s);
+
+/* Warns of the keys a policy's kind does not use (scenario_policies.c). */
+void gp_scenario_warn_policies(gp_jdoc *d, const gp_scenario *s,
+                               gp_warnings *w);
+
 /* Reads `classify`: its `priors`, {"<gpu_model or instance type>":
  * {"training_log_odds": x}} (scenario_classify.c). */
 gp_status gp_scenario_parse_classify(gp_jdoc *d, const json_t *root,

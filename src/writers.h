@@ -138,6 +138,10 @@ json_t *gp_json_classify(const struct gp_classification *c, const gp_trace *t);
  * baseline first) of info->trace: window, strategies, idle (`idle`, the
  * spans over the ledgers' hours), inputs with `classified` as
  * gp_json_recommendation has it.  A new reference. */
+/* simulate's "policies": each purchase policy's replay (SPEC 7.3). */
+struct gp_policy_result;
+json_t *gp_json_policies(const struct gp_policy_result *r, size_t n);
+
 json_t *gp_json_simulation(gp_ledger *const *ledgers, size_t n,
                            const struct gp_idle_report *idle,
                            const gp_run_info *info,

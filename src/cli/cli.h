@@ -108,6 +108,9 @@ struct gp_command {
  * printing the error (then nothing is left to free). */
 struct gp_classification;
 struct gp_classify_options;
+struct gp_policy_result;
+/* simulate's table of replayed purchase policies (print_policies.c). */
+void gp_cli_print_policies(const struct gp_policy_result *r, size_t n);
 /* The classification options the command line and the scenario give. */
 void gp_cli_classify_options(const gp_cli *cli, const gp_inputs *in,
                              struct gp_classify_options *o);

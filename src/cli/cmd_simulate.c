@@ -10,6 +10,7 @@
 #include "forecast.h"
 #include "idle.h"
 #include "model.h"
+#include "policy.h"
 #include "progress.h"
 #include "report.h"
 #include "util.h"
@@ -296,6 +297,7 @@ typedef struct simulate_run {
     double *saved;
     gp_idle_report *idle;
     gp_classification *classified;
+    gp_policy_result *policies; /* the scenario's purchase policies */
     gp_forecast *sheet_forecast;
     gp_run_info info;
     gp_engine_options opt;
@@ -323,6 +325,16 @@ static gp_status bill(simulate_run *run)
         return GP_ERR_NOMEM;
     }
     st = bill_strategies(in, &run->opt, run->ledgers, &run->err);
+    if (st == GP_OK && in->scenario->n_policies) {
+        run->policies = gp_calloc(in->scenario->n_policies,
+                                  sizeof *run->policies);
+        if (!run->policies)
+            st = GP_ERR_NOMEM;
+        for (size_t i = 0; st == GP_OK && i < in->scenario->n_policies; i++)
+            st = gp_policy_replay(in->trace, in->pricing, in->scenario,
+                                  &in->scenario->policies[i], &run->opt,
+                                  &run->policies[i], &run->err);
+    }
     if (st == GP_OK && !run->cli->json)
         st = idle_savings(in, &run->opt, run->ledgers, run->saved, &run->err);
     if (st == GP_OK)
@@ -394,6 +406,9 @@ static void simulate_run_free(simulate_run *run)
         gp_ledger_free(run->ledgers[i]);
     gp_free(run->ledgers);
     gp_free(run->saved);
+    for (size_t i = 0; run->policies && i < run->in.scenario->n_policies; i++)
+        gp_policy_result_free(&run->policies[i]);
+    gp_free(run->policies);
     gp_warnings_clear(&run->info.warnings);
     gp_inputs_free(&run->in);
 }
@@ -422,11 +437,18 @@ static int simulate_exec(gp_cli *cli)
     } else if (cli->json) {
         json_t *doc = gp_json_simulation(run.ledgers, run.n, run.idle,
                                          &run.info, run.classified);
+        if (run.policies)
+            json_object_set_new(
+                doc, "policies",
+                gp_json_policies(run.policies, run.in.scenario->n_policies));
         rc = gp_json_print(doc);
         json_decref(doc);
     } else {
         print_table(&run.in, run.ledgers, run.n);
         print_idle(run.idle, run.ledgers, run.saved, run.n);
+        if (run.policies)
+            gp_cli_print_policies(run.policies,
+                                  run.in.scenario->n_policies);
     }
     simulate_run_free(&run);
     return rc;
@@ -439,7 +461,8 @@ const struct gp_command gp_cmd_simulate = {
     "sample)\n"
     "  --pricing P...      catalog files or folders (default: bundled)\n"
     "  --scenario S        scenario JSON: window, policy, commitments, "
-    "strategies\n"
+    "strategies,\n"
+    "                      purchase policies replayed side by side\n"
     "  --json              the SPEC section 5 document on stdout\n"
     "  --out R.xlsx        the Excel workbook for finance (SPEC section 6)\n"
     "  --csv DIR           hourly.csv, monthly.csv, spot_jobs.csv,\n"

@@ -18,6 +18,8 @@ scn, run = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 want = ["baseline"] + [s["name"] for s in scn.get("strategies", [])]
 got = [s["name"] for s in run["strategies"]]
 assert got == want, (sys.argv[1], got, want)
+names = [p["name"] for p in run.get("policies", [])]
+assert names == [p["name"] for p in scn.get("policies", [])], names
 PY
     rm -f /tmp/gpuplan-scn.$$
     n=$((n + 1))

@@ -8,10 +8,12 @@
 
 #include "gpuplan.h"
 #include "inputs.h"
+#include "synth.h"
 #include "util.h"
 
 #include <jansson.h>
 
+#include <stdarg.h>
 #include <stdio.h>
 
 /* Options a command accepts, as a bit mask in its table entry. */
@@ -45,7 +47,10 @@ enum {
     OPT_EXPLAIN = 1 << 17, /* --explain: classify's evidence terms */
     /* --terms, --payment, --lookback, --instruments: what recommend may
      * buy, as the clouds' recommenders ask */
-    OPT_CHOICES = 1 << 18
+    OPT_CHOICES = 1 << 18,
+    /* --years, --growth, --decline, --migrate, and --step as a step
+     * change DATE:FACTOR (synth) */
+    OPT_SYNTH = 1 << 19
 };
 
 typedef struct gp_cli {
@@ -74,6 +79,9 @@ typedef struct gp_cli {
      * --lookback (hours, 0: all) */
     unsigned terms, payments, instruments;
     size_t lookback_hours;
+    /* synth: its options, the migration's type names kept here */
+    gp_synth_options synth;
+    char migrate_from[64], migrate_to[64];
     long seed, runs;
     int threads;
     gp_trace_options trace_opt;
@@ -256,5 +264,23 @@ extern const struct gp_command gp_cmd_recommend;
 extern const struct gp_command gp_cmd_forecast;
 extern const struct gp_command gp_cmd_classify;
 extern const struct gp_command gp_cmd_import;
+extern const struct gp_command gp_cmd_synth;
+
+/* A usage error for command cmd: "gpuplan <cmd>: <message>" and the --help
+ * hint on stderr; returns 2 (options.c). */
+int gp_cli_option_verror(const struct gp_command *cmd, const char *fmt,
+                         va_list ap);
+
+/* synth's option readers (options_synth.c): 0, or 2 after a usage error. */
+int gp_cli_read_years(const struct gp_command *cmd, gp_cli *cli,
+                      const char *value);
+int gp_cli_read_growth(const struct gp_command *cmd, gp_cli *cli,
+                       const char *value);
+int gp_cli_read_decline(const struct gp_command *cmd, gp_cli *cli,
+                        const char *value);
+int gp_cli_read_step(const struct gp_command *cmd, gp_cli *cli,
+                     const char *value);
+int gp_cli_read_migrate(const struct gp_command *cmd, gp_cli *cli,
+                        const char *value);
 
 #endif

@@ -192,7 +192,7 @@ out:
 
 const struct gp_command gp_cmd_classify = {
     "classify",
-    "label unlabelled usage as training or inference from its shape",
+    "label unlabelled usage training, inference or unknown, with evidence",
     "  --trace F...        usage trace CSV files, required\n"
     "  --pricing P...      catalog files or folders (default: bundled)\n"
     "  --scenario S        classify.priors: GPU-class priors of your own\n"

@@ -11,6 +11,7 @@
 const struct gp_command *const gp_commands[] = {
     &gp_cmd_simulate, &gp_cmd_recommend, &gp_cmd_forecast,
     &gp_cmd_classify, &gp_cmd_validate,  &gp_cmd_import,
+    &gp_cmd_synth,
     NULL,
 };
 

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "classify.h"
 #include "recommend.h"
+#include "synth.h"
 #include "json_util.h"
 #include "progress.h"
 #include "writers.h"
@@ -40,10 +41,17 @@ static int usage_error(const struct gp_command *cmd, const char *fmt, ...)
 {
     va_list ap;
 
-    fprintf(stderr, "gpuplan %s: ", cmd->name);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    int rc = gp_cli_option_verror(cmd, fmt, ap);
     va_end(ap);
+    return rc;
+}
+
+int gp_cli_option_verror(const struct gp_command *cmd, const char *fmt,
+                         va_list ap)
+{
+    fprintf(stderr, "gpuplan %s: ", cmd->name);
+    vfprintf(stderr, fmt, ap);
     fprintf(stderr, "\ntry 'gpuplan %s --help'\n", cmd->name);
     return 2;
 }
@@ -169,6 +177,9 @@ static int read_step(const struct gp_command *cmd, gp_cli *cli,
                      const char *value)
 {
     double step;
+    /* synth's --step is a step change in demand, DATE:FACTOR */
+    if (cmd->options & OPT_SYNTH)
+        return gp_cli_read_step(cmd, cli, value);
     if (!gp_parse_number(value, strlen(value), &step) ||
         !(step >= GP_MIN_STEP_S) || step > MAX_STEP_S)
         return usage_error(cmd,
@@ -526,7 +537,7 @@ static const struct opt_def opt_defs[] = {
     {"trace", OPT_TRACE, true, true, NULL},
     {"layout", OPT_TRACE, true, false, read_layout},
     {"map", OPT_TRACE, true, true, read_map},
-    {"step", OPT_TRACE | OPT_IMPORT, true, false, read_step},
+    {"step", OPT_TRACE | OPT_IMPORT | OPT_SYNTH, true, false, read_step},
     {"region", OPT_TRACE | OPT_IMPORT, true, false, read_region},
     {"provider", OPT_IMPORT, true, false, read_provider},
     {"instance-type", OPT_IMPORT, true, false, read_instance_type},
@@ -547,7 +558,11 @@ static const struct opt_def opt_defs[] = {
     {"lookback", OPT_CHOICES, true, false, read_lookback},
     {"instruments", OPT_CHOICES, true, false, read_instruments},
     {"relabel", OPT_RELABEL, false, false, read_relabel},
-    {"seed", OPT_SEED, true, false, read_seed},
+    {"seed", OPT_SEED | OPT_SYNTH, true, false, read_seed},
+    {"years", OPT_SYNTH, true, false, gp_cli_read_years},
+    {"growth", OPT_SYNTH, true, false, gp_cli_read_growth},
+    {"decline", OPT_SYNTH, true, false, gp_cli_read_decline},
+    {"migrate", OPT_SYNTH, true, false, gp_cli_read_migrate},
     {"runs", OPT_SEED, true, false, read_runs},
     {"threads", OPT_SEED | OPT_TRACE, true, false, read_threads},
     {"idle-threshold", OPT_IDLE, true, false, read_idle_threshold},
@@ -702,6 +717,7 @@ int gp_cli_parse(const struct gp_command *cmd, int argc, char **argv,
     memset(cli, 0, sizeof *cli);
     gp_trace_options_init(&cli->trace_opt);
     cli->spot_confidence = GP_SPOT_CONFIDENCE;
+    gp_synth_options_init(&cli->synth);
     cli->terms = GP_TERM_BIT(1) | GP_TERM_BIT(3);
     cli->payments = 7u;
     cli->instruments = GP_BUY_EVERYTHING;

@@ -29,6 +29,7 @@ OPTIONS = ("trace layout map step region provider instance-type time pricing "
            "commitments-out scenario out json csv skip-bad rejects horizon "
            "forward train-until relabel seed runs threads idle-threshold "
            "idle-min-hours spot-confidence explain terms payment lookback instruments "
+           "years growth decline migrate "
            "quiet help version").split()
 OPTION = re.compile(r"(?<![-\w])--(" + "|".join(
     sorted(OPTIONS, key=len, reverse=True)) + r")(?![\w-])")

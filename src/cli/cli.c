@@ -27,6 +27,24 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The command being run, which every message starts with ("gpuplan
+ * recommend: "); NULL before one is known. */
+static const char *cli_command;
+
+void gp_cli_set_command(const char *name)
+{
+    cli_command = name;
+}
+
+const char *gp_cli_prefix(void)
+{
+    static char prefix[64];
+
+    snprintf(prefix, sizeof prefix, "gpuplan%s%s:", cli_command ? " " : "",
+             cli_command ? cli_command : "");
+    return prefix;
+}
+
 void gp_cli_text(const char *text, char *buf, size_t size)
 {
     gp_param_expand(text, gp_cli_option_of, NULL, buf, size);
@@ -59,7 +77,7 @@ void gp_cli_print_error(const gp_error *err)
     char buf[2048];
     gp_error_format_with(err, gp_cli_option_of, NULL, buf, sizeof buf);
     gp_progress_clear();
-    fprintf(stderr, "%s\n", buf);
+    fprintf(stderr, "%s %s\n", gp_cli_prefix(), buf);
 }
 
 int gp_json_print(json_t *doc)
@@ -85,7 +103,7 @@ void gp_cli_print_warnings_from(const gp_warnings *w, size_t first)
     gp_progress_clear();
     for (size_t i = first; i < w->count; i++) {
         gp_cli_text(w->items[i], text, sizeof text);
-        fprintf(stderr, "gpuplan: warning: %s\n", text);
+        fprintf(stderr, "%s warning: %s\n", gp_cli_prefix(), text);
     }
 }
 
@@ -272,7 +290,7 @@ static void on_reject(void *ctx, const gp_error *why, const char *row,
         putc('\n', r->f);
     } else if (r->printed < 100) {
         gp_error_format_with(why, gp_cli_option_of, NULL, msg, sizeof msg);
-        fprintf(stderr, "%s\n", msg);
+        fprintf(stderr, "%s %s\n", gp_cli_prefix(), msg);
     }
     r->printed++;
 }
@@ -282,7 +300,7 @@ static void on_reject(void *ctx, const gp_error *why, const char *row,
 static void print_more_bad_rows(const struct rejects *r)
 {
     if (!r->tmp && r->printed > 100)
-        fprintf(stderr, "... and %llu more bad %s\n",
+        fprintf(stderr, "%s ... and %llu more bad %s\n", gp_cli_prefix(),
                 (unsigned long long)(r->printed - 100),
                 gp_plural(r->printed - 100, "row", "rows"));
 }
@@ -320,9 +338,9 @@ static gp_status rows_read(void *ctx, gp_error *err)
             return st;
         if (!r->cli->quiet && r->printed)
             fprintf(stderr,
-                    "gpuplan: %llu %s rejected; see %s for each with its "
+                    "%s %llu %s rejected; see %s for each with its "
                     "reason\n",
-                    (unsigned long long)r->printed,
+                    gp_cli_prefix(), (unsigned long long)r->printed,
                     gp_plural(r->printed, "row", "rows"), r->path);
     }
     print_more_bad_rows(r);
@@ -463,7 +481,7 @@ int gp_cli_load_inputs(const gp_cli *cli, gp_inputs *in, bool sample_default,
     if (cli->n_traces == 0 && !sample_default) {
         /* commands without a sample mark OPT_NEEDS_TRACE, so the parser
          * has said this already; kept for one that forgets */
-        fprintf(stderr, "gpuplan: no --trace given\n");
+        fprintf(stderr, "%s no --trace given\n", gp_cli_prefix());
         return 2;
     }
     spec_of(cli, sample_default, paths, one, &spec);
@@ -480,9 +498,9 @@ int gp_cli_load_inputs(const gp_cli *cli, gp_inputs *in, bool sample_default,
     if (st == GP_OK) {
         if (cli->n_traces == 0 && !cli->quiet)
             fprintf(stderr,
-                    "gpuplan: no --trace given: using the bundled "
+                    "%s no --trace given: using the bundled "
                     "sample %s\n",
-                    spec.traces[0]);
+                    gp_cli_prefix(), spec.traces[0]);
         st = gp_inputs_load_traces(&spec, in, &err);
     }
     in->used_sample = st == GP_OK && cli->n_traces == 0;

@@ -150,12 +150,19 @@ const char *gp_cli_rejects_path(const gp_cli *cli);
 /* Prints a usage error the library found in a run's parameters: "gpuplan
  * <command>: --option message" and where to find help. */
 void gp_cli_print_usage_error(const char *command, const gp_error *err);
-/* Prints err the way users see errors: "file:line:column: field: msg". */
+/* Names the command being run (main, once it is known), which every
+ * message starts with. */
+void gp_cli_set_command(const char *name);
+/* What every message starts with: "gpuplan <command>:", or "gpuplan:"
+ * before a command is known.  The text lasts until the next call. */
+const char *gp_cli_prefix(void);
+/* Prints err the way users see errors: "gpuplan <command>:
+ * file:line:column: field: msg". */
 void gp_cli_print_error(const gp_error *err);
 /* gp_json_write of a command's --json document to stdout; on failure says
  * why on stderr.  The exit status: 0 or 1. */
 int gp_json_print(json_t *doc);
-/* "gpuplan: warning: ..." lines on stderr, with run parameters shown as
+/* "gpuplan <command>: warning: ..." lines on stderr, with run parameters shown as
  * options: every warning of w, or those from index `first` on. */
 void gp_cli_print_warnings(const gp_warnings *w);
 void gp_cli_print_warnings_from(const gp_warnings *w, size_t first);

@@ -580,6 +580,9 @@ typedef struct gp_trace_options {
     gp_layout layout;
     double default_step_s;  /* step parameter, default 3600 */
     const char *region;     /* region parameter, or NULL */
+    /* provider and instance-type parameters, or NULL: like region, the
+     * value of rows that give none (no such column, or an empty cell) */
+    const char *provider, *instance_type;
     const char *map[32][2]; /* map: canonical=column pairs */
     size_t n_map;
     /* skip-bad: rejected rows go here with their reason (NULL: first bad

@@ -263,6 +263,10 @@ static size_t inputs_options(gp_xl *x, xl_sheet *s, size_t row)
     }
     if (to->region)
         kv_text(x, s, row++, GP_PARAM_TEXT("region"), to->region);
+    if (to->provider)
+        kv_text(x, s, row++, GP_PARAM_TEXT("provider"), to->provider);
+    if (to->instance_type)
+        kv_text(x, s, row++, GP_PARAM_TEXT("instance-type"), to->instance_type);
     buf[0] = '\0';
     for (size_t i = 0; i < to->n_map; i++)
         snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s=%s",

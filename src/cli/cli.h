@@ -16,7 +16,9 @@
 
 /* Options a command accepts, as a bit mask in its table entry. */
 enum {
-    OPT_TRACE = 1 << 0,    /* --trace, --layout, --map, --step, --region */
+    /* --trace, --layout, --map, --step, --region, --provider,
+     * --instance-type */
+    OPT_TRACE = 1 << 0,
     OPT_PRICING = 1 << 1,  /* --pricing */
     OPT_SCENARIO = 1 << 2, /* --scenario */
     OPT_OUT = 1 << 3,      /* --out */
@@ -75,7 +77,8 @@ typedef struct gp_cli {
  * on it (simulate, recommend, forecast): written once, so that the three
  * --help texts and man pages say the same. */
 #define GP_USAGE_TRACE_TAIL                                                    \
-    "  --layout jobs, --map name=column, --step S, --region R\n"              \
+    "  --layout jobs, --map name=column, --step S, --region R,\n"             \
+    "  --provider P, --instance-type T\n"                                     \
     "                      trace options, as for validate\n"                  \
     "  --skip-bad, --rejects FILE\n"                                          \
     "                      set bad rows aside instead of stopping\n"          \

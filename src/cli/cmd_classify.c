@@ -163,7 +163,8 @@ const struct gp_command gp_cmd_classify = {
     "                      workload_confidence column (0.5..1)\n"
     "  --relabel           reconsider rows that already name a workload\n"
     "  --json              the verdicts and their features as JSON\n"
-    "  --layout jobs, --map name=column, --step S, --region R\n"
+    "  --layout jobs, --map name=column, --step S, --region R,\n"
+    "  --provider P, --instance-type T\n"
     "                      trace options, as for validate\n"
     "  --threads N         threads for reading (default: all cores)\n"
     "  --quiet             no summary or warnings on stderr\n",

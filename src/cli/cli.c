@@ -475,6 +475,7 @@ int gp_cli_load_inputs(const gp_cli *cli, gp_inputs *in, bool sample_default,
     const char *one[2];
     gp_inputs_spec spec;
     struct rejects r = {cli, gp_cli_rejects_path(cli), NULL, NULL, 0, false};
+    gp_error_list scenario_errors = {NULL, 0, 0};
 
     memset(in, 0, sizeof *in);
     gp_error_clear(&err);
@@ -491,6 +492,8 @@ int gp_cli_load_inputs(const gp_cli *cli, gp_inputs *in, bool sample_default,
         spec.trace_opt.reject = on_reject;
         spec.trace_opt.reject_ctx = &r;
     }
+    if (report_all) /* validate: every error of the scenario, in one run */
+        spec.scenario_errors = &scenario_errors;
     gp_status st = gp_inputs_load_catalogs(&spec, in, &err);
     if (st == GP_OK && (!files_apart(cli, r.path, &err) ||
                         (cli->skip_bad && !open_rejects(&r, &err))))
@@ -516,8 +519,13 @@ int gp_cli_load_inputs(const gp_cli *cli, gp_inputs *in, bool sample_default,
         /* validate's bad rows already fail the run; what is wrong with the
          * trace as a whole ("no data rows", a span that fixing them may
          * change) is for after they are fixed */
-        if (!(r.rows_read && report_all && r.printed && st == GP_ERR_INPUT))
+        if (scenario_errors.count)
+            for (size_t i = 0; i < scenario_errors.count; i++)
+                gp_cli_print_error(&scenario_errors.items[i]);
+        else if (!(r.rows_read && report_all && r.printed &&
+                   st == GP_ERR_INPUT))
             gp_cli_print_error(&err);
+        gp_error_list_clear(&scenario_errors);
         return 1;
     }
     if (!cli->quiet)

@@ -227,6 +227,27 @@ static void put_csv_field(FILE *f, const char *p, size_t len)
     putc('"', f);
 }
 
+void gp_cli_rows_text(const gp_trace *t, char *buf, size_t size)
+{
+    unsigned long long kept = t->rows_read - t->rows_rejected;
+
+    if (t->rows_rejected)
+        snprintf(buf, size, "%llu %s kept, %llu rejected", kept,
+                 gp_plural(kept, "row", "rows"),
+                 (unsigned long long)t->rows_rejected);
+    else
+        snprintf(buf, size, "%llu %s", kept, gp_plural(kept, "row", "rows"));
+}
+
+void gp_cli_rows_note(const gp_trace *t, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (t->rows_rejected && size > 2) {
+        snprintf(buf, size, ", ");
+        gp_cli_rows_text(t, buf + 2, size - 2);
+    }
+}
+
 bool gp_cli_same_file(const char *a, const char *b)
 {
     struct stat sa, sb;

@@ -138,6 +138,14 @@ struct gp_run_info;
 void gp_cli_run_info(struct gp_run_info *info, const char *command,
                      const gp_cli *cli, const gp_inputs *in);
 
+/* The trace's rows as a report's first line counts them: "4 rows", or
+ * with rows set aside (--skip-bad) those in the numbers and the rest, "2
+ * rows kept, 2 rejected", into buf. */
+void gp_cli_rows_text(const gp_trace *t, char *buf, size_t size);
+/* ", 2 rows kept, 2 rejected" when rows were set aside, else "": for a
+ * first line that counts no rows otherwise. */
+void gp_cli_rows_note(const gp_trace *t, char *buf, size_t size);
+
 /* Whether paths a and b name one existing file, so that writing one would
  * replace the other ("-", standard input or output, names none). */
 bool gp_cli_same_file(const char *a, const char *b);

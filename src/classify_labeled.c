@@ -224,6 +224,10 @@ static bool row_series(struct out_ctx *o, gp_workload w, uint32_t *series)
     snprintf(ty, sizeof ty, "%.*s", (int)f[K_TYPE].len, f[K_TYPE].p);
     if (!r[0] && o->opt->region)
         snprintf(r, sizeof r, "%s", o->opt->region);
+    if (!p[0] && o->opt->provider)
+        snprintf(p, sizeof p, "%s", o->opt->provider);
+    if (!ty[0] && o->opt->instance_type)
+        snprintf(ty, sizeof ty, "%s", o->opt->instance_type);
     const gp_instance_type *it =
         gp_pricing_find(o->pricing, p, r, ty, &cat, &ambiguous);
     memset(&key, 0, sizeof key);

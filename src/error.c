@@ -1,5 +1,6 @@
 /*
- * error.c: the caller-owned error record and the warning list.
+ * error.c: the caller-owned error record, the list of every error found
+ * (for a caller that reports them all) and the warning list.
  *
  * As in jansson's json_error_t, the first error wins: a later
  * gp_error_set() on a record that already holds an error does nothing, so
@@ -253,4 +254,26 @@ void gp_progress_report(const gp_progress *p, const char *stage, double done,
 {
     if (p && p->fn)
         p->fn(p->ctx, stage, done, total);
+}
+
+gp_status gp_error_list_add(gp_error_list *l, const gp_error *err)
+{
+    if (l->count == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 8;
+        gp_error *items = gp_realloc(l->items, cap * sizeof *items);
+        if (!items)
+            return GP_ERR_NOMEM;
+        l->items = items;
+        l->cap = cap;
+    }
+    l->items[l->count++] = *err;
+    return GP_OK;
+}
+
+void gp_error_list_clear(gp_error_list *l)
+{
+    if (!l)
+        return;
+    gp_free(l->items);
+    memset(l, 0, sizeof *l);
 }

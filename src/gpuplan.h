@@ -125,6 +125,17 @@ void gp_error_format_marked(const gp_error *err, char *buf, size_t size);
 /* gp_error_format_with(err, NULL, NULL, buf, size). */
 void gp_error_format(const gp_error *err, char *buf, size_t size);
 
+/* Every error a reader found, in the order found, for a caller that
+ * reports them all (validate) rather than the first.  Zero it to start;
+ * gp_error_list_clear frees it. */
+typedef struct gp_error_list {
+    gp_error *items;
+    size_t count, cap;
+} gp_error_list;
+/* Appends a copy of *err: GP_OK or GP_ERR_NOMEM. */
+gp_status gp_error_list_add(gp_error_list *l, const gp_error *err);
+void gp_error_list_clear(gp_error_list *l);
+
 /* A short English name for a status. */
 const char *gp_strstatus(gp_status st);
 
@@ -477,12 +488,29 @@ gp_status gp_scenario_load(gp_scenario **out, const char *path,
                            gp_error *err);
 gp_status gp_scenario_parse(gp_scenario **out, const char *text, size_t len,
                             const char *source, gp_error *err);
+/* gp_scenario_load that goes on past an error (a member, a commitment or
+ * a strategy that is wrong) to report them all: each goes in *all, the
+ * first first, and *err is the first.  On GP_ERR_INPUT *out still holds
+ * the scenario as far as it was read, for gp_scenario_check_all only (a
+ * commitment that failed is left zero there, and not checked); free it
+ * with gp_scenario_free. */
+gp_status gp_scenario_load_all(gp_scenario **out, const char *path,
+                               gp_error_list *all, gp_error *err);
+/* gp_scenario_load_all of a scenario held in memory (the fuzz target's). */
+gp_status gp_scenario_parse_all(gp_scenario **out, const char *text,
+                                size_t len, const char *source,
+                                gp_error_list *all, gp_error *err);
 /* Checks the scenario's commitments against the catalogs: known types,
  * offers that exist for the term and payment.  A commitment whose stated
  * upfront is not what the catalogs charge gets a warning in w (which may be
  * NULL), since the run bills the catalogs' price. */
 gp_status gp_scenario_check(const gp_scenario *s, const gp_pricing *p,
                             gp_warnings *w, gp_error *err);
+/* gp_scenario_check going on past a commitment that fails: each error in
+ * *all, the first first, *err the first (as gp_scenario_load_all). */
+gp_status gp_scenario_check_all(const gp_scenario *s, const gp_pricing *p,
+                                gp_warnings *w, gp_error_list *all,
+                                gp_error *err);
 /* What commitment c pays in cash by the catalogs, before the scenario's
  * discount: per hour of its term, and once at its start (engine.c). */
 void gp_commitment_cash(const gp_commitment *c, const gp_pricing *p,
@@ -619,6 +647,9 @@ typedef struct gp_trace_options {
     gp_layout layout;
     double default_step_s;  /* step parameter, default 3600 */
     const char *region;     /* region parameter, or NULL */
+    /* provider and instance-type parameters, or NULL: like region, the
+     * value of rows that give none (no such column, or an empty cell) */
+    const char *provider, *instance_type;
     const char *map[32][2]; /* map: canonical=column pairs */
     size_t n_map;
     /* skip-bad: rejected rows go here with their reason (NULL: first bad

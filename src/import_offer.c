@@ -87,6 +87,9 @@ static gp_status offer_read(offer_ctx *x, gp_source *src, gp_error *err)
     const char *name = src->name;
     gp_status st;
     unsigned long rows_before = x->rows;
+    offer_file_counts before = {name,          FILE_UNKNOWN, x->offer_rows,
+                                x->not_gpu,    x->fractional, x->convertible,
+                                x->other_rows, 0};
 
     x->source = name;
     x->kind = FILE_UNKNOWN;
@@ -110,6 +113,19 @@ static gp_status offer_read(offer_ctx *x, gp_source *src, gp_error *err)
                                            : "savings-plan rate file");
         return GP_ERR_INPUT;
     }
+    /* this file's counts, for a summary of several files */
+    if (gp_grow((void **)&x->files, &x->cap_files, x->n_files + 1,
+                sizeof *x->files) != GP_OK)
+        return GP_ERR_NOMEM;
+    x->files[x->n_files++] = (offer_file_counts){
+        name,
+        x->kind,
+        x->offer_rows - before.used,
+        x->not_gpu - before.not_gpu,
+        x->fractional - before.fractional,
+        x->convertible - before.convertible,
+        x->other_rows - before.other,
+        0};
     /* the catalog is dated by its newest price list */
     if (strncmp(x->publication, x->as_of, 10) > 0)
         snprintf(x->as_of, sizeof x->as_of, "%.10s", x->publication);
@@ -132,6 +148,7 @@ static void offer_free(offer_ctx *x)
 {
     gp_free(x->types);
     gp_free(x->plans);
+    gp_free(x->files);
     gp_strmap_free(&x->type_index);
 }
 

@@ -24,6 +24,9 @@ static gp_status offer_apply_plans(offer_ctx *x, unsigned long *unused,
             !gp_strmap_get(&x->type_index, p->type, strlen(p->type), &at) ||
             !x->types[at].have_on_demand) {
             (*unused)++;
+            for (size_t k = 0; k < x->n_files; k++)
+                if (x->files[k].source == p->source)
+                    x->files[k].unused_plans++;
             continue;
         }
         t = &x->types[at];
@@ -192,6 +195,45 @@ gp_status gp_import_write_catalog(const json_t *root, FILE *out, gp_error *err)
     return st;
 }
 
+/* The summary of a catalog from several price lists: what it holds, then
+ * each file's counts under its own name (the notes of one file are
+ * gp_offer_finish's single line). */
+static void offer_notes_by_file(offer_ctx *x, size_t written,
+                                unsigned long incomplete)
+{
+    gp_warnings_add(x->opt->notes,
+                    "aws-offer: %s: %zu GPU instance %s from %lu price %s "
+                    "in %zu files; %lu incomplete %s left out",
+                    x->region, written, gp_plural(written, "type", "types"),
+                    x->offer_rows, gp_plural(x->offer_rows, "row", "rows"),
+                    x->n_files, incomplete,
+                    gp_plural(incomplete, "type or offer", "types or offers"));
+    for (size_t k = 0; k < x->n_files; k++) {
+        const offer_file_counts *f = &x->files[k];
+        if (f->kind == FILE_OFFER)
+            gp_warnings_add(
+                x->opt->notes,
+                "aws-offer: %s: %lu price %s; skipped %lu %s of non-GPU "
+                "types, %lu of types with a share of one GPU (such as g6f), "
+                "%lu convertible reserved %s, %lu other %s (other OS, "
+                "tenancy, region, capacity)",
+                f->source, f->used, gp_plural(f->used, "row", "rows"),
+                f->not_gpu, gp_plural(f->not_gpu, "row", "rows"),
+                f->fractional, f->convertible,
+                gp_plural(f->convertible, "row", "rows"), f->other,
+                gp_plural(f->other, "row", "rows"));
+        else
+            gp_warnings_add(
+                x->opt->notes,
+                "aws-offer: %s: %lu savings-plan %s used, %lu left out "
+                "(types or regions without an on-demand price); skipped %lu "
+                "other %s (other usage, operation or unit)",
+                f->source, f->used - f->unused_plans,
+                gp_plural(f->used - f->unused_plans, "rate", "rates"),
+                f->unused_plans, f->other, gp_plural(f->other, "row", "rows"));
+    }
+}
+
 /* Turns what was read into the catalog on out. */
 gp_status gp_offer_finish(offer_ctx *x, FILE *out, gp_error *err)
 {
@@ -247,7 +289,9 @@ gp_status gp_offer_finish(offer_ctx *x, FILE *out, gp_error *err)
     st = gp_import_write_catalog(root, out, err);
     written = json_object_size(json_object_get(root, "instance_types"));
     json_decref(root);
-    if (st == GP_OK && x->opt->notes)
+    if (st == GP_OK && x->opt->notes && x->n_files > 1)
+        offer_notes_by_file(x, written, incomplete);
+    else if (st == GP_OK && x->opt->notes)
         gp_warnings_add(
             x->opt->notes,
             "aws-offer: %s: %zu GPU instance %s from %lu price %s; skipped "

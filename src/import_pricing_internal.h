@@ -107,6 +107,15 @@ typedef struct plan_rate {
 /* Which price list a file is, once its header is read. */
 typedef enum file_kind { FILE_UNKNOWN, FILE_OFFER, FILE_PLANS } file_kind;
 
+/* What one price list gave and skipped, for a summary of several that
+ * names the file each count belongs to. */
+typedef struct offer_file_counts {
+    const char *source;
+    file_kind kind;
+    unsigned long used, not_gpu, fractional, convertible, other;
+    unsigned long unused_plans; /* rates of types without an on-demand price */
+} offer_file_counts;
+
 /* aws-offer at work: the file being read, and the catalog being built from
  * every file read so far. */
 typedef struct offer_ctx {
@@ -136,6 +145,8 @@ typedef struct offer_ctx {
     /* counts for the summary */
     unsigned long rows, offer_rows, not_gpu, other_rows, convertible;
     unsigned long fractional; /* rows of types with a share of one GPU */
+    offer_file_counts *files; /* each file's share of those counts */
+    size_t n_files, cap_files;
 } offer_ctx;
 
 /* Reading the rows of a price list (import_offer_rows.c): the header row,

@@ -10,6 +10,32 @@
 
 #include <string.h>
 
+/* The scenario of spec->scenario, read and checked with every error put
+ * in spec->scenario_errors (gp_scenario_load_all, gp_scenario_check_all);
+ * on failure *err is the first. */
+static gp_status load_scenario_all(const gp_inputs_spec *spec, gp_inputs *in,
+                                   gp_error *err)
+{
+    gp_error_list *all = spec->scenario_errors;
+    size_t first = all->count;
+    gp_error e;
+
+    gp_error_clear(&e);
+    gp_status st = gp_scenario_load_all(&in->scenario, spec->scenario, all, &e);
+    if (in->scenario && (st == GP_OK || st == GP_ERR_INPUT)) {
+        gp_error_clear(&e); /* the first is all's, and the check's next */
+        gp_status ck = gp_scenario_check_all(in->scenario, in->pricing,
+                                             &in->pricing->warnings, all, &e);
+        if (ck != GP_OK && ck != GP_ERR_INPUT)
+            st = ck;
+        else if (all->count > first)
+            st = GP_ERR_INPUT, e = all->items[first];
+    }
+    if (st != GP_OK && err && !err->message[0])
+        *err = e;
+    return st;
+}
+
 gp_status gp_inputs_load_catalogs(const gp_inputs_spec *spec, gp_inputs *in,
                                   gp_error *err)
 {
@@ -22,6 +48,8 @@ gp_status gp_inputs_load_catalogs(const gp_inputs_spec *spec, gp_inputs *in,
     }
     /* every report writes money in the catalogs' currency */
     gp_money_set_currency(gp_pricing_currency(in->pricing));
+    if (spec->scenario && spec->scenario_errors)
+        return load_scenario_all(spec, in, err);
     gp_status st = spec->scenario
                        ? gp_scenario_load(&in->scenario, spec->scenario, err)
                        : gp_scenario_default(&in->scenario, err);

@@ -22,6 +22,10 @@ typedef struct gp_inputs_spec {
      * other than GP_OK fails the load with it.  May be NULL. */
     gp_status (*rows_read)(void *ctx, gp_error *err);
     void *rows_read_ctx;
+    /* NULL: the scenario's first error fails the load; else every error
+     * of the scenario (read, then checked against the catalogs) goes
+     * here, the first first, before the load fails with the first */
+    gp_error_list *scenario_errors;
 } gp_inputs_spec;
 
 /* Everything a command reads, loaded and checked against each other. */

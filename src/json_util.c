@@ -353,3 +353,15 @@ gp_status gp_jdoc_nomem(gp_jdoc *d)
     gp_error_set(d->err, d->source, 0, 0, "", "out of memory");
     return GP_ERR_NOMEM;
 }
+
+/* Goes on past a part that failed, for a reader that reports every error
+ * (json_util.h). */
+gp_status gp_jdoc_go_on(gp_jdoc *d, gp_status st, size_t depth)
+{
+    if (st != GP_ERR_INPUT || !d->all)
+        return st;
+    st = gp_error_list_add(d->all, d->err);
+    gp_error_clear(d->err);
+    d->depth = depth;
+    return st == GP_OK ? GP_OK : gp_jdoc_nomem(d);
+}

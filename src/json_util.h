@@ -83,6 +83,9 @@ typedef struct gp_jdoc {
     size_t len;
     const char *source;
     gp_error *err;
+    /* NULL: the read stops at the first error; else a reader that calls
+     * gp_jdoc_go_on goes on past a part that failed, its error put here */
+    gp_error_list *all;
     gp_jstep path[GP_JPATH_MAX];
     size_t depth; /* may exceed GP_JPATH_MAX; only the first steps count */
 } gp_jdoc;
@@ -123,6 +126,12 @@ void gp_jdoc_warning(gp_jdoc *d, gp_warnings *w, const char *key,
 
 /* Records "out of memory" at the document and returns GP_ERR_NOMEM. */
 gp_status gp_jdoc_nomem(gp_jdoc *d);
+
+/* After a part of the document (a member, an array element) was read with
+ * status st: with d->all, a part that failed for its input (GP_ERR_INPUT)
+ * has its error moved from d->err to d->all and the path set back to
+ * `depth`, and the read goes on: GP_OK.  Else st. */
+gp_status gp_jdoc_go_on(gp_jdoc *d, gp_status st, size_t depth);
 
 /*
  * Typed readers of member `key` of object `obj` (the value at the current

@@ -224,14 +224,58 @@ static gp_status parse_policy(gp_jdoc *d, const json_t *obj, gp_policy p[2])
     gp_jdoc_pop(d);
     return GP_OK;
 }
-/* Reads the strategies array (after the baseline policy is known). */
+
+/* Reads strategy js (the current path is its object) into the next slot
+ * of s->strategies. */
+static gp_status parse_strategy(gp_jdoc *d, const json_t *js, gp_scenario *s)
+{
+    gp_strategy *g = &s->strategies[s->n_strategies];
+    const char *name;
+    char quoted[160];
+    gp_status st;
+
+    if ((st = gp_jdoc_expect_object(d, js)) != GP_OK ||
+        (st = gp_jdoc_known_keys(d, js, strategy_keys, NULL)) != GP_OK ||
+        (st = gp_jdoc_string(d, js, "name", true, &name, NULL)) != GP_OK)
+        return st;
+    if (!name[0])
+        return gp_jdoc_error(d, "name", "must not be empty");
+    if (strcmp(name, "baseline") == 0)
+        return gp_jdoc_error(d, "name",
+                             "\"baseline\" names the scenario's own "
+                             "commitments and policy; choose another "
+                             "name");
+    for (size_t k = 1; k < s->n_strategies; k++)
+        if (s->strategies[k].name &&
+            strcmp(s->strategies[k].name, name) == 0)
+            return gp_jdoc_error(d, "name",
+                                 "duplicate strategy name %s (also "
+                                 "strategies[%zu])",
+                                 gp_json_quote(name, quoted, sizeof quoted),
+                                 k - 1);
+    g->name = gp_strdup(name);
+    if (!g->name)
+        return gp_jdoc_nomem(d);
+    s->n_strategies++; /* from here on, freed with the scenario */
+    g->policy[GP_TRAINING] = s->policy[GP_TRAINING];
+    g->policy[GP_INFERENCE] = s->policy[GP_INFERENCE];
+    if ((st = gp_scenario_parse_commitments(d, js, "add_commitments",
+                                            &g->add_commitments,
+                                            &g->n_add)) != GP_OK ||
+        (st = parse_policy(d, js, g->policy)) != GP_OK)
+        return st;
+    return GP_OK;
+}
+
+/* Reads the strategies array (after the baseline policy is known).  Going
+ * on past a strategy that failed (gp_jdoc_go_on), its slot is kept, with
+ * no name, so that strategies[k] stays the file's strategies[k - 1]. */
 static gp_status parse_strategies(gp_jdoc *d, const json_t *root,
                                   gp_scenario *s)
 {
     json_t *arr, *js;
     size_t i;
     gp_status st = gp_jdoc_array(d, root, "strategies", false, &arr);
-    char quoted[160];
 
     if (st != GP_OK)
         return st;
@@ -240,42 +284,16 @@ static gp_status parse_strategies(gp_jdoc *d, const json_t *root,
     if (!arr)
         return GP_OK;
     gp_jdoc_push_key(d, "strategies");
+    size_t at = d->depth;
     json_array_foreach(arr, i, js)
     {
-        gp_strategy *g = &s->strategies[s->n_strategies];
-        const char *name;
-
+        size_t before = s->n_strategies;
         gp_jdoc_push_index(d, i);
-        if ((st = gp_jdoc_expect_object(d, js)) != GP_OK ||
-            (st = gp_jdoc_known_keys(d, js, strategy_keys, NULL)) != GP_OK ||
-            (st = gp_jdoc_string(d, js, "name", true, &name, NULL)) != GP_OK)
+        if ((st = gp_jdoc_go_on(d, parse_strategy(d, js, s), at)) != GP_OK)
             return st;
-        if (!name[0])
-            return gp_jdoc_error(d, "name", "must not be empty");
-        if (strcmp(name, "baseline") == 0)
-            return gp_jdoc_error(d, "name",
-                                 "\"baseline\" names the scenario's own "
-                                 "commitments and policy; choose another "
-                                 "name");
-        for (size_t k = 1; k < s->n_strategies; k++)
-            if (strcmp(s->strategies[k].name, name) == 0)
-                return gp_jdoc_error(d, "name",
-                                     "duplicate strategy name %s (also "
-                                     "strategies[%zu])",
-                                     gp_json_quote(name, quoted, sizeof quoted),
-                                     k - 1);
-        g->name = gp_strdup(name);
-        if (!g->name)
-            return gp_jdoc_nomem(d);
-        s->n_strategies++; /* from here on, freed with the scenario */
-        g->policy[GP_TRAINING] = s->policy[GP_TRAINING];
-        g->policy[GP_INFERENCE] = s->policy[GP_INFERENCE];
-        if ((st = gp_scenario_parse_commitments(d, js, "add_commitments",
-                                                &g->add_commitments,
-                                                &g->n_add)) != GP_OK ||
-            (st = parse_policy(d, js, g->policy)) != GP_OK)
-            return st;
-        gp_jdoc_pop(d);
+        if (s->n_strategies == before)
+            s->n_strategies++;
+        d->depth = at;
     }
     gp_jdoc_pop(d);
     return GP_OK;
@@ -483,44 +501,73 @@ static gp_status parse_adjustments(gp_jdoc *d, const json_t *root,
     return GP_OK;
 }
 
+/* The top level's parts that parse_scenario reads with parse_name and
+ * its like. */
+static gp_status parse_root_keys(gp_jdoc *d, const json_t *root,
+                                 gp_scenario *s)
+{
+    (void)s;
+    return gp_jdoc_known_keys(d, root, root_keys, NULL);
+}
+
+static gp_status parse_baseline_policy(gp_jdoc *d, const json_t *root,
+                                       gp_scenario *s)
+{
+    gp_status st = parse_policy(d, root, s->policy);
+    /* going on (gp_jdoc_go_on), the strategies start from the defaults,
+     * not from a bad value each would then be blamed for */
+    if (st == GP_ERR_INPUT && d->all)
+        for (int w = 0; w < 2; w++)
+            policy_default(&s->policy[w]);
+    return st;
+}
+
+static gp_status parse_owned(gp_jdoc *d, const json_t *root, gp_scenario *s)
+{
+    /* the baseline uses the owned commitments themselves (n_add 0) */
+    return gp_scenario_parse_commitments(d, root, "commitments",
+                                         &s->commitments, &s->n_commitments);
+}
+
 /* Reads the top level of a scenario document into s, member by member in
- * the order their errors are reported. */
+ * the order their errors are reported; with d->all, each member that
+ * fails is said and the next one read (gp_jdoc_go_on). */
 static gp_status parse_scenario(gp_jdoc *d, const json_t *root, gp_scenario *s)
 {
     static const char *const schema_names[1] = {SCENARIO_SCHEMA};
+    static gp_status (*const parts[])(gp_jdoc *, const json_t *,
+                                      gp_scenario *) = {
+        parse_root_keys, parse_name,  parse_window,     parse_adjustments,
+        parse_baseline_policy, parse_owned, parse_strategies, parse_growth,
+        parse_monte_carlo, gp_scenario_parse_classify,
+        gp_scenario_parse_policies};
     int schema = 0;
     gp_status st;
 
-    /* the schema first: a catalog given as a scenario should say so */
+    /* the schema first: a catalog given as a scenario should say so, and
+     * then no more (its keys are a catalog's) */
     if ((st = gp_jdoc_enum(d, root, "schema", false, "schema", schema_names, 1,
-                           &schema, NULL)) != GP_OK ||
-        (st = gp_jdoc_known_keys(d, root, root_keys, NULL)) != GP_OK ||
-        (st = parse_name(d, root, s)) != GP_OK ||
-        (st = parse_window(d, root, s)) != GP_OK ||
-        (st = parse_adjustments(d, root, s)) != GP_OK ||
-        (st = parse_policy(d, root, s->policy)) != GP_OK ||
-        (st = gp_scenario_parse_commitments(d, root, "commitments",
-                                            &s->commitments,
-                                            &s->n_commitments)) != GP_OK ||
-        (st = parse_strategies(d, root, s)) != GP_OK ||
-        (st = parse_growth(d, root, s)) != GP_OK ||
-        (st = parse_monte_carlo(d, root, s)) != GP_OK ||
-        (st = gp_scenario_parse_classify(d, root, s)) != GP_OK ||
-        (st = gp_scenario_parse_policies(d, root, s)) != GP_OK)
+                           &schema, NULL)) != GP_OK)
         return st;
-    /* the baseline uses the owned commitments themselves (n_add 0) */
+    for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++)
+        if ((st = gp_jdoc_go_on(d, parts[k](d, root, s), 0)) != GP_OK)
+            return st;
     return GP_OK;
 }
 
 /* Parses and checks a scenario held in memory; `source` names it in
- * errors and gives the default name.  The text is copied and kept. */
-gp_status gp_scenario_parse(gp_scenario **out, const char *text, size_t len,
-                            const char *source, gp_error *err)
+ * errors and gives the default name.  The text is copied and kept.  With
+ * `all` (gp_scenario_load_all) the read goes on past an error, and a
+ * scenario that has only input errors is kept in *out. */
+static gp_status scenario_parse(gp_scenario **out, const char *text,
+                                size_t len, const char *source,
+                                gp_error_list *all, gp_error *err)
 {
     gp_scenario *s = scenario_new();
     gp_jdoc d;
     json_t *root = NULL;
     gp_status st;
+    size_t first = all ? all->count : 0;
 
     *out = NULL;
     gp_jdoc_init(&d, text, len, source, err);
@@ -532,10 +579,18 @@ gp_status gp_scenario_parse(gp_scenario **out, const char *text, size_t len,
     }
     s->text_len = len;
     gp_jdoc_init(&d, s->text, len, source, err);
+    d.all = all;
     st = gp_jdoc_parse(&d, &root);
     if (st == GP_OK)
         st = parse_scenario(&d, root, s);
     json_decref(root);
+    if (st == GP_ERR_INPUT && all)
+        st = gp_jdoc_go_on(&d, st, 0); /* the schema's, or malformed JSON */
+    if (st == GP_OK && all && all->count > first) {
+        *err = all->items[first]; /* kept, for gp_scenario_check_all */
+        *out = s;
+        return GP_ERR_INPUT;
+    }
     if (st != GP_OK) {
         gp_scenario_free(s);
         return st;
@@ -544,8 +599,23 @@ gp_status gp_scenario_parse(gp_scenario **out, const char *text, size_t len,
     return GP_OK;
 }
 
-/* Reads a scenario file ("-" is standard input) and parses it. */
-gp_status gp_scenario_load(gp_scenario **out, const char *path, gp_error *err)
+gp_status gp_scenario_parse(gp_scenario **out, const char *text, size_t len,
+                            const char *source, gp_error *err)
+{
+    return scenario_parse(out, text, len, source, NULL, err);
+}
+
+gp_status gp_scenario_parse_all(gp_scenario **out, const char *text,
+                                size_t len, const char *source,
+                                gp_error_list *all, gp_error *err)
+{
+    return scenario_parse(out, text, len, source, all, err);
+}
+
+/* Reads a scenario file ("-" is standard input) and parses it, stopping
+ * at the first error or (with `all`) going on past each. */
+static gp_status scenario_load(gp_scenario **out, const char *path,
+                               gp_error_list *all, gp_error *err)
 {
     char *text = NULL;
     size_t len = 0;
@@ -555,7 +625,18 @@ gp_status gp_scenario_load(gp_scenario **out, const char *path, gp_error *err)
     st = gp_source_load(path, GP_SOURCE_SCENARIO, &text, &len, err);
     if (st != GP_OK)
         return st;
-    st = gp_scenario_parse(out, text, len, path, err);
+    st = scenario_parse(out, text, len, path, all, err);
     gp_free(text);
     return st;
+}
+
+gp_status gp_scenario_load(gp_scenario **out, const char *path, gp_error *err)
+{
+    return scenario_load(out, path, NULL, err);
+}
+
+gp_status gp_scenario_load_all(gp_scenario **out, const char *path,
+                               gp_error_list *all, gp_error *err)
+{
+    return scenario_load(out, path, all, err);
 }

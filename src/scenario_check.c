@@ -376,39 +376,71 @@ static gp_status check_commitment(gp_jdoc *d, const gp_pricing *p,
     return GP_OK;
 }
 
+/* Checks the commitments c[0, n) (the current path is their array); with
+ * d->all, goes on past each that fails.  A commitment left zero (its term
+ * 0: gp_scenario_load_all could not read it) is not checked. */
+static gp_status check_commitments(gp_jdoc *d, const gp_pricing *p,
+                                   const gp_commitment *c, size_t n,
+                                   double discount, gp_warnings *w)
+{
+    size_t at = d->depth;
+    gp_status st;
+
+    for (size_t i = 0; i < n; i++) {
+        gp_jdoc_push_index(d, i);
+        st = c[i].term_years ? check_commitment(d, p, &c[i], discount, w)
+                             : GP_OK;
+        if ((st = gp_jdoc_go_on(d, st, at)) != GP_OK)
+            return st;
+        d->depth = at;
+    }
+    return GP_OK;
+}
+
 /* Checks every commitment, owned and added by strategies, against the
- * catalogs; errors point into the scenario file. */
-gp_status gp_scenario_check(const gp_scenario *s, const gp_pricing *p,
-                            gp_warnings *w, gp_error *err)
+ * catalogs; errors point into the scenario file.  With `all`, every error
+ * goes there (gp_scenario_check_all). */
+static gp_status scenario_check(const gp_scenario *s, const gp_pricing *p,
+                                gp_warnings *w, gp_error_list *all,
+                                gp_error *err)
 {
     gp_jdoc d;
     gp_status st;
+    size_t first = all ? all->count : 0;
 
     gp_jdoc_init(&d, s->text, s->text_len, s->path, err);
+    d.all = all;
     gp_jdoc_push_key(&d, "commitments");
-    for (size_t i = 0; i < s->n_commitments; i++) {
-        gp_jdoc_push_index(&d, i);
-        if ((st = check_commitment(&d, p, &s->commitments[i], s->discount,
-                                   w)) != GP_OK)
-            return st;
-        gp_jdoc_pop(&d);
-    }
-    gp_jdoc_pop(&d);
+    st = check_commitments(&d, p, s->commitments, s->n_commitments,
+                           s->discount, w);
     /* strategies[k] of the scenario is strategies[k - 1] of the file */
-    for (size_t k = 1; k < s->n_strategies; k++) {
+    for (size_t k = 1; st == GP_OK && k < s->n_strategies; k++) {
         const gp_strategy *g = &s->strategies[k];
+        d.depth = 0;
         gp_jdoc_push_key(&d, "strategies");
         gp_jdoc_push_index(&d, k - 1);
         gp_jdoc_push_key(&d, "add_commitments");
-        for (size_t i = 0; i < g->n_add; i++) {
-            gp_jdoc_push_index(&d, i);
-            if ((st = check_commitment(&d, p, &g->add_commitments[i],
-                                       s->discount, w)) != GP_OK)
-                return st;
-            gp_jdoc_pop(&d);
-        }
-        d.depth = 0;
+        st = check_commitments(&d, p, g->add_commitments, g->n_add,
+                               s->discount, w);
     }
-    gp_scenario_warn_policies(&d, s, w);
-    return GP_OK;
+    if (st == GP_OK && all && all->count > first) {
+        *err = all->items[first];
+        return GP_ERR_INPUT;
+    }
+    if (st == GP_OK)
+        gp_scenario_warn_policies(&d, s, w);
+    return st;
+}
+
+gp_status gp_scenario_check(const gp_scenario *s, const gp_pricing *p,
+                            gp_warnings *w, gp_error *err)
+{
+    return scenario_check(s, p, w, NULL, err);
+}
+
+gp_status gp_scenario_check_all(const gp_scenario *s, const gp_pricing *p,
+                                gp_warnings *w, gp_error_list *all,
+                                gp_error *err)
+{
+    return scenario_check(s, p, w, all, err);
 }

@@ -255,13 +255,17 @@ gp_status gp_scenario_parse_commitments(gp_jdoc *d, const json_t *obj,
     if (!*out)
         return gp_jdoc_nomem(d);
     gp_jdoc_push_key(d, key);
+    size_t at = d->depth;
     json_array_foreach(arr, i, jc)
     {
         gp_jdoc_push_index(d, i);
-        if ((st = parse_commitment(d, jc, &(*out)[i])) != GP_OK)
+        st = parse_commitment(d, jc, &(*out)[i]);
+        if (st == GP_ERR_INPUT && d->all) /* going on: left zero, unread */
+            memset(&(*out)[i], 0, sizeof **out);
+        if ((st = gp_jdoc_go_on(d, st, at)) != GP_OK)
             return st;
         *n_out = i + 1;
-        gp_jdoc_pop(d);
+        d->depth = at;
     }
     gp_jdoc_pop(d);
     return GP_OK;

@@ -17,7 +17,8 @@
  * strategy's add_commitments) into a new array of commitments, *out, and
  * its length, *n_out; when the member is absent or empty, *out stays
  * NULL.  On an error *out holds the commitments read so far, counted in
- * *n_out, for the caller to free with the scenario
+ * *n_out, for the caller to free with the scenario; with d->all, one that
+ * fails is left zero (its term_years 0) and the next read
  * (scenario_commitments.c). */
 gp_status gp_scenario_parse_commitments(gp_jdoc *d, const json_t *obj,
                                         const char *key, gp_commitment **out,

@@ -67,15 +67,39 @@ const char *gp_trace_read_column(const gp_trace_options *opt,
     return canonical;
 }
 
+/* Whether the instance-type parameter (which fills rows that give no
+ * type) names a type some loaded catalog prices; if not, says so once, as
+ * every row it fills would fail alike. */
+static bool fill_type_known(const gp_pricing *pricing, const char *type,
+                            gp_error *err)
+{
+    bool ambiguous = false;
+    char shown[SHOWN_SIZE], near[256] = "";
+
+    if (!type || !pricing || pricing->n_catalogs == 0 ||
+        gp_pricing_find(pricing, NULL, NULL, type, NULL, &ambiguous) ||
+        ambiguous)
+        return true;
+    gp_trace_show_bytes(shown, type, strlen(type), 64);
+    gp_pricing_suggest(pricing, type, near, sizeof near, 3);
+    gp_error_set_param(err, NULL, GP_PARAM_INSTANCE_TYPE,
+                       "unknown instance type %s (%s%s)", shown,
+                       near[0] ? "nearest: " : "no similar name in the "
+                                               "loaded catalogs",
+                       near);
+    return false;
+}
+
 /* A builder that resolves types in `pricing`, with `opt` (the defaults
  * when NULL); *out is NULL on failure. */
 gp_status gp_trace_builder_new(gp_trace_builder **out,
                                const gp_pricing *pricing,
                                const gp_trace_options *opt, gp_error *err)
 {
-    gp_trace_builder *b = gp_calloc(1, sizeof *b);
-
     *out = NULL;
+    if (opt && !fill_type_known(pricing, opt->instance_type, err))
+        return GP_ERR_INPUT;
+    gp_trace_builder *b = gp_calloc(1, sizeof *b);
     if (!b) {
         gp_error_set(err, NULL, 0, 0, NULL, "out of memory");
         return GP_ERR_NOMEM;

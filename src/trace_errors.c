@@ -9,15 +9,19 @@
 #include <string.h>
 
 /* What an error names for column `col` when the header does not have it:
- * the option the value came from (a missing step_s column means the step
- * parameter, a missing region column the region parameter), else the canonical
- * column name. */
+ * the parameter the value came from (a missing step_s column means the
+ * step parameter; region, provider and instance_type theirs), else the
+ * canonical column name. */
 static const char *column_field(int col)
 {
     if (col == COL_STEP_S)
         return GP_PARAM_TEXT("step");
     if (col == COL_REGION)
         return GP_PARAM_TEXT("region");
+    if (col == COL_PROVIDER)
+        return GP_PARAM_TEXT("provider");
+    if (col == COL_INSTANCE_TYPE)
+        return GP_PARAM_TEXT("instance-type");
     return col >= 0 && col < N_COLUMNS ? gp_trace_column_names[col] : NULL;
 }
 

@@ -241,7 +241,9 @@ static gp_status header_check_required(const gp_trace_builder *b,
     size_t n_req = b->opt.layout == GP_LAYOUT_JOBS ? 3 : 2;
 
     for (size_t k = 0; k < n_req; k++) {
-        if (ctx->colmap[req[k]] < 0) {
+        /* the instance-type parameter fills a trace without the column */
+        if (ctx->colmap[req[k]] < 0 &&
+            !(req[k] == COL_INSTANCE_TYPE && b->opt.instance_type)) {
             const char *name =
                 gp_trace_mapped_column(&b->opt, gp_trace_column_names[req[k]]);
             const char *by;
@@ -261,6 +263,10 @@ static gp_status header_check_required(const gp_trace_builder *b,
             if (!jobs)
                 map_hint(ctx, gp_trace_column_names[req[k]], hint,
                          sizeof hint);
+            if (!hint[0] && req[k] == COL_INSTANCE_TYPE)
+                snprintf(hint, sizeof hint,
+                         "; if every row is of one type, give "
+                         GP_PARAM_TEXT("instance-type") " TYPE");
             gp_error_set(err, ctx->source, ctx->header_line, 0, name,
                          "missing column (the header has: %s)%s", have,
                          jobs ? "; for one row per job use " GP_PARAM_TEXT(

@@ -59,7 +59,8 @@ static void unresolved_type(struct shard *s, const gp_trace_builder *b,
         gp_trace_row_error(
             s, ctx, row, COL_INSTANCE_TYPE,
             "%s is in several catalogs; add a provider and region "
-            "column or " GP_PARAM_TEXT("region"),
+            "column, or give " GP_PARAM_TEXT("provider") " and "
+            GP_PARAM_TEXT("region"),
             shown);
         return;
     }
@@ -104,8 +105,8 @@ static void unresolved_type(struct shard *s, const gp_trace_builder *b,
 
 /* Resolves the pool of a row whose key (provider, region and type joined
  * by \x1f) the shard's pool map does not hold yet: checks the provider,
- * finds the type in the catalogs (the region from the region parameter when the
- * row has none) and interns one pool per (catalog, type) under the key. */
+ * finds the type in the catalogs (the region, provider and type from their
+ * parameters when the row has none) and interns one pool per (catalog, type) under the key. */
 bool gp_trace_pool_resolve(struct shard *s, const gp_trace_builder *b,
                            const struct file_ctx *ctx, const struct row *row,
                            const char *key, size_t klen, uint32_t *pool)
@@ -124,6 +125,14 @@ bool gp_trace_pool_resolve(struct shard *s, const gp_trace_builder *b,
     snprintf(t, sizeof t, "%.*s", (int)type->len, type->p);
     if (!r[0] && b->opt.region)
         snprintf(r, sizeof r, "%s", b->opt.region);
+    if (!p[0] && b->opt.provider)
+        snprintf(p, sizeof p, "%s", b->opt.provider);
+    struct field filled = {t, 0};
+    if (!t[0] && b->opt.instance_type) {
+        snprintf(t, sizeof t, "%s", b->opt.instance_type);
+        filled.len = strlen(t);
+        type = &filled; /* named in messages as the parameter's value */
+    }
     if (p[0] && strcmp(p, "aws") != 0 && strcmp(p, "gcp") != 0 &&
         strcmp(p, "azure") != 0) {
         char shown[SHOWN_SIZE];

@@ -212,7 +212,7 @@ static bool row_pool(struct shard *s, const gp_trace_builder *b,
     size_t klen = prov->len + reg->len + type->len + 2;
     uint32_t id;
 
-    if (type->len == 0) {
+    if (type->len == 0 && !b->opt.instance_type) {
         gp_trace_row_error(s, ctx, row, COL_INSTANCE_TYPE,
                            "empty; every row needs an instance type");
         return false;

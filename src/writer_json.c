@@ -335,9 +335,11 @@ json_t *gp_json_inputs(const gp_run_info *info)
     json_object_set_new(o, "bundled_sample", json_boolean(info->used_sample));
     json_object_set_new(
         o, "trace",
-        json_pack("{s:o, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}", "files",
-                  files, "rows_read", (json_int_t)t->rows_read, "rows_rejected",
-                  (json_int_t)t->rows_rejected, "pools", (json_int_t)t->n_pools,
+        json_pack("{s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}",
+                  "files", files, "rows_read", (json_int_t)t->rows_read,
+                  "rows_kept", (json_int_t)(t->rows_read - t->rows_rejected),
+                  "rows_rejected", (json_int_t)t->rows_rejected, "pools",
+                  (json_int_t)t->n_pools,
                   "series", (json_int_t)t->n_series, "job_runs",
                   (json_int_t)t->n_runs, "training_instance_hours",
                   gp_json_number_or_null(t->instance_hours[GP_TRAINING]),

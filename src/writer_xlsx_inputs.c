@@ -208,6 +208,9 @@ static size_t inputs_trace(gp_xl *x, xl_sheet *s, size_t row)
     snprintf(buf, sizeof buf, "%s to %s", a, z);
     kv_text(x, s, row++, "Span", buf);
     kv_num(x, s, row++, "Rows read", (double)t->rows_read, x->f.count);
+    if (t->rows_rejected) /* set aside: the numbers hold the rest */
+        kv_num(x, s, row++, "Rows kept (in these numbers)",
+               (double)(t->rows_read - t->rows_rejected), x->f.count);
     kv_num(x, s, row++, "Rows rejected", (double)t->rows_rejected, x->f.count);
     kv_num(x, s, row++, "Pools", (double)t->n_pools, x->f.count);
     kv_num(x, s, row++, "Series", (double)t->n_series, x->f.count);
@@ -334,6 +337,10 @@ static size_t inputs_options(gp_xl *x, xl_sheet *s, size_t row)
     }
     if (to->region)
         kv_text(x, s, row++, GP_PARAM_TEXT("region"), to->region);
+    if (to->provider)
+        kv_text(x, s, row++, GP_PARAM_TEXT("provider"), to->provider);
+    if (to->instance_type)
+        kv_text(x, s, row++, GP_PARAM_TEXT("instance-type"), to->instance_type);
     buf[0] = '\0';
     for (size_t i = 0; i < to->n_map; i++)
         snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s=%s",

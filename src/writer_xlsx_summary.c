@@ -545,12 +545,18 @@ void gp_xl_sheet_summary(gp_xl *x, const xl_rec_rows *rr)
                          : (r->n_ledgers ? "GPU purchasing strategies compared"
                                          : "GPU demand forecast"),
                   NULL);
+    /* the rows in the numbers: those set aside are said apart */
+    const gp_trace *t = r->info->trace;
+    char rejected[48] = "";
+    if (t->rows_rejected)
+        snprintf(rejected, sizeof rejected, " (%llu rejected)",
+                 (unsigned long long)t->rows_rejected);
     snprintf(line, sizeof line,
-             "gpuplan %s %s; scenario %s; %llu trace rows; all amounts in "
+             "gpuplan %s %s; scenario %s; %llu trace rows%s; all amounts in "
              "%s; times in UTC",
              GP_VERSION, r->info->command,
              r->info->scenario->name ? r->info->scenario->name : "(default)",
-             (unsigned long long)r->info->trace->rows_read,
+             (unsigned long long)(t->rows_read - t->rows_rejected), rejected,
              gp_money_currency());
     gp_xl_para(&s, 1, line, x->f.subtitle_wrap);
     snprintf(line, sizeof line, "%zu hours (%.1f days), %s", hours,

@@ -27,6 +27,24 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The command being run, which every message starts with ("gpuplan
+ * recommend: "); NULL before one is known. */
+static const char *cli_command;
+
+void gp_cli_set_command(const char *name)
+{
+    cli_command = name;
+}
+
+const char *gp_cli_prefix(void)
+{
+    static char prefix[64];
+
+    snprintf(prefix, sizeof prefix, "gpuplan%s%s:", cli_command ? " " : "",
+             cli_command ? cli_command : "");
+    return prefix;
+}
+
 void gp_cli_text(const char *text, char *buf, size_t size)
 {
     gp_param_expand(text, gp_cli_option_of, NULL, buf, size);
@@ -59,7 +77,7 @@ void gp_cli_print_error(const gp_error *err)
     char buf[2048];
     gp_error_format_with(err, gp_cli_option_of, NULL, buf, sizeof buf);
     gp_progress_clear();
-    fprintf(stderr, "%s\n", buf);
+    fprintf(stderr, "%s %s\n", gp_cli_prefix(), buf);
 }
 
 int gp_json_print(json_t *doc)
@@ -85,7 +103,7 @@ void gp_cli_print_warnings_from(const gp_warnings *w, size_t first)
     gp_progress_clear();
     for (size_t i = first; i < w->count; i++) {
         gp_cli_text(w->items[i], text, sizeof text);
-        fprintf(stderr, "gpuplan: warning: %s\n", text);
+        fprintf(stderr, "%s warning: %s\n", gp_cli_prefix(), text);
     }
 }
 
@@ -226,6 +244,27 @@ static void put_csv_field(FILE *f, const char *p, size_t len)
     putc('"', f);
 }
 
+void gp_cli_rows_text(const gp_trace *t, char *buf, size_t size)
+{
+    unsigned long long kept = t->rows_read - t->rows_rejected;
+
+    if (t->rows_rejected)
+        snprintf(buf, size, "%llu %s kept, %llu rejected", kept,
+                 gp_plural(kept, "row", "rows"),
+                 (unsigned long long)t->rows_rejected);
+    else
+        snprintf(buf, size, "%llu %s", kept, gp_plural(kept, "row", "rows"));
+}
+
+void gp_cli_rows_note(const gp_trace *t, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (t->rows_rejected && size > 2) {
+        snprintf(buf, size, ", ");
+        gp_cli_rows_text(t, buf + 2, size - 2);
+    }
+}
+
 bool gp_cli_same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
@@ -289,7 +328,7 @@ static void on_reject(void *ctx, const gp_error *why, const char *row,
         putc('\n', r->f);
     } else if (r->printed < 100) {
         gp_error_format_with(why, gp_cli_option_of, NULL, msg, sizeof msg);
-        fprintf(stderr, "%s\n", msg);
+        fprintf(stderr, "%s %s\n", gp_cli_prefix(), msg);
     }
     r->printed++;
 }
@@ -299,7 +338,7 @@ static void on_reject(void *ctx, const gp_error *why, const char *row,
 static void print_more_bad_rows(const struct rejects *r)
 {
     if (!r->tmp && r->printed > 100)
-        fprintf(stderr, "... and %llu more bad %s\n",
+        fprintf(stderr, "%s ... and %llu more bad %s\n", gp_cli_prefix(),
                 (unsigned long long)(r->printed - 100),
                 gp_plural(r->printed - 100, "row", "rows"));
 }
@@ -337,9 +376,9 @@ static gp_status rows_read(void *ctx, gp_error *err)
             return st;
         if (!r->cli->quiet && r->printed)
             fprintf(stderr,
-                    "gpuplan: %llu %s rejected; see %s for each with its "
+                    "%s %llu %s rejected; see %s for each with its "
                     "reason\n",
-                    (unsigned long long)r->printed,
+                    gp_cli_prefix(), (unsigned long long)r->printed,
                     gp_plural(r->printed, "row", "rows"), r->path);
     }
     print_more_bad_rows(r);
@@ -488,13 +527,14 @@ int gp_cli_load_inputs(const gp_cli *cli, gp_inputs *in, bool sample_default,
     const char *one[2];
     gp_inputs_spec spec;
     struct rejects r = {cli, gp_cli_rejects_path(cli), NULL, NULL, 0, false};
+    gp_error_list scenario_errors = {NULL, 0, 0};
 
     memset(in, 0, sizeof *in);
     gp_error_clear(&err);
     if (cli->n_traces == 0 && !sample_default) {
         /* commands without a sample mark OPT_NEEDS_TRACE, so the parser
          * has said this already; kept for one that forgets */
-        fprintf(stderr, "gpuplan: no --trace given\n");
+        fprintf(stderr, "%s no --trace given\n", gp_cli_prefix());
         return 2;
     }
     spec_of(cli, sample_default, paths, one, &spec);
@@ -504,6 +544,8 @@ int gp_cli_load_inputs(const gp_cli *cli, gp_inputs *in, bool sample_default,
         spec.trace_opt.reject = on_reject;
         spec.trace_opt.reject_ctx = &r;
     }
+    if (report_all) /* validate: every error of the scenario, in one run */
+        spec.scenario_errors = &scenario_errors;
     gp_status st = gp_inputs_load_catalogs(&spec, in, &err);
     if (st == GP_OK && (!files_apart(cli, r.path, &err) ||
                         (cli->skip_bad && !open_rejects(&r, &err))))
@@ -511,9 +553,9 @@ int gp_cli_load_inputs(const gp_cli *cli, gp_inputs *in, bool sample_default,
     if (st == GP_OK) {
         if (cli->n_traces == 0 && !cli->quiet)
             fprintf(stderr,
-                    "gpuplan: no --trace given: using the bundled "
+                    "%s no --trace given: using the bundled "
                     "sample %s\n",
-                    spec.traces[0]);
+                    gp_cli_prefix(), spec.traces[0]);
         st = gp_inputs_load_traces(&spec, in, &err);
     }
     in->used_sample = st == GP_OK && cli->n_traces == 0;
@@ -529,8 +571,13 @@ int gp_cli_load_inputs(const gp_cli *cli, gp_inputs *in, bool sample_default,
         /* validate's bad rows already fail the run; what is wrong with the
          * trace as a whole ("no data rows", a span that fixing them may
          * change) is for after they are fixed */
-        if (!(r.rows_read && report_all && r.printed && st == GP_ERR_INPUT))
+        if (scenario_errors.count)
+            for (size_t i = 0; i < scenario_errors.count; i++)
+                gp_cli_print_error(&scenario_errors.items[i]);
+        else if (!(r.rows_read && report_all && r.printed &&
+                   st == GP_ERR_INPUT))
             gp_cli_print_error(&err);
+        gp_error_list_clear(&scenario_errors);
         return 1;
     }
     if (!cli->quiet)

@@ -18,7 +18,9 @@
 
 /* Options a command accepts, as a bit mask in its table entry. */
 enum {
-    OPT_TRACE = 1 << 0,    /* --trace, --layout, --map, --step, --region */
+    /* --trace, --layout, --map, --step, --region, --provider,
+     * --instance-type */
+    OPT_TRACE = 1 << 0,
     OPT_PRICING = 1 << 1,  /* --pricing */
     OPT_SCENARIO = 1 << 2, /* --scenario */
     OPT_OUT = 1 << 3,      /* --out */
@@ -95,7 +97,8 @@ typedef struct gp_cli {
  * on it (simulate, recommend, forecast): written once, so that the three
  * --help texts and man pages say the same. */
 #define GP_USAGE_TRACE_TAIL                                                    \
-    "  --layout jobs, --map name=column, --step S, --region R\n"              \
+    "  --layout jobs, --map name=column, --step S, --region R,\n"             \
+    "  --provider P, --instance-type T\n"                                     \
     "                      trace options, as for validate\n"                  \
     "  --skip-bad, --rejects FILE\n"                                          \
     "                      set bad rows aside instead of stopping\n"          \
@@ -166,6 +169,14 @@ struct gp_run_info;
 void gp_cli_run_info(struct gp_run_info *info, const char *command,
                      const gp_cli *cli, const gp_inputs *in);
 
+/* The trace's rows as a report's first line counts them: "4 rows", or
+ * with rows set aside (--skip-bad) those in the numbers and the rest, "2
+ * rows kept, 2 rejected", into buf. */
+void gp_cli_rows_text(const gp_trace *t, char *buf, size_t size);
+/* ", 2 rows kept, 2 rejected" when rows were set aside, else "": for a
+ * first line that counts no rows otherwise. */
+void gp_cli_rows_note(const gp_trace *t, char *buf, size_t size);
+
 /* Whether paths a and b name one existing file, so that writing one would
  * replace the other ("-", standard input or output, names none). */
 bool gp_cli_same_file(const char *a, const char *b);
@@ -181,12 +192,19 @@ const char *gp_cli_rejects_path(const gp_cli *cli);
 /* Prints a usage error the library found in a run's parameters: "gpuplan
  * <command>: --option message" and where to find help. */
 void gp_cli_print_usage_error(const char *command, const gp_error *err);
-/* Prints err the way users see errors: "file:line:column: field: msg". */
+/* Names the command being run (main, once it is known), which every
+ * message starts with. */
+void gp_cli_set_command(const char *name);
+/* What every message starts with: "gpuplan <command>:", or "gpuplan:"
+ * before a command is known.  The text lasts until the next call. */
+const char *gp_cli_prefix(void);
+/* Prints err the way users see errors: "gpuplan <command>:
+ * file:line:column: field: msg". */
 void gp_cli_print_error(const gp_error *err);
 /* gp_json_write of a command's --json document to stdout; on failure says
  * why on stderr.  The exit status: 0 or 1. */
 int gp_json_print(json_t *doc);
-/* "gpuplan: warning: ..." lines on stderr, with run parameters shown as
+/* "gpuplan <command>: warning: ..." lines on stderr, with run parameters shown as
  * options: every warning of w, or those from index `first` on. */
 void gp_cli_print_warnings(const gp_warnings *w);
 void gp_cli_print_warnings_from(const gp_warnings *w, size_t first);

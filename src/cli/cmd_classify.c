@@ -204,7 +204,8 @@ const struct gp_command gp_cmd_classify = {
     "  --spot-confidence P training this sure (default 0.9) is billed\n"
     "                      interruptible, as labelled training is\n"
     "  --json              the verdicts, evidence and features as JSON\n"
-    "  --layout jobs, --map name=column, --step S, --region R\n"
+    "  --layout jobs, --map name=column, --step S, --region R,\n"
+    "  --provider P, --instance-type T\n"
     "                      trace options, as for validate\n"
     "  --threads N         threads for reading (default: all cores)\n"
     "  --quiet             no summary or warnings on stderr\n",

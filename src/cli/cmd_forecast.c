@@ -37,10 +37,12 @@ static void print_table(const gp_inputs *in, const gp_forecast *fc)
     char a[32], z[32], name[160], c[6][24];
     gp_format_time(fc->start_hour * 3600, a, sizeof a);
     gp_format_time((fc->start_hour + (int64_t)fc->n_hours) * 3600, z, sizeof z);
+    char rows[80];
+    gp_cli_rows_note(in->trace, rows, sizeof rows);
     printf("gpuplan forecast: %s to %s (%zu hour%s) from %zu hour%s of "
-           "history%s\n\n",
+           "history%s%s\n\n",
            a, z, fc->n_hours, gp_plural(fc->n_hours, "", "s"),
-           fc->history_hours, gp_plural(fc->history_hours, "", "s"),
+           fc->history_hours, gp_plural(fc->history_hours, "", "s"), rows,
            in->used_sample ? ", bundled sample" : "");
     printf("%-36s %-9s %-12s %8s %8s %6s %7s %7s %10s %10s %10s\n", "pool",
            "workload", "method", "rMAE168", "rMAE24", "MASE", "MAPE%", "cover",

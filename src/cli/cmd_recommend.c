@@ -74,8 +74,10 @@ static void print_table(const gp_inputs *in, const gp_recommendation *r)
     gp_format_time((r->start_hour + (int64_t)r->n_hours) * 3600, z, sizeof z);
     gp_format_money(r->policy_cost, m[0], sizeof m[0]);
     gp_format_money(r->all_on_demand_cost, m[1], sizeof m[1]);
-    printf("gpuplan recommend: %s to %s (%zu hour%s)%s\n", a, z, r->n_hours,
-           gp_plural(r->n_hours, "", "s"),
+    char rows[80];
+    gp_cli_rows_note(in->trace, rows, sizeof rows);
+    printf("gpuplan recommend: %s to %s (%zu hour%s)%s%s\n", a, z, r->n_hours,
+           gp_plural(r->n_hours, "", "s"), rows,
            in->used_sample ? ", bundled sample" : "");
     printf("cost under the scenario's policy: %s (all on demand: %s)\n\n",
            m[0], m[1]);

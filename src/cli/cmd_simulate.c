@@ -62,11 +62,11 @@ static void print_strategies(const gp_inputs *in, gp_ledger *const *l,
     gp_format_time(l[0]->start_hour * 3600, a, sizeof a);
     gp_format_time((l[0]->start_hour + (int64_t)l[0]->n_hours) * 3600, z,
                    sizeof z);
-    printf("gpuplan simulate: %s to %s (%zu hour%s), %zu pool%s, %llu "
-           "row%s%s\n",
-           a, z, l[0]->n_hours, gp_plural(l[0]->n_hours, "", "s"), t->n_pools,
-           gp_plural(t->n_pools, "", "s"), (unsigned long long)t->rows_read,
-           gp_plural(t->rows_read, "", "s"),
+    char rows[80];
+    gp_cli_rows_text(t, rows, sizeof rows);
+    printf("gpuplan simulate: %s to %s (%zu hour%s), %zu pool%s, %s%s\n", a,
+           z, l[0]->n_hours, gp_plural(l[0]->n_hours, "", "s"), t->n_pools,
+           gp_plural(t->n_pools, "", "s"), rows,
            in->used_sample ? " (bundled sample)" : "");
     char per_gpu_hour[32];
     snprintf(per_gpu_hour, sizeof per_gpu_hour, "%s/useful GPU-h",

@@ -25,8 +25,8 @@ static int stdout_written(int rc)
         return rc;
     int e = errno;
     gp_progress_clear();
-    fprintf(stderr, "gpuplan: standard output: cannot write: %s\n",
-            e ? strerror(e) : "write error");
+    fprintf(stderr, "%s standard output: cannot write: %s\n",
+            gp_cli_prefix(), e ? strerror(e) : "write error");
     return 1;
 }
 
@@ -72,6 +72,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; gp_commands[i]; i++) {
         if (strcmp(argv[1], gp_commands[i]->name) == 0) {
             gp_cli cli;
+            gp_cli_set_command(gp_commands[i]->name);
             int rc = gp_cli_parse(gp_commands[i], argc - 1, argv + 1, &cli);
             if (rc == 0) {
                 gp_progress_enable(!cli.quiet && isatty(STDERR_FILENO));

@@ -220,14 +220,23 @@ static int read_provider(const struct gp_command *cmd, gp_cli *cli,
         return usage_error(cmd, "--provider takes aws, gcp or azure, got \"%s\"",
                            value);
     cli->provider = value;
+    cli->trace_opt.provider = value;
     return 0;
 }
 
+/* --instance-type: telemetry's type (import), or the type of the trace
+ * rows that give none; a catalog's names have at most
+ * GP_CATALOG_MAX_TYPE_NAME characters. */
 static int read_instance_type(const struct gp_command *cmd, gp_cli *cli,
                               const char *value)
 {
-    (void)cmd;
+    if (strlen(value) > GP_CATALOG_MAX_TYPE_NAME)
+        return usage_error(cmd,
+                           "--instance-type: too long (at most %d "
+                           "characters) to be an instance type, got \"%s\"",
+                           GP_CATALOG_MAX_TYPE_NAME, value);
     cli->instance_type = value;
+    cli->trace_opt.instance_type = value;
     return 0;
 }
 
@@ -539,8 +548,8 @@ static const struct opt_def opt_defs[] = {
     {"map", OPT_TRACE, true, true, read_map},
     {"step", OPT_TRACE | OPT_IMPORT | OPT_SYNTH, true, false, read_step},
     {"region", OPT_TRACE | OPT_IMPORT, true, false, read_region},
-    {"provider", OPT_IMPORT, true, false, read_provider},
-    {"instance-type", OPT_IMPORT, true, false, read_instance_type},
+    {"provider", OPT_TRACE | OPT_IMPORT, true, false, read_provider},
+    {"instance-type", OPT_TRACE | OPT_IMPORT, true, false, read_instance_type},
     {"time", OPT_IMPORT, true, false, read_time},
     {"pricing", OPT_PRICING, true, true, NULL},
     {"commitments-out", OPT_IMPORT, true, false, read_commitments_out},

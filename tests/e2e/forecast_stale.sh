@@ -63,7 +63,7 @@ want = at + ("the trace ends at 2026-08-22T00:00:00Z, 31 days before today "
         "2026-08-29T00:00:00Z, from the trace's end, not from today; give a "
         "recent trace to plan ahead")
 assert "the trace ends" not in read("30.err"), read("30.err")
-assert read("31.err") == "gpuplan: warning: " + want + "\n", read("31.err")
+assert read("31.err") == "gpuplan forecast: warning: " + want + "\n", read("31.err")
 assert read("31q.err") == "", read("31q.err")
 assert want in json.load(open(d + "/31.json"))["inputs"]["warnings"]
 assert "the trace ends" not in read("tu.err"), read("tu.err")
@@ -72,9 +72,9 @@ late = (d + "/late.csv:510:1: timestamp: the trace ends at "
         "2026-08-22T05:00:00Z, 31 days before today (2026-09-22): the "
         "forecast is for 2026-08-22T05:00:00Z to 2026-08-29T05:00:00Z, from "
         "the trace's end, not from today; give a recent trace to plan ahead")
-assert read("late.err") == "gpuplan: warning: " + late + "\n", read("late.err")
+assert read("late.err") == "gpuplan forecast: warning: " + late + "\n", read("late.err")
 plan = want.replace("the forecast is for", "the plan is bought for")
-assert "gpuplan: warning: " + plan + "\n" in read("fwd.err"), read("fwd.err")
+assert "gpuplan recommend: warning: " + plan + "\n" in read("fwd.err"), read("fwd.err")
 assert plan in json.load(open(d + "/fwd.json"))["inputs"]["warnings"]
 print("forecast_stale: 1 passed, 0 failed")
 PY

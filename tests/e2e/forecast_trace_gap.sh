@@ -29,7 +29,7 @@ learns from those hours as if nothing ran; if rows are missing there, \
 give them or only the rows after them"
 fc() { "$bin" forecast --pricing "$P" --trace "$dir/t.csv" --horizon 1d "$@"; }
 fc > /dev/null 2> "$dir/fc.err"
-[ "$(cat "$dir/fc.err")" = "gpuplan: warning: $want" ] ||
+[ "$(cat "$dir/fc.err")" = "gpuplan forecast: warning: $want" ] ||
     { cat "$dir/fc.err" >&2; exit 1; }
 fc --quiet --json > "$dir/fc.json"
 fc --quiet --out "$dir/fc.xlsx" > /dev/null

@@ -113,7 +113,7 @@ TMPDIR=$dir/tmp "$bin" classify --quiet --trace "$trace" \
     --pricing "$pricing" --out "$dir/dangling.csv" > /dev/null \
     2> "$dir/dangling.err" || st=$?
 [ "$st" -eq 1 ] || fail "a dangling link: exit $st, not 1"
-grep -qx "$dir/dangling.csv: cannot write: No such file or directory" \
+grep -qx "gpuplan classify: $dir/dangling.csv: cannot write: No such file or directory" \
     "$dir/dangling.err" || fail "a dangling link: $(cat "$dir/dangling.err")"
 [ -z "$(ls -A "$dir/tmp")" ] || fail "left in TMPDIR: $(ls -A "$dir/tmp")"
 
@@ -146,7 +146,7 @@ for out in "--out $dir/pipe.xlsx" "--skip-bad --rejects $dir/pipe.rej"; do
         --pricing "$pricing" $out > /dev/null 2> "$dir/notmp.err" || st=$?
     [ "$st" -eq 1 ] || fail "no \$TMPDIR ($out): exit $st, not 1"
     target=${out##* }
-    grep -qx "$target: cannot write: No such file or directory" \
+    grep -qx "gpuplan simulate: $target: cannot write: No such file or directory" \
         "$dir/notmp.err" || fail "no \$TMPDIR ($out): $(cat "$dir/notmp.err")"
 done
 echo ok

@@ -10,8 +10,8 @@ src=$2
 cd "$src"
 pass=0
 fail=0
-check() { # want-message args...
-    want=$1
+check() { # want-message command args...: want is said after "gpuplan <command>: "
+    want="gpuplan $2: $1"
     shift
     if "$bin" "$@" --quiet > /dev/full 2> "$err"; then
         echo "exit 0 for: gpuplan $* > /dev/full"; fail=$((fail + 1)); return
@@ -26,7 +26,7 @@ check() { # want-message args...
 }
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
-table="gpuplan: standard output: cannot write: No space left on device"
+table="standard output: cannot write: No space left on device"
 json="standard output: cannot write: No space left on device"
 check "$table" simulate
 check "$json" simulate --json

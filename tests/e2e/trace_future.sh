@@ -88,30 +88,30 @@ fc = ("the forecast is for 2026-08-22T00:00:00Z to 2026-08-29T00:00:00Z, "
 for f in ("1h.err", "1hs.err"):
     assert "the trace ends" not in read(f), read(f)
 want = head + "2 hours after now (2026-08-21T22:00:00Z): " + fc + tail
-assert "gpuplan: warning: " + want + "\n" in read("2h.err"), read("2h.err")
+assert "gpuplan forecast: warning: " + want + "\n" in read("2h.err"), read("2h.err")
 want = head + "1.5 hours after now (2026-08-21T22:30:00Z): " + fc + tail
-assert "gpuplan: warning: " + want + "\n" in read("90m.err"), read("90m.err")
+assert "gpuplan forecast: warning: " + want + "\n" in read("90m.err"), read("90m.err")
 want = head + "10 days after today (2026-08-12): " + fc + tail
-assert "gpuplan: warning: " + want + "\n" in read("10d.err"), read("10d.err")
-assert "gpuplan: warning: " + want + "\n" in read("10dpm.err"), \
+assert "gpuplan forecast: warning: " + want + "\n" in read("10d.err"), read("10d.err")
+assert "gpuplan forecast: warning: " + want + "\n" in read("10dpm.err"), \
     read("10dpm.err")
 assert "the trace ends" not in read("10dq.err"), read("10dq.err")
 want2 = head + "2 days after today (2026-08-20): " + fc + tail
-assert "gpuplan: warning: " + want2 + "\n" in read("2d.err"), read("2d.err")
+assert "gpuplan forecast: warning: " + want2 + "\n" in read("2d.err"), read("2d.err")
 want2 = head + "23 hours after now (2026-08-21T01:00:00Z): " + fc + tail
-assert "gpuplan: warning: " + want2 + "\n" in read("23h.err"), read("23h.err")
+assert "gpuplan forecast: warning: " + want2 + "\n" in read("23h.err"), read("23h.err")
 assert want in json.load(open(d + "/10d.json"))["inputs"]["warnings"]
 hist = head + "10 days after today (2026-08-12): its hours after today are "
 want = hist + "read as history" + tail
-assert "gpuplan: warning: " + want + "\n" in read("tu.err"), read("tu.err")
+assert "gpuplan forecast: warning: " + want + "\n" in read("tu.err"), read("tu.err")
 plan = head + "10 days after today (2026-08-12): " + \
     fc.replace("the forecast is for", "the plan is bought for") + tail
-assert "gpuplan: warning: " + plan + "\n" in read("fwd.err"), read("fwd.err")
+assert "gpuplan recommend: warning: " + plan + "\n" in read("fwd.err"), read("fwd.err")
 assert plan in json.load(open(d + "/fwd.json"))["inputs"]["warnings"]
 billed = hist + "billed as history" + tail
-assert "gpuplan: warning: " + billed + "\n" in read("sim.err"), read("sim.err")
+assert "gpuplan simulate: warning: " + billed + "\n" in read("sim.err"), read("sim.err")
 assert billed in json.load(open(d + "/sim.json"))["inputs"]["warnings"]
-assert "gpuplan: warning: " + billed + "\n" in read("two.err"), read("two.err")
+assert "gpuplan simulate: warning: " + billed + "\n" in read("two.err"), read("two.err")
 summary = [c for r in openpyxl.load_workbook(d + "/rec.xlsx")["Summary"]
            .iter_rows(values_only=True) for c in r if isinstance(c, str)]
 assert any(billed in c for c in summary), summary

@@ -38,7 +38,7 @@ trace's first hour"
 set -- --trace "$dir/t.csv" --scenario "$dir/s.json"
 warned_once "$bin" "$dir" "$want" "$@"
 "$bin" validate "$@" > /dev/null 2> "$dir/validate.err"
-n=$(grep -cF "gpuplan: warning: $want" "$dir/validate.err" || true)
+n=$(grep -cF "gpuplan validate: warning: $want" "$dir/validate.err" || true)
 [ "$n" = 1 ] || { cat "$dir/validate.err" >&2; exit 1; }
 # a window inside the trace: no such warning
 printf '%s\n' '{"schema": "gpuplan-scenario/1", "name": "inside",' \

@@ -32,10 +32,10 @@ limited() { # expected-stderr command...: run with files capped at 1 block
         echo "$*: a temporary folder is left"; ls -a; fail=1
     fi
 }
-limited "out/hourly.csv: cannot write: File too large" \
+limited "gpuplan simulate: out/hourly.csv: cannot write: File too large" \
     "$bin" simulate --quiet --csv out
 [ ! -e out ] || { echo "a half set of tables was left in out/"; fail=1; }
-limited "t.csv: cannot write the trace: File too large" \
+limited "gpuplan import: t.csv: cannot write the trace: File too large" \
     "$bin" import nvidia-smi smi.csv --instance-type p4d.24xlarge --quiet \
     --out t.csv
 [ ! -e t.csv ] || { echo "a half trace was left"; fail=1; }

@@ -40,7 +40,8 @@ why = "there is no hour left to forecast)"
 for run in ("r", "s"):
     err = open("%s/%s.err" % (d, run)).read()
     lines = [l for l in err.splitlines() if want in l]
-    assert len(lines) == 1 and lines[0].startswith("gpuplan: warning: "), err
+    assert len(lines) == 1 and lines[0].startswith(
+        "gpuplan %s: warning: " % ("recommend" if run == "r" else "simulate")), err
     assert lines[0].endswith(why), lines[0]
     doc = json.load(open("%s/%s.json" % (d, run)))
     warned = [w for w in doc["inputs"]["warnings"] if w.startswith(want)]

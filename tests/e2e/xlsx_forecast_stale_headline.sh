@@ -74,7 +74,7 @@ want = (d + "/trace.csv:505:1: timestamp: the trace ends at "
         "forecast is for 2026-08-22T00:00:00Z to 2026-11-21T00:00:00Z, from "
         "the trace's end, not from today; give a recent trace to plan ahead")
 err = open(d + "/stale.err").read()
-check(err == "gpuplan: warning: " + want + "\n", "stderr: %r" % err)
+check(err == "gpuplan forecast: warning: " + want + "\n", "stderr: %r" % err)
 for name in ("stale.xlsx", "rec.xlsx"):
     b = block(name)
     check(b and b[0][0] == want, "%s: first row %r" % (name, b[:1]))

@@ -254,16 +254,24 @@ static void test_offer_catalog_has_the_list_prices(void **state)
     assert_close(p4d->plans[0].hourly, 9.5403, 1e-12);
     gp_catalog_free(c);
 
-    /* skipped: c5.xlarge (no GPU); the convertible row; Windows, Dedicated,
-     * us-west-2 (3) + DedicatedUsage and Windows plan rows (2); c5 and
-     * us-west-2 plan rates without an on-demand price (2) */
-    assert_non_null(strstr(r.notes.items[0],
-                           "skipped 1 row of non-GPU types, 0 of types "
-                           "with a share of one GPU (such as g6f), 1 "
-                           "convertible reserved row, 5 other rows"));
-    assert_non_null(strstr(r.notes.items[0], "2 savings-plan rates of types "
-                                             "or regions without an "
-                                             "on-demand price"));
+    /* two files, each counted under its name (#39).  The offer file's 14
+     * rows: 9 kept (g5: on-demand and 6 reserved rows, p4d: 2), skipped
+     * c5.xlarge (no GPU), the convertible row, and Windows, Dedicated and
+     * us-west-2 (3 other).  The plan file's 7: 5 rates read, of which c5
+     * and us-west-2 have no on-demand price (2 left out, 3 used), and
+     * the DedicatedUsage and Windows rows (2 other).  9 + 5 = 14 price
+     * rows in all. */
+    assert_int_equal(r.notes.count, 3);
+    assert_non_null(strstr(r.notes.items[0], "2 GPU instance types from 14 "
+                                             "price rows in 2 files"));
+    assert_non_null(strstr(r.notes.items[1],
+                           ": 9 price rows; skipped 1 row of non-GPU types, "
+                           "0 of types with a share of one GPU (such as "
+                           "g6f), 1 convertible reserved row, 3 other rows"));
+    assert_non_null(strstr(r.notes.items[2],
+                           ": 3 savings-plan rates used, 2 left out (types "
+                           "or regions without an on-demand price); "
+                           "skipped 2 other rows"));
     result_free(&r);
 }
 

@@ -5,6 +5,7 @@
  * what each kind stands for.
  */
 #include "policy.h"
+#include "forecast.h"
 #include "optimizer.h"
 #include "util.h"
 
@@ -15,6 +16,8 @@
 struct replay {
     const gp_trace *t;
     const gp_pricing *p;
+    const gp_scenario *s;
+    int threads;
     const gp_purchase_policy *pp;
     gp_run_spec base; /* the whole window, nothing bought */
     gp_commitment *bought;
@@ -55,11 +58,11 @@ static int shortest_term(const gp_purchase_policy *pp)
     return (pp->terms & (1u << 1)) ? 1 : 3;
 }
 
-/* aws: the hindsight optimum of the lookback [from, from + n), on top of
- * everything owned and bought, for the policy's terms and payment,
- * bought at hour T. */
-static gp_status buy_aws(struct replay *r, int64_t T, int64_t from, size_t n,
-                         gp_error *err)
+/* The optimum over [from, from + n) of trace `t` (the trace itself, or a
+ * forecast of it), on top of everything owned and bought, for the
+ * policy's terms and payment, bought at hour T. */
+static gp_status buy_optimum(struct replay *r, const gp_trace *t, int64_t T,
+                             int64_t from, size_t n, gp_error *err)
 {
     gp_run_spec spec = r->base;
     gp_opt_choices ch = {r->pp->terms, 1u << r->pp->payment, GP_BUY_ALL};
@@ -71,7 +74,7 @@ static gp_status buy_aws(struct replay *r, int64_t T, int64_t from, size_t n,
     spec.n_hours = n;
     spec.extra = r->bought;
     spec.n_extra = r->n_bought;
-    gp_status st = gp_opt_build_choices(&o, r->t, r->p, &spec, &ch, err);
+    gp_status st = gp_opt_build_choices(&o, t, r->p, &spec, &ch, err);
     if (st != GP_OK)
         return st;
     gp_opt_solve(o);
@@ -80,6 +83,29 @@ static gp_status buy_aws(struct replay *r, int64_t T, int64_t from, size_t n,
         st = add_bought(r, &c[i]);
     gp_free(c);
     gp_opt_free(o);
+    return st;
+}
+
+/* forward: gpuplan's plan for the forecast of the next review period
+ * (P50 demand, from the history before T), as recommend's forward plan
+ * is made. */
+static gp_status buy_forward(struct replay *r, int64_t T, gp_error *err)
+{
+    gp_forecast_options fo;
+    gp_forecast *fc = NULL;
+    gp_trace *q = NULL;
+    size_t h = (size_t)(month_start_after(T, r->pp->review_months) - T);
+
+    gp_forecast_options_init(&fo);
+    fo.train_until = T * 3600;
+    fo.threads = r->threads;
+    gp_status st = gp_forecast_run(r->t, r->s, h, &fo, &fc, err);
+    if (st == GP_OK)
+        st = gp_forecast_trace(fc, r->t, GP_FC_P50, &q, err);
+    if (st == GP_OK)
+        st = buy_optimum(r, q, T, T, h, err);
+    gp_forecast_trace_free(q);
+    gp_forecast_free(fc);
     return st;
 }
 
@@ -197,7 +223,9 @@ static gp_status review_all(struct replay *r, gp_error *err)
             from = start;
         size_t n = (size_t)(T - from);
         if (r->pp->kind == GP_PURCHASE_AWS)
-            st = buy_aws(r, T, from, n, err);
+            st = buy_optimum(r, r->t, T, from, n, err);
+        else if (r->pp->kind == GP_PURCHASE_FORWARD)
+            st = buy_forward(r, T, err);
         else
             st = buy_plans(r, T, from, n, err);
         T = month_start_after(T, r->pp->review_months);
@@ -319,14 +347,9 @@ gp_status gp_policy_replay(const gp_trace *t, const gp_pricing *p,
     memset(out, 0, sizeof *out);
     memset(&r, 0, sizeof r);
     out->policy = pp;
-    if (pp->kind == GP_PURCHASE_FORWARD) {
-        gp_error_set(err, s->path, 0, 0, "policies",
-                     "policy \"%s\": kind forward is not replayed yet; use "
-                     "aws, ladder or coverage",
-                     pp->name);
-        return GP_ERR_INPUT;
-    }
     r.t = t;
+    r.s = s;
+    r.threads = eo ? eo->threads : 0;
     r.p = p;
     r.pp = pp;
     if ((st = gp_run_spec_init(&r.base, t, s, 0, eo, err)) != GP_OK)

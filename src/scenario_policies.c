@@ -114,10 +114,6 @@ static gp_status parse_one(gp_jdoc *d, const json_t *jp,
         (st = parse_sizes(d, jp, p)) != GP_OK)
         return st;
     p->kind = (gp_purchase_kind)kind;
-    if (p->kind == GP_PURCHASE_FORWARD)
-        return gp_jdoc_error(d, "kind",
-                             "kind forward is not replayed yet; use aws, "
-                             "ladder or coverage");
     p->review_months = review == 1 ? 3 : 1;
     p->payment = (gp_payment)pay;
     if (!(p->name = gp_strdup(name)))

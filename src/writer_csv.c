@@ -7,6 +7,7 @@
 #include "forecast.h"
 #include "idle.h"
 #include "model.h"
+#include "policy.h"
 #include "recommend.h"
 #include "safe_text.h"
 #include "util.h"
@@ -544,4 +545,60 @@ gp_status gp_csv_write_forecast(gp_file_set *set, const char *dir,
 {
     struct forecast_table ft = {fc, t};
     return add_table(set, dir, "forecast.csv", write_points, &ft, err);
+}
+
+/* DIR/policies.csv: each replayed purchase policy month by month, then a
+ * row for its whole window (month "all"). */
+struct policy_table {
+    const gp_policy_result *r;
+    size_t n;
+};
+
+static gp_status write_policies(FILE *f, void *ctx)
+{
+    const struct policy_table *pt = ctx;
+
+    fputs("policy,kind,month,total_cost,esr,coverage,upfront,"
+          "commitment_utilization,unused_commitment_cost,lock_in_cost,"
+          "lock_in_months\n",
+          f);
+    for (size_t i = 0; i < pt->n; i++) {
+        const gp_policy_result *r = &pt->r[i];
+        for (size_t k = 0; k <= r->n_months; k++) {
+            text(f, r->policy->name);
+            fprintf(f, ",%s,", gp_purchase_kind_name(r->policy->kind));
+            if (k < r->n_months) {
+                const gp_policy_month *m = &r->months[k];
+                fprintf(f, "%04d-%02d", m->year, m->month);
+                num(f, m->total_cost);
+                num(f, m->esr);
+                num(f, m->coverage);
+                num(f, m->upfront);
+                fputs(",,,,\n", f);
+                continue;
+            }
+            double up = 0;
+            for (size_t j = 0; j < r->n_months; j++)
+                up += r->months[j].upfront;
+            fputs("all", f);
+            num(f, r->total_cost);
+            num(f, r->esr);
+            num(f, r->coverage);
+            num(f, up);
+            num(f, r->commitment_utilization);
+            num(f, r->unused_commitment_cost);
+            num(f, r->lock_in_cost);
+            num(f, r->lock_in_months);
+            fputc('\n', f);
+        }
+    }
+    return ferror(f) ? GP_ERR_IO : GP_OK;
+}
+
+gp_status gp_csv_write_policies(gp_file_set *set, const char *dir,
+                                const gp_policy_result *r, size_t n,
+                                gp_error *err)
+{
+    struct policy_table pt = {r, n};
+    return add_table(set, dir, "policies.csv", write_policies, &pt, err);
 }

@@ -600,6 +600,7 @@ static gp_status write_workbook(const char *path, const gp_report *r,
     if (r->n_ledgers || r->rec) {
         gp_xl_sheet_recommendations(&x, &rr);
         gp_xl_sheet_plans(&x);
+        gp_xl_sheet_policies(&x);
         gp_xl_sheet_curves(&x);
         gp_xl_sheet_monthly(&x);
         gp_xl_sheet_forecast(&x);

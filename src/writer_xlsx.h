@@ -175,6 +175,7 @@ void gp_xl_sheet_utilization(gp_xl *x);
 void gp_xl_sheet_spot(gp_xl *x);
 void gp_xl_sheet_chargeback(gp_xl *x);
 void gp_xl_sheet_idle(gp_xl *x);
+void gp_xl_sheet_policies(gp_xl *x); /* writer_xlsx_policies.c */
 /* ... and Inputs (writer_xlsx_inputs.c), then the forecast's hourly
  * rows, hidden (writer_xlsx_forecast.c). */
 void gp_xl_sheet_inputs(gp_xl *x);

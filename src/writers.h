@@ -48,6 +48,10 @@ typedef struct gp_run_info {
     /* what classification decided of the trace's unlabelled usage (the
      * Inputs sheet lists it), or NULL */
     const struct gp_classification *classified;
+    /* the scenario's purchase policies replayed (the Policies sheet), or
+     * NULL */
+    const struct gp_policy_result *policies;
+    size_t n_policies;
 } gp_run_info;
 
 /* Text from the library with its run parameters shown as info says
@@ -188,6 +192,12 @@ json_t *gp_json_idle(const struct gp_idle_report *r, const gp_trace *t);
 /* The CSV tables: idle.csv, one row per idle span (the keys of gp_json_idle's
  * spans), added to `set` as gp_csv_write_ledgers does; with r NULL (not
  * computed) its header alone. */
+/* DIR/policies.csv: each replayed purchase policy by month, then its
+ * whole window. */
+gp_status gp_csv_write_policies(gp_file_set *set, const char *dir,
+                                const struct gp_policy_result *r, size_t n,
+                                gp_error *err);
+
 gp_status gp_csv_write_idle(gp_file_set *set, const char *dir,
                             const struct gp_idle_report *r, const gp_trace *t,
                             gp_error *err);

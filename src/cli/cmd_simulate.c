@@ -351,6 +351,8 @@ static void warn(simulate_run *run)
 
     gp_cli_run_info(info, "simulate", run->cli, &run->in);
     info->classified = run->classified;
+    info->policies = run->policies;
+    info->n_policies = run->policies ? run->in.scenario->n_policies : 0;
     info->idle = run->idle;
     gp_run_info_warn(info, run->ledgers, run->n);
     gp_cli_classification_worth(run->cli, &run->in, run->classified);
@@ -385,6 +387,10 @@ static gp_status write_files(simulate_run *run)
         if (st == GP_OK)
             st = gp_csv_write_idle(&set, cli->csv_dir, run->idle,
                                    run->in.trace, &run->err);
+        if (st == GP_OK && run->policies)
+            st = gp_csv_write_policies(&set, cli->csv_dir, run->policies,
+                                       run->in.scenario->n_policies,
+                                       &run->err);
     }
     if (st == GP_OK && cli->out)
         st = gp_xlsx_write_run(&set, cli->out, &run->info, run->ledgers,
@@ -467,7 +473,7 @@ const struct gp_command gp_cmd_simulate = {
     "  --out R.xlsx        the Excel workbook for finance (SPEC section 6)\n"
     "  --csv DIR           hourly.csv, monthly.csv, spot_jobs.csv,\n"
     "                      chargeback.csv, chargeback_summary.csv,\n"
-    "                      commitments.csv, idle.csv in DIR\n"
+    "                      commitments.csv, idle.csv (policies.csv) in DIR\n"
     "  --idle-threshold PCT, --idle-min-hours H\n"
     "                      idle GPUs: gpu_util below PCT (default 5) for H\n"
     "                      hours or more (default 2)\n"

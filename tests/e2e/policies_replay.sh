@@ -38,7 +38,8 @@ GPUPLAN_TODAY=2026-11-21 "$bin" simulate --quiet --json \
     --trace "$out/t.csv" --scenario "$out/s.json" > "$out/r.json"
 GPUPLAN_TODAY=2026-11-21 "$bin" simulate --quiet \
     --pricing "$src/tests/e2e/data/policy-catalog.json" \
-    --trace "$out/t.csv" --scenario "$out/s.json" > "$out/r.txt"
+    --trace "$out/t.csv" --scenario "$out/s.json" --out "$out/r.xlsx" \
+    --csv "$out/csv" > "$out/r.txt"
 python3 - "$out/r.json" "$out/r.txt" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -68,5 +69,25 @@ close(ladder["lock_in_cost"], 92160, "ladder lock-in")
 close(ladder["lock_in_months"], 92160 / 31248, "ladder lock-in months")
 txt = open(sys.argv[2]).read()
 assert "purchase policies, replayed" in txt and "$72,600.00" in txt, txt
+PY
+python3 - "$out/csv/policies.csv" <<'PY'
+import csv, sys
+rows = {(r["policy"], r["month"]): r for r in csv.DictReader(open(sys.argv[1]))}
+assert abs(float(rows[("aws", "all")]["esr"]) - 35400 / 108000) < 1e-9, rows
+assert abs(float(rows[("aws", "2026-02")]["upfront"]) - 87600) < 1e-6, rows
+assert abs(float(rows[("ladder", "2026-03")]["esr"]) - (1 - 42 / 50)) < 1e-9
+PY
+/usr/bin/python3 - "$out/r.xlsx" <<'PY'
+import sys
+try:
+    import openpyxl
+except ImportError:
+    sys.exit(0)
+ws = openpyxl.load_workbook(sys.argv[1])["Policies"]
+rows = [r for r in ws.iter_rows(values_only=True) if r and r[0] in ("aws", "ladder")]
+by = {r[0]: r for r in rows}
+assert abs(by["aws"][4] - 35400 / 108000) < 1e-9, by  # ESR
+assert abs(by["ladder"][5] - 0.2) < 1e-9, by          # coverage
+assert abs(by["aws"][8] - 183600) < 1e-6, by          # owed after
 PY
 echo "policies_replay: 1 passed, 0 failed"

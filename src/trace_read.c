@@ -444,13 +444,79 @@ static int online_cores(void)
     return n < 1 ? 1 : (n > 16 ? 16 : (int)n);
 }
 
-/* The threads of one parallel read: a worker (a range of lines and the
- * shard it fills) per thread.  Worker 0 reads into b->main on the
- * caller's thread, the others into shards of their own. */
+/* ---- ranges, whatever the thread count ----------------------------------- */
+
+/*
+ * A large body is cut into ranges of about RANGE_BYTES, at line ends, in a
+ * way that depends on the text alone; the ranges are read a wave of
+ * `threads` at a time and merged in file order.  Range 0 reads into
+ * b->main, every later one into a shard of its own, with one thread or
+ * sixteen: so each sum (a double, whose rounding depends on the order of
+ * the additions) is made of the same additions in the same order, and the
+ * output's bytes do not depend on the thread count (issue #42).
+ */
+#define RANGE_BYTES (4u << 20)
+
+/* The quotes in text[from, to), counted into *odd (true: an odd number so
+ * far). */
+static void quotes_count(const char *text, size_t from, size_t to, bool *odd)
+{
+    const char *p = text + from, *stop = text + to;
+
+    while (p < stop && (p = memchr(p, '"', (size_t)(stop - p))) != NULL) {
+        *odd = !*odd;
+        p++;
+    }
+}
+
+/* The first line start at or after text offset `at` that an even number of
+ * quotes since the body's start precedes: outside any quoted field of a
+ * well-formed CSV, so that a range rarely starts inside one (the merge
+ * still checks).  *seen is how far *odd has counted; `end` when none. */
+static size_t range_cut(const char *text, size_t at, size_t end,
+                        size_t *seen, bool *odd)
+{
+    quotes_count(text, *seen, at, odd);
+    *seen = at;
+    while (at < end) {
+        const char *nl = memchr(text + at, '\n', end - at);
+        if (!nl)
+            break;
+        quotes_count(text, at, (size_t)(nl - text), odd);
+        at = *seen = (size_t)(nl - text) + 1;
+        if (!*odd)
+            return at;
+    }
+    *seen = end;
+    return end;
+}
+
+/* Cuts text[begin, end) into ranges; *cuts gets their n + 1 bounds. */
+static gp_status ranges_cut(const char *text, size_t begin, size_t end,
+                            size_t **cuts, size_t *n)
+{
+    size_t cap = (end - begin) / RANGE_BYTES + 2, seen = begin, k = 0;
+    bool odd = false;
+
+    *cuts = gp_calloc(cap, sizeof **cuts);
+    if (!*cuts)
+        return GP_ERR_NOMEM;
+    (*cuts)[k++] = begin;
+    while ((*cuts)[k - 1] < end && k < cap - 1) {
+        size_t at = (*cuts)[k - 1] + RANGE_BYTES;
+        (*cuts)[k++] = at >= end ? end : range_cut(text, at, end, &seen, &odd);
+    }
+    (*cuts)[k - 1] = end;
+    *n = k - 1;
+    return GP_OK;
+}
+
+/* One wave of ranges: a worker (a range and the shard it fills) per
+ * thread, worker 0's on the caller's thread. */
 struct workers {
     int n;
     struct worker *w;
-    struct shard *shards; /* [1, n): the other workers' */
+    struct shard *shards;
     pthread_t *tid;
     bool *started; /* whether thread i was started */
 };
@@ -464,41 +530,8 @@ static void workers_free(struct workers *ws)
     gp_free(ws->started);
 }
 
-/* Cuts the body text[begin, end) at newlines into one range per worker;
- * ranges after the first number their lines from 0. */
-static void workers_cut(struct workers *ws, gp_trace_builder *b,
-                        const struct file_ctx *ctx, const char *text,
-                        size_t begin, size_t end, long first_line)
-{
-    int threads = ws->n;
-    size_t cut = begin;
-
-    for (int i = 0; i < threads; i++) {
-        size_t stop =
-            begin + (end - begin) / (size_t)threads * (size_t)(i + 1);
-        if (i == threads - 1) {
-            stop = end;
-        } else {
-            const char *nl =
-                stop < end ? memchr(text + stop, '\n', end - stop) : NULL;
-            stop = nl ? (size_t)(nl - text) + 1 : end;
-        }
-        if (stop < cut)
-            stop = cut;
-        ws->w[i] = (struct worker){b,    i == 0 ? &b->main : &ws->shards[i],
-                                   ctx,  text,
-                                   cut,  stop,
-                                   i == 0 ? first_line : 0,
-                                   {0, false, 0, 0}};
-        if (i > 0)
-            gp_trace_shard_init(&ws->shards[i]);
-        cut = stop;
-    }
-}
-
-/* Runs worker 0 on this thread and the others on threads of their own,
- * and waits for them; a thread that cannot start leaves its range to
- * workers_merge. */
+/* Runs worker 0 on this thread and the others on threads of their own (on
+ * this one too, after worker 0, when a thread cannot start), and waits. */
 static void workers_run(struct workers *ws)
 {
     for (int i = 1; i < ws->n; i++)
@@ -508,90 +541,124 @@ static void workers_run(struct workers *ws)
     for (int i = 1; i < ws->n; i++)
         if (ws->started[i])
             pthread_join(ws->tid[i], NULL);
+        else
+            worker_run(&ws->w[i]);
 }
 
-/* Merges the workers' shards into b->main in file order, handing on their
- * rejected rows.  A range whose thread did not start, or whose first line
- * was really inside the previous range's quoted field, is read again in
- * sequence, with everything after it.  *res is what the last range read
- * reports, its resume_line counted from the file's start. */
-static gp_status workers_merge(struct workers *ws, gp_trace_builder *b,
-                               const struct file_ctx *ctx, const char *text,
-                               size_t end, long first_line,
-                               struct range_result *res)
+/* Where the merge stands: the line the next range starts on (counted from
+ * the file's start) and what the range merged last reports. */
+struct merge_state {
+    long line;
+    struct range_result res;
+};
+
+/* Merges worker i's range into b->main, after the ranges before it.  A
+ * range whose first line was really inside the previous range's quoted
+ * field is thrown away and read again into b->main from that row's start.
+ * Range 0 of the body (`first`) was read into b->main itself. */
+static gp_status merge_one(gp_trace_builder *b, const struct file_ctx *ctx,
+                           struct worker *w, bool first, struct merge_state *m)
 {
     bool keep = b->opt.reject != NULL;
-    struct shard *shards = ws->shards;
+    struct shard *s = w->shard;
     gp_status st = GP_OK;
 
-    *res = ws->w[0].res;
-    long line = first_line + (long)ws->w[0].res.lines;
-    if (b->main.status == GP_OK && keep)
-        st = shard_flush_rejects(b, &b->main, 0);
-    for (int i = 1; i < ws->n && st == GP_OK && b->main.status == GP_OK;
-         i++) {
-        if (!ws->started[i] || res->in_row) {
-            size_t from = res->in_row ? res->resume_at : ws->w[i].begin;
-            long from_line = res->in_row ? res->resume_line : line;
-            read_range(b, &b->main, ctx, text, from, end, from_line, keep,
-                       res);
-            if (b->main.status == GP_OK && keep)
-                st = shard_flush_rejects(b, &b->main, 0);
-            break;
+    if (first || m->res.in_row) {
+        if (!first) {
+            long from_line = m->res.resume_line;
+            read_range(b, &b->main, ctx, w->text, m->res.resume_at, w->end,
+                       from_line, keep, &w->res);
+            m->line = from_line;
         }
-        if (shards[i].status != GP_OK) {
-            shards[i].err.line += line;
-            b->main.err = shards[i].err;
-            b->main.status = shards[i].status;
-            break;
-        }
-        if (keep)
-            st = shard_flush_rejects(b, &shards[i], line);
-        shards[i].end_line += line; /* its lines counted from 0 */
-        if (st == GP_OK && gp_trace_shard_merge(&b->main, &shards[i]) != GP_OK)
-            st = GP_ERR_NOMEM;
-        *res = ws->w[i].res;
-        if (res->in_row)
-            res->resume_line += line;
-        line += (long)ws->w[i].res.lines;
+        m->res = w->res;
+        m->line += (long)w->res.lines;
+        if (b->main.status == GP_OK && keep)
+            st = shard_flush_rejects(b, &b->main, 0);
+        return st;
     }
+    if (s->status != GP_OK) {
+        s->err.line += m->line;
+        b->main.err = s->err;
+        b->main.status = s->status;
+        return GP_OK;
+    }
+    if (keep)
+        st = shard_flush_rejects(b, s, m->line);
+    s->end_line += m->line; /* its lines counted from 0 */
+    if (st == GP_OK && gp_trace_shard_merge(&b->main, s) != GP_OK)
+        st = GP_ERR_NOMEM;
+    m->res = w->res;
+    if (m->res.in_row)
+        m->res.resume_line += m->line;
+    m->line += (long)w->res.lines;
     return st;
 }
 
-/* Reads text[begin, end) with `threads` threads, as gp_trace_read_body
- * says; GP_ERR_NOMEM when the threads' arrays cannot be had. */
-static gp_status read_parallel(gp_trace_builder *b,
-                               const struct file_ctx *ctx, const char *text,
-                               size_t begin, size_t end, long first_line,
-                               int threads, struct range_result *res)
+/* Reads ranges cuts[from, from + ws->n) in parallel and merges them. */
+static gp_status wave_read(struct workers *ws, gp_trace_builder *b,
+                           const struct file_ctx *ctx, const char *text,
+                           const size_t *cuts, size_t from,
+                           struct merge_state *m)
+{
+    gp_status st = GP_OK;
+
+    for (int i = 0; i < ws->n; i++) {
+        size_t k = from + (size_t)i;
+        struct shard *s = k == 0 ? &b->main : &ws->shards[i];
+        if (k > 0)
+            gp_trace_shard_init(s);
+        ws->w[i] = (struct worker){
+            b, s, ctx, text, cuts[k], cuts[k + 1], k == 0 ? m->line : 0,
+            {0, false, 0, 0}};
+    }
+    workers_run(ws);
+    for (int i = 0; i < ws->n && st == GP_OK && b->main.status == GP_OK; i++)
+        st = merge_one(b, ctx, &ws->w[i], from + (size_t)i == 0, m);
+    for (int i = 0; i < ws->n; i++)
+        if (from + (size_t)i > 0)
+            gp_trace_shard_free(&ws->shards[i]);
+    return st;
+}
+
+/* Reads text[begin, end) in ranges, `threads` at a time, as
+ * gp_trace_read_body says; GP_ERR_NOMEM when the arrays cannot be had. */
+static gp_status read_ranges(gp_trace_builder *b, const struct file_ctx *ctx,
+                             const char *text, size_t begin, size_t end,
+                             long first_line, int threads,
+                             struct range_result *res)
 {
     struct workers ws;
+    struct merge_state m = {first_line, {0, false, 0, 0}};
+    size_t *cuts, n;
     gp_status st;
 
-    ws.n = threads;
+    if ((st = ranges_cut(text, begin, end, &cuts, &n)) != GP_OK)
+        return st;
+    if ((size_t)threads > n)
+        threads = (int)n;
     ws.w = gp_calloc((size_t)threads, sizeof *ws.w);
     ws.shards = gp_calloc((size_t)threads, sizeof *ws.shards);
     ws.tid = gp_calloc((size_t)threads, sizeof *ws.tid);
     ws.started = gp_calloc((size_t)threads, sizeof *ws.started);
-    if (!ws.w || !ws.shards || !ws.tid || !ws.started) {
-        workers_free(&ws);
-        return GP_ERR_NOMEM;
+    if (!ws.w || !ws.shards || !ws.tid || !ws.started)
+        st = GP_ERR_NOMEM;
+    for (size_t k = 0; k < n && st == GP_OK && b->main.status == GP_OK;
+         k += (size_t)threads) {
+        ws.n = n - k < (size_t)threads ? (int)(n - k) : threads;
+        st = wave_read(&ws, b, ctx, text, cuts, k, &m);
     }
-    workers_cut(&ws, b, ctx, text, begin, end, first_line);
-    workers_run(&ws);
-    st = workers_merge(&ws, b, ctx, text, end, first_line, res);
-    for (int i = 1; i < threads; i++)
-        gp_trace_shard_free(&ws.shards[i]);
+    *res = m.res;
     workers_free(&ws);
+    gp_free(cuts);
     return st;
 }
 
 /*
  * Reads the data rows in text[begin, end), whose first line is number
- * first_line, in parallel when the range is large.  Rows are merged and
- * rejected rows handed on in file order.  On return *resume is where
- * reading must go on (end, or the start of a row whose quoted field runs
- * past end) and *resume_line its line number.
+ * first_line, in ranges when the text is large (in parallel with more than
+ * one thread).  Rows are merged and rejected rows handed on in file order.
+ * On return *resume is where reading must go on (end, or the start of a
+ * row whose quoted field runs past end) and *resume_line its line number.
  */
 gp_status gp_trace_read_body(gp_trace_builder *b, const struct file_ctx *ctx,
                              const char *text, size_t begin, size_t end,
@@ -603,16 +670,14 @@ gp_status gp_trace_read_body(gp_trace_builder *b, const struct file_ctx *ctx,
     struct range_result res;
     gp_status st = GP_OK;
 
-    if (threads < 2 || end - begin < PARALLEL_MIN_BYTES)
-        threads = 1;
-    if (threads == 1) {
+    if (end - begin < PARALLEL_MIN_BYTES) {
         read_range(b, &b->main, ctx, text, begin, end, first_line, keep,
                    &res);
         if (b->main.status == GP_OK && keep)
             st = shard_flush_rejects(b, &b->main, 0);
     } else {
-        st = read_parallel(b, ctx, text, begin, end, first_line, threads,
-                           &res);
+        st = read_ranges(b, ctx, text, begin, end, first_line,
+                         threads < 1 ? 1 : threads, &res);
     }
     if (st != GP_OK) {
         gp_error_set(err, ctx->source, 0, 0, NULL, "%s",

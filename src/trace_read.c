@@ -6,6 +6,7 @@
 #include "trace_internal.h"
 
 #include <csv.h>
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -58,52 +59,108 @@ static void slow_row_end(int c, void *data)
         r->n_first = r->n;
 }
 
-/* Keeps a rejected row (its error and its text) for later, in order. */
-static void shard_reject(struct shard *s, const char *row, size_t len)
+/*
+ * Rejected rows are kept compact, in file order, in a scratch file (so
+ * that memory does not grow with bad rows): where the row is in the text
+ * and its line, 32 bytes, not its text or its message.  The message is
+ * made again when the row is handed on, by reading the row once more
+ * (shard_reject_why); the few errors that depend on other rows (the
+ * shard's err_kept) keep their message after the record.
+ */
+struct reject {
+    uint64_t offset, len; /* the row is text[offset, offset + len) */
+    int64_t line;         /* its first line, counted as the shard counts */
+    uint64_t kept;        /* 1: a gp_error follows */
+};
+
+/* Keeps the rejected row text[at, at + len) of `source` on `line` for
+ * later. */
+static void shard_reject(struct shard *s, const char *source, size_t at,
+                         size_t len, long line)
 {
-    if (!s->rejects)
-        s->rejects = tmpfile();
-    if (!s->rejects ||
-        fwrite(&s->err, sizeof s->err, 1, s->rejects) != 1 ||
-        fwrite(&len, sizeof len, 1, s->rejects) != 1 ||
-        fwrite(row, 1, len, s->rejects) != len) {
-        gp_error_set(&s->err, NULL, 0, 0, NULL,
-                     "cannot keep rejected rows in a temporary file");
+    struct reject rec = {at, len, line, s->err_kept};
+    char dir[256] = "";
+    int why = 0;
+
+    if (!s->rejects && !(s->rejects = gp_scratch_file(dir, sizeof dir)))
+        why = errno;
+    if (!s->rejects || fwrite(&rec, sizeof rec, 1, s->rejects) != 1 ||
+        (rec.kept && fwrite(&s->err, sizeof s->err, 1, s->rejects) != 1)) {
+        if (!why)
+            why = errno;
+        gp_error_clear(&s->err);
+        gp_error_set(&s->err, source, 0, 0, NULL,
+                     "cannot keep rejected rows in a temporary file%s%s: %s",
+                     *dir ? " in " : "", dir, strerror(why));
         s->status = GP_ERR_IO;
         return;
     }
+    s->err_kept = false;
     s->rows_rejected++;
 }
 
+static void read_range(gp_trace_builder *b, struct shard *s,
+                       const struct file_ctx *ctx, const char *text,
+                       size_t begin, size_t end, long first_line,
+                       bool keep_rejects, struct range_result *res);
+
+/* Makes the error of rejected row `rec` again into *e, by reading the row
+ * once more into `scratch` (a shard for nothing else), its lines moved by
+ * line_offset; GP_ERR_NOMEM when out of memory. */
+static gp_status shard_reject_why(gp_trace_builder *b,
+                                  const struct file_ctx *ctx,
+                                  const char *text, const struct reject *rec,
+                                  long line_offset, struct shard *scratch,
+                                  gp_error *e)
+{
+    struct range_result res;
+    long line = (long)rec->line + line_offset;
+
+    read_range(b, scratch, ctx, text, (size_t)rec->offset,
+               (size_t)(rec->offset + rec->len), line, false, &res);
+    if (scratch->status == GP_ERR_NOMEM)
+        return GP_ERR_NOMEM;
+    if (scratch->status == GP_OK) /* not expected: a row-local error */
+        gp_error_set(&scratch->err, ctx->source, line, 0, NULL,
+                     "rejected (the reason was not found again)");
+    *e = scratch->err;
+    gp_error_clear(&scratch->err);
+    scratch->status = GP_OK;
+    return GP_OK;
+}
+
 /* Hands the rows shard s rejected to the user's callback, their lines
- * moved by `line_offset`, and empties the buffer. */
-static gp_status shard_flush_rejects(gp_trace_builder *b, struct shard *s,
+ * moved by `line_offset`, and empties the scratch file. */
+static gp_status shard_flush_rejects(gp_trace_builder *b,
+                                     const struct file_ctx *ctx,
+                                     const char *text, struct shard *s,
                                      long line_offset)
 {
+    struct reject rec;
+    struct shard scratch;
     gp_error e;
-    size_t len;
-    char *row = NULL;
     gp_status st = GP_OK;
 
     if (!s->rejects)
         return GP_OK;
+    gp_trace_shard_init(&scratch);
     rewind(s->rejects);
-    while (fread(&e, sizeof e, 1, s->rejects) == 1 &&
-           fread(&len, sizeof len, 1, s->rejects) == 1) {
-        char *r = gp_realloc(row, len + 1);
-        if (!r) {
-            st = GP_ERR_NOMEM;
-            break;
-        }
-        row = r;
-        if (fread(row, 1, len, s->rejects) != len) {
+    while (st == GP_OK && fread(&rec, sizeof rec, 1, s->rejects) == 1) {
+        if (!rec.kept) {
+            st = shard_reject_why(b, ctx, text, &rec, line_offset, &scratch,
+                                  &e);
+        } else if (fread(&e, sizeof e, 1, s->rejects) == 1) {
+            e.line += line_offset;
+        } else {
             st = GP_ERR_IO;
-            break;
         }
-        e.line += line_offset;
-        b->opt.reject(b->opt.reject_ctx, &e, row, len);
+        if (st == GP_OK)
+            b->opt.reject(b->opt.reject_ctx, &e, text + rec.offset,
+                          (size_t)rec.len);
     }
-    gp_free(row);
+    if (st == GP_OK && ferror(s->rejects))
+        st = GP_ERR_IO;
+    gp_trace_shard_free(&scratch);
     fclose(s->rejects);
     s->rejects = NULL;
     return st;
@@ -346,7 +403,7 @@ static bool row_rejected(struct range_reader *r, bool keep_rejects,
 
     if (s->status == GP_ERR_NOMEM || !keep_rejects)
         return false;
-    shard_reject(s, r->text + r->row_start, pos - r->row_start);
+    shard_reject(s, r->ctx->source, r->row_start, pos - r->row_start, r->row_line);
     if (s->status != GP_OK && s->status != GP_ERR_INPUT)
         return false;
     gp_error_clear(&s->err);
@@ -457,37 +514,78 @@ static int online_cores(void)
  */
 #define RANGE_BYTES (4u << 20)
 
-/* The quotes in text[from, to), counted into *odd (true: an odd number so
- * far). */
-static void quotes_count(const char *text, size_t from, size_t to, bool *odd)
-{
-    const char *p = text + from, *stop = text + to;
+/* Whether a quote follows libcsv's rules for the quoted fields of a body
+ * read from text offset `begin`, as far as `pos`: inside one (`in`), where
+ * the last one closed, and where the walk goes on. */
+struct quote_state {
+    size_t begin, pos, closed;
+    bool in;
+};
 
-    while (p < stop && (p = memchr(p, '"', (size_t)(stop - p))) != NULL) {
-        *odd = !*odd;
-        p++;
+/* Whether text[at] starts a field: only spaces or tabs since a comma, a
+ * line start or the body's start. */
+static bool field_start(const char *text, size_t begin, size_t at)
+{
+    while (at > begin && (text[at - 1] == ' ' || text[at - 1] == '\t'))
+        at--;
+    return at == begin || text[at - 1] == ',' || text[at - 1] == '\n';
+}
+
+/*
+ * Follows the quotes of text[q->pos, to) (`end`: the body's end), at
+ * memchr speed: a quote at a field's start opens a field, the next one
+ * closes it (two in a row are one quote inside it).  A quote anywhere else,
+ * or text after a closing quote, is malformed: libcsv rejects the row and
+ * reading goes on at the next line, and so does the walk (which may then
+ * end past `to`).
+ */
+static void quotes_walk(const char *text, size_t to, size_t end,
+                        struct quote_state *q)
+{
+    while (q->pos < to) {
+        const char *hit = memchr(text + q->pos, '"', to - q->pos);
+        if (!hit) {
+            q->pos = to;
+            return;
+        }
+        size_t at = (size_t)(hit - text);
+        q->pos = at + 1;
+        if (q->in) {
+            q->in = false;
+            q->closed = at;
+            if (at + 1 >= end || memchr("\",\r\n \t", text[at + 1], 6))
+                continue;
+        } else if ((at > q->begin && q->closed == at - 1) ||
+                   field_start(text, q->begin, at)) {
+            q->in = true;
+            continue;
+        }
+        const char *nl = memchr(text + at, '\n', end - at);
+        q->pos = nl ? (size_t)(nl - text) + 1 : end;
     }
 }
 
-/* The first line start at or after text offset `at` that an even number of
- * quotes since the body's start precedes: outside any quoted field of a
- * well-formed CSV, so that a range rarely starts inside one (the merge
- * still checks).  *seen is how far *odd has counted; `end` when none. */
+/* The first line start at or after text offset `at` outside any quoted
+ * field (quotes_walk), so that a range rarely starts inside one (the merge
+ * still checks); `end` when none. */
 static size_t range_cut(const char *text, size_t at, size_t end,
-                        size_t *seen, bool *odd)
+                        struct quote_state *q)
 {
-    quotes_count(text, *seen, at, odd);
-    *seen = at;
+    quotes_walk(text, at, end, q);
+    if (q->pos > at)
+        return q->pos; /* a malformed row's end: outside quotes */
+    if (!q->in && text[at - 1] == '\n')
+        return at;
     while (at < end) {
         const char *nl = memchr(text + at, '\n', end - at);
         if (!nl)
             break;
-        quotes_count(text, at, (size_t)(nl - text), odd);
-        at = *seen = (size_t)(nl - text) + 1;
-        if (!*odd)
+        size_t next = (size_t)(nl - text) + 1;
+        quotes_walk(text, next, end, q);
+        at = q->pos > next ? q->pos : next;
+        if (!q->in)
             return at;
     }
-    *seen = end;
     return end;
 }
 
@@ -495,8 +593,8 @@ static size_t range_cut(const char *text, size_t at, size_t end,
 static gp_status ranges_cut(const char *text, size_t begin, size_t end,
                             size_t **cuts, size_t *n)
 {
-    size_t cap = (end - begin) / RANGE_BYTES + 2, seen = begin, k = 0;
-    bool odd = false;
+    size_t cap = (end - begin) / RANGE_BYTES + 2, k = 0;
+    struct quote_state q = {begin, begin, SIZE_MAX, false};
 
     *cuts = gp_calloc(cap, sizeof **cuts);
     if (!*cuts)
@@ -504,7 +602,7 @@ static gp_status ranges_cut(const char *text, size_t begin, size_t end,
     (*cuts)[k++] = begin;
     while ((*cuts)[k - 1] < end && k < cap - 1) {
         size_t at = (*cuts)[k - 1] + RANGE_BYTES;
-        (*cuts)[k++] = at >= end ? end : range_cut(text, at, end, &seen, &odd);
+        (*cuts)[k++] = at >= end ? end : range_cut(text, at, end, &q);
     }
     (*cuts)[k - 1] = end;
     *n = k - 1;
@@ -573,7 +671,7 @@ static gp_status merge_one(gp_trace_builder *b, const struct file_ctx *ctx,
         m->res = w->res;
         m->line += (long)w->res.lines;
         if (b->main.status == GP_OK && keep)
-            st = shard_flush_rejects(b, &b->main, 0);
+            st = shard_flush_rejects(b, ctx, w->text, &b->main, 0);
         return st;
     }
     if (s->status != GP_OK) {
@@ -583,7 +681,7 @@ static gp_status merge_one(gp_trace_builder *b, const struct file_ctx *ctx,
         return GP_OK;
     }
     if (keep)
-        st = shard_flush_rejects(b, s, m->line);
+        st = shard_flush_rejects(b, ctx, w->text, s, m->line);
     s->end_line += m->line; /* its lines counted from 0 */
     if (st == GP_OK && gp_trace_shard_merge(&b->main, s) != GP_OK)
         st = GP_ERR_NOMEM;
@@ -674,7 +772,7 @@ gp_status gp_trace_read_body(gp_trace_builder *b, const struct file_ctx *ctx,
         read_range(b, &b->main, ctx, text, begin, end, first_line, keep,
                    &res);
         if (b->main.status == GP_OK && keep)
-            st = shard_flush_rejects(b, &b->main, 0);
+            st = shard_flush_rejects(b, ctx, text, &b->main, 0);
     } else {
         st = read_ranges(b, ctx, text, begin, end, first_line,
                          threads < 1 ? 1 : threads, &res);

@@ -534,8 +534,7 @@ static bool field_start(const char *text, size_t begin, size_t at)
 /*
  * Follows the quotes of text[q->pos, to) (`end`: the body's end), at
  * memchr speed: a quote at a field's start opens a field, the next one
- * closes it (two in a row, or with spaces between, are one quote inside
- * it).  A quote anywhere else,
+ * closes it (two in a row are one quote inside it).  A quote anywhere else,
  * or text after a closing quote, is malformed: libcsv rejects the row and
  * reading goes on at the next line, and so does the walk (which may then
  * end past `to`).
@@ -552,14 +551,16 @@ static void quotes_walk(const char *text, size_t to, size_t end,
         size_t at = (size_t)(hit - text);
         q->pos = at + 1;
         if (q->in) {
-            /* past spaces, a quote carries the field on (libcsv takes it
-             * for a quote inside it), a comma or line end ends it */
+            /* a comma or line end ends the field, after spaces too; a
+             * quote right after carries it on; anything else (a quote
+             * after spaces too) is text after a closing quote */
             size_t k = at + 1;
             while (k < end && (text[k] == ' ' || text[k] == '\t'))
                 k++;
             q->in = false;
-            q->closed = k - 1;
-            if (k >= end || memchr("\",\r\n", text[k], 4))
+            q->closed = at;
+            if (k >= end || memchr(",\r\n", text[k], 3) ||
+                (k == at + 1 && text[k] == '"'))
                 continue;
         } else if ((at > q->begin && q->closed == at - 1) ||
                    field_start(text, q->begin, at)) {

@@ -1,7 +1,8 @@
 /*
  * trace_read.c: reading the data lines of a trace: a fast split on commas
  * for lines without quotes, libcsv for the rest, rejected rows kept in
- * order, and a large buffer cut into ranges read by threads in parallel.
+ * order (compactly), and a large buffer cut into ranges by its text alone,
+ * read by threads in parallel and merged in order.
  */
 #include "trace_internal.h"
 
@@ -10,7 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Buffers at least this large are split across threads. */
+/* Buffers at least this large are cut into ranges (RANGE_BYTES), read
+ * by as many threads as asked for; smaller ones are one range. */
 #define PARALLEL_MIN_BYTES (8u << 20)
 
 /* ---- reading ranges of lines -------------------------------------------- */

@@ -6,7 +6,7 @@
 #    (about 500 bytes) in a scratch file, about 280 MB.  Now 32 bytes a
 #    row, about 18 MB: the scratch file (seen in /proc while it lives)
 #    must stay under 40 MB, and the rejects file must still give each
-#    row's reason.
+#    row, in order, with its line, column, field and reason.
 # 2. The scratch file is made in $TMPDIR (tmpfile() used /tmp whatever
 #    it said): a TMPDIR that does not exist is an error naming it.
 # 3. An 8.5 MB trace whose 3 MB quoted team (lines "abc") runs across a
@@ -82,9 +82,22 @@ if [ "$1" != failed ] && [ "$2" -gt 0 ] && [ "$2" -lt $((40 << 20)) ]; then
 else
     bad "20 MB of bad rows: $* (bytes written, scratch file in TMPDIR)"
 fi
-rows=$(($(wc -l < "$out/bad.csv") - 2))
-if [ "$(grep -c 'expected a percent 0..100, got ""x""' "$out/rejects.csv")" \
-        -eq "$rows" ]; then ok; else bad "not $rows reasons in the rejects"; fi
+# every row but the first is rejected: lines 3, 4, ... in order, each
+# with its reason (made again from the row) and its text, across the
+# ranges the 2 threads read
+if python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))[1:]
+text = open(sys.argv[2]).read().split("\n")[2:-1]
+assert len(rows) == len(text) > 500000, (len(rows), len(text))
+for i, r in enumerate(rows):
+    assert r[1:] == [str(i + 3), "4", "gpu_util",
+                     "expected a percent 0..100, got \"x\"", text[i]], (i, r)
+' "$out/rejects.csv" "$out/bad.csv"; then
+    ok
+else
+    bad "the rejects file"
+fi
 # 2: TMPDIR is where the scratch file goes
 if TMPDIR="$out/none" "$bin" validate --quiet --pricing "$P" \
         --trace "$out/bad.csv" --skip-bad --rejects "$out/r2.csv" \

@@ -298,6 +298,15 @@ static gp_status focus_cover(focus_ctx *x, char **f, size_t n, long line,
              src, line, c[F_LIST_COST], focus_names[F_LIST_COST],
              field(f, n, c[F_LIST_COST]), true, &list_cost, err)) != GP_OK)
         return st;
+    /* what the hours would cost on demand: never below zero (a credit is
+     * a row of its own, not a usage row's list cost) */
+    if (list_cost < 0) {
+        gp_error_set(err, src, line, c[F_LIST_COST] + 1,
+                     focus_names[F_LIST_COST],
+                     "must not be negative (the on-demand cost of the "
+                     "hours), got %s", field(f, n, c[F_LIST_COST]));
+        return GP_ERR_INPUT;
+    }
     if (!(o = gp_bill_owned(b, commit_id, ctype)))
         return GP_ERR_NOMEM;
     if (u->step > MAX_CHARGE_PERIOD_S)

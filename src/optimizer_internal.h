@@ -42,6 +42,7 @@ struct work {
     double *bucket;          /* [PLAN_BUCKETS + 1] best_plan's buckets */
     double *gain;            /* [plan] what its last sizing saves, at least */
     bool *worthless;         /* [plan] its first dollar was worth less */
+    double *cur;             /* [pool] record_values' unit values */
     struct step *steps;      /* best_plan's steps in one bucket */
     size_t steps_cap;
     bool nomem; /* an allocation failed: the solve is void */

@@ -50,18 +50,22 @@ static gp_status copy_name(gp_jdoc *d, const char *key, const char *v,
 
 /* Refuses a key of the other kind of commitment, which would otherwise be
  * ignored without a word: a reservation's instance_type or count on a
- * savings plan, a plan's kind or family on a reservation, a family on a
- * compute plan (which covers every family).  A key that is null is
+ * savings plan, a plan's kind, family or hourly_commitment on a
+ * reservation (whose price is its count at the catalog's rate: SPEC
+ * section 3 gives hourly_commitment to plans only, and nothing gpuplan
+ * writes gives a reservation one), a family on a compute plan (which
+ * covers every family).  A key that is null is
  * absent, as recommend's JSON writes the keys an action does not use. */
 static gp_status check_contradictions(gp_jdoc *d, const json_t *jc,
                                       const gp_commitment *c)
 {
     static const char *const plan_has_no[] = {"instance_type", "count"};
-    static const char *const ri_has_no[] = {"kind", "family"};
+    static const char *const ri_has_no[] = {"kind", "family",
+                                            "hourly_commitment"};
     bool plan = c->type == GP_COMMIT_SAVINGS_PLAN;
     const char *const *keys = plan ? plan_has_no : ri_has_no;
 
-    for (size_t i = 0; i < 2; i++) {
+    for (size_t i = 0; i < (plan ? 2u : 3u); i++) {
         const json_t *v = json_object_get(jc, keys[i]);
         if (v && !json_is_null(v))
             return gp_jdoc_error(d, keys[i],

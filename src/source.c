@@ -333,7 +333,20 @@ gp_status gp_source_bom(const char *source, const char *text, size_t len,
                         size_t *skip, gp_error *err)
 {
     *skip = gp_source_utf8_bom(text, len);
-    /* SPEC section 2 asks for UTF-8 */
+    /* SPEC section 2 asks for UTF-8.  Without a byte order mark, UTF-16
+     * shows as a NUL byte after (little-endian) or before (big-endian)
+     * each of the first two letters, which no UTF-8 text starts with. */
+    if (len >= 4 && (!text[0] != !text[1]) && !text[0] == !text[2] &&
+        !text[1] == !text[3]) {
+        bool le = text[0] != '\0';
+        gp_error_set(err, source, 1, 0, NULL,
+                     "the file is UTF-16 (%s without a byte order mark: a "
+                     "NUL byte %s each letter); save it as UTF-8 (e.g. "
+                     "iconv -f UTF-16%s -t UTF-8)",
+                     le ? "little-endian" : "big-endian",
+                     le ? "after" : "before", le ? "LE" : "BE");
+        return GP_ERR_INPUT;
+    }
     if (len < 2 || !((text[0] == '\xFF' && text[1] == '\xFE') ||
                      (text[0] == '\xFE' && text[1] == '\xFF')))
         return GP_OK;

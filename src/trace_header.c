@@ -79,7 +79,14 @@ static gp_status header_locate(struct file_ctx *ctx, const char *text,
             quoted = !quoted;
         else if (text[k] == ',' && !quoted)
             column++;
-        else if (text[k] == '\r' && !quoted && k + 1 < len &&
+        else if (text[k] == '\0') {
+            gp_error_set(err, ctx->source, ctx->header_line, column, NULL,
+                         "a NUL byte in the header row (byte %zu of the "
+                         "line): is this a text file?  A header is column "
+                         "names in UTF-8, separated by commas",
+                         k - *pos + 1);
+            return GP_ERR_INPUT;
+        } else if (text[k] == '\r' && !quoted && k + 1 < len &&
                  text[k + 1] != '\n') {
             gp_error_set(err, ctx->source, ctx->header_line, column, NULL,
                          "a carriage return inside the header row, outside "

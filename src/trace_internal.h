@@ -144,9 +144,12 @@ struct shard {
     /* error state: first error of this shard (line relative to its range) */
     gp_error err;
     gp_status status;
+    /* the error depends on other rows (reading the row alone again
+     * would not find it): a rejected row keeps its message */
+    bool err_kept;
     /* rows rejected while reading, kept in file order until the reader
-     * knows their absolute line numbers (a temporary file, so memory does
-     * not grow with bad rows) */
+     * knows their absolute line numbers (a scratch file of compact
+     * records, so memory does not grow with bad rows: trace_read.c) */
     FILE *rejects;
 };
 

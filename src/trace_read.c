@@ -1,15 +1,18 @@
 /*
  * trace_read.c: reading the data lines of a trace: a fast split on commas
  * for lines without quotes, libcsv for the rest, rejected rows kept in
- * order, and a large buffer cut into ranges read by threads in parallel.
+ * order (compactly), and a large buffer cut into ranges by its text alone,
+ * read by threads in parallel and merged in order.
  */
 #include "trace_internal.h"
 
 #include <csv.h>
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
-/* Buffers at least this large are split across threads. */
+/* Buffers at least this large are cut into ranges (RANGE_BYTES), read
+ * by as many threads as asked for; smaller ones are one range. */
 #define PARALLEL_MIN_BYTES (8u << 20)
 
 /* ---- reading ranges of lines -------------------------------------------- */
@@ -58,52 +61,108 @@ static void slow_row_end(int c, void *data)
         r->n_first = r->n;
 }
 
-/* Keeps a rejected row (its error and its text) for later, in order. */
-static void shard_reject(struct shard *s, const char *row, size_t len)
+/*
+ * Rejected rows are kept compact, in file order, in a scratch file (so
+ * that memory does not grow with bad rows): where the row is in the text
+ * and its line, 32 bytes, not its text or its message.  The message is
+ * made again when the row is handed on, by reading the row once more
+ * (shard_reject_why); the few errors that depend on other rows (the
+ * shard's err_kept) keep their message after the record.
+ */
+struct reject {
+    uint64_t offset, len; /* the row is text[offset, offset + len) */
+    int64_t line;         /* its first line, counted as the shard counts */
+    uint64_t kept;        /* 1: a gp_error follows */
+};
+
+/* Keeps the rejected row text[at, at + len) of `source` on `line` for
+ * later. */
+static void shard_reject(struct shard *s, const char *source, size_t at,
+                         size_t len, long line)
 {
-    if (!s->rejects)
-        s->rejects = tmpfile();
-    if (!s->rejects ||
-        fwrite(&s->err, sizeof s->err, 1, s->rejects) != 1 ||
-        fwrite(&len, sizeof len, 1, s->rejects) != 1 ||
-        fwrite(row, 1, len, s->rejects) != len) {
-        gp_error_set(&s->err, NULL, 0, 0, NULL,
-                     "cannot keep rejected rows in a temporary file");
+    struct reject rec = {at, len, line, s->err_kept};
+    char dir[256] = "";
+    int why = 0;
+
+    if (!s->rejects && !(s->rejects = gp_scratch_file(dir, sizeof dir)))
+        why = errno;
+    if (!s->rejects || fwrite(&rec, sizeof rec, 1, s->rejects) != 1 ||
+        (rec.kept && fwrite(&s->err, sizeof s->err, 1, s->rejects) != 1)) {
+        if (!why)
+            why = errno;
+        gp_error_clear(&s->err);
+        gp_error_set(&s->err, source, 0, 0, NULL,
+                     "cannot keep rejected rows in a temporary file%s%s: %s",
+                     *dir ? " in " : "", dir, strerror(why));
         s->status = GP_ERR_IO;
         return;
     }
+    s->err_kept = false;
     s->rows_rejected++;
 }
 
+static void read_range(gp_trace_builder *b, struct shard *s,
+                       const struct file_ctx *ctx, const char *text,
+                       size_t begin, size_t end, long first_line,
+                       bool keep_rejects, struct range_result *res);
+
+/* Makes the error of rejected row `rec` again into *e, by reading the row
+ * once more into `scratch` (a shard for nothing else), its lines moved by
+ * line_offset; GP_ERR_NOMEM when out of memory. */
+static gp_status shard_reject_why(gp_trace_builder *b,
+                                  const struct file_ctx *ctx,
+                                  const char *text, const struct reject *rec,
+                                  long line_offset, struct shard *scratch,
+                                  gp_error *e)
+{
+    struct range_result res;
+    long line = (long)rec->line + line_offset;
+
+    read_range(b, scratch, ctx, text, (size_t)rec->offset,
+               (size_t)(rec->offset + rec->len), line, false, &res);
+    if (scratch->status == GP_ERR_NOMEM)
+        return GP_ERR_NOMEM;
+    if (scratch->status == GP_OK) /* not expected: a row-local error */
+        gp_error_set(&scratch->err, ctx->source, line, 0, NULL,
+                     "rejected (the reason was not found again)");
+    *e = scratch->err;
+    gp_error_clear(&scratch->err);
+    scratch->status = GP_OK;
+    return GP_OK;
+}
+
 /* Hands the rows shard s rejected to the user's callback, their lines
- * moved by `line_offset`, and empties the buffer. */
-static gp_status shard_flush_rejects(gp_trace_builder *b, struct shard *s,
+ * moved by `line_offset`, and empties the scratch file. */
+static gp_status shard_flush_rejects(gp_trace_builder *b,
+                                     const struct file_ctx *ctx,
+                                     const char *text, struct shard *s,
                                      long line_offset)
 {
+    struct reject rec;
+    struct shard scratch;
     gp_error e;
-    size_t len;
-    char *row = NULL;
     gp_status st = GP_OK;
 
     if (!s->rejects)
         return GP_OK;
+    gp_trace_shard_init(&scratch);
     rewind(s->rejects);
-    while (fread(&e, sizeof e, 1, s->rejects) == 1 &&
-           fread(&len, sizeof len, 1, s->rejects) == 1) {
-        char *r = gp_realloc(row, len + 1);
-        if (!r) {
-            st = GP_ERR_NOMEM;
-            break;
-        }
-        row = r;
-        if (fread(row, 1, len, s->rejects) != len) {
+    while (st == GP_OK && fread(&rec, sizeof rec, 1, s->rejects) == 1) {
+        if (!rec.kept) {
+            st = shard_reject_why(b, ctx, text, &rec, line_offset, &scratch,
+                                  &e);
+        } else if (fread(&e, sizeof e, 1, s->rejects) == 1) {
+            e.line += line_offset;
+        } else {
             st = GP_ERR_IO;
-            break;
         }
-        e.line += line_offset;
-        b->opt.reject(b->opt.reject_ctx, &e, row, len);
+        if (st == GP_OK)
+            b->opt.reject(b->opt.reject_ctx, &e, text + rec.offset,
+                          (size_t)rec.len);
     }
-    gp_free(row);
+    if (st == GP_OK && ferror(s->rejects))
+        st = GP_ERR_IO;
+    gp_trace_shard_free(&scratch);
     fclose(s->rejects);
     s->rejects = NULL;
     return st;
@@ -346,7 +405,7 @@ static bool row_rejected(struct range_reader *r, bool keep_rejects,
 
     if (s->status == GP_ERR_NOMEM || !keep_rejects)
         return false;
-    shard_reject(s, r->text + r->row_start, pos - r->row_start);
+    shard_reject(s, r->ctx->source, r->row_start, pos - r->row_start, r->row_line);
     if (s->status != GP_OK && s->status != GP_ERR_INPUT)
         return false;
     gp_error_clear(&s->err);
@@ -444,13 +503,127 @@ static int online_cores(void)
     return n < 1 ? 1 : (n > 16 ? 16 : (int)n);
 }
 
-/* The threads of one parallel read: a worker (a range of lines and the
- * shard it fills) per thread.  Worker 0 reads into b->main on the
- * caller's thread, the others into shards of their own. */
+/* ---- ranges, whatever the thread count ----------------------------------- */
+
+/*
+ * A large body is cut into ranges of about RANGE_BYTES, at line ends, in a
+ * way that depends on the text alone; the ranges are read a wave of
+ * `threads` at a time and merged in file order.  Range 0 reads into
+ * b->main, every later one into a shard of its own, with one thread or
+ * sixteen: so each sum (a double, whose rounding depends on the order of
+ * the additions) is made of the same additions in the same order, and the
+ * output's bytes do not depend on the thread count (issue #42).
+ */
+#define RANGE_BYTES (4u << 20)
+
+/* Whether a quote follows libcsv's rules for the quoted fields of a body
+ * read from text offset `begin`, as far as `pos`: inside one (`in`), where
+ * the last one closed, and where the walk goes on. */
+struct quote_state {
+    size_t begin, pos, closed;
+    bool in;
+};
+
+/* Whether text[at] starts a field: only spaces or tabs since a comma, a
+ * line start or the body's start. */
+static bool field_start(const char *text, size_t begin, size_t at)
+{
+    while (at > begin && (text[at - 1] == ' ' || text[at - 1] == '\t'))
+        at--;
+    return at == begin || text[at - 1] == ',' || text[at - 1] == '\n';
+}
+
+/*
+ * Follows the quotes of text[q->pos, to) (`end`: the body's end), at
+ * memchr speed: a quote at a field's start opens a field, the next one
+ * closes it (two in a row are one quote inside it).  A quote anywhere else,
+ * or text after a closing quote, is malformed: libcsv rejects the row and
+ * reading goes on at the next line, and so does the walk (which may then
+ * end past `to`).
+ */
+static void quotes_walk(const char *text, size_t to, size_t end,
+                        struct quote_state *q)
+{
+    while (q->pos < to) {
+        const char *hit = memchr(text + q->pos, '"', to - q->pos);
+        if (!hit) {
+            q->pos = to;
+            return;
+        }
+        size_t at = (size_t)(hit - text);
+        q->pos = at + 1;
+        if (q->in) {
+            /* a comma or line end ends the field, after spaces too; a
+             * quote right after carries it on; anything else (a quote
+             * after spaces too) is text after a closing quote */
+            size_t k = at + 1;
+            while (k < end && (text[k] == ' ' || text[k] == '\t'))
+                k++;
+            q->in = false;
+            q->closed = at;
+            if (k >= end || memchr(",\r\n", text[k], 3) ||
+                (k == at + 1 && text[k] == '"'))
+                continue;
+        } else if ((at > q->begin && q->closed == at - 1) ||
+                   field_start(text, q->begin, at)) {
+            q->in = true;
+            continue;
+        }
+        const char *nl = memchr(text + at, '\n', end - at);
+        q->pos = nl ? (size_t)(nl - text) + 1 : end;
+    }
+}
+
+/* The first line start at or after text offset `at` outside any quoted
+ * field (quotes_walk), so that a range rarely starts inside one (the merge
+ * still checks); `end` when none. */
+static size_t range_cut(const char *text, size_t at, size_t end,
+                        struct quote_state *q)
+{
+    quotes_walk(text, at, end, q);
+    if (q->pos > at)
+        return q->pos; /* a malformed row's end: outside quotes */
+    if (!q->in && text[at - 1] == '\n')
+        return at;
+    while (at < end) {
+        const char *nl = memchr(text + at, '\n', end - at);
+        if (!nl)
+            break;
+        size_t next = (size_t)(nl - text) + 1;
+        quotes_walk(text, next, end, q);
+        at = q->pos > next ? q->pos : next;
+        if (!q->in)
+            return at;
+    }
+    return end;
+}
+
+/* Cuts text[begin, end) into ranges; *cuts gets their n + 1 bounds. */
+static gp_status ranges_cut(const char *text, size_t begin, size_t end,
+                            size_t **cuts, size_t *n)
+{
+    size_t cap = (end - begin) / RANGE_BYTES + 2, k = 0;
+    struct quote_state q = {begin, begin, SIZE_MAX, false};
+
+    *cuts = gp_calloc(cap, sizeof **cuts);
+    if (!*cuts)
+        return GP_ERR_NOMEM;
+    (*cuts)[k++] = begin;
+    while ((*cuts)[k - 1] < end && k < cap - 1) {
+        size_t at = (*cuts)[k - 1] + RANGE_BYTES;
+        (*cuts)[k++] = at >= end ? end : range_cut(text, at, end, &q);
+    }
+    (*cuts)[k - 1] = end;
+    *n = k - 1;
+    return GP_OK;
+}
+
+/* One wave of ranges: a worker (a range and the shard it fills) per
+ * thread, worker 0's on the caller's thread. */
 struct workers {
     int n;
     struct worker *w;
-    struct shard *shards; /* [1, n): the other workers' */
+    struct shard *shards;
     pthread_t *tid;
     bool *started; /* whether thread i was started */
 };
@@ -464,41 +637,8 @@ static void workers_free(struct workers *ws)
     gp_free(ws->started);
 }
 
-/* Cuts the body text[begin, end) at newlines into one range per worker;
- * ranges after the first number their lines from 0. */
-static void workers_cut(struct workers *ws, gp_trace_builder *b,
-                        const struct file_ctx *ctx, const char *text,
-                        size_t begin, size_t end, long first_line)
-{
-    int threads = ws->n;
-    size_t cut = begin;
-
-    for (int i = 0; i < threads; i++) {
-        size_t stop =
-            begin + (end - begin) / (size_t)threads * (size_t)(i + 1);
-        if (i == threads - 1) {
-            stop = end;
-        } else {
-            const char *nl =
-                stop < end ? memchr(text + stop, '\n', end - stop) : NULL;
-            stop = nl ? (size_t)(nl - text) + 1 : end;
-        }
-        if (stop < cut)
-            stop = cut;
-        ws->w[i] = (struct worker){b,    i == 0 ? &b->main : &ws->shards[i],
-                                   ctx,  text,
-                                   cut,  stop,
-                                   i == 0 ? first_line : 0,
-                                   {0, false, 0, 0}};
-        if (i > 0)
-            gp_trace_shard_init(&ws->shards[i]);
-        cut = stop;
-    }
-}
-
-/* Runs worker 0 on this thread and the others on threads of their own,
- * and waits for them; a thread that cannot start leaves its range to
- * workers_merge. */
+/* Runs worker 0 on this thread and the others on threads of their own (on
+ * this one too, after worker 0, when a thread cannot start), and waits. */
 static void workers_run(struct workers *ws)
 {
     for (int i = 1; i < ws->n; i++)
@@ -508,90 +648,124 @@ static void workers_run(struct workers *ws)
     for (int i = 1; i < ws->n; i++)
         if (ws->started[i])
             pthread_join(ws->tid[i], NULL);
+        else
+            worker_run(&ws->w[i]);
 }
 
-/* Merges the workers' shards into b->main in file order, handing on their
- * rejected rows.  A range whose thread did not start, or whose first line
- * was really inside the previous range's quoted field, is read again in
- * sequence, with everything after it.  *res is what the last range read
- * reports, its resume_line counted from the file's start. */
-static gp_status workers_merge(struct workers *ws, gp_trace_builder *b,
-                               const struct file_ctx *ctx, const char *text,
-                               size_t end, long first_line,
-                               struct range_result *res)
+/* Where the merge stands: the line the next range starts on (counted from
+ * the file's start) and what the range merged last reports. */
+struct merge_state {
+    long line;
+    struct range_result res;
+};
+
+/* Merges worker i's range into b->main, after the ranges before it.  A
+ * range whose first line was really inside the previous range's quoted
+ * field is thrown away and read again into b->main from that row's start.
+ * Range 0 of the body (`first`) was read into b->main itself. */
+static gp_status merge_one(gp_trace_builder *b, const struct file_ctx *ctx,
+                           struct worker *w, bool first, struct merge_state *m)
 {
     bool keep = b->opt.reject != NULL;
-    struct shard *shards = ws->shards;
+    struct shard *s = w->shard;
     gp_status st = GP_OK;
 
-    *res = ws->w[0].res;
-    long line = first_line + (long)ws->w[0].res.lines;
-    if (b->main.status == GP_OK && keep)
-        st = shard_flush_rejects(b, &b->main, 0);
-    for (int i = 1; i < ws->n && st == GP_OK && b->main.status == GP_OK;
-         i++) {
-        if (!ws->started[i] || res->in_row) {
-            size_t from = res->in_row ? res->resume_at : ws->w[i].begin;
-            long from_line = res->in_row ? res->resume_line : line;
-            read_range(b, &b->main, ctx, text, from, end, from_line, keep,
-                       res);
-            if (b->main.status == GP_OK && keep)
-                st = shard_flush_rejects(b, &b->main, 0);
-            break;
+    if (first || m->res.in_row) {
+        if (!first) {
+            long from_line = m->res.resume_line;
+            read_range(b, &b->main, ctx, w->text, m->res.resume_at, w->end,
+                       from_line, keep, &w->res);
+            m->line = from_line;
         }
-        if (shards[i].status != GP_OK) {
-            shards[i].err.line += line;
-            b->main.err = shards[i].err;
-            b->main.status = shards[i].status;
-            break;
-        }
-        if (keep)
-            st = shard_flush_rejects(b, &shards[i], line);
-        shards[i].end_line += line; /* its lines counted from 0 */
-        if (st == GP_OK && gp_trace_shard_merge(&b->main, &shards[i]) != GP_OK)
-            st = GP_ERR_NOMEM;
-        *res = ws->w[i].res;
-        if (res->in_row)
-            res->resume_line += line;
-        line += (long)ws->w[i].res.lines;
+        m->res = w->res;
+        m->line += (long)w->res.lines;
+        if (b->main.status == GP_OK && keep)
+            st = shard_flush_rejects(b, ctx, w->text, &b->main, 0);
+        return st;
     }
+    if (s->status != GP_OK) {
+        s->err.line += m->line;
+        b->main.err = s->err;
+        b->main.status = s->status;
+        return GP_OK;
+    }
+    if (keep)
+        st = shard_flush_rejects(b, ctx, w->text, s, m->line);
+    s->end_line += m->line; /* its lines counted from 0 */
+    if (st == GP_OK && gp_trace_shard_merge(&b->main, s) != GP_OK)
+        st = GP_ERR_NOMEM;
+    m->res = w->res;
+    if (m->res.in_row)
+        m->res.resume_line += m->line;
+    m->line += (long)w->res.lines;
     return st;
 }
 
-/* Reads text[begin, end) with `threads` threads, as gp_trace_read_body
- * says; GP_ERR_NOMEM when the threads' arrays cannot be had. */
-static gp_status read_parallel(gp_trace_builder *b,
-                               const struct file_ctx *ctx, const char *text,
-                               size_t begin, size_t end, long first_line,
-                               int threads, struct range_result *res)
+/* Reads ranges cuts[from, from + ws->n) in parallel and merges them. */
+static gp_status wave_read(struct workers *ws, gp_trace_builder *b,
+                           const struct file_ctx *ctx, const char *text,
+                           const size_t *cuts, size_t from,
+                           struct merge_state *m)
+{
+    gp_status st = GP_OK;
+
+    for (int i = 0; i < ws->n; i++) {
+        size_t k = from + (size_t)i;
+        struct shard *s = k == 0 ? &b->main : &ws->shards[i];
+        if (k > 0)
+            gp_trace_shard_init(s);
+        ws->w[i] = (struct worker){
+            b, s, ctx, text, cuts[k], cuts[k + 1], k == 0 ? m->line : 0,
+            {0, false, 0, 0}};
+    }
+    workers_run(ws);
+    for (int i = 0; i < ws->n && st == GP_OK && b->main.status == GP_OK; i++)
+        st = merge_one(b, ctx, &ws->w[i], from + (size_t)i == 0, m);
+    for (int i = 0; i < ws->n; i++)
+        if (from + (size_t)i > 0)
+            gp_trace_shard_free(&ws->shards[i]);
+    return st;
+}
+
+/* Reads text[begin, end) in ranges, `threads` at a time, as
+ * gp_trace_read_body says; GP_ERR_NOMEM when the arrays cannot be had. */
+static gp_status read_ranges(gp_trace_builder *b, const struct file_ctx *ctx,
+                             const char *text, size_t begin, size_t end,
+                             long first_line, int threads,
+                             struct range_result *res)
 {
     struct workers ws;
+    struct merge_state m = {first_line, {0, false, 0, 0}};
+    size_t *cuts, n;
     gp_status st;
 
-    ws.n = threads;
+    if ((st = ranges_cut(text, begin, end, &cuts, &n)) != GP_OK)
+        return st;
+    if ((size_t)threads > n)
+        threads = (int)n;
     ws.w = gp_calloc((size_t)threads, sizeof *ws.w);
     ws.shards = gp_calloc((size_t)threads, sizeof *ws.shards);
     ws.tid = gp_calloc((size_t)threads, sizeof *ws.tid);
     ws.started = gp_calloc((size_t)threads, sizeof *ws.started);
-    if (!ws.w || !ws.shards || !ws.tid || !ws.started) {
-        workers_free(&ws);
-        return GP_ERR_NOMEM;
+    if (!ws.w || !ws.shards || !ws.tid || !ws.started)
+        st = GP_ERR_NOMEM;
+    for (size_t k = 0; k < n && st == GP_OK && b->main.status == GP_OK;
+         k += (size_t)threads) {
+        ws.n = n - k < (size_t)threads ? (int)(n - k) : threads;
+        st = wave_read(&ws, b, ctx, text, cuts, k, &m);
     }
-    workers_cut(&ws, b, ctx, text, begin, end, first_line);
-    workers_run(&ws);
-    st = workers_merge(&ws, b, ctx, text, end, first_line, res);
-    for (int i = 1; i < threads; i++)
-        gp_trace_shard_free(&ws.shards[i]);
+    *res = m.res;
     workers_free(&ws);
+    gp_free(cuts);
     return st;
 }
 
 /*
  * Reads the data rows in text[begin, end), whose first line is number
- * first_line, in parallel when the range is large.  Rows are merged and
- * rejected rows handed on in file order.  On return *resume is where
- * reading must go on (end, or the start of a row whose quoted field runs
- * past end) and *resume_line its line number.
+ * first_line, in ranges when the text is large (in parallel with more than
+ * one thread).  Rows are merged and rejected rows handed on in file order.
+ * On return *resume is where reading must go on (end, or the start of a
+ * row whose quoted field runs past end) and *resume_line its line number.
  */
 gp_status gp_trace_read_body(gp_trace_builder *b, const struct file_ctx *ctx,
                              const char *text, size_t begin, size_t end,
@@ -603,16 +777,14 @@ gp_status gp_trace_read_body(gp_trace_builder *b, const struct file_ctx *ctx,
     struct range_result res;
     gp_status st = GP_OK;
 
-    if (threads < 2 || end - begin < PARALLEL_MIN_BYTES)
-        threads = 1;
-    if (threads == 1) {
+    if (end - begin < PARALLEL_MIN_BYTES) {
         read_range(b, &b->main, ctx, text, begin, end, first_line, keep,
                    &res);
         if (b->main.status == GP_OK && keep)
-            st = shard_flush_rejects(b, &b->main, 0);
+            st = shard_flush_rejects(b, ctx, text, &b->main, 0);
     } else {
-        st = read_parallel(b, ctx, text, begin, end, first_line, threads,
-                           &res);
+        st = read_ranges(b, ctx, text, begin, end, first_line,
+                         threads < 1 ? 1 : threads, &res);
     }
     if (st != GP_OK) {
         gp_error_set(err, ctx->source, 0, 0, NULL, "%s",

@@ -783,6 +783,7 @@ static bool row_spread(struct shard *s, const gp_trace_builder *b,
                     "the trace would span more than %ld hours (30 years); "
                     "is this time right?",
                     GP_TRACE_MAX_SPAN_HOURS);
+                s->err_kept = true; /* the span of other rows too */
                 return false;
             }
             return row_nomem(s, ctx, row);

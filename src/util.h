@@ -246,6 +246,13 @@ bool gp_path_is_special(const char *path);
 gp_status gp_temp_name(const char *path, const char *suffix, char **tmp,
                        gp_error *err);
 
+/* A scratch file for the program's own use, opened for reading and
+ * writing and already removed (so nothing is left behind, even after kill
+ * -9): made in $TMPDIR, else /tmp, which tmpfile() would not honour.
+ * NULL on failure, with errno set and `dir` (when not NULL, of size
+ * `size`) naming the folder tried. */
+FILE *gp_scratch_file(char *dir, size_t size);
+
 /* Removes temporary file tmp (if still there) and its own folder (if
  * empty); NULL does nothing. */
 void gp_temp_remove(const char *tmp);

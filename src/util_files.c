@@ -1,7 +1,7 @@
 /*
  * util_files.c: files written whole or not at all (reading: source.c):
  * a temporary file renamed into place (or copied into a device or a pipe),
- * and sets of such files committed together.
+ * and sets of such files committed together; scratch files in $TMPDIR.
  */
 #include "util.h"
 
@@ -15,6 +15,37 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* ---- scratch files -------------------------------------------------------- */
+
+/* A scratch file in $TMPDIR (else /tmp), removed as soon as it is open;
+ * NULL with errno set on failure (dir says where it was tried). */
+FILE *gp_scratch_file(char *dir, size_t size)
+{
+    const char *tmpdir = getenv("TMPDIR");
+    char path[4096];
+    FILE *f;
+    int fd, saved;
+
+    if (!tmpdir || !*tmpdir)
+        tmpdir = "/tmp";
+    if (dir)
+        snprintf(dir, size, "%s", tmpdir);
+    if (snprintf(path, sizeof path, "%s/gpuplan-XXXXXX", tmpdir) >=
+        (int)sizeof path) {
+        errno = ENAMETOOLONG;
+        return NULL;
+    }
+    if ((fd = mkstemp(path)) < 0)
+        return NULL;
+    unlink(path);
+    if (!(f = fdopen(fd, "w+b"))) {
+        saved = errno;
+        close(fd);
+        errno = saved;
+    }
+    return f;
+}
 
 /* ---- writing whole files ------------------------------------------------ */
 

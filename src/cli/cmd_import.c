@@ -9,6 +9,7 @@
 #include "import.h"
 #include "util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -70,14 +71,16 @@ static gp_status write_output(FILE *f, void *ctx)
  * only when it succeeded. */
 static gp_status run_to_stdout(import_run *r)
 {
-    FILE *tmp = tmpfile();
+    char dir[256];
+    FILE *tmp = gp_scratch_file(dir, sizeof dir); /* in $TMPDIR */
     char buf[65536];
     size_t n;
     gp_status st;
 
     if (!tmp) {
         gp_error_set(r->err, NULL, 0, 0, NULL,
-                     "cannot create a temporary file");
+                     "cannot create a temporary file in %s: %s", dir,
+                     strerror(errno));
         return GP_ERR_IO;
     }
     st = write_output(tmp, r);

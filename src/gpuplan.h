@@ -387,6 +387,10 @@ typedef struct gp_commitment {
      * a price (prices come from the catalogs), only checked against them */
     bool has_stated_upfront;
     double stated_upfront;
+    /* a reservation's hourly_commitment as recommend's JSON states it (its
+     * hourly equivalent): checked against the catalogs, not a price */
+    bool has_stated_hourly;
+    double stated_hourly;
 } gp_commitment;
 
 /* The catalog offer reservation `c` buys (its type in its provider and

@@ -351,9 +351,24 @@ static gp_status check_commitment(gp_jdoc *d, const gp_pricing *p,
     double per_hour, upfront;
     char stated[32], after[96] = "";
 
-    if (st != GP_OK || !c->has_stated_upfront)
+    if (st != GP_OK)
         return st;
     gp_commitment_cash(c, p, &per_hour, &upfront);
+    if (c->type == GP_COMMIT_RESERVED && c->has_stated_hourly) {
+        double equiv = per_hour + upfront / (c->term_years * 8760.0);
+        if (fabs(c->stated_hourly - equiv) > 0.0005 + 1e-9 * equiv) {
+            gp_json_format_number(c->stated_hourly, stated, sizeof stated);
+            return gp_jdoc_error(d, "hourly_commitment",
+                                 "%s is not this reservation's hourly "
+                                 "equivalent by the catalogs (%.4f); a "
+                                 "reservation's hourly_commitment is only "
+                                 "that figure, not a price: remove it, or "
+                                 "put a negotiated price in a catalog",
+                                 stated, equiv);
+        }
+    }
+    if (!c->has_stated_upfront)
+        return GP_OK;
     if (same_upfront(c->stated_upfront, upfront) ||
         same_upfront(c->stated_upfront, upfront * (1 - discount)))
         return GP_OK;

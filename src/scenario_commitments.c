@@ -50,22 +50,21 @@ static gp_status copy_name(gp_jdoc *d, const char *key, const char *v,
 
 /* Refuses a key of the other kind of commitment, which would otherwise be
  * ignored without a word: a reservation's instance_type or count on a
- * savings plan, a plan's kind, family or hourly_commitment on a
- * reservation (whose price is its count at the catalog's rate: SPEC
- * section 3 gives hourly_commitment to plans only, and nothing gpuplan
- * writes gives a reservation one), a family on a compute plan (which
- * covers every family).  A key that is null is
+ * savings plan, a plan's kind or family on a reservation, a family on a
+ * compute plan (which covers every family).  A reservation's
+ * hourly_commitment is only the figure recommend's JSON writes (its
+ * hourly equivalent, SPEC 7.2), checked against the catalogs
+ * (gp_scenario_check), never a price.  A key that is null is
  * absent, as recommend's JSON writes the keys an action does not use. */
 static gp_status check_contradictions(gp_jdoc *d, const json_t *jc,
                                       const gp_commitment *c)
 {
     static const char *const plan_has_no[] = {"instance_type", "count"};
-    static const char *const ri_has_no[] = {"kind", "family",
-                                            "hourly_commitment"};
+    static const char *const ri_has_no[] = {"kind", "family"};
     bool plan = c->type == GP_COMMIT_SAVINGS_PLAN;
     const char *const *keys = plan ? plan_has_no : ri_has_no;
 
-    for (size_t i = 0; i < (plan ? 2u : 3u); i++) {
+    for (size_t i = 0; i < 2; i++) {
         const json_t *v = json_object_get(jc, keys[i]);
         if (v && !json_is_null(v))
             return gp_jdoc_error(d, keys[i],
@@ -199,6 +198,13 @@ static gp_status parse_commitment_term(gp_jdoc *d, const json_t *jc,
     if (json_is_number(ju)) {
         c->has_stated_upfront = true;
         c->stated_upfront = json_number_value(ju);
+    }
+    const json_t *jh = json_object_get(jc, "hourly_commitment");
+    if (c->type == GP_COMMIT_RESERVED && jh && !json_is_null(jh)) {
+        if (!json_is_number(jh))
+            return gp_jdoc_error(d, "hourly_commitment", "expected a number");
+        c->has_stated_hourly = true;
+        c->stated_hourly = json_number_value(jh);
     }
     c->payment = (gp_payment)payment;
     c->end = c->start + c->term_years * YEAR_SECONDS;

@@ -553,6 +553,37 @@ gp_status gp_xlsx_check_path(const char *path, gp_error *err)
 
 /* Writes the workbook of r into a new temporary file for `path`; sets
  * *done to it when whole (the caller renames it), else removes it. */
+/* Every sheet of report x->r, in the order the workbook shows them. */
+static void write_sheets(gp_xl *x, xl_rec_rows *rr)
+{
+    const gp_report *r = x->r;
+
+    rr->first = 1;
+    /* Summary comes first but its what-if block reads the
+     * Recommendations rows, which start at a fixed row */
+    gp_xl_rec_rows_of(r, rr);
+    gp_xl_sheet_summary(x, rr);
+    if (r->n_ledgers || r->rec) {
+        gp_xl_sheet_recommendations(x, rr);
+        gp_xl_sheet_plans(x);
+        gp_xl_sheet_policies(x);
+        gp_xl_sheet_curves(x);
+        gp_xl_sheet_monthly(x);
+        gp_xl_sheet_forecast(x);
+        gp_xl_sheet_utilization(x);
+        gp_xl_sheet_spot(x);
+        gp_xl_sheet_chargeback(x);
+        gp_xl_sheet_idle(x);
+    } else {
+        /* the forecast command's workbook: nothing was billed */
+        gp_xl_sheet_forecast(x);
+        if (r->idle)
+            gp_xl_sheet_idle(x);
+    }
+    gp_xl_sheet_inputs(x);
+    gp_xl_sheet_forecast_data(x);
+}
+
 static gp_status write_workbook(const char *path, const gp_report *r,
                                 char **done, gp_error *err)
 {
@@ -592,30 +623,7 @@ static gp_status write_workbook(const char *path, const gp_report *r,
     workbook_set_properties(x.wb, &props);
     make_formats(&x);
 
-    rr.first = 1;
-    /* Summary comes first but its what-if block reads the
-     * Recommendations rows, which start at a fixed row */
-    gp_xl_rec_rows_of(r, &rr);
-    gp_xl_sheet_summary(&x, &rr);
-    if (r->n_ledgers || r->rec) {
-        gp_xl_sheet_recommendations(&x, &rr);
-        gp_xl_sheet_plans(&x);
-        gp_xl_sheet_policies(&x);
-        gp_xl_sheet_curves(&x);
-        gp_xl_sheet_monthly(&x);
-        gp_xl_sheet_forecast(&x);
-        gp_xl_sheet_utilization(&x);
-        gp_xl_sheet_spot(&x);
-        gp_xl_sheet_chargeback(&x);
-        gp_xl_sheet_idle(&x);
-    } else {
-        /* the forecast command's workbook: nothing was billed */
-        gp_xl_sheet_forecast(&x);
-        if (r->idle)
-            gp_xl_sheet_idle(&x);
-    }
-    gp_xl_sheet_inputs(&x);
-    gp_xl_sheet_forecast_data(&x);
+    write_sheets(&x, &rr);
 
     errno = 0;
     lxw_error e = workbook_close(x.wb);

@@ -75,15 +75,44 @@ static void fill_tile(const gp_trace *t, double *tile, int64_t hour,
  * launches on spot and that starts in the window (the runs spot.c
  * replays).  Those runs are billed whole, not shortened (idle.h), so
  * cutting their demand would remove instance-hours whose cost stays. */
+/* The trace's job runs grouped by job label: the runs of label j are
+ * run[at[j] .. at[j + 1]), so that a span looks at its own job's runs,
+ * not at every run (which made the scan quadratic). */
+struct runs_by_job {
+    size_t *at;
+    uint32_t *run;
+};
+
+/* Fills b for t; false when out of memory. */
+static bool runs_by_job_of(const gp_trace *t, struct runs_by_job *b)
+{
+    size_t nl = t->n_labels;
+    b->at = gp_calloc(nl + 2, sizeof *b->at);
+    b->run = gp_malloc((t->n_runs + 1) * sizeof *b->run);
+    if (!b->at || !b->run)
+        return false;
+    for (size_t i = 0; i < t->n_runs; i++)
+        if (t->runs[i].job >= 0 && (size_t)t->runs[i].job < nl)
+            b->at[t->runs[i].job + 2]++;
+    for (size_t j = 0; j < nl; j++)
+        b->at[j + 2] += b->at[j + 1];
+    for (size_t i = 0; i < t->n_runs; i++)
+        if (t->runs[i].job >= 0 && (size_t)t->runs[i].job < nl)
+            b->run[b->at[t->runs[i].job + 1]++] = (uint32_t)i;
+    return true;
+}
+
 static bool span_replayed_on_spot(const gp_trace *t, const gp_policy *policy,
+                                  const struct runs_by_job *b,
                                   const gp_idle_span *sp, double ws, double we)
 {
     const gp_series *ser = &t->series[sp->series];
 
-    if (sp->job < 0 || gp_series_route(t, policy, ser) != GP_ROUTE_SPOT)
+    if (sp->job < 0 || (size_t)sp->job >= t->n_labels ||
+        gp_series_route(t, policy, ser) != GP_ROUTE_SPOT)
         return false;
-    for (size_t i = 0; i < t->n_runs; i++) {
-        const gp_job_run *jr = &t->runs[i];
+    for (size_t k = b->at[sp->job]; k < b->at[sp->job + 1]; k++) {
+        const gp_job_run *jr = &t->runs[b->run[k]];
         if (jr->job != sp->job || jr->series != sp->series ||
             (double)jr->start < ws || (double)jr->start >= we ||
             jr->instances <= 0 || jr->instance_hours <= 0)
@@ -111,16 +140,24 @@ static gp_status strategy_cuts(const gp_trace *trace, const gp_policy *policy,
     if (!(keep[0] > 0) && !(keep[1] > 0))
         return GP_OK;
     st = gp_idle_detect(trace, 0, &r, err);
+    struct runs_by_job b = {NULL, NULL};
+    if (st == GP_OK && !runs_by_job_of(trace, &b)) {
+        gp_error_set(err, NULL, 0, 0, NULL, "out of memory");
+        st = GP_ERR_NOMEM;
+    }
     if (st == GP_OK) {
         double ws = (double)start_hour * 3600.0;
         double we = (double)(start_hour + (int64_t)n_hours) * 3600.0;
         size_t k = 0;
         for (size_t i = 0; i < r->n_spans; i++)
-            if (!span_replayed_on_spot(trace, policy, &r->spans[i], ws, we))
+            if (!span_replayed_on_spot(trace, policy, &b, &r->spans[i], ws,
+                                       we))
                 r->spans[k++] = r->spans[i];
         r->n_spans = k;
         st = gp_idle_cuts(trace, r, keep, cuts, n, NULL, err);
     }
+    gp_free(b.at);
+    gp_free(b.run);
     gp_idle_report_free(r);
     return st;
 }

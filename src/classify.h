@@ -205,6 +205,11 @@ gp_status gp_classify_trace_with(gp_trace *t, const gp_classify_options *o,
 gp_status gp_classify_trace(gp_trace *t, bool relabel,
                             gp_classification **out, gp_error *err);
 
+/* ", N unknown (H, billed as inference)" when any verdict was unknown,
+ * else "": how the warning and classify's summary say it. */
+void gp_classification_unknown_note(const gp_classification *c, char *buf,
+                                    size_t size);
+
 /* Adds "classified N series (M instance-hours) as training/inference
  * (...); see gpuplan classify" to w when any series was decided. */
 void gp_classification_warn(const gp_classification *c, gp_warnings *w);

@@ -390,6 +390,19 @@ gp_status gp_classify(const gp_trace *t, bool relabel,
     return gp_classify_with(t, &o, out, err);
 }
 
+void gp_classification_unknown_note(const gp_classification *c, char *buf,
+                                    size_t size)
+{
+    char unk[32];
+
+    buf[0] = '\0';
+    if (!c->n_unknown)
+        return;
+    gp_format_small(c->unknown_hours, "0.0", unk, sizeof unk);
+    snprintf(buf, size, ", %zu unknown (%s, billed as inference)",
+             c->n_unknown, unk);
+}
+
 /* The one-line warning for the reports, when anything was decided. */
 void gp_classification_warn(const gp_classification *c, gp_warnings *w)
 {
@@ -398,18 +411,14 @@ void gp_classification_warn(const gp_classification *c, gp_warnings *w)
     if (n == 0)
         return;
     /* the hours of a short trace (a few minutes) never read "0.0" */
-    char all[32], train[32], infer[32], unk[32], unknown[96] = "";
+    char all[32], train[32], infer[32], unknown[96];
     char under[160] = "", worth[160] = "", money[48];
     gp_format_small(c->decided_hours[0] + c->decided_hours[1] +
                         c->unknown_hours,
                     "0.0", all, sizeof all);
     gp_format_small(c->decided_hours[0], "0.0", train, sizeof train);
     gp_format_small(c->decided_hours[1], "0.0", infer, sizeof infer);
-    gp_format_small(c->unknown_hours, "0.0", unk, sizeof unk);
-    if (c->n_unknown)
-        snprintf(unknown, sizeof unknown,
-                 ", %zu unknown (%s, billed as inference)", c->n_unknown,
-                 unk);
+    gp_classification_unknown_note(c, unknown, sizeof unknown);
     if (c->n_planned_inference)
         snprintf(under, sizeof under,
                  "; %zu training below " GP_PARAM_TEXT("spot-confidence")

@@ -169,14 +169,10 @@ static int classify_exec(gp_cli *cli)
     }
     if (!cli->quiet) {
         size_t n = c->n_decided[0] + c->n_decided[1] + c->n_unknown;
-        char train[32], infer[32], unk[32], unknown[96] = "";
+        char train[32], infer[32], unknown[96];
         gp_format_small(c->decided_hours[0], "0.0", train, sizeof train);
         gp_format_small(c->decided_hours[1], "0.0", infer, sizeof infer);
-        gp_format_small(c->unknown_hours, "0.0", unk, sizeof unk);
-        if (c->n_unknown)
-            snprintf(unknown, sizeof unknown,
-                     ", %zu unknown (%s, billed as inference)", c->n_unknown,
-                     unk);
+        gp_classification_unknown_note(c, unknown, sizeof unknown);
         fprintf(stderr,
                 "gpuplan classify: %zu of %zu series decided: %zu training "
                 "(%s instance-hours), %zu inference (%s)%s%s%s\n",

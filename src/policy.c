@@ -93,6 +93,36 @@ static gp_status buy_optimum(struct replay *r, const gp_trace *t, int64_t T,
     return st;
 }
 
+/* How far above the last week a forward forecast may go, hour by hour of
+ * the week: a series that stopped (a migration, a project ended) is not
+ * bought for again on the strength of its older history. */
+#define FORWARD_CAP 1.1
+
+/* Caps forecast trace q (hours from T) at FORWARD_CAP x the history's
+ * demand of its pool and workload at the same hour of the last week
+ * before T. */
+static void cap_at_last_week(const struct replay *r, gp_trace *q, int64_t T)
+{
+    const gp_trace *t = r->t;
+
+    for (size_t j = 0; j < q->n_series; j++) {
+        gp_series *fs = &q->series[j];
+        for (size_t h = 0; h < q->n_hours; h++) {
+            int64_t th = T - 168 + (int64_t)(h % 168) - t->start_hour;
+            double last = 0;
+            for (size_t i = 0; th >= 0 && th < (int64_t)t->n_hours &&
+                               i < t->n_series;
+                 i++)
+                if (t->series[i].pool == fs->pool &&
+                    (t->series[i].workload == fs->workload ||
+                     t->series[i].workload == GP_UNLABELED))
+                    last += t->series[i].instance_hours[th];
+            if (fs->instance_hours[h] > FORWARD_CAP * last)
+                fs->instance_hours[h] = FORWARD_CAP * last;
+        }
+    }
+}
+
 /* forward: gpuplan's plan for the forecast of the next review period
  * (P50 demand, from the history before T), as recommend's forward plan
  * is made. */
@@ -109,8 +139,10 @@ static gp_status buy_forward(struct replay *r, int64_t T, gp_error *err)
     gp_status st = gp_forecast_run(r->t, r->s, h, &fo, &fc, err);
     if (st == GP_OK)
         st = gp_forecast_trace(fc, r->t, GP_FC_P50, &q, err);
-    if (st == GP_OK)
+    if (st == GP_OK) {
+        cap_at_last_week(r, q, T);
         st = buy_optimum(r, q, T, T, h, err);
+    }
     gp_forecast_trace_free(q);
     gp_forecast_free(fc);
     return st;

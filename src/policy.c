@@ -99,28 +99,39 @@ static gp_status buy_optimum(struct replay *r, const gp_trace *t, int64_t T,
 #define FORWARD_CAP 1.1
 
 /* Caps forecast trace q (hours from T) at FORWARD_CAP x the history's
- * demand of its pool and workload at the same hour of the last week
- * before T. */
-static void cap_at_last_week(const struct replay *r, gp_trace *q, int64_t T)
+ * demand of its pool and workload (unlabelled usage counting for both)
+ * at the same hour of the last week before T.  False when out of
+ * memory. */
+static bool cap_at_last_week(const struct replay *r, gp_trace *q, int64_t T)
 {
     const gp_trace *t = r->t;
+    /* last[(pool * 2 + workload) * 168 + hour of the week] */
+    double *last = gp_calloc(t->n_pools * 2 * 168 + 1, sizeof *last);
 
-    for (size_t j = 0; j < q->n_series; j++) {
-        gp_series *fs = &q->series[j];
-        for (size_t h = 0; h < q->n_hours; h++) {
-            int64_t th = T - 168 + (int64_t)(h % 168) - t->start_hour;
-            double last = 0;
-            for (size_t i = 0; th >= 0 && th < (int64_t)t->n_hours &&
-                               i < t->n_series;
-                 i++)
-                if (t->series[i].pool == fs->pool &&
-                    (t->series[i].workload == fs->workload ||
-                     t->series[i].workload == GP_UNLABELED))
-                    last += t->series[i].instance_hours[th];
-            if (fs->instance_hours[h] > FORWARD_CAP * last)
-                fs->instance_hours[h] = FORWARD_CAP * last;
+    if (!last)
+        return false;
+    for (size_t i = 0; i < t->n_series; i++) {
+        const gp_series *ser = &t->series[i];
+        for (int64_t k = 0; k < 168; k++) {
+            int64_t th = T - 168 + k - t->start_hour;
+            if (th < 0 || th >= (int64_t)t->n_hours)
+                continue;
+            for (int w = 0; w < 2; w++)
+                if ((int)ser->workload == w || ser->workload == GP_UNLABELED)
+                    last[(ser->pool * 2 + (size_t)w) * 168 + (size_t)k] +=
+                        ser->instance_hours[th];
         }
     }
+    for (size_t j = 0; j < q->n_series; j++) {
+        gp_series *fs = &q->series[j];
+        size_t w = fs->workload == GP_TRAINING ? 0 : 1;
+        const double *lw = &last[(fs->pool * 2 + w) * 168];
+        for (size_t h = 0; h < q->n_hours; h++)
+            if (fs->instance_hours[h] > FORWARD_CAP * lw[h % 168])
+                fs->instance_hours[h] = FORWARD_CAP * lw[h % 168];
+    }
+    gp_free(last);
+    return true;
 }
 
 /* forward: gpuplan's plan for the forecast of the next review period
@@ -139,10 +150,12 @@ static gp_status buy_forward(struct replay *r, int64_t T, gp_error *err)
     gp_status st = gp_forecast_run(r->t, r->s, h, &fo, &fc, err);
     if (st == GP_OK)
         st = gp_forecast_trace(fc, r->t, GP_FC_P50, &q, err);
-    if (st == GP_OK) {
-        cap_at_last_week(r, q, T);
-        st = buy_optimum(r, q, T, T, h, err);
+    if (st == GP_OK && !cap_at_last_week(r, q, T)) {
+        gp_error_set(err, NULL, 0, 0, NULL, "out of memory");
+        st = GP_ERR_NOMEM;
     }
+    if (st == GP_OK)
+        st = buy_optimum(r, q, T, T, h, err);
     gp_forecast_trace_free(q);
     gp_forecast_free(fc);
     return st;

@@ -83,16 +83,17 @@ if [ $BUILD = 1 ]; then
         tail -30 "$FUZZ_DIR/build/build.log" >&2; exit 1; }
 fi
 
-# The CPU seconds the shell's children have used so far (user + system),
-# from the second line of `times`.
+# The CPU seconds (user + system) the shell's children had used when
+# `times` wrote file $1 (its second line).  `times` runs in this shell, not
+# in a pipe's subshell, which would count only its own children.
 child_cpu() {
-    times | awk 'NR == 2 {
+    awk 'NR == 2 {
         s = 0
         for (i = 1; i <= 2; i++) {
             split($i, p, "m"); sub("s", "", p[2]); s += p[1] * 60 + p[2]
         }
         printf "%.1f\n", s
-    }'
+    }' "$1"
 }
 
 # The figures of one run's log: executions, cov, ft (libFuzzer's last
@@ -124,7 +125,7 @@ for t in "$@"; do
     mkdir -p "$run/new" "$art"
     forkopt=
     [ "$JOBS" -gt 0 ] && forkopt="-fork=$JOBS -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1"
-    cpu0=$(child_cpu)
+    times >"$art/times.0"
     wall0=$(date +%s)
     # New inputs go to the scratch folder (the first one); the corpus is
     # read only, and only what adds coverage is merged into it below.
@@ -134,7 +135,9 @@ for t in "$@"; do
         -artifact_prefix="$art/" $forkopt "$run/new" "$corpus" \
         >"$art/fuzz.log" 2>&1) || true
     wall=$(($(date +%s) - wall0))
-    cpu=$(awk -v a="$cpu0" -v b="$(child_cpu)" 'BEGIN { printf "%.0f", b - a }')
+    times >"$art/times.1"
+    cpu=$(awk -v a="$(child_cpu "$art/times.0")" \
+        -v b="$(child_cpu "$art/times.1")" 'BEGIN { printf "%.0f", b - a }')
     read -r execs cov ft <<EOF
 $(log_figures "$art/fuzz.log")
 EOF
@@ -155,15 +158,16 @@ EOF
             cp "$run/min"/* "$corpus"/
         fi
     fi
-    findings=$(find "$art" -maxdepth 1 -type f \( -name 'crash-*' \
-        -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \
-        -o -name 'merge-crash-*' \) | wc -l)
+    find "$art" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' \
+        -o -name 'timeout-*' -o -name 'oom-*' -o -name 'merge-*' \) \
+        >"$art/findings"
+    findings=$(wc -l <"$art/findings" | tr -d ' ')
     [ "$findings" -gt 0 ] && status=1
     kb=$(du -sk "$corpus" | cut -f1)
     printf '%-16s %12s %6s %7s %8s %8s %8s %9s\n' "$t" "$execs" "$cov" \
         "$ft" "$cpu" "$wall" "$findings" "$kb"
     if [ "$findings" -gt 0 ]; then
-        find "$art" -maxdepth 1 -type f ! -name '*.log' | sed 's/^/    /'
+        sed 's/^/    /' "$art/findings"
     fi
 done
 echo "logs and findings: $FUZZ_DIR/run/<target>/<time>/"

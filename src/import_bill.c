@@ -390,12 +390,16 @@ gp_status gp_bill_read_amount(const char *source, long line, int col,
     return GP_OK;
 }
 
-/* Checks that a name fits the trace's and the scenario's fields. */
+/* Checks that a name fits the trace's and the scenario's fields.  It must
+ * be UTF-8: the commitments file is JSON, which holds no other text, and
+ * a name that is not would be left out of it without a word (a
+ * reservation with no instance_type, which the scenario loader refuses). */
 gp_status gp_bill_check_name(const char *source, long line, int col,
                              const char *name, const char *s, size_t max,
                              gp_error *err)
 {
     char quoted[160];
+    size_t bad;
 
     if (is_null(s)) {
         gp_error_set(err, source, line, col + 1, name, "missing value");
@@ -403,6 +407,13 @@ gp_status gp_bill_check_name(const char *source, long line, int col,
     }
     if (strlen(s) >= max || strpbrk(s, ",\"\r\n")) {
         gp_error_set(err, source, line, col + 1, name, "not a usable name: %s",
+                     gp_json_quote(s, quoted, sizeof quoted));
+        return GP_ERR_INPUT;
+    }
+    if (!gp_utf8_valid(s, strlen(s), &bad)) {
+        gp_error_set(err, source, line, col + 1, name,
+                     "not UTF-8 (byte %zu is \\x%02x), got %s", bad + 1,
+                     (unsigned char)s[bad],
                      gp_json_quote(s, quoted, sizeof quoted));
         return GP_ERR_INPUT;
     }

@@ -6,6 +6,7 @@
  * docs/design/import_pricing.md.
  */
 #include "import_pricing_internal.h"
+#include "safe_text.h"
 
 #include <string.h>
 
@@ -215,21 +216,31 @@ static gp_status check_currency(offer_ctx *x, long line, int col,
 /* Checks that a name the catalog will hold (its region, a type's name) is
  * UTF-8: a JSON catalog holds no other text, and one that is not would be
  * left out of it without a word (the region key, then the loader's
- * "missing required key"; a type, then the type). */
+ * "missing required key"; a type, then the type).  Nor may it hold a
+ * control character, which the catalog loader refuses (safe_text.h). */
 static gp_status check_utf8(offer_ctx *x, long line, int col, const char *name,
                             const char *s, gp_error *err)
 {
     char shown[160] = "";
     size_t bad;
+    uint32_t code;
 
-    if (gp_utf8_valid(s, strlen(s), &bad))
-        return GP_OK;
     /* the bytes escaped, as the trace reader shows them ("t\xffam") */
     gp_append_escaped(shown, sizeof shown, s, strlen(s));
-    gp_error_set(err, x->source, line, col + 1, name,
-                 "not UTF-8 (byte %zu is \\x%02x), got \"%s\"", bad + 1,
-                 (unsigned char)s[bad], shown);
-    return GP_ERR_INPUT;
+    if (!gp_utf8_valid(s, strlen(s), &bad)) {
+        gp_error_set(err, x->source, line, col + 1, name,
+                     "not UTF-8 (byte %zu is \\x%02x), got \"%s\"", bad + 1,
+                     (unsigned char)s[bad], shown);
+        return GP_ERR_INPUT;
+    }
+    if ((bad = gp_text_control_at(s, strlen(s), &code)) < strlen(s)) {
+        gp_error_set(err, x->source, line, col + 1, name,
+                     "a control character (U+%04X, byte %zu), which no "
+                     "report can show: remove it, got \"%s\"",
+                     (unsigned)code, bad + 1, shown);
+        return GP_ERR_INPUT;
+    }
+    return GP_OK;
 }
 
 /* ---- the rows ----------------------------------------------------------- */

@@ -9,7 +9,8 @@
 #   -j JOBS     run libFuzzer with -fork=JOBS (default 0: off, one process)
 #   -n          do not build; use the fuzzers already in the build folder
 #   -M          after the run, minimise each corpus (-merge=1 into an empty
-#               folder) and keep only the inputs that add coverage
+#               folder) and keep only the inputs that add coverage, and
+#               the inputs of fixed findings (finding-*)
 #   target      trace, catalog, ... (default: every tests/fuzz/fuzz_*.c)
 #
 # Environment:
@@ -124,7 +125,9 @@ for t in "$@"; do
     rm -rf "$run/new"
     mkdir -p "$run/new" "$art"
     forkopt=
-    [ "$JOBS" -gt 0 ] && forkopt="-fork=$JOBS -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1"
+    if [ "$JOBS" -gt 0 ]; then
+        forkopt="-fork=$JOBS -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1"
+    fi
     times >"$art/times.0"
     wall0=$(date +%s)
     # New inputs go to the scratch folder (the first one); the corpus is
@@ -154,6 +157,10 @@ EOF
             -timeout="$TIMEOUT" -rss_limit_mb="$RSS_MB" \
             -artifact_prefix="$art/merge-" "$run/min" "$corpus" \
             >"$art/minimise.log" 2>&1) && [ -n "$(ls "$run/min")" ]; then
+            # the inputs of fixed findings stay, by name, whatever they add
+            for f in "$corpus"/finding-*; do
+                if [ -f "$f" ]; then cp "$f" "$run/min"/; fi
+            done
             rm -f "$corpus"/*
             cp "$run/min"/* "$corpus"/
         fi
@@ -162,7 +169,7 @@ EOF
         -o -name 'timeout-*' -o -name 'oom-*' -o -name 'merge-*' \) \
         >"$art/findings"
     findings=$(wc -l <"$art/findings" | tr -d ' ')
-    [ "$findings" -gt 0 ] && status=1
+    if [ "$findings" -gt 0 ]; then status=1; fi
     kb=$(du -sk "$corpus" | cut -f1)
     printf '%-16s %12s %6s %7s %8s %8s %8s %9s\n' "$t" "$execs" "$cov" \
         "$ft" "$cpu" "$wall" "$findings" "$kb"

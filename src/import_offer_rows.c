@@ -94,13 +94,16 @@ static bool offer_region(offer_ctx *x, const char *region)
 
     if (want && want[0])
         return strcmp(region, want) == 0;
-    for (size_t i = 0; i < x->n_regions; i++)
+    /* the first MAX_REGIONS_LISTED are listed; n_regions past that only
+     * says there were more (each row of an unlisted one is not counted) */
+    for (size_t i = 0; i < x->n_regions && i < MAX_REGIONS_LISTED; i++)
         if (strcmp(x->regions_seen[i], region) == 0)
             return i == 0;
     if (x->n_regions < MAX_REGIONS_LISTED)
         snprintf(x->regions_seen[x->n_regions], sizeof x->regions_seen[0], "%s",
                  region);
-    x->n_regions++;
+    if (x->n_regions <= MAX_REGIONS_LISTED)
+        x->n_regions++;
     return x->n_regions == 1;
 }
 

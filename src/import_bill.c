@@ -6,6 +6,7 @@
  * several input files into one bill.  See docs/design/import_billing.md.
  */
 #include "import_bill_internal.h"
+#include "safe_text.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -390,12 +391,17 @@ gp_status gp_bill_read_amount(const char *source, long line, int col,
     return GP_OK;
 }
 
-/* Checks that a name fits the trace's and the scenario's fields. */
+/* Checks that a name fits the trace's and the scenario's fields.  It must
+ * be UTF-8 (the commitments file is JSON, which holds no other text, and
+ * a name that is not would be left out of it without a word) and hold no
+ * control character (the scenario loader would refuse the file). */
 gp_status gp_bill_check_name(const char *source, long line, int col,
                              const char *name, const char *s, size_t max,
                              gp_error *err)
 {
     char quoted[160];
+    size_t bad;
+    uint32_t code;
 
     if (is_null(s)) {
         gp_error_set(err, source, line, col + 1, name, "missing value");
@@ -403,6 +409,22 @@ gp_status gp_bill_check_name(const char *source, long line, int col,
     }
     if (strlen(s) >= max || strpbrk(s, ",\"\r\n")) {
         gp_error_set(err, source, line, col + 1, name, "not a usable name: %s",
+                     gp_json_quote(s, quoted, sizeof quoted));
+        return GP_ERR_INPUT;
+    }
+    if (!gp_utf8_valid(s, strlen(s), &bad)) {
+        gp_error_set(err, source, line, col + 1, name,
+                     "not UTF-8 (byte %zu is \\x%02x), got %s", bad + 1,
+                     (unsigned char)s[bad],
+                     gp_json_quote(s, quoted, sizeof quoted));
+        return GP_ERR_INPUT;
+    }
+    /* as the trace and scenario loaders refuse it (safe_text.h) */
+    if ((bad = gp_text_control_at(s, strlen(s), &code)) < strlen(s)) {
+        gp_error_set(err, source, line, col + 1, name,
+                     "a control character (U+%04X, byte %zu), which no "
+                     "report can show: remove it, got %s",
+                     (unsigned)code, bad + 1,
                      gp_json_quote(s, quoted, sizeof quoted));
         return GP_ERR_INPUT;
     }

@@ -105,13 +105,19 @@ static double owned_size(const owned *o)
 static const char *owned_left_out(const owned *o)
 {
     bool sized = owned_size(o) > 0;
+    /* its start is the bill's, else the first hour charged to it: with
+     * neither (a CUR fee row sized it, with no start time) there is none */
+    bool dated = o->start_known || o->first_hour != INT64_MAX;
 
-    if (sized && !(o->type == GP_COMMIT_RESERVED && !o->instance_type[0]) &&
+    if (sized && dated &&
+        !(o->type == GP_COMMIT_RESERVED && !o->instance_type[0]) &&
         !(o->type == GP_COMMIT_SAVINGS_PLAN && o->kind == GP_PLAN_FAMILY &&
           (!o->family[0] || !o->region[0])))
         return NULL;
     if (o->unpriced && o->covered_hours == 0)
         return "it covering only types the catalogs do not price";
+    if (sized && !dated)
+        return "neither its start nor an hour charged to it";
     /* a reservation is sized by the usage it covered (or a CUR count): a
      * fee alone may have been charged, but says neither */
     if (o->type == GP_COMMIT_RESERVED || sized)

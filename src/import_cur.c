@@ -245,8 +245,14 @@ static gp_status cur_fee_row(cur_ctx *x, char **f, size_t n, long line,
     snprintf(o->provider, sizeof o->provider, "aws");
     if (reservation) {
         if (cur_usage_instance_type(field(f, n, c[C_USAGE_TYPE]), heavy, type,
-                                    sizeof type, NULL))
+                                    sizeof type, NULL)) {
+            if ((st = gp_bill_check_name(x->b.source, line, c[C_USAGE_TYPE],
+                                         cur_names[C_USAGE_TYPE], type,
+                                         sizeof o->instance_type, err)) !=
+                GP_OK)
+                return st;
             snprintf(o->instance_type, sizeof o->instance_type, "%s", type);
+        }
         /* the owned reservation's region, written to commitments-out */
         int key = cur_region(f, n, c, o->region, sizeof o->region);
         if (key != C_N && (st = gp_bill_check_region_case(
@@ -349,6 +355,10 @@ static gp_status cur_usage_read(cur_ctx *x, char **f, size_t n, long line,
             return st;
         snprintf(u->type, sizeof u->type, "%s",
                  field(f, n, c[C_INSTANCE_TYPE]));
+    } else if ((st = gp_bill_check_name(src, line, c[C_USAGE_TYPE],
+                                        cur_names[C_USAGE_TYPE], u->type,
+                                        sizeof u->type, err)) != GP_OK) {
+        return st; /* the type lineItem/UsageType names */
     }
     int region_key = cur_region(f, n, c, u->region, sizeof u->region);
     if (!u->region[0]) {

@@ -252,9 +252,10 @@ gp_status gp_offer_finish(offer_ctx *x, FILE *out, gp_error *err)
                      x->regions_seen[i]);
         }
         gp_error_set(err, x->source, 0, 0, NULL,
-                     "prices for %zu regions (%s%s); a catalog is one region: "
-                     "choose it with " GP_PARAM_TEXT("region"),
-                     x->n_regions, list,
+                     "prices for %s%zu regions (%s%s); a catalog is one "
+                     "region: choose it with " GP_PARAM_TEXT("region"),
+                     x->n_regions > MAX_REGIONS_LISTED ? "more than " : "", k,
+                     list,
                      x->n_regions > MAX_REGIONS_LISTED ? ", ..." : "");
         return GP_ERR_INPUT;
     }

@@ -6,6 +6,7 @@
  * docs/design/import_pricing.md.
  */
 #include "import_pricing_internal.h"
+#include "safe_text.h"
 
 #include <string.h>
 
@@ -93,13 +94,16 @@ static bool offer_region(offer_ctx *x, const char *region)
 
     if (want && want[0])
         return strcmp(region, want) == 0;
-    for (size_t i = 0; i < x->n_regions; i++)
+    /* the first MAX_REGIONS_LISTED are listed; n_regions past that only
+     * says there were more (each row of an unlisted one is not counted) */
+    for (size_t i = 0; i < x->n_regions && i < MAX_REGIONS_LISTED; i++)
         if (strcmp(x->regions_seen[i], region) == 0)
             return i == 0;
     if (x->n_regions < MAX_REGIONS_LISTED)
         snprintf(x->regions_seen[x->n_regions], sizeof x->regions_seen[0], "%s",
                  region);
-    x->n_regions++;
+    if (x->n_regions <= MAX_REGIONS_LISTED)
+        x->n_regions++;
     return x->n_regions == 1;
 }
 
@@ -215,21 +219,31 @@ static gp_status check_currency(offer_ctx *x, long line, int col,
 /* Checks that a name the catalog will hold (its region, a type's name) is
  * UTF-8: a JSON catalog holds no other text, and one that is not would be
  * left out of it without a word (the region key, then the loader's
- * "missing required key"; a type, then the type). */
+ * "missing required key"; a type, then the type).  Nor may it hold a
+ * control character, which the catalog loader refuses (safe_text.h). */
 static gp_status check_utf8(offer_ctx *x, long line, int col, const char *name,
                             const char *s, gp_error *err)
 {
     char shown[160] = "";
     size_t bad;
+    uint32_t code;
 
-    if (gp_utf8_valid(s, strlen(s), &bad))
-        return GP_OK;
     /* the bytes escaped, as the trace reader shows them ("t\xffam") */
     gp_append_escaped(shown, sizeof shown, s, strlen(s));
-    gp_error_set(err, x->source, line, col + 1, name,
-                 "not UTF-8 (byte %zu is \\x%02x), got \"%s\"", bad + 1,
-                 (unsigned char)s[bad], shown);
-    return GP_ERR_INPUT;
+    if (!gp_utf8_valid(s, strlen(s), &bad)) {
+        gp_error_set(err, x->source, line, col + 1, name,
+                     "not UTF-8 (byte %zu is \\x%02x), got \"%s\"", bad + 1,
+                     (unsigned char)s[bad], shown);
+        return GP_ERR_INPUT;
+    }
+    if ((bad = gp_text_control_at(s, strlen(s), &code)) < strlen(s)) {
+        gp_error_set(err, x->source, line, col + 1, name,
+                     "a control character (U+%04X, byte %zu), which no "
+                     "report can show: remove it, got \"%s\"",
+                     (unsigned)code, bad + 1, shown);
+        return GP_ERR_INPUT;
+    }
+    return GP_OK;
 }
 
 /* ---- the rows ----------------------------------------------------------- */

@@ -46,11 +46,8 @@ void gp_bill_new_part(bill *b, const char *name)
     b->n_parts++;
 }
 
-/* The files of the bill for the summary and the scenario's name:
- * "cur.csv", "cur-1.csv and cur-2.csv", "cur-1.csv and 2 other files". */
-
 /* Keeps a copy of the header row's n names f (read on line `line`). */
-gp_status gp_bill_keep_header(bill *b, char **f, size_t n, long line)
+static gp_status keep_header(bill *b, char **f, size_t n, long line)
 {
     if (!(b->header = gp_calloc(n, sizeof *b->header)))
         return GP_ERR_NOMEM;
@@ -489,9 +486,9 @@ gp_status gp_bill_read_period(const char *source, long line, int col_start,
  * absent.  The CUR 2.0 spelling of a CUR 1 name (line_item_usage_type for
  * lineItem/UsageType) is accepted too.  A column read twice is an error:
  * which of the two a row's value came from would be a guess. */
-gp_status gp_bill_map_columns(const char *source, long line, char **f, size_t n,
-                              const char *const *names, size_t n_names,
-                              int *cols, gp_error *err)
+static gp_status map_columns(const char *source, long line, char **f, size_t n,
+                             const char *const *names, size_t n_names,
+                             int *cols, gp_error *err)
 {
     for (size_t k = 0; k < n_names; k++) {
         char snake[128];
@@ -525,10 +522,10 @@ gp_status gp_bill_map_columns(const char *source, long line, char **f, size_t n,
 }
 
 /* Reports the first required column (required[k]) that is missing. */
-gp_status gp_bill_check_columns(const char *source, long line,
-                                const char *const *names, const bool *required,
-                                size_t n_names, const int *cols,
-                                const char *format, gp_error *err)
+static gp_status check_columns(const char *source, long line,
+                               const char *const *names, const bool *required,
+                               size_t n_names, const int *cols,
+                               const char *format, gp_error *err)
 {
     for (size_t k = 0; k < n_names; k++)
         if (required[k] && cols[k] < 0) {
@@ -558,4 +555,20 @@ gp_status gp_bill_read_files(bill_part_fn part, void *ctx,
         gp_source_close(&src);
     }
     return st;
+}
+
+gp_status gp_bill_read_header(bill *b, long line, char **f, size_t n,
+                              const char *const *names, const bool *required,
+                              size_t n_names, int *cols, const char *format,
+                              gp_error *err)
+{
+    gp_status st;
+
+    if ((st = map_columns(b->source, line, f, n, names, n_names, cols, err)) !=
+        GP_OK)
+        return st;
+    if (keep_header(b, f, n, line) != GP_OK)
+        return GP_ERR_NOMEM;
+    return check_columns(b->source, line, names, required, n_names, cols,
+                         format, err);
 }

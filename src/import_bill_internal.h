@@ -121,7 +121,6 @@ typedef gp_status (*bill_part_fn)(void *ctx, gp_source *src, gp_error *err);
  * the struct); gp_bill_new_part starts the next file of the bill. */
 void gp_bill_free(bill *b);
 void gp_bill_new_part(bill *b, const char *name);
-gp_status gp_bill_keep_header(bill *b, char **f, size_t n, long line);
 void gp_bill_name_field(const bill *b, gp_status st, gp_error *err);
 gp_status gp_bill_add_usage(bill *b, const usage_at *at, const char *provider,
                             const char *region, const char *type,
@@ -160,13 +159,14 @@ gp_status gp_bill_read_period(const char *source, long line, int col_start,
                               int col_end, const char *name_end,
                               const char *end_s, int64_t *start, int64_t *step,
                               gp_error *err);
-gp_status gp_bill_map_columns(const char *source, long line, char **f,
-                              size_t n, const char *const *names,
-                              size_t n_names, int *cols, gp_error *err);
-gp_status gp_bill_check_columns(const char *source, long line,
-                                const char *const *names, const bool *required,
-                                size_t n_names, const int *cols,
-                                const char *format, gp_error *err);
+/* A part's header row: maps its n names f into cols (names[0, n_names)),
+ * keeps a copy of it (the part then has its header,
+ * b->header_line > 0, and its width, b->n_header), and checks that the
+ * required columns are there (`format` names the export). */
+gp_status gp_bill_read_header(bill *b, long line, char **f, size_t n,
+                              const char *const *names, const bool *required,
+                              size_t n_names, int *cols, const char *format,
+                              gp_error *err);
 
 /* Reading the input files into one bill (import_bill.c), and writing what
  * it adds up to (import_bill_write.c). */

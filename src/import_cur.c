@@ -73,9 +73,7 @@ static const bool cur_required[C_N] = {true, true, true, true, true, true};
 
 /* A CUR being read: its bill and its header's columns. */
 typedef struct cur_ctx {
-    bill b;
-    bool have_header;
-    size_t n_header;
+    bill b; /* its header row read when b.header_line > 0 */
     int cols[C_N];
 } cur_ctx;
 
@@ -305,18 +303,8 @@ typedef struct cur_usage {
 static gp_status cur_header(cur_ctx *x, char **f, size_t n, long line,
                             gp_error *err)
 {
-    const char *src = x->b.source;
-    gp_status st;
-
-    if ((st = gp_bill_map_columns(src, line, f, n, cur_names, C_N, x->cols,
-                                  err)) != GP_OK)
-        return st;
-    x->have_header = true;
-    x->n_header = n;
-    if (gp_bill_keep_header(&x->b, f, n, line) != GP_OK)
-        return GP_ERR_NOMEM;
-    return gp_bill_check_columns(src, line, cur_names, cur_required, C_N,
-                                 x->cols, "an AWS Cost and Usage Report", err);
+    return gp_bill_read_header(&x->b, line, f, n, cur_names, cur_required, C_N,
+                               x->cols, "an AWS Cost and Usage Report", err);
 }
 
 /* Whether a usage row is EC2 instance-hours; sets u's type (from the usage
@@ -443,9 +431,9 @@ static gp_status cur_row(void *pctx, char **f, size_t n, long line,
     bool ri, sp;
     gp_status st;
 
-    if (!x->have_header)
+    if (b->header_line == 0)
         return cur_header(x, f, n, line, err);
-    if ((st = gp_csv_check_row_width(b->source, line, n, x->n_header, err)) !=
+    if ((st = gp_csv_check_row_width(b->source, line, n, b->n_header, err)) !=
         GP_OK)
         return st;
     b->rows++;
@@ -497,10 +485,9 @@ static gp_status cur_part(void *ctx, gp_source *src, gp_error *err)
     gp_status st;
 
     gp_bill_new_part(&x->b, name);
-    x->have_header = false;
     st = gp_csv_rows_read(src, cur_row, x, err);
     gp_bill_name_field(&x->b, st, err);
-    if (st == GP_OK && !x->have_header) {
+    if (st == GP_OK && x->b.header_line == 0) {
         gp_error_set(err, name, 1, 0, NULL,
                      "empty file; expected an AWS Cost and Usage Report "
                      "header row");

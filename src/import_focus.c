@@ -73,9 +73,7 @@ static const bool focus_required[F_N] = {
 
 /* A FOCUS export being read: its bill and its header's columns. */
 typedef struct focus_ctx {
-    bill b;
-    bool have_header;
-    size_t n_header;
+    bill b; /* its header row read when b.header_line > 0 */
     int cols[F_N];
 } focus_ctx;
 
@@ -153,18 +151,8 @@ typedef struct focus_usage {
 static gp_status focus_header(focus_ctx *x, char **f, size_t n, long line,
                               gp_error *err)
 {
-    const char *src = x->b.source;
-    gp_status st;
-
-    if ((st = gp_bill_map_columns(src, line, f, n, focus_names, F_N, x->cols,
-                                  err)) != GP_OK)
-        return st;
-    x->have_header = true;
-    x->n_header = n;
-    if (gp_bill_keep_header(&x->b, f, n, line) != GP_OK)
-        return GP_ERR_NOMEM;
-    return gp_bill_check_columns(src, line, focus_names, focus_required, F_N,
-                                 x->cols, "a FOCUS 1.0 export", err);
+    return gp_bill_read_header(&x->b, line, f, n, focus_names, focus_required,
+                               F_N, x->cols, "a FOCUS 1.0 export", err);
 }
 
 /* A row of a commitment's own charges (its purchase, its unused part):
@@ -330,9 +318,9 @@ static gp_status focus_row(void *pctx, char **f, size_t n, long line,
     bool committed;
     gp_status st;
 
-    if (!x->have_header)
+    if (b->header_line == 0)
         return focus_header(x, f, n, line, err);
-    if ((st = gp_csv_check_row_width(b->source, line, n, x->n_header, err)) !=
+    if ((st = gp_csv_check_row_width(b->source, line, n, b->n_header, err)) !=
         GP_OK)
         return st;
     b->rows++;
@@ -379,10 +367,9 @@ static gp_status focus_part(void *ctx, gp_source *src, gp_error *err)
     gp_status st;
 
     gp_bill_new_part(&x->b, name);
-    x->have_header = false;
     st = gp_csv_rows_read(src, focus_row, x, err);
     gp_bill_name_field(&x->b, st, err);
-    if (st == GP_OK && !x->have_header) {
+    if (st == GP_OK && x->b.header_line == 0) {
         gp_error_set(err, name, 1, 0, NULL,
                      "empty file; expected a FOCUS 1.0 header row");
         st = GP_ERR_INPUT;

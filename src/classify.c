@@ -83,7 +83,7 @@ static double daily_strength(const double *x, size_t n, int64_t hour0,
 }
 
 /* Clears f: every feature unknown. */
-static void features_clear(gp_classify_features *f)
+void gp_classify_features_clear(gp_classify_features *f)
 {
     f->span_hours = 0;
     f->instance_hours = 0;
@@ -296,7 +296,7 @@ static void job_features(const gp_classify_scratch *w, size_t s, double *buf,
 void gp_classify_features_at(const gp_trace *t, size_t s,
                              gp_classify_scratch *w, gp_classify_features *f)
 {
-    features_clear(f);
+    gp_classify_features_clear(f);
     features(t, s, w->buf, f);
     job_features(w, s, w->buf, f);
 }

@@ -313,12 +313,7 @@ static void classify_one(const gp_trace *t, size_t s, gp_classify_scratch *w,
     if (!v->decided) {
         /* a labelled series is not looked at: its features would be
          * computed only to be thrown away */
-        memset(&v->f, 0, sizeof v->f);
-        v->f.cv = v->f.trough = v->f.skewness = v->f.roughness = NAN;
-        v->f.duty_cycle = v->f.acf_daily = v->f.acf_half_day = NAN;
-        v->f.acf_weekly = v->f.daily_strength = v->f.mean_on_run_h = NAN;
-        v->f.mean_util = v->f.median_run_h = v->f.util_median = NAN;
-        v->f.util_spread = v->f.median_gang = v->f.replica_share = NAN;
+        gp_classify_features_clear(&v->f);
         v->label = ser->workload;
         v->confidence = 1.0;
         return;

@@ -22,6 +22,9 @@ typedef struct gp_classify_scratch {
 bool gp_classify_scratch_init(const gp_trace *t, gp_classify_scratch *w);
 void gp_classify_scratch_free(gp_classify_scratch *w);
 
+/* Clears f: no span, every feature unknown (NAN). */
+void gp_classify_features_clear(gp_classify_features *f);
+
 /* Every feature of series s of t. */
 void gp_classify_features_at(const gp_trace *t, size_t s,
                              gp_classify_scratch *w, gp_classify_features *f);

@@ -7,6 +7,8 @@
 #include "classify.h"
 #include "writers.h"
 
+#include <string.h>
+
 /* The features behind a decided verdict. */
 static json_t *features_obj(const gp_classify_features *f)
 {
@@ -37,7 +39,9 @@ static json_t *features_obj(const gp_classify_features *f)
     };
     for (size_t i = 0; i < sizeof num / sizeof num[0]; i++) {
         json_object_set_new(o, num[i].key, gp_json_number_or_null(num[i].v));
-        if (i == 11)
+        /* a count, not a number that may be unknown, after the
+         * utilization as the document has always listed it */
+        if (strcmp(num[i].key, "mean_gpu_util") == 0)
             json_object_set_new(o, "job_runs",
                                 json_integer((json_int_t)f->n_runs));
     }

@@ -131,6 +131,15 @@ void gp_xl_num(xl_sheet *s, size_t row, size_t col, double v, lxw_format *f)
     widen(s, row, col, num_width(v));
 }
 
+void gp_xl_ledger_head(gp_xl *x, xl_sheet *s, size_t row, const gp_ledger *l)
+{
+    gp_xl_text(s, row, 0, l->strategy, x->f.text);
+    gp_xl_num(s, row, 1, l->total_cost, x->f.money);
+    gp_xl_num(s, row, 2, l->all_on_demand_cost, x->f.money);
+    gp_xl_num(s, row, 3, l->savings, x->f.money);
+    gp_xl_num(s, row, 4, l->savings_pct, x->f.pct);
+}
+
 void gp_xl_formula(xl_sheet *s, size_t row, size_t col, const char *formula,
                    double value, lxw_format *f)
 {

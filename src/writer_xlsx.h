@@ -85,6 +85,9 @@ void *gp_xl_calloc(gp_xl *x, size_t n, size_t size);
 void gp_xl_text(xl_sheet *s, size_t row, size_t col, const char *v,
                 lxw_format *f);
 void gp_xl_num(xl_sheet *s, size_t row, size_t col, double v, lxw_format *f);
+/* A ledger's row head in columns 0-4, as Summary and Plans show it: its
+ * strategy, total cost, all on-demand cost, savings and savings %. */
+void gp_xl_ledger_head(gp_xl *x, xl_sheet *s, size_t row, const gp_ledger *l);
 /* Text cut to Excel's 32,767 characters when longer (never inside a UTF-8
  * character), without widening the column: it overflows to the right. */
 void gp_xl_text_capped(xl_sheet *s, size_t row, size_t col, const char *v,

@@ -274,11 +274,7 @@ static size_t summary_actions(gp_xl *x, xl_sheet *s, size_t row)
     for (size_t i = 0; i < r->n_ledgers; i++) {
         const gp_ledger *l = r->ledgers[i];
         row++;
-        gp_xl_text(s, row, 0, l->strategy, x->f.text);
-        gp_xl_num(s, row, 1, l->total_cost, x->f.money);
-        gp_xl_num(s, row, 2, l->all_on_demand_cost, x->f.money);
-        gp_xl_num(s, row, 3, l->savings, x->f.money);
-        gp_xl_num(s, row, 4, l->savings_pct, x->f.pct);
+        gp_xl_ledger_head(x, s, row, l);
         gp_xl_num(s, row, 5, l->coverage, x->f.pct);
     }
     gp_xl_table(x, s, head, row, 0, h, 6);

@@ -219,39 +219,59 @@ static bool finish_pools(struct finish *f)
     return true;
 }
 
-/* Copies the series into the trace, in the shard's order, their cells
- * onto the trace's hours.  False when out of memory. */
+/* Copies series i of the shard onto the trace's hours as d, and frees
+ * its loader arrays, so that the loader's arrays and the trace's are not
+ * all held at once.  Only hours that hold something are written: zeros
+ * stay the untouched pages calloc gave.  False when out of memory. */
+static bool finish_one_series(struct finish *f, struct shard_series *src,
+                              gp_series *d)
+{
+    size_t at = (size_t)(src->base - f->lo), n_hours = f->t->n_hours;
+
+    d->pool = f->pool_order[src->pool];
+    d->workload = (gp_workload)src->workload;
+    d->team = src->team;
+    d->project = src->project;
+    d->interruptible = src->interruptible;
+    d->job_util = src->job_util;
+    d->said_not_interruptible = src->said_not_interruptible;
+    d->start_s = src->has_start ? src->start_s : 0;
+    d->instance_hours = gp_calloc(n_hours, sizeof(double));
+    d->useful_gpu_hours = gp_calloc(n_hours, sizeof(double));
+    d->util_gpu_hours = gp_calloc(n_hours, sizeof(double));
+    if (!d->instance_hours || !d->useful_gpu_hours || !d->util_gpu_hours)
+        return false;
+    for (size_t k = 0; k < src->n; k++)
+        if (src->ih[k] != 0)
+            d->instance_hours[at + k] = src->ih[k];
+    for (size_t k = 0; src->uc && k < src->n; k++) {
+        if (src->uc[k].util_gpu_hours == 0 && src->uc[k].useful_gpu_hours == 0)
+            continue;
+        d->useful_gpu_hours[at + k] = src->uc[k].useful_gpu_hours;
+        d->util_gpu_hours[at + k] = src->uc[k].util_gpu_hours;
+    }
+    gp_free(src->ih);
+    gp_free(src->uc);
+    src->ih = NULL;
+    src->uc = NULL;
+    src->n = src->cap = 0;
+    return true;
+}
+
+/* Copies the series into the trace, in the shard's order, their hours
+ * onto the trace's; the shard's series are left without hours.  False
+ * when out of memory. */
 static bool finish_series(struct finish *f)
 {
-    const struct shard *s = f->s;
+    struct shard *s = f->s;
     gp_trace *t = f->t;
 
     t->series = gp_calloc(s->n_series, sizeof *t->series);
     if (!t->series)
         return false;
-    for (size_t i = 0; i < s->n_series; i++) {
-        const struct shard_series *src = &s->series[i];
-        gp_series *d = &t->series[t->n_series++];
-        d->pool = f->pool_order[src->pool];
-        d->workload = (gp_workload)src->workload;
-        d->team = src->team;
-        d->project = src->project;
-        d->interruptible = src->interruptible;
-        d->job_util = src->job_util;
-        d->said_not_interruptible = src->said_not_interruptible;
-        d->start_s = src->has_start ? src->start_s : 0;
-        d->instance_hours = gp_calloc(t->n_hours, sizeof(double));
-        d->useful_gpu_hours = gp_calloc(t->n_hours, sizeof(double));
-        d->util_gpu_hours = gp_calloc(t->n_hours, sizeof(double));
-        if (!d->instance_hours || !d->useful_gpu_hours || !d->util_gpu_hours)
+    for (size_t i = 0; i < s->n_series; i++)
+        if (!finish_one_series(f, &s->series[i], &t->series[t->n_series++]))
             return false;
-        for (size_t k = 0; k < src->n; k++) {
-            size_t h = (size_t)(src->base - f->lo) + k;
-            d->instance_hours[h] = src->cells[k].instance_hours;
-            d->useful_gpu_hours[h] = src->cells[k].useful_gpu_hours;
-            d->util_gpu_hours[h] = src->cells[k].util_gpu_hours;
-        }
-    }
     return true;
 }
 

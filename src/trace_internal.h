@@ -38,9 +38,9 @@ enum column {
 /* The canonical column names, by enum column (trace.c). */
 extern const char *const gp_trace_column_names[N_COLUMNS];
 
-/* One clock hour of one series while reading. */
-struct cell {
-    double instance_hours;
+/* The GPU-hours of one clock hour of one series that came with a
+ * gpu_util, while reading. */
+struct util_cell {
     double useful_gpu_hours;
     double util_gpu_hours;
 };
@@ -55,9 +55,12 @@ struct shard_series {
     /* the earliest start of a row of it (seconds), when has_start */
     bool has_start;
     double start_s;
-    int64_t base; /* clock hour of cells[0] */
+    int64_t base; /* clock hour of ih[0] */
     size_t n, cap;
-    struct cell *cells;
+    double *ih; /* instance-hours of each clock hour from base */
+    /* and their GPU-hours with a gpu_util, as long as ih; NULL until a
+     * row brings a gpu_util, so a trace without one keeps a third */
+    struct util_cell *uc;
 };
 
 /* The binary key of a series in the series map. */
@@ -239,9 +242,10 @@ int32_t gp_trace_shard_label(struct shard *s, const char *p, size_t len);
 /* The index of the series with `key`, added when new; -1 when out of
  * memory. */
 int64_t gp_trace_shard_series(struct shard *s, const struct series_key *key);
-/* The cell of clock hour `hour` of a series, growing its span; NULL on
- * allocation failure or past GP_TRACE_MAX_SPAN_HOURS. */
-struct cell *gp_trace_series_cell(struct shard_series *ser, int64_t hour);
+/* The index into ih (and uc, made when `util`) of clock hour `hour` of a
+ * series, growing its span; -1 on allocation failure or past
+ * GP_TRACE_MAX_SPAN_HOURS. */
+int64_t gp_trace_series_hour(struct shard_series *ser, int64_t hour, bool util);
 /* Adds x instance-hours to run r's clock hour h (hours only grow
  * forward); false when out of memory. */
 bool gp_trace_run_hour_add(struct shard_run *r, int64_t h, double x);

@@ -1,11 +1,49 @@
 /*
- * trace_merge.c: merging the shard one thread read into the one read
- * before it, in file order: pools, labels, series, job runs and low
- * utilization runs.
+ * trace_merge.c: a shard's making and freeing, and merging the shard one
+ * thread read into the one read before it, in file order: pools, labels,
+ * series, job runs and low utilization runs.
  */
 #include "trace_internal.h"
 
 #include <string.h>
+
+/* ---- a shard's life ------------------------------------------------------ */
+
+/* Makes an empty shard, its caches empty too. */
+void gp_trace_shard_init(struct shard *s)
+{
+    memset(s, 0, sizeof *s);
+    s->last_pool = UINT32_MAX;
+    for (int i = 0; i < 3; i++)
+        s->last_label_id[i] = -2;
+}
+
+/* Frees everything the shard holds; it is then empty. */
+void gp_trace_shard_free(struct shard *s)
+{
+    gp_strmap_free(&s->pool_map);
+    gp_strmap_free(&s->series_map);
+    gp_strmap_free(&s->label_map);
+    gp_strmap_free(&s->job_map);
+    gp_free(s->pools);
+    for (size_t i = 0; i < s->n_series; i++) {
+        gp_free(s->series[i].ih);
+        gp_free(s->series[i].uc);
+    }
+    gp_free(s->series);
+    for (size_t i = 0; i < s->n_labels; i++)
+        gp_free(s->labels[i]);
+    gp_free(s->labels);
+    gp_free(s->open_run);
+    for (size_t i = 0; i < s->n_runs; i++)
+        gp_free(s->runs[i].ih);
+    gp_free(s->runs);
+    gp_free(s->job_idle);
+    gp_free(s->lows);
+    if (s->rejects)
+        fclose(s->rejects);
+    memset(s, 0, sizeof *s);
+}
 
 /* ---- merging shards ------------------------------------------------------ */
 
@@ -110,7 +148,7 @@ static bool merge_labels(struct shard *into, const struct shard *from,
 
 /* Adds series fs of the shard being merged to into (found or added by
  * its key there, which m->series[i] then holds): its start, job_util
- * and the cells that hold anything. */
+ * and the hours that hold anything. */
 static bool merge_one_series(struct shard *into, const struct shard_series *fs,
                              const struct merge_maps *m, size_t i)
 {
@@ -135,17 +173,20 @@ static bool merge_one_series(struct shard *into, const struct shard_series *fs,
         into->series[sid].has_start = true;
         into->series[sid].start_s = fs->start_s;
     }
+    struct shard_series *d = &into->series[sid];
     for (size_t k = 0; k < fs->n; k++) {
-        const struct cell *c = &fs->cells[k];
-        if (c->instance_hours == 0 && c->util_gpu_hours == 0)
+        const struct util_cell *u = fs->uc ? &fs->uc[k] : NULL;
+        bool util = u && u->util_gpu_hours != 0;
+        if (fs->ih[k] == 0 && !util)
             continue;
-        struct cell *d =
-            gp_trace_series_cell(&into->series[sid], fs->base + (int64_t)k);
-        if (!d)
+        int64_t j = gp_trace_series_hour(d, fs->base + (int64_t)k, util);
+        if (j < 0)
             return false;
-        d->instance_hours += c->instance_hours;
-        d->useful_gpu_hours += c->useful_gpu_hours;
-        d->util_gpu_hours += c->util_gpu_hours;
+        d->ih[j] += fs->ih[k];
+        if (util) {
+            d->uc[j].useful_gpu_hours += u->useful_gpu_hours;
+            d->uc[j].util_gpu_hours += u->util_gpu_hours;
+        }
     }
     return true;
 }

@@ -17,40 +17,6 @@ const struct field gp_trace_empty_field = {"", 0};
 
 /* ---- shards ------------------------------------------------------------- */
 
-/* Makes an empty shard, its caches empty too. */
-void gp_trace_shard_init(struct shard *s)
-{
-    memset(s, 0, sizeof *s);
-    s->last_pool = UINT32_MAX;
-    for (int i = 0; i < 3; i++)
-        s->last_label_id[i] = -2;
-}
-
-/* Frees everything the shard holds; it is then empty. */
-void gp_trace_shard_free(struct shard *s)
-{
-    gp_strmap_free(&s->pool_map);
-    gp_strmap_free(&s->series_map);
-    gp_strmap_free(&s->label_map);
-    gp_strmap_free(&s->job_map);
-    gp_free(s->pools);
-    for (size_t i = 0; i < s->n_series; i++)
-        gp_free(s->series[i].cells);
-    gp_free(s->series);
-    for (size_t i = 0; i < s->n_labels; i++)
-        gp_free(s->labels[i]);
-    gp_free(s->labels);
-    gp_free(s->open_run);
-    for (size_t i = 0; i < s->n_runs; i++)
-        gp_free(s->runs[i].ih);
-    gp_free(s->runs);
-    gp_free(s->job_idle);
-    gp_free(s->lows);
-    if (s->rejects)
-        fclose(s->rejects);
-    memset(s, 0, sizeof *s);
-}
-
 /* Interns a label; returns its index, -1 on allocation failure, or
  * GP_TRACE_BAD_LABEL when it holds a character no report may show
  * (gp_text_control_at: checked once per new label, not per row). */
@@ -126,35 +92,59 @@ int64_t gp_trace_shard_series(struct shard *s, const struct series_key *key)
     return (int64_t)s->n_series++;
 }
 
-/* Returns the cell of clock hour `hour`, growing the series' span.  NULL
- * on allocation failure or when the span would pass GP_TRACE_MAX_SPAN_HOURS. */
-struct cell *gp_trace_series_cell(struct shard_series *ser, int64_t hour)
+/* Grows a series' arrays to hold `need` hours (uc too when there). */
+static bool series_grow(struct shard_series *ser, size_t need)
+{
+    size_t cap = ser->cap;
+
+    if (gp_grow((void **)&ser->ih, &cap, need, sizeof *ser->ih) != GP_OK)
+        return false;
+    if (ser->uc && cap != ser->cap) {
+        struct util_cell *uc = gp_realloc(ser->uc, cap * sizeof *uc);
+        if (!uc)
+            return false; /* ih is larger than needed: harmless */
+        ser->uc = uc;
+    }
+    ser->cap = cap;
+    return true;
+}
+
+/* Moves a series' hours `shift` places later, the new first ones 0. */
+static void series_shift(struct shard_series *ser, size_t shift)
+{
+    memmove(ser->ih + shift, ser->ih, ser->n * sizeof *ser->ih);
+    memset(ser->ih, 0, shift * sizeof *ser->ih);
+    if (ser->uc) {
+        memmove(ser->uc + shift, ser->uc, ser->n * sizeof *ser->uc);
+        memset(ser->uc, 0, shift * sizeof *ser->uc);
+    }
+}
+
+int64_t gp_trace_series_hour(struct shard_series *ser, int64_t hour, bool util)
 {
     if (ser->n == 0) {
         ser->base = hour;
     } else if (hour < ser->base) {
         size_t shift = (size_t)(ser->base - hour);
-        if (ser->n + shift > GP_TRACE_MAX_SPAN_HOURS)
-            return NULL;
-        if (gp_grow((void **)&ser->cells, &ser->cap, ser->n + shift,
-                    sizeof *ser->cells) != GP_OK)
-            return NULL;
-        memmove(ser->cells + shift, ser->cells, ser->n * sizeof *ser->cells);
-        memset(ser->cells, 0, shift * sizeof *ser->cells);
+        if (ser->n + shift > GP_TRACE_MAX_SPAN_HOURS ||
+            !series_grow(ser, ser->n + shift))
+            return -1;
+        series_shift(ser, shift);
         ser->n += shift;
         ser->base = hour;
     }
     size_t i = (size_t)(hour - ser->base);
     if (i >= ser->n) {
-        if (i + 1 > GP_TRACE_MAX_SPAN_HOURS)
-            return NULL;
-        if (gp_grow((void **)&ser->cells, &ser->cap, i + 1,
-                    sizeof *ser->cells) != GP_OK)
-            return NULL;
-        memset(ser->cells + ser->n, 0, (i + 1 - ser->n) * sizeof *ser->cells);
+        if (i + 1 > GP_TRACE_MAX_SPAN_HOURS || !series_grow(ser, i + 1))
+            return -1;
+        memset(ser->ih + ser->n, 0, (i + 1 - ser->n) * sizeof *ser->ih);
+        if (ser->uc)
+            memset(ser->uc + ser->n, 0, (i + 1 - ser->n) * sizeof *ser->uc);
         ser->n = i + 1;
     }
-    return &ser->cells[i];
+    if (util && !ser->uc && !(ser->uc = gp_calloc(ser->cap, sizeof *ser->uc)))
+        return -1;
+    return (int64_t)i;
 }
 
 /* ---- rows --------------------------------------------------------------- */
@@ -773,8 +763,8 @@ static bool row_spread(struct shard *s, const gp_trace_builder *b,
     v->h_last = h_last;
     for (; h <= h_last; h++) {
         double frac = hour_overlap(t0, t1, h);
-        struct cell *c = gp_trace_series_cell(ser, h);
-        if (!c) {
+        int64_t i = gp_trace_series_hour(ser, h, util >= 0);
+        if (i < 0) {
             if (ser->n + 1 > GP_TRACE_MAX_SPAN_HOURS ||
                 llabs(h - ser->base) >= GP_TRACE_MAX_SPAN_HOURS) {
                 gp_trace_row_error(
@@ -788,10 +778,10 @@ static bool row_spread(struct shard *s, const gp_trace_builder *b,
             }
             return row_nomem(s, ctx, row);
         }
-        c->instance_hours += n * frac;
+        ser->ih[i] += n * frac;
         if (util >= 0) {
-            c->useful_gpu_hours += gpus * util / 100.0 * frac;
-            c->util_gpu_hours += gpus * frac;
+            ser->uc[i].useful_gpu_hours += gpus * util / 100.0 * frac;
+            ser->uc[i].util_gpu_hours += gpus * frac;
         }
     }
     return true;

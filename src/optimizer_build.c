@@ -208,8 +208,31 @@ static void sum_demand(gp_opt *o, const gp_trace *trace,
     }
 }
 
+/* An owned plan already added that bills as c over hours [first, last):
+ * the same kind, scope, term and payment (so the same rates and covering
+ * order), or NULL. */
+static gp_opt_plan *same_owned_plan(gp_opt *o, const gp_commitment *c,
+                                    size_t first, size_t last)
+{
+    for (size_t k = 0; k < o->n_plans; k++) {
+        gp_opt_plan *pl = &o->plans[k];
+        if (pl->fixed && pl->kind == c->kind && pl->first == first &&
+            pl->last == last && pl->term_years == c->term_years &&
+            pl->payment == c->payment &&
+            strcmp(pl->provider, c->provider) == 0 &&
+            strcmp(pl->region, c->region) == 0 &&
+            strcmp(pl->family, c->family) == 0)
+            return pl;
+    }
+    return NULL;
+}
+
 /* Adds the owned plans among owned[0, n_owned), fixed at their
- * commitments over the hours of the window they are active in. */
+ * commitments over the hours of the window they are active in.  Plans
+ * that bill alike over the same hours are one plan of their summed
+ * commitment: the dollars of the first and then the second cover the
+ * same pools in the same order as their sum does (and a policy replay
+ * owns dozens of them, each making every pass longer). */
 static gp_status add_owned_plans(gp_opt *o, const gp_commitment **owned,
                                  size_t n_owned, int64_t start_hour)
 {
@@ -219,6 +242,11 @@ static gp_status add_owned_plans(gp_opt *o, const gp_commitment **owned,
         if (c->type != GP_COMMIT_SAVINGS_PLAN)
             continue;
         gp_commitment_active_hours(c, start_hour, o->n_hours, &first, &last);
+        gp_opt_plan *same = same_owned_plan(o, c, first, last);
+        if (same) {
+            same->S += c->hourly_commitment;
+            continue;
+        }
         if (add_plan(o, c->kind, c->provider, c->region, c->family,
                      c->term_years, c->payment, true, c->hourly_commitment,
                      first, last) != GP_OK)

@@ -89,6 +89,6 @@ double gp_opt_best_responses(gp_opt *o, struct work *w, double per_pass,
 
 /* Drops the plans to buy that save less than a dollar over the window.
  * Returns the cost after. */
-double gp_opt_drop_small_plans(gp_opt *o, const struct work *w, double cost);
+double gp_opt_drop_small_plans(gp_opt *o, struct work *w, double cost);
 
 #endif

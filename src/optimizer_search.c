@@ -631,10 +631,53 @@ double gp_opt_best_responses(gp_opt *o, struct work *w, double per_pass,
     return cost;
 }
 
+/*
+ * Before dropping plans one pass each: by then the gains and worthless
+ * flags of the plans' last sizing are stale (rounding, transfers and best
+ * responses moved things since), and a review of a policy replay leaves
+ * a hundred small family plans that each cost a pass.  So, when more than
+ * two plans may save little, one pass sizes every plan afresh, and the
+ * plans whose first dollar is then worth less than it costs are dropped
+ * together if one more pass shows that costs under a dollar (otherwise
+ * each is tried alone below).  Samples of large problems (quick_drop)
+ * keep their cheaper way.
+ */
+static double drop_worthless(gp_opt *o, struct work *w, double cost)
+{
+    size_t small = 0, n = 0;
+    for (size_t k = 0; k < o->n_plans; k++)
+        small += !o->plans[k].fixed && o->plans[k].S > 0 && w->gain[k] <= 100;
+    if (o->quick_drop || small <= 2)
+        return cost;
+    double *was = gp_malloc((o->n_plans + 1) * sizeof *was);
+    if (!was)
+        return cost; /* each plan is tried alone instead */
+    gp_opt_pass(o, w);
+    for (size_t k = 0; k < o->n_plans; k++) {
+        was[k] = o->plans[k].S;
+        if (o->plans[k].fixed || o->plans[k].S <= 0)
+            continue;
+        best_plan(o, w, k);
+        if (w->worthless[k]) {
+            o->plans[k].S = 0;
+            n++;
+        }
+    }
+    double c = n > 0 ? gp_opt_pass(o, NULL) : cost;
+    if (c <= cost + 1.0)
+        cost = c;
+    else
+        for (size_t k = 0; k < o->n_plans; k++)
+            o->plans[k].S = was[k];
+    gp_free(was);
+    return cost;
+}
+
 /* Drops each plan to buy whose dollars save less than a dollar over the
  * window (not worth a purchase order).  Returns the cost after. */
-double gp_opt_drop_small_plans(gp_opt *o, const struct work *w, double cost)
+double gp_opt_drop_small_plans(gp_opt *o, struct work *w, double cost)
 {
+    cost = drop_worthless(o, w, cost);
     for (size_t k = 0; k < o->n_plans; k++) {
         if (o->plans[k].fixed || o->plans[k].S == 0)
             continue;

@@ -194,3 +194,20 @@ void gp_budget_reports_free(gp_budget_report *r, size_t n)
         gp_budget_report_clear(&r[i]);
     gp_free(r);
 }
+
+void gp_budget_warn(const gp_trace *t, const gp_scenario *s, gp_warnings *w)
+{
+    for (size_t b = 0; b < s->n_budgets; b++) {
+        bool used = false;
+        for (size_t i = 0; i < t->n_series && !used; i++)
+            used = gp_budget_has_series(&s->budgets[b], t, i);
+        if (!used)
+            gp_warnings_add(w,
+                            "budgets[%zu]: %s \"%s\" has no usage in the "
+                            "trace: its spend is 0 every month (is the name "
+                            "spelt as the trace's %s labels?)",
+                            b, s->budgets[b].by_project ? "project" : "team",
+                            s->budgets[b].name,
+                            s->budgets[b].by_project ? "project" : "team");
+    }
+}

@@ -65,6 +65,10 @@ gp_status gp_budget_reports(gp_ledger *const *l, size_t n, const gp_trace *t,
 /* Frees the n reports of gp_budget_reports; NULL is a no-op. */
 void gp_budget_reports_free(gp_budget_report *r, size_t n);
 
+/* Adds to w a warning for each budget of s whose team or project has no
+ * usage in t (a name spelt otherwise than the trace's labels). */
+void gp_budget_warn(const gp_trace *t, const gp_scenario *s, gp_warnings *w);
+
 /* Whether series i of t counts against budget b. */
 bool gp_budget_has_series(const gp_budget *b, const gp_trace *t, size_t i);
 

@@ -320,6 +320,8 @@ static void recommend_warn(recommend_run *run)
     gp_warnings ww = {NULL, 0, 0};
 
     estimate_warning(in->trace, &ww);
+    if (cli->out)
+        gp_budget_warn(in->trace, in->scenario, &ww);
     spot_estimate_warning(in->trace, in->scenario, r, &ww);
     /* (a forward plan is for the forecast's hours, not the window's) */
     if (!r->forward)

@@ -374,6 +374,7 @@ static void warn(simulate_run *run)
     info->n_policies = run->policies ? run->in.scenario->n_policies : 0;
     info->idle = run->idle;
     info->budgets = run->budgets;
+    gp_budget_warn(run->in.trace, run->in.scenario, &info->warnings);
     if (run->budget_note[0])
         gp_warnings_add(&info->warnings,
                         "budgets: no forecast of when a budget is crossed "

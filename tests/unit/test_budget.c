@@ -124,9 +124,15 @@ static void test_budget_forecast_names_the_month_it_is_crossed(void **state)
     assert_int_equal(r.crossings[0].year, 2026);
     assert_int_equal(r.crossings[0].month, 3);
     assert_close(r.crossings[0].projected, 748.464, 1e-6);
-    /* team c2 has no usage: its spend is 0 and no month crosses $1 */
+    /* team c2 has no usage: its spend is 0 and no month crosses $1, and
+     * a warning asks whether its name is spelt as the trace's */
     assert_close(r.months[1].spent, 0, 1e-12);
     assert_int_equal(r.crossings[1].year, 0);
+    gp_warnings w = {NULL, 0, 0};
+    gp_budget_warn(t, s, &w);
+    assert_int_equal(w.count, 1);
+    assert_non_null(strstr(w.items[0], "budgets[1]: team \"c2\" has no usage"));
+    gp_warnings_clear(&w);
     gp_budget_report_clear(&r);
     gp_forecast_free(fc);
 

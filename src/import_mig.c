@@ -7,6 +7,7 @@
  */
 #include "import_telemetry_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,14 +70,15 @@ gp_status tel_mig_mark(tel *T)
     return st == GP_OK ? GP_OK : tel_nomem(T);
 }
 
-/* The key of sample s's physical GPU and time. */
+/* The key of sample s's physical GPU and time, to the second: lines of
+ * one scrape may carry exposition timestamps a few milliseconds apart. */
 static size_t moment_key(const tel *T, const tel_sample *s, char *buf,
                          size_t size)
 {
     char when[40];
     const tel_gpu *g = &T->gpus[s->gpu];
     const char *parts[3] = {g->host, g->id, when};
-    snprintf(when, sizeof when, "%.3f", s->t);
+    snprintf(when, sizeof when, "%.0f", floor(s->t + 0.5));
     return tel_make_key(buf, size, parts, 3);
 }
 

@@ -210,8 +210,8 @@ gp_status tel_mig_mark(tel *T);
  * the table's order), NULL when there is no MIG instance: 1 for a whole
  * GPU, 0 for a mig_parent's (counted in *n_parent), and for a MIG
  * instance its slices / the slices of its GPU's instances seen at that
- * time, so that capacity not carved into instances is spread over them
- * by size. */
+ * time (to the second), so that capacity not carved into instances is
+ * spread over them by size. */
 gp_status tel_mig_shares(tel *T, double **share, size_t *n_parent);
 
 /* ---- the readers and the writer ------------------------------------------ */

@@ -717,6 +717,24 @@ static void test_dcgm_mig_instances_share_their_gpu_by_slices(void **state)
     gp_warnings_clear(&notes);
     free(out);
 
+    /* one scrape whose lines' timestamps are 4 ms apart is one moment:
+     * 4g and 3g share the GPU 4/7 and 3/7, not a whole GPU each */
+    o = options();
+    o.instance_type = "p4d.24xlarge";
+    o.step_s = 60;
+    gp_status mst;
+    gp_error merr;
+    const char *ms = "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",GPU_I_ID=\"1\","
+                     "GPU_I_PROFILE=\"4g.20gb\"} 0.5 1767607200000\n"
+                     "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",GPU_I_ID=\"2\","
+                     "GPU_I_PROFILE=\"3g.20gb\"} 0.5 1767607200004\n";
+    out = run(gp_import_dcgm_buffer, ms, strlen(ms), "ms.prom", &o, &mst,
+              &merr);
+    assert_int_equal(mst, GP_OK);
+    assert_close(number(out, 1, "instances"), 4.0 / 7 / 8, 1e-15);
+    assert_close(number(out, 2, "instances"), 3.0 / 7 / 8, 1e-15);
+    free(out);
+
     /* the type from the model: the host has 2 GPUs (not 5 instances) */
     size_t len;
     char *text = fixture("dcgm-mig.prom", &len);

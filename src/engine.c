@@ -270,7 +270,22 @@ struct run {
     /* [series] its cost over the window, and the window's unallocated
      * commitment cost: compensated sums (gp_sum) over the hours */
     gp_sum *series_cost, unallocated;
+    /* the hour's calendar month, counted from the window's first */
+    size_t month;
 };
+
+/* The calendar month of epoch hour `hour`, counted from the month of
+ * epoch hour `first` (the ledger's months are in that order). */
+static size_t month_from(int64_t first, int64_t hour)
+{
+    int y0, y;
+    unsigned m0, m, d;
+    gp_civil_from_days(first >= 0 ? first / 24 : -((-first + 23) / 24), &y0,
+                       &m0, &d);
+    gp_civil_from_days(hour >= 0 ? hour / 24 : -((-hour + 23) / 24), &y, &m,
+                       &d);
+    return (size_t)((y - y0) * 12 + ((int)m - (int)m0));
+}
 
 /* Lists the run's commitments (owned, the strategy's, the caller's),
  * the pools' on-demand rates and a new ledger for the window. */
@@ -311,12 +326,15 @@ static gp_status run_open(struct run *r, const gp_pricing *pricing)
     l->months = gp_calloc(spec->n_hours / 672 + 3, sizeof *l->months);
     l->series = gp_calloc(trace->n_series + 1, sizeof *l->series);
     l->n_series = trace->n_series;
+    l->month_slots = spec->n_hours / 672 + 3;
+    l->series_month_cost = gp_calloc(trace->n_series * l->month_slots + 1,
+                                     sizeof *l->series_month_cost);
     l->commitments = gp_calloc(nc + 1, sizeof *l->commitments);
     l->n_commitments = in->n_commitments;
     l->mc_runs = spec->mc_runs;
     l->mc_seed = spec->mc_seed;
     if (!l->strategy || !l->hours || !l->months || !l->series ||
-        !l->commitments)
+        !l->series_month_cost || !l->commitments)
         return GP_ERR_NOMEM;
     for (size_t i = 0; i < in->n_commitments; i++)
         l->commitments[i].c = r->commits[i];
@@ -455,6 +473,7 @@ static double charge_back(struct run *r, const double *d_inst,
             c = (hour->od_cost[p] + hour->commit_cost[p]) * share;
         }
         gp_sum_add(&r->series_cost[i], c);
+        r->l->series_month_cost[i * r->l->month_slots + r->month] += c;
         allocated += c;
     }
     return allocated;
@@ -495,6 +514,7 @@ static void bill_hour(struct run *r, size_t h)
     bool in_trace = th >= 0 && th < (int64_t)trace->n_hours;
     hour->h = h;
     hour->t = (spec->start_hour + (int64_t)h) * 3600;
+    r->month = month_from(spec->start_hour, spec->start_hour + (int64_t)h);
     hour->row = row;
     hour->commitment_cost = 0;
     if (in_trace)

@@ -99,6 +99,10 @@ typedef struct gp_ledger {
     size_t n_months;
     gp_ledger_series *series; /* by trace series */
     size_t n_series;
+    /* series i's cost in months[k] (the same allocation, month by month)
+     * at series_month_cost[i * month_slots + k], k < n_months */
+    double *series_month_cost;
+    size_t month_slots;
     gp_ledger_job *jobs;
     size_t n_jobs;
     gp_ledger_commitment *commitments;

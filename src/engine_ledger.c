@@ -19,6 +19,7 @@ void gp_ledger_free(gp_ledger *l)
     gp_free(l->hours);
     gp_free(l->months);
     gp_free(l->series);
+    gp_free(l->series_month_cost);
     gp_free(l->jobs);
     gp_free(l->commitments);
     gp_free(l);
@@ -196,6 +197,8 @@ static void apply_discount(gp_ledger *l, double f)
     }
     for (size_t i = 0; i < l->n_series; i++)
         l->series[i].cost *= f;
+    for (size_t i = 0; i < l->n_series * l->month_slots; i++)
+        l->series_month_cost[i] *= f;
     for (size_t i = 0; i < l->n_jobs; i++) {
         gp_ledger_job *j = &l->jobs[i];
         j->failed_attempt_cost_mean *= f;

@@ -460,6 +460,14 @@ typedef struct gp_purchase_policy {
 #define GP_PP_KEY_TARGET 2u
 #define GP_PP_KEY_LOOKBACK 4u
 
+/* A monthly budget of a team or a project (scenario `budgets`, SPEC 7.5;
+ * budget.h compares a ledger's spend with it). */
+typedef struct gp_budget {
+    char *name;      /* the team's or project's label, as the trace has it */
+    bool by_project; /* false: a team's */
+    double monthly;  /* money (the catalogs' currency) a calendar month */
+} gp_budget;
+
 typedef struct gp_scenario {
     char *path;
     char *name;
@@ -480,6 +488,8 @@ typedef struct gp_scenario {
     size_t n_policies;
     gp_classify_prior *classify_priors; /* `classify.priors`, or none */
     size_t n_classify_priors;
+    gp_budget *budgets; /* `budgets`, or none */
+    size_t n_budgets;
     /* the JSON text it was read from (NULL for the default), kept so that
      * gp_scenario_check can point at file:line:column */
     char *text;

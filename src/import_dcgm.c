@@ -126,8 +126,49 @@ typedef struct reading_at {
     const metric_value *mv;
 } reading_at;
 
+/* Makes GPU *gpu (just found by its labels) the MIG instance GPU_I_ID
+ * names: its slices from GPU_I_PROFILE; an unknown profile, a missing
+ * one, or a profile that differs from the instance's earlier one is an
+ * error at the label. */
+static gp_status reading_mig(const reading_at *ra, const label_set *ls,
+                             uint32_t gpu)
+{
+    tel *T = ra->T;
+    tel_gpu *g = &T->gpus[gpu];
+    const char *profile = tel_label(ls, "GPU_I_PROFILE");
+    int slices = 0, total = 0;
+
+    if (!profile[0])
+        return label_error(T, ra->source, ra->line, ra->series, ls, "GPU_I_ID",
+                           "a MIG instance (GPU_I_ID) without GPU_I_PROFILE: "
+                           "its size is unknown");
+    if (!tel_mig_profile(profile, tel_label(ls, "modelName"), &slices,
+                         &total))
+        return label_error(T, ra->source, ra->line, ra->series, ls,
+                           "GPU_I_PROFILE",
+                           "unknown MIG profile \"%.100s\": expected <n>g."
+                           "<memory>gb with n of 1, 2, 3, 4 or 7 compute "
+                           "slices (1, 2 or 4 on an A30)",
+                           profile);
+    if (g->mig_slices && g->mig_slices != slices)
+        return label_error(T, ra->source, ra->line, ra->series, ls,
+                           "GPU_I_PROFILE",
+                           "MIG instance %s of GPU %s was %d slices and is "
+                           "now \"%.100s\": a GPU split again is not "
+                           "supported",
+                           g->mig_id, g->id, g->mig_slices, profile);
+    if (!g->mig_id) {
+        if (!(g->mig_id = gp_strdup(tel_label(ls, "GPU_I_ID"))))
+            return tel_nomem(T);
+        g->mig_slices = slices;
+        g->mig_total = total;
+    }
+    return GP_OK;
+}
+
 /* The GPU a reading's labels name (added when new), on the host they name
- * or default_host; an error for a MIG instance or a key too long. */
+ * or default_host, a MIG instance its own (GPU_I_ID); an error for a key
+ * too long. */
 static gp_status reading_gpu(const reading_at *ra, const label_set *ls,
                              const char *default_host, uint32_t *gpu)
 {
@@ -137,16 +178,15 @@ static gp_status reading_gpu(const reading_at *ra, const label_set *ls,
     const char *gpu_label = tel_label(ls, "gpu");
     const char *uuid = tel_label(ls, "UUID");
     const char *host = label2(ls, "Hostname", "instance");
+    const char *mig = tel_label(ls, "GPU_I_ID");
+    char mig_key[GPU_KEY_MAX];
 
     if (!host[0])
         host = default_host;
-    if (tel_label(ls, "GPU_I_ID")[0])
-        return label_error(T, source, line, series, ls, "GPU_I_ID",
-                           "MIG instances are not supported yet: import the "
-                           "whole GPUs' metrics (without GPU_I_ID)");
     const char *key_id = gpu_label[0] ? gpu_label : uuid;
     model_place model_at = {label_column(ls, "modelName"), "modelName"};
-    if (!tel_gpu_key_fits(host, key_id, uuid)) {
+    if (!tel_gpu_key_fits(host, key_id, uuid) ||
+        strlen(key_id) + strlen(mig) + 8 >= sizeof mig_key) {
         /* the label that makes the key too long: the UUID, which is the
          * key on its own, else the longer of the host's and the gpu's
          * (a host from the file's name is at most 255 bytes, so then
@@ -163,10 +203,23 @@ static gp_status reading_gpu(const reading_at *ra, const label_set *ls,
                                      "(over %d bytes together)",
                            GPU_KEY_MAX - 4);
     }
-    return tel_gpu_get(T, host, gpu_label[0] ? gpu_label : uuid,
-                       gpu_label[0] ? gpu_label : uuid, uuid,
-                       tel_label(ls, "modelName"), &model_at, source, line,
-                       series, gpu);
+    if (!mig[0])
+        return tel_gpu_get(T, host, key_id, key_id, uuid,
+                           tel_label(ls, "modelName"), &model_at, source,
+                           line, series, gpu);
+    /* a MIG instance: keyed by its GPU and GPU_I_ID, shown as its GPU */
+    snprintf(mig_key, sizeof mig_key, "%s/mig%s", key_id, mig);
+    gp_status st = tel_gpu_get(T, host, mig_key, key_id, "",
+                               tel_label(ls, "modelName"), &model_at, source,
+                               line, series, gpu);
+    if (st == GP_OK && !T->gpus[*gpu].uuid[0] && uuid[0]) {
+        char *u = gp_strdup(uuid);
+        if (!u)
+            return tel_nomem(T);
+        gp_free(T->gpus[*gpu].uuid);
+        T->gpus[*gpu].uuid = u;
+    }
+    return st == GP_OK ? reading_mig(ra, ls, *gpu) : st;
 }
 
 /* Gives sample s the labels of a reading that names a pod, the first

@@ -79,7 +79,8 @@ void tel_gpu_job_id(const tel_gpu *g, char *buf, size_t size)
     for (const char *p = g->id; *p; p++)
         if (*p < '0' || *p > '9')
             digits = false;
-    snprintf(buf, size, "%s/%s%s", g->host, digits ? "gpu" : "", g->id);
+    snprintf(buf, size, "%s/%s%s%s%s", g->host, digits ? "gpu" : "", g->id,
+             g->mig_id ? "/mig" : "", g->mig_id ? g->mig_id : "");
 }
 
 /* Copies s[0, len) into buf (cut to fit). */
@@ -169,6 +170,7 @@ static void tel_free(tel *T)
         gp_free(T->gpus[i].id);
         gp_free(T->gpus[i].uuid);
         gp_free(T->gpus[i].model);
+        gp_free(T->gpus[i].mig_id);
     }
     gp_free(T->gpus);
     for (size_t i = 0; i < T->n_labels; i++) {

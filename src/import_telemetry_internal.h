@@ -59,6 +59,13 @@ typedef struct tel_gpu {
     char model_field[32];
     const gp_catalog *catalog;
     const gp_instance_type *type;
+    /* a MIG instance (GPU_I_ID; import_mig.c): its id, NULL for a whole
+     * GPU; its compute slices and its GPU's (id is then its GPU's) */
+    char *mig_id;
+    int mig_slices, mig_total;
+    bool mig_first;  /* the first instance seen of its GPU: counts it */
+    bool mig_parent; /* a whole GPU's series of a GPU with MIG instances:
+                        not billed, its instances are */
 } tel_gpu;
 
 /* team, project and pod of a sample (Kubernetes labels), interned. */
@@ -187,6 +194,25 @@ gp_status tel_sample_at(tel *T, uint32_t gpu, double t, uint32_t source,
 bool tel_same_reading(double a, double b);
 double *tel_kind_slot(tel_sample *s, unsigned kind);
 int tel_kind_index(unsigned kind);
+
+/* ---- MIG instances (import_mig.c) ----------------------------------------- */
+
+/* Whether GPU_I_PROFILE `profile` ("3g.40gb", "1g.10gb+me") names a GPU
+ * instance of a GPU of model `model`: *slices its compute slices out of
+ * *total (4 on an A30, else 7). */
+bool tel_mig_profile(const char *profile, const char *model, int *slices,
+                     int *total);
+/* Marks the first MIG instance seen of each GPU (mig_first: it counts the
+ * GPU among its host's) and the whole-GPU series of GPUs that have MIG
+ * instances (mig_parent). */
+gp_status tel_mig_mark(tel *T);
+/* Each sample's share of its GPU into a new array *share (by sample, in
+ * the table's order), NULL when there is no MIG instance: 1 for a whole
+ * GPU, 0 for a mig_parent's (counted in *n_parent), and for a MIG
+ * instance its slices / the slices of its GPU's instances seen at that
+ * time (to the second), so that capacity not carved into instances is
+ * spread over them by size. */
+gp_status tel_mig_shares(tel *T, double **share, size_t *n_parent);
 
 /* ---- the readers and the writer ------------------------------------------ */
 

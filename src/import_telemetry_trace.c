@@ -87,6 +87,10 @@ static gp_status count_hosts(tel *T)
     for (size_t i = 0; i < T->n_gpus; i++) {
         const char *h = T->gpus[i].host;
         uint32_t at;
+        /* a GPU with MIG instances counts once, by its first instance */
+        if (T->gpus[i].mig_parent ||
+            (T->gpus[i].mig_slices && !T->gpus[i].mig_first))
+            continue;
         if (gp_strmap_get(&T->host_map, h, strlen(h), &at)) {
             T->host_gpus[at]++;
             continue;
@@ -513,12 +517,22 @@ static void put_number(FILE *f, double v)
         fprintf(f, ",%.15g", v);
 }
 
-/* Writes the trace: a header and one row per sample. */
+/* Writes the trace: a header and one row per sample, a MIG instance's
+ * with its share of the GPU (tel_mig_shares). */
 static gp_status write_trace(tel *T, FILE *out)
 {
     char when[40], job[600];
+    double *share;
+    size_t n_parent;
 
     qsort(T->samples, T->n_samples, sizeof *T->samples, by_time_gpu);
+    if (tel_mig_shares(T, &share, &n_parent) != GP_OK)
+        return GP_ERR_NOMEM;
+    if (n_parent && T->opt->notes)
+        gp_warnings_add(T->opt->notes,
+                        "note: %zu whole-GPU sample%s of GPUs with MIG "
+                        "instances left out: their instances are billed",
+                        n_parent, gp_plural(n_parent, "", "s"));
     fputs("timestamp,step_s,provider,region,instance_type,instances,"
           "gpu_util,job_id,team,project,host,gpu_id,gpu_uuid,gpu_model,pod,"
           "memory_used_mib,tensor_active,power_w\n",
@@ -529,6 +543,8 @@ static gp_status write_trace(tel *T, FILE *out)
         const tel_labels *l = &T->labels[s->labels];
         double util = s->util;
 
+        if (share && share[i] == 0)
+            continue;
         if (isnan(util) && !isnan(s->engine))
             util = s->engine * 100.0;
         tel_format_time_ms(s->t, when, sizeof when);
@@ -538,7 +554,7 @@ static gp_status write_trace(tel *T, FILE *out)
         put_field(out, g->catalog->region);
         putc(',', out);
         put_field(out, g->type->name);
-        fprintf(out, ",%.17g", 1.0 / g->type->gpus);
+        fprintf(out, ",%.17g", (share ? share[i] : 1.0) / g->type->gpus);
         put_number(out, util);
         putc(',', out);
         tel_gpu_job_id(g, job, sizeof job);
@@ -562,6 +578,7 @@ static gp_status write_trace(tel *T, FILE *out)
         put_number(out, s->power);
         putc('\n', out);
     }
+    gp_free(share);
     if (fflush(out) != 0 || ferror(out)) {
         gp_error_set(T->err, NULL, 0, 0, NULL, "cannot write the trace: %s",
                      strerror(errno));
@@ -612,7 +629,7 @@ gp_status tel_finish(tel *T, FILE *out, double single_step)
     }
     /* label set 0 ("none") exists even when no sample had labels */
     if ((st = tel_labels_get(T, "", "", "", &none)) != GP_OK ||
-        (st = count_hosts(T)) != GP_OK || (st = resolve_types(T)) != GP_OK)
+        (st = tel_mig_mark(T)) != GP_OK || (st = count_hosts(T)) != GP_OK || (st = resolve_types(T)) != GP_OK)
         return st;
     if ((st = infer_steps(T, single_step)) != GP_OK ||
         (st = check_span(T)) != GP_OK)

@@ -24,7 +24,7 @@ static const char *const workload_keys[2] = {"training", "inference"};
 static const char *const root_keys[] = {
     "schema",      "name",       "window", "adjustments", "policy",
     "commitments", "strategies", "growth", "monte_carlo", "classify",
-    "policies", NULL};
+    "policies", "budgets", NULL};
 static const char *const window_keys[] = {"start", "end", NULL};
 static const char *const adjustment_keys[] = {"discount", "spot_price_factor",
                                               "interruption_factor", NULL};
@@ -144,6 +144,9 @@ void gp_scenario_free(gp_scenario *s)
     for (size_t i = 0; i < s->n_classify_priors; i++)
         gp_free(s->classify_priors[i].key);
     gp_free(s->classify_priors);
+    for (size_t i = 0; i < s->n_budgets; i++)
+        gp_free(s->budgets[i].name);
+    gp_free(s->budgets);
     gp_free(s->path);
     gp_free(s->name);
     gp_free(s->text);
@@ -540,7 +543,7 @@ static gp_status parse_scenario(gp_jdoc *d, const json_t *root, gp_scenario *s)
         parse_root_keys, parse_name,  parse_window,     parse_adjustments,
         parse_baseline_policy, parse_owned, parse_strategies, parse_growth,
         parse_monte_carlo, gp_scenario_parse_classify,
-        gp_scenario_parse_policies};
+        gp_scenario_parse_policies, gp_scenario_parse_budgets};
     int schema = 0;
     gp_status st;
 

@@ -38,4 +38,9 @@ void gp_scenario_warn_policies(gp_jdoc *d, const gp_scenario *s,
 gp_status gp_scenario_parse_classify(gp_jdoc *d, const json_t *root,
                                      gp_scenario *s);
 
+/* Reads `budgets`: [{"team" or "project": name, "monthly": money}]
+ * (scenario_budgets.c). */
+gp_status gp_scenario_parse_budgets(gp_jdoc *d, const json_t *root,
+                                    gp_scenario *s);
+
 #endif

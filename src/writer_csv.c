@@ -4,6 +4,7 @@
  * Text fields are quoted by libcsv, and text a spreadsheet would run as a
  * formula starts with an apostrophe; numbers read back to the cent.
  */
+#include "budget.h"
 #include "forecast.h"
 #include "idle.h"
 #include "model.h"
@@ -601,4 +602,53 @@ gp_status gp_csv_write_policies(gp_file_set *set, const char *dir,
 {
     struct policy_table pt = {r, n};
     return add_table(set, dir, "policies.csv", write_policies, &pt, err);
+}
+
+/* DIR/budgets.csv: a row per strategy, budget and month. */
+struct budget_table {
+    gp_ledger *const *ledgers;
+    const gp_budget_report *r;
+    size_t n;
+    const gp_scenario *s;
+};
+
+static gp_status write_budgets(FILE *f, void *ctx)
+{
+    const struct budget_table *bt = ctx;
+
+    fputs("strategy,team,project,month,budget,spent,over,"
+          "forecast_crosses_in\n",
+          f);
+    for (size_t i = 0; i < bt->n; i++) {
+        const gp_budget_report *r = &bt->r[i];
+        for (size_t k = 0; k < r->n_months; k++) {
+            const gp_budget_month *m = &r->months[k];
+            const gp_budget *b = &bt->s->budgets[m->budget];
+            text(f, bt->ledgers[i]->strategy);
+            fputc(',', f);
+            if (!b->by_project)
+                text(f, b->name);
+            fputc(',', f);
+            if (b->by_project)
+                text(f, b->name);
+            fprintf(f, ",%04d-%02d", m->year, m->month);
+            num(f, m->budget_amount);
+            num(f, m->spent);
+            fprintf(f, ",%s,", m->over ? "true" : "false");
+            if (m->budget < r->n_crossings && r->crossings[m->budget].year)
+                fprintf(f, "%04d-%02d", r->crossings[m->budget].year,
+                        r->crossings[m->budget].month);
+            fputc('\n', f);
+        }
+    }
+    return ferror(f) ? GP_ERR_IO : GP_OK;
+}
+
+gp_status gp_csv_write_budgets(gp_file_set *set, const char *dir,
+                               gp_ledger *const *ledgers,
+                               const gp_budget_report *reports, size_t n,
+                               const gp_scenario *s, gp_error *err)
+{
+    struct budget_table bt = {ledgers, reports, n, s};
+    return add_table(set, dir, "budgets.csv", write_budgets, &bt, err);
 }

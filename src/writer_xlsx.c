@@ -462,6 +462,10 @@ static void make_formats(gp_xl *x)
     format_set_bold(f->in_pct);
     f->warn = fmt(x, NULL);
     format_set_font_color(f->warn, 0x9C5700);
+    /* Excel's "light red fill with dark red text" (a conditional format) */
+    f->over = workbook_add_format(x->wb);
+    format_set_bg_color(f->over, 0xFFC7CE);
+    format_set_font_color(f->over, 0x9C0006);
     f->note_wrap = fmt(x, NULL);
     format_set_italic(f->note_wrap);
     format_set_font_color(f->note_wrap, 0x595959);
@@ -576,6 +580,7 @@ static void write_sheets(gp_xl *x, xl_rec_rows *rr)
         gp_xl_sheet_recommendations(x, rr);
         gp_xl_sheet_plans(x);
         gp_xl_sheet_policies(x);
+        gp_xl_sheet_budgets(x);
         gp_xl_sheet_curves(x);
         gp_xl_sheet_monthly(x);
         gp_xl_sheet_forecast(x);

@@ -55,6 +55,7 @@ typedef struct xl_formats {
     lxw_format *money, *money_bold, *pct, *num, *count, *when, *day;
     lxw_format *in_pct; /* a what-if input cell */
     lxw_format *warn;
+    lxw_format *over; /* a conditional format: over budget */
     /* the same, wrapping, for text that gp_xl_wrap and gp_xl_para size */
     lxw_format *note_wrap, *warn_wrap, *subtitle_wrap;
 } xl_formats;
@@ -179,6 +180,7 @@ void gp_xl_sheet_spot(gp_xl *x);
 void gp_xl_sheet_chargeback(gp_xl *x);
 void gp_xl_sheet_idle(gp_xl *x);
 void gp_xl_sheet_policies(gp_xl *x); /* writer_xlsx_policies.c */
+void gp_xl_sheet_budgets(gp_xl *x);  /* writer_xlsx_budgets.c */
 /* ... and Inputs (writer_xlsx_inputs.c), then the forecast's hourly
  * rows, hidden (writer_xlsx_forecast.c). */
 void gp_xl_sheet_inputs(gp_xl *x);

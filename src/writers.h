@@ -52,6 +52,9 @@ typedef struct gp_run_info {
      * NULL */
     const struct gp_policy_result *policies;
     size_t n_policies;
+    /* the scenario's budgets against each ledger, in the ledgers' order
+     * (the Budgets sheet), or NULL */
+    const struct gp_budget_report *budgets;
 } gp_run_info;
 
 /* Text from the library with its run parameters shown as info says
@@ -145,6 +148,23 @@ json_t *gp_json_classify(const struct gp_classification *c, const gp_trace *t);
 /* simulate's "policies": each purchase policy's replay (SPEC 7.3). */
 struct gp_policy_result;
 json_t *gp_json_policies(const struct gp_policy_result *r, size_t n);
+
+/* A strategy's "budgets" (SPEC 7.5): [{"team" or "project", "month",
+ * "budget", "spent", "over"}]; and its "budget_forecast": [{"team" or
+ * "project", "budget", "crosses_in" (a month or null), "projected"}]
+ * (writer_json_budgets.c).  New references. */
+struct gp_budget_report;
+json_t *gp_json_budgets(const struct gp_budget_report *r,
+                        const gp_scenario *s);
+json_t *gp_json_budget_forecast(const struct gp_budget_report *r,
+                                const gp_scenario *s);
+/* DIR/budgets.csv: every strategy's budgets month by month, with the
+ * month a forecast says each is crossed (reports[i] by ledger). */
+gp_status gp_csv_write_budgets(gp_file_set *set, const char *dir,
+                               gp_ledger *const *ledgers,
+                               const struct gp_budget_report *reports,
+                               size_t n, const gp_scenario *s,
+                               gp_error *err);
 
 json_t *gp_json_simulation(gp_ledger *const *ledgers, size_t n,
                            const struct gp_idle_report *idle,

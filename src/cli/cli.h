@@ -122,6 +122,12 @@ struct gp_classify_options;
 struct gp_policy_result;
 /* simulate's table of replayed purchase policies (print_policies.c). */
 void gp_cli_print_policies(const struct gp_policy_result *r, size_t n);
+/* simulate's table of budgets by month and strategy (print_budgets.c). */
+struct gp_budget_report;
+struct gp_ledger;
+void gp_cli_print_budgets(struct gp_ledger *const *l,
+                          const struct gp_budget_report *r, size_t n,
+                          const gp_scenario *s);
 /* The classification options the command line and the scenario give. */
 void gp_cli_classify_options(const gp_cli *cli, const gp_inputs *in,
                              struct gp_classify_options *o);

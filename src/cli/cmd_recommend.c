@@ -5,6 +5,7 @@
  * document; --train-until T backtests: recommend from the data before T,
  * buy at T, bill the rest.
  */
+#include "budget.h"
 #include "classify.h"
 #include "cli.h"
 #include "progress.h"
@@ -319,6 +320,8 @@ static void recommend_warn(recommend_run *run)
     gp_warnings ww = {NULL, 0, 0};
 
     estimate_warning(in->trace, &ww);
+    if (cli->out)
+        gp_budget_warn(in->trace, in->scenario, &ww);
     spot_estimate_warning(in->trace, in->scenario, r, &ww);
     /* (a forward plan is for the forecast's hours, not the window's) */
     if (!r->forward)
@@ -374,10 +377,19 @@ static gp_status write_files(recommend_run *run, gp_progress *pr)
      * could not be made and the sheet says so */
     if (wst == GP_OK && cli->csv_dir)
         wst = gp_csv_write_idle(&set, cli->csv_dir, run->idle, in->trace, err);
+    /* the Budgets sheet: the scenario's budgets against both ledgers */
+    gp_budget_report *budgets = NULL;
+    gp_error why;
+    if (wst == GP_OK && cli->out && pl[0])
+        wst = gp_budget_reports(pl, 2, in->trace, in->scenario, cli->threads,
+                                &budgets, &why, err);
+    run->info.budgets = budgets;
     /* the workbook joins the set: all are renamed into place together */
     if (wst == GP_OK && cli->out)
         wst = gp_xlsx_write_run(&set, cli->out, &run->info, pl, 2, run->r,
                                 run->idle, run->sheet_forecast, err);
+    run->info.budgets = NULL;
+    gp_budget_reports_free(budgets, 2);
     if (wst == GP_OK)
         wst = gp_file_set_commit(&set, err);
     gp_file_set_abort(&set);

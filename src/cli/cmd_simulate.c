@@ -4,6 +4,7 @@
  * (stdout), the SPEC section 5 JSON (--json), or the ledger tables as CSV
  * files (--csv DIR).
  */
+#include "budget.h"
 #include "classify.h"
 #include "cli.h"
 #include "engine.h"
@@ -298,11 +299,27 @@ typedef struct simulate_run {
     gp_idle_report *idle;
     gp_classification *classified;
     gp_policy_result *policies; /* the scenario's purchase policies */
+    gp_budget_report *budgets;  /* the scenario's budgets, by ledger */
+    char budget_note[700]; /* why the budgets have no forecast, or "" */
     gp_forecast *sheet_forecast;
     gp_run_info info;
     gp_engine_options opt;
     gp_error err;
 } simulate_run;
+
+/* The scenario's budgets against every ledger (budget.h): a forecast
+ * that cannot be made leaves the crossings unknown, with a warning. */
+static gp_status bill_budgets(simulate_run *run)
+{
+    gp_error why;
+    gp_status st = gp_budget_reports(run->ledgers, run->n, run->in.trace,
+                                     run->in.scenario, run->cli->threads,
+                                     &run->budgets, &why, &run->err);
+    if (st == GP_OK && why.message[0])
+        gp_error_format_marked(&why, run->budget_note,
+                               sizeof run->budget_note);
+    return st;
+}
 
 /* Bills every strategy, then what terminating idle GPUs saved (the
  * terminal's idle line) and the idle spans: everything before any file is
@@ -335,6 +352,8 @@ static gp_status bill(simulate_run *run)
                                   &in->scenario->policies[i], &run->opt,
                                   &run->policies[i], &run->err);
     }
+    if (st == GP_OK && in->scenario->n_budgets)
+        st = bill_budgets(run);
     if (st == GP_OK && !run->cli->json)
         st = idle_savings(in, &run->opt, run->ledgers, run->saved, &run->err);
     if (st == GP_OK)
@@ -354,6 +373,13 @@ static void warn(simulate_run *run)
     info->policies = run->policies;
     info->n_policies = run->policies ? run->in.scenario->n_policies : 0;
     info->idle = run->idle;
+    info->budgets = run->budgets;
+    gp_budget_warn(run->in.trace, run->in.scenario, &info->warnings);
+    if (run->budget_note[0])
+        gp_warnings_add(&info->warnings,
+                        "budgets: no forecast of when a budget is crossed "
+                        "(%s)",
+                        run->budget_note);
     gp_run_info_warn(info, run->ledgers, run->n);
     gp_cli_classification_worth(run->cli, &run->in, run->classified);
     gp_classification_warn(run->classified, &info->warnings);
@@ -387,6 +413,10 @@ static gp_status write_files(simulate_run *run)
         if (st == GP_OK)
             st = gp_csv_write_idle(&set, cli->csv_dir, run->idle,
                                    run->in.trace, &run->err);
+        if (st == GP_OK && run->budgets)
+            st = gp_csv_write_budgets(&set, cli->csv_dir, run->ledgers,
+                                      run->budgets, run->n, run->in.scenario,
+                                      &run->err);
         if (st == GP_OK && run->policies)
             st = gp_csv_write_policies(&set, cli->csv_dir, run->policies,
                                        run->in.scenario->n_policies,
@@ -406,6 +436,7 @@ static gp_status write_files(simulate_run *run)
 static void simulate_run_free(simulate_run *run)
 {
     gp_forecast_free(run->sheet_forecast);
+    gp_budget_reports_free(run->budgets, run->n);
     gp_classification_free(run->classified);
     gp_idle_report_free(run->idle);
     for (size_t i = 0; run->ledgers && i < run->n; i++)
@@ -417,6 +448,22 @@ static void simulate_run_free(simulate_run *run)
     gp_free(run->policies);
     gp_warnings_clear(&run->info.warnings);
     gp_inputs_free(&run->in);
+}
+
+/* Adds "budgets" and "budget_forecast" to each strategy of simulate's
+ * JSON document (SPEC 7.5), in the ledgers' order. */
+static void json_budgets(json_t *doc, const simulate_run *run)
+{
+    json_t *strategies = json_object_get(doc, "strategies");
+    for (size_t i = 0; i < run->n && i < json_array_size(strategies); i++) {
+        json_t *o = json_array_get(strategies, i);
+        json_object_set_new(o, "budgets",
+                            gp_json_budgets(&run->budgets[i],
+                                            run->in.scenario));
+        json_object_set_new(o, "budget_forecast",
+                            gp_json_budget_forecast(&run->budgets[i],
+                                                    run->in.scenario));
+    }
 }
 
 /* The command: load, bill, warn, write the files, then the JSON document
@@ -443,6 +490,8 @@ static int simulate_exec(gp_cli *cli)
     } else if (cli->json) {
         json_t *doc = gp_json_simulation(run.ledgers, run.n, run.idle,
                                          &run.info, run.classified);
+        if (run.budgets)
+            json_budgets(doc, &run);
         if (run.policies)
             json_object_set_new(
                 doc, "policies",
@@ -455,6 +504,8 @@ static int simulate_exec(gp_cli *cli)
         if (run.policies)
             gp_cli_print_policies(run.policies,
                                   run.in.scenario->n_policies);
+        gp_cli_print_budgets(run.ledgers, run.budgets, run.n,
+                             run.in.scenario);
     }
     simulate_run_free(&run);
     return rc;
@@ -473,7 +524,8 @@ const struct gp_command gp_cmd_simulate = {
     "  --out R.xlsx        the Excel workbook for finance (SPEC section 6)\n"
     "  --csv DIR           hourly.csv, monthly.csv, spot_jobs.csv,\n"
     "                      chargeback.csv, chargeback_summary.csv,\n"
-    "                      commitments.csv, idle.csv (policies.csv) in DIR\n"
+    "                      commitments.csv, idle.csv (policies.csv,\n"
+    "                      budgets.csv) in DIR\n"
     "  --idle-threshold PCT, --idle-min-hours H\n"
     "                      idle GPUs: gpu_util below PCT (default 5) for H\n"
     "                      hours or more (default 2)\n"

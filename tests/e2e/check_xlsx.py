@@ -91,8 +91,12 @@ def table(ws, first_header, values=None):
 
 
 def check_structure(wb, vb, mode):
-    if wb.sheetnames != SHEETS:
-        fail("sheets %r, expected %r" % (wb.sheetnames, SHEETS))
+    # Budgets, right after Plans, when the scenario has budgets (#38)
+    want = list(SHEETS)
+    if "Budgets" in wb.sheetnames:
+        want.insert(want.index("Plans") + 1, "Budgets")
+    if wb.sheetnames != want:
+        fail("sheets %r, expected %r" % (wb.sheetnames, want))
     if wb.active.title != "Summary":
         fail("the workbook opens on %r, not Summary" % wb.active.title)
     # the hourly forecast rows are kept out of print (#39): hidden

@@ -675,6 +675,113 @@ static void test_dcgm_errors_point_at_the_line_and_column(void **state)
                         "no GPU samples (DCGM_FI_* metrics with a gpu label)");
 }
 
+/* dcgm-mig.prom: two scrapes an hour apart (10:00, 11:00) of host
+ * a100-node's two A100-SXM4-40GB split into MIG instances; given
+ * p4d.24xlarge (8 GPUs), a GPU is 1/8 of an instance.  Each instance's
+ * share of its GPU is its slices over the slices of the GPU's instances
+ * seen (docs/import.md): GPU 0 has 3g + 2g (team-a) and 2g (team-b), all
+ * 7 slices: 3/7, 2/7, 2/7 of 1/8; GPU 1 has 3g (team-a) and 2g (team-b),
+ * 5 of 7, the 2 idle slices spread by size: 3/5 and 2/5 of 1/8. */
+static void test_dcgm_mig_instances_share_their_gpu_by_slices(void **state)
+{
+    gp_import_options o = options();
+    gp_warnings notes = {NULL, 0, 0};
+    char *out;
+
+    (void)state;
+    o.instance_type = "p4d.24xlarge";
+    o.notes = &notes;
+    out = import_ok(gp_import_dcgm_buffer, "dcgm-mig.prom", &o);
+    /* 5 instances x 2 scrapes; GPU 0's whole-GPU power lines left out */
+    assert_int_equal(rows(out), 10);
+    assert_field(out, 1, "job_id", "a100-node/gpu0/mig1");
+    assert_field(out, 1, "team", "team-a");
+    assert_field(out, 1, "project", "train");
+    assert_field(out, 1, "step_s", "3600");
+    assert_close(number(out, 1, "instances"), 3.0 / 7 / 8, 1e-15);
+    /* DCGM_FI_PROF_GR_ENGINE_ACTIVE 0.5 x 100 */
+    assert_close(number(out, 1, "gpu_util"), 50, 1e-12);
+    assert_close(number(out, 2, "instances"), 2.0 / 7 / 8, 1e-15);
+    assert_field(out, 3, "team", "team-b");
+    assert_close(number(out, 3, "instances"), 2.0 / 7 / 8, 1e-15);
+    assert_field(out, 4, "job_id", "a100-node/gpu1/mig1");
+    assert_close(number(out, 4, "instances"), 3.0 / 5 / 8, 1e-15);
+    assert_close(number(out, 5, "instances"), 2.0 / 5 / 8, 1e-15);
+    assert_field(out, 5, "gpu_uuid", "GPU-5f0a0000-0000-4000-8000-000000000001");
+    /* two whole GPUs, 1/8 each, for 2 x 3600 s: 1,800 instance-seconds */
+    assert_close(instance_seconds(out), 1800, 1e-9);
+    bool noted = false;
+    for (size_t i = 0; i < notes.count; i++)
+        noted |= strstr(notes.items[i], "2 whole-GPU samples") != NULL;
+    assert_true(noted);
+    gp_warnings_clear(&notes);
+    free(out);
+
+    /* one scrape whose lines' timestamps are 4 ms apart is one moment:
+     * 4g and 3g share the GPU 4/7 and 3/7, not a whole GPU each */
+    o = options();
+    o.instance_type = "p4d.24xlarge";
+    o.step_s = 60;
+    gp_status mst;
+    gp_error merr;
+    const char *ms = "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",GPU_I_ID=\"1\","
+                     "GPU_I_PROFILE=\"4g.20gb\"} 0.5 1767607200000\n"
+                     "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",GPU_I_ID=\"2\","
+                     "GPU_I_PROFILE=\"3g.20gb\"} 0.5 1767607200004\n";
+    out = run(gp_import_dcgm_buffer, ms, strlen(ms), "ms.prom", &o, &mst,
+              &merr);
+    assert_int_equal(mst, GP_OK);
+    assert_close(number(out, 1, "instances"), 4.0 / 7 / 8, 1e-15);
+    assert_close(number(out, 2, "instances"), 3.0 / 7 / 8, 1e-15);
+    free(out);
+
+    /* the type from the model: the host has 2 GPUs (not 5 instances) */
+    size_t len;
+    char *text = fixture("dcgm-mig.prom", &len);
+    gp_status st;
+    gp_error err;
+    o = options();
+    out = run(gp_import_dcgm_buffer, text, len, "dcgm-mig.prom", &o, &st, &err);
+    assert_int_equal(st, GP_ERR_INPUT);
+    if (!strstr(err.message, "has 2 \"NVIDIA A100-SXM4-40GB\" GPUs"))
+        fail_msg("%s", err.message);
+    free(out);
+    free(text);
+}
+
+/* A MIG profile gpuplan does not know, or none, is an error at the label. */
+static void test_dcgm_mig_profile_errors(void **state)
+{
+    gp_import_options o = options();
+    gp_error e;
+
+    (void)state;
+    o.instance_type = "p4d.24xlarge";
+    /* GPU_I_PROFILE starts at column 30: 20 characters of name, "{" and
+     * the 8 of gpu="0", before it */
+    e = import_fails(gp_import_dcgm_buffer,
+                     "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",GPU_I_PROFILE=\"5g.50gb\","
+                     "GPU_I_ID=\"1\"} 1 1767607200000\n",
+                     "m.prom", &o);
+    assert_int_equal(e.line, 1);
+    assert_int_equal(e.column, 30);
+    assert_string_equal(e.field, "GPU_I_PROFILE");
+    assert_non_null(strstr(e.message, "unknown MIG profile \"5g.50gb\""));
+    /* an A30 has 4 slices: 3g is not one of its profiles */
+    e = import_fails(gp_import_dcgm_buffer,
+                     "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",modelName=\"NVIDIA A30\","
+                     "GPU_I_PROFILE=\"3g.18gb\",GPU_I_ID=\"1\"} 1 "
+                     "1767607200000\n",
+                     "m.prom", &o);
+    assert_string_equal(e.field, "GPU_I_PROFILE");
+    e = import_fails(gp_import_dcgm_buffer,
+                     "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",GPU_I_ID=\"1\"} 1 "
+                     "1767607200000\n",
+                     "m.prom", &o);
+    assert_string_equal(e.field, "GPU_I_ID");
+    assert_non_null(strstr(e.message, "without GPU_I_PROFILE"));
+}
+
 /* ---- Prometheus ------------------------------------------------------- */
 
 static void test_prometheus_range_with_exported_labels(void **state)
@@ -834,6 +941,8 @@ int main(void)
         cmocka_unit_test(test_dcgm_engine_activity_stands_in_for_missing_util),
         cmocka_unit_test(test_dcgm_long_kubernetes_labels_are_kept_whole),
         cmocka_unit_test(test_dcgm_errors_point_at_the_line_and_column),
+        cmocka_unit_test(test_dcgm_mig_instances_share_their_gpu_by_slices),
+        cmocka_unit_test(test_dcgm_mig_profile_errors),
         cmocka_unit_test(test_prometheus_range_with_exported_labels),
         cmocka_unit_test(test_prometheus_errors_name_the_line_and_field),
         cmocka_unit_test(test_every_allocation_failure_is_clean),

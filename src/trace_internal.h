@@ -115,6 +115,10 @@ struct shard {
     gp_pool *pools;
     size_t n_pools, cap_pools;
     gp_strmap series_map; /* struct series_key -> series */
+    /* by pool: the series its last row went to, or -1 (a cache that
+     * spares most rows the series map) */
+    int64_t *pool_series;
+    size_t cap_pool_series;
     struct shard_series *series;
     size_t n_series, cap_series;
     gp_strmap label_map;

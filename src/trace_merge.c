@@ -31,6 +31,7 @@ void gp_trace_shard_free(struct shard *s)
         gp_free(s->series[i].uc);
     }
     gp_free(s->series);
+    gp_free(s->pool_series);
     for (size_t i = 0; i < s->n_labels; i++)
         gp_free(s->labels[i]);
     gp_free(s->labels);

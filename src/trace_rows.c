@@ -70,12 +70,34 @@ static int32_t shard_label_cached(struct shard *s, int slot, const char *p,
 
 /* The index of the series with `key`, added when new; -1 when out of
  * memory. */
+/* Remembers that pool's rows went to series id; false when out of memory. */
+static bool pool_series_set(struct shard *s, uint32_t pool, int64_t id)
+{
+    size_t was = s->cap_pool_series;
+
+    if (gp_grow((void **)&s->pool_series, &s->cap_pool_series, (size_t)pool + 1,
+                sizeof *s->pool_series) != GP_OK)
+        return false;
+    for (size_t i = was; i < s->cap_pool_series; i++)
+        s->pool_series[i] = -1;
+    s->pool_series[pool] = id;
+    return true;
+}
+
 int64_t gp_trace_shard_series(struct shard *s, const struct series_key *key)
 {
     uint32_t id;
 
+    if (key->pool < s->cap_pool_series && s->pool_series[key->pool] >= 0) {
+        int64_t c = s->pool_series[key->pool];
+        const struct shard_series *x = &s->series[c];
+        if (x->workload == key->workload &&
+            x->interruptible == key->interruptible && x->team == key->team &&
+            x->project == key->project)
+            return c;
+    }
     if (gp_strmap_get(&s->series_map, (const char *)key, sizeof *key, &id))
-        return id;
+        return pool_series_set(s, key->pool, id) ? (int64_t)id : -1;
     if (gp_grow((void **)&s->series, &s->cap_series, s->n_series + 1,
                 sizeof *s->series) != GP_OK)
         return -1;
@@ -87,7 +109,8 @@ int64_t gp_trace_shard_series(struct shard *s, const struct series_key *key)
     ser->team = key->team;
     ser->project = key->project;
     if (gp_strmap_put(&s->series_map, (const char *)key, sizeof *key,
-                      (uint32_t)s->n_series) != GP_OK)
+                      (uint32_t)s->n_series) != GP_OK ||
+        !pool_series_set(s, key->pool, (int64_t)s->n_series))
         return -1;
     return (int64_t)s->n_series++;
 }

@@ -38,4 +38,9 @@ void gp_scenario_warn_policies(gp_jdoc *d, const gp_scenario *s,
 gp_status gp_scenario_parse_classify(gp_jdoc *d, const json_t *root,
                                      gp_scenario *s);
 
+/* Reads a strategy's levers, `autoscale`, `rightsize` and `migrate`,
+ * into g (scenario_levers.c). */
+gp_status gp_scenario_parse_levers(gp_jdoc *d, const json_t *js,
+                                   gp_strategy *g);
+
 #endif

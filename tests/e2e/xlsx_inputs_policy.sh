@@ -8,7 +8,8 @@
 # on_demand", and no word of the bundled sample's train-on-spot strategy.
 # Expected texts are the scenarios' own values: the sample's
 # (scenarios/sample/scenario.json: both on demand, train-on-spot's training
-# on spot, 1 h, 0.05 h, 0.25 h, 5, on_demand) and s.json's below (its
+# on spot, 1 h, 0.05 h, 0.25 h, 5, on_demand; its three lever strategies
+# keep the baseline's policy) and s.json's below (its
 # baseline sets checkpoint keys on an on-demand launch: not shown; its
 # strategy launches training on spot with 2 h, 0.1 h, 0.5 h, 3, 6 h slack).
 # Trace: 2 instances of interruptible training, hourly for 2 days from
@@ -61,7 +62,11 @@ assert got == [
     ("Policy, train-on-spot, training",
      "spot; checkpoint every 1 h (cost 0.05 h); restart 0.25 h; at most 5 "
      "interruptions, then on demand"),
-    ("Policy, train-on-spot, inference", od)], got
+    ("Policy, train-on-spot, inference", od)] + [
+    ("Policy, %s, %s" % (lever, w), od)
+    for lever in ("autoscale-inference", "rightsize-g6e-to-g5",
+                  "migrate-p4d-to-p5")
+    for w in ("training", "inference")], got
 got = policies("s")
 assert got == [
     ("Policy, baseline, training", od),
@@ -80,7 +85,10 @@ assert p == [
                   "checkpoint_cost_h": 0.05, "restart_overhead_h": 0.25,
                   "max_interruptions": 5, "deadline_slack_h": None,
                   "fallback": "on_demand"},
-     "inference": odj}], p
+     "inference": odj}] + [
+    {"strategy": lever, "training": odj, "inference": odj}
+    for lever in ("autoscale-inference", "rightsize-g6e-to-g5",
+                  "migrate-p4d-to-p5")], p
 p = json.load(open("%s/s-out.json" % d))["inputs"]["policies"]
 assert p == [
     {"strategy": "baseline", "training": odj, "inference": odj},

@@ -571,15 +571,32 @@ test_sample_scenario_checks_against_the_bundled_catalogs(void **state)
         fail_msg("%s:%ld:%ld: %s: %s", err.source, err.line, err.column,
                  err.field, err.message);
     /* scenarios/sample/scenario.json as written: the window 2026-05-01 to
-     * 2026-05-15 (date -u -d <day> +%s), one strategy after the baseline,
-     * "train-on-spot", that puts training on spot with a checkpoint every
-     * hour; inference grows 5% a month; 1000 runs, seed 42 */
+     * 2026-05-15 (date -u -d <day> +%s), four strategies after the
+     * baseline: "train-on-spot", that puts training on spot with a
+     * checkpoint every hour, then one per lever (the migration on
+     * 2026-05-08, 1778198400); inference grows 5% a month; 1000 runs,
+     * seed 42 */
     assert_string_equal(s->name, "sample");
     assert_int_equal(s->window_start, 1777593600);
     assert_int_equal(s->window_end, 1778803200);
     assert_int_equal(s->policy[GP_TRAINING].launch, GP_LAUNCH_ON_DEMAND);
-    assert_int_equal(s->n_strategies, 2);
+    assert_int_equal(s->n_strategies, 5);
     assert_string_equal(s->strategies[0].name, "baseline");
+    /* and the three levers as the file gives them (SPEC 7.5) */
+    assert_string_equal(s->strategies[2].name, "autoscale-inference");
+    assert_true(s->strategies[2].autoscale.on);
+    assert_int_equal(s->strategies[2].autoscale.key, GP_LEVER_INSTANCE_TYPE);
+    assert_string_equal(s->strategies[2].autoscale.value, "g6e.xlarge");
+    assert_close(s->strategies[2].autoscale.target_util, 85, 0);
+    assert_close(s->strategies[2].autoscale.min_instances, 4, 0);
+    assert_true(s->strategies[3].rightsize.on);
+    assert_string_equal(s->strategies[3].rightsize.to, "g5.xlarge");
+    assert_close(s->strategies[3].rightsize.equivalence, 2, 0);
+    assert_int_equal(s->strategies[3].rightsize.workloads,
+                     1u << GP_INFERENCE);
+    assert_true(s->strategies[4].migrate.on);
+    assert_close(s->strategies[4].migrate.equivalence, 0.35, 0);
+    assert_int_equal(s->strategies[4].migrate.at, 1778198400);
     assert_string_equal(s->strategies[1].name, "train-on-spot");
     assert_int_equal(s->strategies[1].policy[GP_TRAINING].launch,
                      GP_LAUNCH_SPOT);

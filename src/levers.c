@@ -542,3 +542,73 @@ gp_status gp_levers_run(const gp_trace *t, const gp_pricing *p,
     lever_trace_free(lt);
     return st;
 }
+
+/* Adds to the notes whether rightsize m of strategy g pays at on-demand
+ * rates over the window's demand it moves. */
+static void rightsize_note(const gp_trace *t, const gp_pricing *p,
+                           const gp_strategy *g, int64_t start_hour,
+                           size_t n_hours, gp_warnings *notes)
+{
+    const gp_move *m = &g->rightsize;
+    double ih = 0, before = 0, after = 0;
+    char a[32], b[32], d[32];
+
+    for (size_t i = 0; i < t->n_series; i++) {
+        const gp_series *s = &t->series[i];
+        const gp_pool *pool = &t->pools[s->pool];
+        if (strcmp(pool->type->name, m->from) != 0 ||
+            !(m->workloads & (1u << s->workload)))
+            continue;
+        const gp_instance_type *to = gp_pricing_find(
+            p, pool->catalog->provider, pool->catalog->region, m->to, NULL,
+            NULL);
+        if (!to)
+            continue;
+        for (size_t h = 0; h < n_hours; h++) {
+            int64_t th = start_hour + (int64_t)h - t->start_hour;
+            if (th < 0 || th >= (int64_t)t->n_hours)
+                continue;
+            double v = s->instance_hours[th];
+            ih += v;
+            before += v * pool->type->on_demand;
+            after += v * m->equivalence * to->on_demand;
+        }
+    }
+    if (ih <= 0)
+        return;
+    gp_format_money(before, a, sizeof a);
+    gp_format_money(after, b, sizeof b);
+    gp_format_money(fabs(before - after), d, sizeof d);
+    gp_warnings_add(notes,
+                    "strategy %s: rightsizing %s to %s (%g for 1) %s: at "
+                    "on-demand rates the window's %.1f instance-hours of it "
+                    "cost %s and would cost %s (%s %s); simulate bills it "
+                    "with the strategy's commitments and policy",
+                    g->name, m->from, m->to, m->equivalence,
+                    after < before ? "pays" : "does not pay", ih, a, b, d,
+                    after < before ? "saved" : "more");
+}
+
+void gp_levers_notes(const gp_trace *t, const gp_pricing *p,
+                     const gp_scenario *s, int64_t start_hour, size_t n_hours,
+                     gp_warnings *notes)
+{
+    char day[32];
+
+    for (size_t k = 1; k < s->n_strategies; k++) {
+        const gp_strategy *g = &s->strategies[k];
+        if (g->rightsize.on)
+            rightsize_note(t, p, g, start_hour, n_hours, notes);
+        if (!g->migrate.on)
+            continue;
+        gp_format_time(g->migrate.at, day, sizeof day);
+        gp_warnings_add(notes,
+                        "strategy %s migrates %s to %s on %s: a reservation "
+                        "of %s, or an instance-family plan it leaves, bought "
+                        "now strands its hours after that date, so one is "
+                        "bought only where it pays for itself before it; "
+                        "compute plans follow the usage",
+                        g->name, g->migrate.from, g->migrate.to, day,
+                        g->migrate.from);
+    }
+}

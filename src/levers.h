@@ -29,4 +29,13 @@ gp_status gp_levers_run(const gp_trace *t, const gp_pricing *p,
                         const gp_run_spec *spec, gp_ledger **out,
                         gp_error *err);
 
+/* Adds recommend's notes on the scenario's levers over the window
+ * [start_hour, + n_hours): whether each rightsize pays at on-demand rates
+ * (the equivalence and the catalogs'), and that reservations and family
+ * plans of a type a strategy migrates are weighed with their stranded
+ * hours (optimizer_build.c). */
+void gp_levers_notes(const gp_trace *t, const gp_pricing *p,
+                     const gp_scenario *s, int64_t start_hour, size_t n_hours,
+                     gp_warnings *notes);
+
 #endif

@@ -56,4 +56,33 @@ assert "Cost with strategy migrate-p5 (cheapest)" in summary, summary
 txt = open(d + "/r.txt").read()
 assert "stranded commitment: $91,299.87, 6600.0 instance-hours" in txt, txt
 PY
+
+# recommend weighs the migration: bought on 2026-01-01, a p4d reservation
+# or p4d instance-family plan can be used 2,160 of its 8,760 hours before
+# 2026-04-01, so its rate counts 8,760 / 2,160 = 4.06 times: the cheapest
+# p4d reservation (1 year all upfront, $109,638.90 / 8,760 = $12.52/h)
+# would cost $50.76 per usable hour, over the $21.96 on demand.  Without
+# the migrate strategy recommend buys a p4d family plan; with it, none, and
+# a compute plan (which follows the usage to p5) instead.
+GPUPLAN_TODAY=2026-11-21 "$bin" recommend --quiet --trace "$dir/trace.csv" \
+    --scenario "$dir/scenario.json" --json > "$out/with.json"
+"$PY" -c 'import json,sys; s=json.load(open(sys.argv[1])); s["strategies"]=[]; json.dump(s,open(sys.argv[2],"w"))' \
+    "$dir/scenario.json" "$out/none.json"
+GPUPLAN_TODAY=2026-11-21 "$bin" recommend --quiet --trace "$dir/trace.csv" \
+    --scenario "$out/none.json" --json > "$out/without.json"
+"$PY" - "$out" <<'PY'
+import json, sys
+d = sys.argv[1]
+def bought(name):
+    r = json.load(open("%s/%s.json" % (d, name)))
+    return r, [(a["type"], a.get("kind"), a.get("family"),
+                a.get("instance_type")) for a in r["actions"]]
+r, acts = bought("without")
+assert any(a[2] == "p4d" or a[3] == "p4d.24xlarge" for a in acts), acts
+r, acts = bought("with")
+assert not any(a[2] == "p4d" or a[3] == "p4d.24xlarge" for a in acts), acts
+assert any(a[1] == "compute" for a in acts), acts
+assert abs(109638.9 / 8760 * 8760 / 2160 - 50.76) < 0.01
+assert any("migrates p4d.24xlarge to p5.48xlarge" in n for n in r["notes"])
+PY
 echo "lever_migrate: 1 passed, 0 failed"

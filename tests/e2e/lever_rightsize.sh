@@ -56,4 +56,15 @@ if "$bin" simulate --quiet --trace "$dir/trace.csv" \
 fi
 grep -q "rightsize.to: strategy rightsize-g5: no instance type g5.xlarg in the aws us-east-1 catalog" \
     "$out/bad.err"
+# recommend says whether the rightsizing pays at on-demand rates, from the
+# same figures: $5,884.65 of p4d.24xlarge against $1,617.65 of g5.xlarge
+GPUPLAN_TODAY=2026-11-21 "$bin" recommend --quiet --trace "$dir/trace.csv" \
+    --scenario "$dir/scenario.json" --json > "$out/rec.json"
+"$PY" - "$out/rec.json" <<'PY'
+import json, sys
+notes = json.load(open(sys.argv[1]))["notes"]
+assert any("rightsizing p4d.24xlarge to g5.xlarge (6 for 1) pays" in n and
+           "cost $5,884.65 and would cost $1,617.65 ($4,267.00 saved)" in n
+           for n in notes), notes
+PY
 echo "lever_rightsize: 1 passed, 0 failed"

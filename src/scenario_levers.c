@@ -199,3 +199,48 @@ gp_status gp_scenario_parse_levers(gp_jdoc *d, const json_t *js,
                              g->migrate.from);
     return GP_OK;
 }
+
+/* Whether some catalog of p sells type `name`. */
+static bool priced(const gp_pricing *p, const char *name)
+{
+    for (size_t i = 0; p && i < p->n_catalogs; i++)
+        for (size_t k = 0; k < p->catalogs[i]->n_types; k++)
+            if (strcmp(p->catalogs[i]->types[k].name, name) == 0)
+                return true;
+    return false;
+}
+
+/* Checks that the catalogs sell both types of move m, member `key` of
+ * the strategy (the current path). */
+static gp_status check_move(gp_jdoc *d, const gp_pricing *p, const gp_move *m,
+                            const char *key)
+{
+    const char *names[2] = {m->from, m->to}, *keys[2] = {"from", "to"};
+    char near[256];
+
+    if (!m->on)
+        return GP_OK;
+    gp_jdoc_push_key(d, key);
+    for (int k = 0; k < 2; k++)
+        if (!priced(p, names[k])) {
+            gp_pricing_suggest(p, names[k], near, sizeof near, 3);
+            return gp_jdoc_error(d, keys[k],
+                                 "no catalog sells instance type %s%s%s%s",
+                                 names[k], near[0] ? " (did you mean " : "",
+                                 near, near[0] ? "?)" : "");
+        }
+    gp_jdoc_pop(d);
+    return GP_OK;
+}
+
+gp_status gp_scenario_check_levers(gp_jdoc *d, const gp_pricing *p,
+                                   const gp_strategy *g)
+{
+    size_t at = d->depth;
+    gp_status st = check_move(d, p, &g->rightsize, "rightsize");
+
+    d->depth = at;
+    if (st == GP_OK)
+        st = check_move(d, p, &g->migrate, "migrate");
+    return st;
+}

@@ -440,6 +440,42 @@ static void test_scenario_rejects_percent_growth_and_discount(void **state)
                                      "0.12)");
 }
 
+/* The levers' keys (SPEC 7.5): a utilization is a percent (0.7 reads as
+ * a fraction: 0.7 x 100 = 70), autoscale names one series key, a
+ * migration needs its date, rightsize and migrate may not move the same
+ * type in one strategy. */
+static void test_scenario_rejects_bad_levers(void **state)
+{
+    static const char *const cases[][3] = {
+        {"{\"strategies\": [{\"name\": \"a\", \"autoscale\": {\"series\": "
+         "{\"team\": \"t\"}, \"target_util\": 0.7}}]}",
+         "strategies[0].autoscale.target_util",
+         "expected a percent in (1, 100], got 0.7 (a fraction? write 70)"},
+        {"{\"strategies\": [{\"name\": \"a\", \"autoscale\": {\"series\": "
+         "{\"team\": \"t\", \"project\": \"p\"}}}]}",
+         "strategies[0].autoscale.series",
+         "expected one of team, project or instance_type, got 2"},
+        {"{\"strategies\": [{\"name\": \"a\", \"migrate\": {\"from\": "
+         "\"x\", \"to\": \"y\", \"equivalence\": 1}}]}",
+         "strategies[0].migrate.at", "missing required key"},
+        {"{\"strategies\": [{\"name\": \"a\", \"rightsize\": {\"from\": "
+         "\"x\", \"to\": \"x\", \"equivalence\": 6}}]}",
+         "strategies[0].rightsize.to", "moves x to itself"},
+        {"{\"strategies\": [{\"name\": \"a\", \"rightsize\": {\"from\": "
+         "\"x\", \"to\": \"y\", \"equivalence\": 6}, \"migrate\": "
+         "{\"from\": \"x\", \"to\": \"z\", \"equivalence\": 1, \"at\": "
+         "\"2026-01-01\"}}]}",
+         "strategies[0].migrate",
+         "moves x, which rightsize moves too: give each its own strategy"}};
+
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gp_error err = parse_fails(cases[i][0]);
+        assert_string_equal(err.field, cases[i][1]);
+        assert_string_equal(err.message, cases[i][2]);
+    }
+}
+
 static void test_scenario_rejects_unknown_names(void **state)
 {
     gp_error err =
@@ -811,6 +847,7 @@ int main(void)
         cmocka_unit_test(
             test_scenario_rejects_a_window_that_ends_before_it_starts),
         cmocka_unit_test(test_scenario_rejects_percent_growth_and_discount),
+        cmocka_unit_test(test_scenario_rejects_bad_levers),
         cmocka_unit_test(test_scenario_rejects_unknown_names),
         cmocka_unit_test(test_scenario_rejects_unknown_keys),
         cmocka_unit_test(test_scenario_limits_monte_carlo_runs),

@@ -438,15 +438,36 @@ static bool covers_type(const gp_trace *t, const gp_catalog *cat,
     return false;
 }
 
+/* Whether usage of move m's `from` type is left after the move (hour
+ * `at` on, in the changed trace): usage of other workloads than a
+ * rightsize's. */
+static bool from_left(const lever_trace *lt, const gp_move *m, int64_t at)
+{
+    for (size_t i = 0; i < lt->t.n_series; i++) {
+        const gp_series *s = &lt->t.series[i];
+        if (strcmp(lt->t.pools[s->pool].type->name, m->from) != 0)
+            continue;
+        for (size_t th = 0; th < lt->t.n_hours; th++)
+            if ((lt->t.start_hour + (int64_t)th) * 3600 >= at &&
+                s->instance_hours[th] > 0)
+                return true;
+    }
+    return false;
+}
+
 /* Adds to the stats the reservations move m leaves without usage: those
  * that cover its `from` type and not its `to` type, from the move (for a
- * rightsize, the window's start) to the end of their terms, whole. */
+ * rightsize, the window's start) to the end of their terms, whole; none
+ * when usage of the type is left for them to cover. */
 static void stranded(lever_trace *lt, const gp_pricing *pr,
                      const gp_run_spec *spec, const gp_move *m)
 {
     const gp_commitment *lists[3] = {spec->owned, spec->added, spec->extra};
     size_t counts[3] = {spec->n_owned, spec->n_added, spec->n_extra};
     int64_t at = m->at == INT64_MIN ? spec->start_hour * 3600 : m->at;
+
+    if (from_left(lt, m, at))
+        return;
 
     for (int k = 0; k < 3; k++)
         for (size_t i = 0; i < counts[k]; i++) {

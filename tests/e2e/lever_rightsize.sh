@@ -56,6 +56,35 @@ if "$bin" simulate --quiet --trace "$dir/trace.csv" \
 fi
 grep -q 'bad.json:8:51: strategies\[0\].rightsize.to: no catalog sells instance type g5.xlarg (did you mean g5.xlarge' \
     "$out/bad.err" || { cat "$out/bad.err" >&2; exit 1; }
+# an owned p4d.24xlarge reservation (1 year from the window's start, no
+# upfront, $13.833314/h) is stranded whole when all the type's usage
+# moves: 8,760 h x 13.833314 = $121,179.83; with training left on the type
+# it keeps covering that, and nothing is counted stranded
+"$PY" - "$dir/scenario.json" "$out/ri.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["commitments"] = [{"type": "reserved", "provider": "aws",
+    "region": "us-east-1", "instance_type": "p4d.24xlarge", "count": 1,
+    "term_years": 1, "payment": "no_upfront",
+    "start": "2026-06-01T00:00:00Z"}]
+json.dump(s, open(sys.argv[2], "w"))
+PY
+cp "$dir/trace.csv" "$out/mixed.csv"
+echo "2026-06-01T00:00:00Z,604800,aws,us-east-1,p4d.24xlarge,training,,1,,research,x,false" \
+    >> "$out/mixed.csv"
+GPUPLAN_TODAY=2026-11-21 "$bin" simulate --quiet --trace "$dir/trace.csv" \
+    --scenario "$out/ri.json" --json > "$out/alone.json"
+GPUPLAN_TODAY=2026-11-21 "$bin" simulate --quiet --trace "$out/mixed.csv" \
+    --scenario "$out/ri.json" --json > "$out/mixed.json"
+"$PY" - "$out/alone.json" "$out/mixed.json" <<'PY'
+import json, sys
+alone, mixed = [{s["name"]: s for s in json.load(open(f))["strategies"]}
+                for f in sys.argv[1:3]]
+r = alone["rightsize-g5"]
+assert abs(r["stranded_instance_hours"] - 8760) < 1e-9, r
+assert abs(r["stranded_commitment_cost"] - 121179.83) < 0.01, r
+assert mixed["rightsize-g5"]["stranded_commitment_cost"] == 0, mixed
+PY
 # recommend says whether the rightsizing pays at on-demand rates, from the
 # same figures: $5,884.65 of p4d.24xlarge against $1,617.65 of g5.xlarge
 GPUPLAN_TODAY=2026-11-21 "$bin" recommend --quiet --trace "$dir/trace.csv" \

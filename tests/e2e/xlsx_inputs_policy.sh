@@ -75,6 +75,16 @@ assert got == [
      "spot; checkpoint every 2 h (cost 0.1 h); restart 0.5 h; at most 3 "
      "interruptions or when 6 h of slack is at risk, then on demand"),
     ("Policy, spot, inference", od)], got
+# and each lever strategy's levers, as the scenario gives them
+ws = openpyxl.load_workbook("%s/sample.xlsx" % d)["Inputs"]
+levers = [(r[0], r[1]) for r in ws.iter_rows(values_only=True)
+          if isinstance(r[0], str) and r[0].startswith("Levers, ")]
+assert levers == [
+    ("Levers, autoscale-inference", "autoscale instance_type=g6e.xlarge at "
+     "85% util, min 4, scale-down delay 1 h"),
+    ("Levers, rightsize-g6e-to-g5", "rightsize g6e.xlarge -> g5.xlarge x2"),
+    ("Levers, migrate-p4d-to-p5", "migrate p4d.24xlarge -> p5.48xlarge x0.35 "
+     "on 2026-05-08T00:00:00Z")], levers
 # the JSON says the same
 odj = {"launch": "on_demand"}
 p = json.load(open("%s/sample.json" % d))["inputs"]["policies"]

@@ -90,8 +90,27 @@ typedef struct gp_ledger_commitment {
     double od_equiv_covered;
 } gp_ledger_commitment;
 
+/* What a strategy's levers did (levers.h); all zero without levers. */
+typedef struct gp_ledger_levers {
+    bool any;
+    bool autoscale, rightsize, migrate; /* which were pulled */
+    char what[512];                     /* gp_levers_describe */
+    /* autoscale: instance-hours of the matching series as recorded and
+     * as served in the window; series-hours that used assumed_util, and
+     * those with no gpu_util kept as recorded */
+    double autoscale_recorded_ih, autoscale_served_ih;
+    double autoscale_assumed_hours, autoscale_unknown_hours;
+    /* [0] rightsize, [1] migrate: instance-hours of `from` moved in the
+     * window and the instance-hours of `to` they became */
+    double moved_ih[2], moved_to_ih[2];
+    /* reservations the moves leave without usage, from the move to the
+     * end of their terms (the window's part is also in total_cost) */
+    double stranded_commitment_cost, stranded_instance_hours;
+} gp_ledger_levers;
+
 typedef struct gp_ledger {
     char *strategy;
+    gp_ledger_levers levers;
     int64_t start_hour; /* window */
     size_t n_hours;
     gp_ledger_hour *hours;

@@ -422,11 +422,45 @@ bool gp_pricing_region_upper(const gp_pricing *p, const char *r, char *lower,
 bool gp_reserved_covers(const gp_catalog *cat, const gp_instance_type *it,
                         const gp_catalog *pcat, const gp_instance_type *pt);
 
+/* What-if levers of a strategy (SPEC 7.5; levers.h applies them). */
+typedef enum gp_lever_key {
+    GP_LEVER_TEAM,
+    GP_LEVER_PROJECT,
+    GP_LEVER_INSTANCE_TYPE
+} gp_lever_key;
+
+/* `autoscale`: the matching inference series served at target_util
+ * percent, never under min_instances, a scale-down held for
+ * scale_down_delay_h hours; hours without gpu_util use assumed_util
+ * (percent) when given, else keep their recorded count. */
+typedef struct gp_autoscale {
+    bool on;
+    gp_lever_key key;
+    char value[64];
+    double target_util, min_instances, scale_down_delay_h;
+    bool has_assumed_util;
+    double assumed_util;
+} gp_autoscale;
+
+/* `rightsize` and `migrate`: demand of type `from` moved to type `to`,
+ * `equivalence` instances of `to` for one of `from`, from time `at`
+ * (rightsize: from the start) for the workloads in `workloads` (a bit
+ * per gp_workload). */
+typedef struct gp_move {
+    bool on;
+    char from[64], to[64];
+    double equivalence;
+    unsigned workloads;
+    int64_t at;
+} gp_move;
+
 typedef struct gp_strategy {
     char *name;
     gp_commitment *add_commitments;
     size_t n_add;
     gp_policy policy[2]; /* by workload: training, inference; merged */
+    gp_autoscale autoscale;
+    gp_move rightsize, migrate;
 } gp_strategy;
 
 /* A scenario's override of classify's GPU-class prior (`classify.priors`):

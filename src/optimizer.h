@@ -98,6 +98,12 @@ enum {
 };
 typedef struct gp_opt_choices {
     unsigned terms, payments, instruments;
+    /* a scenario whose strategies migrate a type (SPEC 7.5), or NULL: a
+     * reservation of that type bought at buy_at (epoch seconds) must pay
+     * for itself over the hours before the migration, its stranded hours
+     * after it counted */
+    const gp_scenario *migrations;
+    int64_t buy_at;
 } gp_opt_choices;
 
 /* gp_opt_build with the choices spelled out (gp_opt_build is this with

@@ -108,6 +108,34 @@ static gp_status add_plan(gp_opt *o, gp_plan_kind kind, const char *provider,
     return GP_OK;
 }
 
+/* What a commitment of `term_years` on type `it`, bought at ch->buy_at,
+ * costs per hour it can be used, as a multiple of its own rate: 1, or,
+ * when a strategy of ch->migrations moves the type before the term ends,
+ * the term's hours over those before the move (INFINITY when none).  A
+ * family plan (family true) strands only when the move leaves the
+ * family. */
+static double stranded_factor(const gp_instance_type *it, int term_years,
+                              bool family, const gp_opt_choices *ch)
+{
+    const gp_scenario *s = ch->migrations;
+    double term_h = term_years * 8760.0, usable = term_h;
+    size_t fl = strlen(it->family);
+
+    for (size_t k = 0; s && k < s->n_strategies; k++) {
+        const gp_move *m = &s->strategies[k].migrate;
+        if (!m->on || strcmp(m->from, it->name) != 0 ||
+            (family && strncmp(m->to, it->family, fl) == 0 &&
+             m->to[fl] == '.'))
+            continue;
+        double before = (double)(m->at - ch->buy_at) / 3600.0;
+        if (before < usable)
+            usable = before > 0 ? before : 0;
+    }
+    if (usable >= term_h)
+        return 1;
+    return usable > 0 ? term_h / usable : INFINITY;
+}
+
 /* The cheapest allowed (term, payment) for a plan to buy: the one whose
  * rates, weighted by the demand they would apply to, are lowest. */
 static bool best_plan_offer(const gp_opt *o, gp_plan_kind kind,
@@ -134,11 +162,16 @@ static bool best_plan_offer(const gp_opt *o, gp_plan_kind kind,
                 double use = 0;
                 for (size_t h = 0; h < o->n_hours; h++)
                     use += pool->demand[h];
+                /* a family plan a migration leaves strands its hours
+                 * after it (SPEC 7.5); a compute plan follows the usage */
+                double f = kind == GP_PLAN_FAMILY
+                               ? stranded_factor(pool->type, t, true, ch)
+                               : 1;
                 for (size_t j = 0; j < pool->type->n_plans; j++) {
                     const gp_plan_offer *of = &pool->type->plans[j];
                     if (of->kind == kind && of->term_years == t &&
                         of->payment == (gp_payment)pm && of->hourly > 0) {
-                        num += use * of->hourly / pool->od;
+                        num += use * of->hourly * f / pool->od;
                         den += use;
                         per_od += use / pool->od;
                     }
@@ -148,7 +181,7 @@ static bool best_plan_offer(const gp_opt *o, gp_plan_kind kind,
              * upfront: a later offer must be cheaper by more than the
              * catalog's rounding (see the reservations below); the rates
              * here are shares of on-demand, so SAME_RATE's $/h are too */
-            if (den > 0 &&
+            if (den > 0 && num / den < 1 &&
                 (!isfinite(best) ||
                  num / den < best - SAME_RATE * (per_od / den + best))) {
                 best = num / den;
@@ -174,6 +207,11 @@ static void choose_reservation(gp_opt_pool *pool, const gp_opt_choices *ch)
     for (size_t k = 0; k < pool->type->n_reserved; k++) {
         const gp_reserved_offer *of = &pool->type->reserved[k];
         double eff = gp_reserved_effective_hourly(of);
+        /* a migration strands the hours after it: the offer must pay
+         * over those before */
+        if (eff * stranded_factor(pool->type, of->term_years, false, ch) >=
+            pool->od)
+            continue;
         if (!term_allowed(ch, of->term_years) ||
             !payment_allowed(ch->payments, of->payment) || eff >= pool->od)
             continue;
@@ -315,7 +353,7 @@ gp_status gp_opt_build(gp_opt **out, const gp_trace *trace,
                        const gp_pricing *pricing, const gp_run_spec *spec,
                        int max_term, unsigned payments, gp_error *err)
 {
-    gp_opt_choices ch = {GP_TERM_BIT(1), payments, GP_BUY_ALL};
+    gp_opt_choices ch = {GP_TERM_BIT(1), payments, GP_BUY_ALL, NULL, 0};
     if (max_term >= 3)
         ch.terms |= GP_TERM_BIT(3);
     if (max_term < 1)

@@ -69,7 +69,8 @@ static gp_status buy_optimum(struct replay *r, const gp_trace *t, int64_t T,
                              int64_t from, size_t n, gp_error *err)
 {
     gp_run_spec spec = r->base;
-    gp_opt_choices ch = {r->pp->terms, 1u << r->pp->payment, GP_BUY_ALL};
+    gp_opt_choices ch = {r->pp->terms, 1u << r->pp->payment, GP_BUY_ALL,
+                         NULL, 0};
     gp_opt *o = NULL;
     gp_commitment *c = NULL;
     size_t nc = 0;

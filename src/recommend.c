@@ -8,6 +8,7 @@
  */
 #include "recommend_internal.h"
 #include "forecast.h"
+#include "levers.h"
 #include "util.h"
 
 #include <math.h>
@@ -546,6 +547,7 @@ gp_status gp_recommend(const gp_trace *trace, const gp_pricing *pricing,
     if (st != GP_OK)
         goto fail;
     term_notes(r);
+    gp_levers_notes(trace, pricing, s, r->start_hour, r->n_hours, &r->notes);
     *out = r;
     return GP_OK;
 fail:

@@ -116,13 +116,17 @@ gp_opt_choices gp_rec_choices(const struct ctx *c, int max_term,
     const gp_recommend_options *u = c->opt;
     unsigned terms = GP_TERM_BIT(1) | (max_term >= 3 ? GP_TERM_BIT(3) : 0);
     gp_opt_choices ch = {terms & u->terms, payments & u->payments,
-                         u->instruments & GP_BUY_ALL};
+                         u->instruments & GP_BUY_ALL, NULL, 0};
     if (max_term < 1)
         ch.terms = 0;
     else if (!ch.terms)
         ch.terms = u->terms;
     if (!ch.payments)
         ch.payments = u->payments;
+    /* reservations of a type a strategy migrates count its stranded
+     * hours (SPEC 7.5) */
+    ch.migrations = c->scenario;
+    ch.buy_at = c->start_hour * 3600;
     return ch;
 }
 

@@ -38,8 +38,9 @@ static const char *const workload_policy_keys[] = {"launch",
                                                    "fallback",
                                                    "terminate_idle_h",
                                                    NULL};
-static const char *const strategy_keys[] = {"name", "add_commitments", "policy",
-                                            NULL};
+static const char *const strategy_keys[] = {
+    "name", "add_commitments", "policy", "autoscale", "rightsize", "migrate",
+    NULL};
 static const char *const growth_keys[] = {"training", "inference", NULL};
 static const char *const monte_carlo_keys[] = {"runs", "seed", NULL};
 
@@ -265,7 +266,8 @@ static gp_status parse_strategy(gp_jdoc *d, const json_t *js, gp_scenario *s)
     if ((st = gp_scenario_parse_commitments(d, js, "add_commitments",
                                             &g->add_commitments,
                                             &g->n_add)) != GP_OK ||
-        (st = parse_policy(d, js, g->policy)) != GP_OK)
+        (st = parse_policy(d, js, g->policy)) != GP_OK ||
+        (st = gp_scenario_parse_levers(d, js, g)) != GP_OK)
         return st;
     return GP_OK;
 }

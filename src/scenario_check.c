@@ -437,6 +437,9 @@ static gp_status scenario_check(const gp_scenario *s, const gp_pricing *p,
         gp_jdoc_push_key(&d, "add_commitments");
         st = check_commitments(&d, p, g->add_commitments, g->n_add,
                                s->discount, w);
+        d.depth = 2; /* strategies[k - 1] */
+        if (st == GP_OK)
+            st = gp_jdoc_go_on(&d, gp_scenario_check_levers(&d, p, g), 2);
     }
     if (st == GP_OK && all && all->count > first) {
         *err = all->items[first];

@@ -43,4 +43,14 @@ gp_status gp_scenario_parse_classify(gp_jdoc *d, const json_t *root,
 gp_status gp_scenario_parse_budgets(gp_jdoc *d, const json_t *root,
                                     gp_scenario *s);
 
+/* Reads a strategy's levers, `autoscale`, `rightsize` and `migrate`,
+ * into g (scenario_levers.c). */
+gp_status gp_scenario_parse_levers(gp_jdoc *d, const json_t *js,
+                                   gp_strategy *g);
+
+/* Checks a strategy's levers against the catalogs: the types rightsize
+ * and migrate name are sold (the current path is the strategy). */
+gp_status gp_scenario_check_levers(gp_jdoc *d, const gp_pricing *p,
+                                   const gp_strategy *g);
+
 #endif

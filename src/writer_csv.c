@@ -309,6 +309,40 @@ static gp_status write_commitments(FILE *f, void *ctx)
     return ferror(f) ? GP_ERR_IO : GP_OK;
 }
 
+/* levers.csv: what each strategy's levers did (levers.h), one row per
+ * strategy that pulled any, with the keys of simulate's JSON. */
+static gp_status write_levers(FILE *f, void *ctx)
+{
+    struct tables *tb = ctx;
+    fputs("strategy,levers,autoscale_recorded_instance_hours,"
+          "autoscale_served_instance_hours,autoscale_assumed_util_hours,"
+          "autoscale_hours_without_util,rightsize_moved_instance_hours,"
+          "rightsize_new_instance_hours,migrate_moved_instance_hours,"
+          "migrate_new_instance_hours,stranded_commitment_cost,"
+          "stranded_instance_hours\n",
+          f);
+    for (size_t k = 0; k < tb->n; k++) {
+        const gp_ledger_levers *v = &tb->ledgers[k]->levers;
+        if (!v->any)
+            continue;
+        text(f, tb->ledgers[k]->strategy);
+        fputc(',', f);
+        text(f, v->what);
+        num(f, v->autoscale_recorded_ih);
+        num(f, v->autoscale_served_ih);
+        num(f, v->autoscale_assumed_hours);
+        num(f, v->autoscale_unknown_hours);
+        for (int m = 0; m < 2; m++) {
+            num(f, v->moved_ih[m]);
+            num(f, v->moved_to_ih[m]);
+        }
+        num(f, v->stranded_commitment_cost);
+        num(f, v->stranded_instance_hours);
+        fputc('\n', f);
+    }
+    return ferror(f) ? GP_ERR_IO : GP_OK;
+}
+
 /* Adds DIR/name, written by `write`, to the set (creating DIR, which the
  * set removes again if it made it and the set fails). */
 static gp_status add_table(gp_file_set *set, const char *dir,
@@ -344,6 +378,11 @@ gp_status gp_csv_write_ledgers(gp_file_set *set, const char *dir,
     for (size_t i = 0; st == GP_OK && i < sizeof files / sizeof files[0];
          i++)
         st = add_table(set, dir, files[i].name, files[i].write, &tb, err);
+    bool levers = false;
+    for (size_t i = 0; i < n; i++)
+        levers |= ledgers[i]->levers.any;
+    if (st == GP_OK && levers)
+        st = add_table(set, dir, "levers.csv", write_levers, &tb, err);
     return st;
 }
 

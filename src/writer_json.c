@@ -168,6 +168,7 @@ json_t *gp_json_ledger(const gp_ledger *l, const gp_trace *t)
     json_object_set_new(
         s, "idle_terminated_instance_hours",
         gp_json_number_or_null(l->idle_terminated_instance_hours));
+    gp_json_levers(s, &l->levers);
     ledger_months(months, l);
     json_object_set_new(s, "months", months);
     for (size_t i = 0; i < l->n_commitments; i++)

@@ -185,6 +185,43 @@ static void warn_spot_estimates(gp_run_info *info, const gp_ledger *l,
 }
 
 /* Says which estimated numbers a run's ledgers rest on. */
+/* Warns of a strategy's levers that assumed a utilization, kept hours
+ * without one, or changed nothing. */
+static void warn_levers(gp_run_info *info, const gp_ledger *l,
+                        const gp_strategy *sg)
+{
+    const gp_ledger_levers *v = &l->levers;
+    const gp_move *moves[2] = {&sg->rightsize, &sg->migrate};
+    static const char *const names[2] = {"rightsize", "migrate"};
+
+    if (!v->any)
+        return;
+    if (v->autoscale && v->autoscale_recorded_ih <= 0)
+        gp_warnings_add(&info->warnings,
+                        "strategy %s: autoscale matches no inference usage "
+                        "in the window",
+                        l->strategy);
+    if (v->autoscale_assumed_hours > 0)
+        gp_warnings_add(&info->warnings,
+                        "strategy %s: autoscale assumed a gpu_util of %g%% "
+                        "in %.0f series-hours that had none",
+                        l->strategy, sg->autoscale.assumed_util,
+                        v->autoscale_assumed_hours);
+    if (v->autoscale_unknown_hours > 0)
+        gp_warnings_add(&info->warnings,
+                        "strategy %s: autoscale kept the recorded instance "
+                        "count in %.0f series-hours without gpu_util (the "
+                        "scenario's autoscale.assumed_util would scale "
+                        "them)",
+                        l->strategy, v->autoscale_unknown_hours);
+    for (int k = 0; k < 2; k++)
+        if (moves[k]->on && v->moved_ih[k] <= 0)
+            gp_warnings_add(&info->warnings,
+                            "strategy %s: %s moves nothing: no usage of %s "
+                            "it applies to in the window",
+                            l->strategy, names[k], moves[k]->from);
+}
+
 void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
                       size_t n)
 {
@@ -193,6 +230,7 @@ void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
         const gp_strategy *sg = &info->scenario->strategies[k];
         warn_estimated_rates(info, l);
         warn_left_on_demand(info, l, sg);
+        warn_levers(info, l, sg);
         if (l->cost[GP_MODEL_SPOT] > 0)
             warn_spot_estimates(info, l, sg);
     }

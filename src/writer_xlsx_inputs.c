@@ -4,6 +4,7 @@
  * the assumptions every number rests on.
  */
 #include "classify.h"
+#include "levers.h"
 #include "recommend.h"
 #include "util.h"
 #include "writer_xlsx.h"
@@ -173,6 +174,13 @@ static size_t inputs_scenario(gp_xl *x, xl_sheet *s, size_t row)
                      gp_workload_name((gp_workload)w));
             gp_xl_text(s, row, 0, k, x->f.label);
             gp_policy_describe(&sg->policy[w], buf, sizeof buf);
+            gp_xl_text_capped(s, row++, 1, buf, x->f.text);
+        }
+        /* its levers (levers.h), when it pulls any */
+        if (k && gp_strategy_has_levers(sg)) {
+            snprintf(k, len, "Levers, %s", sg->name);
+            gp_xl_text(s, row, 0, k, x->f.label);
+            gp_levers_describe(sg, buf, sizeof buf);
             gp_xl_text_capped(s, row++, 1, buf, x->f.text);
         }
         gp_free(k);

@@ -69,16 +69,17 @@ static size_t plans_of_recommendation(gp_xl *x, xl_sheet *s, size_t row)
     return row;
 }
 
-/* The strategies side by side from `row`, the table's header row;
- * returns its last row. */
-static size_t plans_of_strategies(gp_xl *x, xl_sheet *s, size_t row)
+/* The strategies ledgers[0..n) side by side from `row`, the table's
+ * header row; returns its last row. */
+static size_t strategies_table(gp_xl *x, xl_sheet *s, size_t row,
+                               gp_ledger *const *ledgers, size_t n)
 {
     /* columns: five totals, the models, then AFTER and four more */
     enum { AFTER = 5 + GP_N_MODELS };
-    const char *h[AFTER + 5] = {"Strategy", "Total cost", "All on-demand cost",
+    const char *h[AFTER + 8] = {"Strategy", "Total cost", "All on-demand cost",
                                 "Savings", "Savings %"};
-    const gp_report *r = x->r;
-    size_t first;
+    size_t first, cols = AFTER + 5;
+    bool levers = false;
 
     for (int k = 0; k < GP_N_MODELS; k++)
         h[5 + k] = gp_models[k]->title;
@@ -87,13 +88,19 @@ static size_t plans_of_strategies(gp_xl *x, xl_sheet *s, size_t row)
     h[AFTER + 2] = "Coverage";
     h[AFTER + 3] = "Useful GPU-hours";
     h[AFTER + 4] = "Cost per useful GPU-hour";
+    /* the levers' columns (levers.h) when a strategy pulls one */
+    for (size_t i = 0; i < n; i++)
+        levers |= ledgers[i]->levers.any;
+    if (levers) {
+        h[AFTER + 5] = "Levers";
+        h[AFTER + 6] = "Stranded commitment cost";
+        h[AFTER + 7] = "Stranded instance-hours";
+        cols = AFTER + 8;
+    }
 
-    gp_xl_heading(x, s, "Strategies side by side",
-                  "the scenario's baseline and every strategy it names, "
-                  "billed over the same window");
     first = row;
-    for (size_t i = 0; i < r->n_ledgers; i++) {
-        const gp_ledger *l = r->ledgers[i];
+    for (size_t i = 0; i < n; i++) {
+        const gp_ledger *l = ledgers[i];
         row++;
         gp_xl_ledger_head(x, s, row, l);
         for (int k = 0; k < GP_N_MODELS; k++)
@@ -103,9 +110,42 @@ static size_t plans_of_strategies(gp_xl *x, xl_sheet *s, size_t row)
         gp_xl_num(s, row, AFTER + 2, l->coverage, x->f.pct);
         gp_xl_num(s, row, AFTER + 3, l->useful_gpu_hours, x->f.num);
         gp_xl_num(s, row, AFTER + 4, l->cost_per_useful_gpu_hour, x->f.money);
+        if (levers && l->levers.any) {
+            gp_xl_text(s, row, AFTER + 5, l->levers.what, x->f.text);
+            gp_xl_num(s, row, AFTER + 6, l->levers.stranded_commitment_cost,
+                      x->f.money);
+            gp_xl_num(s, row, AFTER + 7, l->levers.stranded_instance_hours,
+                      x->f.num);
+        }
     }
-    gp_xl_table(x, s, first, row, 0, h, AFTER + 5);
+    gp_xl_table(x, s, first, row, 0, h, cols);
     return row;
+}
+
+/* simulate's strategies side by side from `row`; returns its last row. */
+static size_t plans_of_strategies(gp_xl *x, xl_sheet *s, size_t row)
+{
+    gp_xl_heading(x, s, "Strategies side by side",
+                  "the scenario's baseline and every strategy it names, "
+                  "billed over the same window");
+    return strategies_table(x, s, row, x->r->ledgers, x->r->n_ledgers);
+}
+
+/* A recommendation's workbook: the scenario's strategies, as simulate
+ * bills them, under what the plans buy (from `row`). */
+static void plans_scenario_strategies(gp_xl *x, xl_sheet *s, size_t row)
+{
+    const gp_run_info *info = x->r->info;
+
+    if (!info || info->n_strategies < 2)
+        return;
+    worksheet_write_string(s->ws, (lxw_row_t)row++, 0,
+                           "The scenario's strategies side by side (as "
+                           "simulate bills them: its levers, policies and "
+                           "commitments; the plans above are bought for "
+                           "the baseline)",
+                           x->f.h2);
+    strategies_table(x, s, row, info->strategies, info->n_strategies);
 }
 
 /* A column chart of the cost and savings of the table over rows
@@ -137,8 +177,9 @@ static void plans_chart(gp_xl *x, xl_sheet *s, size_t first, size_t row)
 }
 
 /* "What each plan buys": every commitment of the three plans, in a table
- * 22 rows under the one that ends at `row` (below the chart). */
-static void plans_commitments(gp_xl *x, xl_sheet *s, size_t row)
+ * 22 rows under the one that ends at `row` (below the chart); returns its
+ * last row. */
+static size_t plans_commitments(gp_xl *x, xl_sheet *s, size_t row)
 {
     static const char *const h[] = {"Plan",
                                     "Type",
@@ -196,6 +237,7 @@ static void plans_commitments(gp_xl *x, xl_sheet *s, size_t row)
     else
         worksheet_write_string(s->ws, (lxw_row_t)crow, 0,
                                "no plan buys a commitment", x->f.note);
+    return crow;
 }
 
 /* Plans side by side (recommend) or strategies side by side (simulate),
@@ -222,7 +264,7 @@ void gp_xl_sheet_plans(gp_xl *x)
     }
     plans_chart(x, &s, first, row);
     if (r->rec)
-        plans_commitments(x, &s, row);
+        plans_scenario_strategies(x, &s, plans_commitments(x, &s, row) + 3);
     worksheet_freeze_panes(s.ws, 4, 1);
     gp_xl_fit(&s);
 }

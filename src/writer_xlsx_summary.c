@@ -221,6 +221,48 @@ static size_t summary_headline(gp_xl *x, xl_sheet *s, size_t row, size_t hours,
     return row + 1;
 }
 
+/* The strategies l[0..n) in a table from `row` under heading `title`;
+ * returns the next free row. */
+static size_t summary_strategies(gp_xl *x, xl_sheet *s, size_t row,
+                                 gp_ledger *const *l, size_t n,
+                                 const char *title)
+{
+    static const char *const h[] = {"Strategy",           "Total cost",
+                                    "All on-demand cost", "Savings",
+                                    "Savings %",          "Coverage"};
+    worksheet_write_string(s->ws, (lxw_row_t)row++, 0, title, x->f.h2);
+    size_t head = row;
+    for (size_t i = 0; i < n; i++) {
+        row++;
+        gp_xl_ledger_head(x, s, row, l[i]);
+        gp_xl_num(s, row, 5, l[i]->coverage, x->f.pct);
+    }
+    gp_xl_table(x, s, head, row, 0, h, 6);
+    return row + 2;
+}
+
+/* A recommendation's workbook: the scenario's strategies as simulate
+ * bills them (Plans shows them too), the cheapest named; returns the
+ * next free row. */
+static size_t summary_scenario_strategies(gp_xl *x, xl_sheet *s, size_t row)
+{
+    const gp_run_info *info = x->r->info;
+    char title[256];
+    size_t best = 0;
+
+    if (!info || info->n_strategies < 2)
+        return row;
+    for (size_t i = 1; i < info->n_strategies; i++)
+        if (info->strategies[i]->total_cost <
+            info->strategies[best]->total_cost)
+            best = i;
+    snprintf(title, sizeof title,
+             "The scenario's strategies (see Plans): the cheapest is %s",
+             info->strategies[best]->strategy);
+    return summary_strategies(x, s, row, info->strategies,
+                              info->n_strategies, title);
+}
+
 /* Top actions (recommend) or the strategies (simulate). */
 static size_t summary_actions(gp_xl *x, xl_sheet *s, size_t row)
 {
@@ -239,7 +281,7 @@ static size_t summary_actions(gp_xl *x, xl_sheet *s, size_t row)
                                    "nothing to buy: no commitment would pay "
                                    "for itself",
                                    x->f.note);
-            return row + 2;
+            return summary_scenario_strategies(x, s, row + 2);
         }
         size_t head = row;
         for (size_t i = 0; i < n; i++) {
@@ -263,22 +305,10 @@ static size_t summary_actions(gp_xl *x, xl_sheet *s, size_t row)
                       x->f.pct);
         }
         gp_xl_table(x, s, head, row, 0, h, 5);
-        return row + 2;
+        return summary_scenario_strategies(x, s, row + 2);
     }
-    static const char *const h[] = {"Strategy",           "Total cost",
-                                    "All on-demand cost", "Savings",
-                                    "Savings %",          "Coverage"};
-    worksheet_write_string(s->ws, (lxw_row_t)row++, 0, "Strategies (see Plans)",
-                           x->f.h2);
-    size_t head = row;
-    for (size_t i = 0; i < r->n_ledgers; i++) {
-        const gp_ledger *l = r->ledgers[i];
-        row++;
-        gp_xl_ledger_head(x, s, row, l);
-        gp_xl_num(s, row, 5, l->coverage, x->f.pct);
-    }
-    gp_xl_table(x, s, head, row, 0, h, 6);
-    return row + 2;
+    return summary_strategies(x, s, row, r->ledgers, r->n_ledgers,
+                              "Strategies (see Plans)");
 }
 
 /* The what-if block of a recommendation that buys something: input

@@ -55,6 +55,10 @@ typedef struct gp_run_info {
     /* the scenario's budgets against each ledger, in the ledgers' order
      * (the Budgets sheet), or NULL */
     const struct gp_budget_report *budgets;
+    /* recommend's workbook: the scenario's strategies billed (baseline
+     * first), which Plans and Summary show beside the plans; NULL: none */
+    gp_ledger *const *strategies;
+    size_t n_strategies;
 } gp_run_info;
 
 /* Text from the library with its run parameters shown as info says
@@ -96,6 +100,10 @@ json_t *gp_json_commitment(const gp_commitment *c);
 /* One strategy as SPEC section 5 names its keys, plus months and
  * commitments. */
 json_t *gp_json_ledger(const gp_ledger *l, const gp_trace *t);
+/* Adds to strategy object s what its levers did (`levers`,
+ * `stranded_commitment_cost`, `stranded_instance_hours`), when it pulled
+ * any (writer_json_levers.c). */
+void gp_json_levers(json_t *s, const gp_ledger_levers *v);
 
 /* One workload's policy: its launch and, only when it launches on spot,
  * the settings that then matter (checkpoint, restart, interruptions,

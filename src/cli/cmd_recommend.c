@@ -11,6 +11,7 @@
 #include "progress.h"
 #include "forecast.h"
 #include "idle.h"
+#include "levers.h"
 #include "recommend.h"
 #include "report.h"
 #include "writers.h"
@@ -350,6 +351,52 @@ static void recommend_warn(recommend_run *run)
     }
 }
 
+/* The scenario's strategies, as simulate bills them (levers.h), over
+ * the window the plan was billed in (pl), into a new array *out (NULL
+ * when the scenario has none beyond the baseline or no plan was billed),
+ * for the workbook's Plans and Summary. */
+static gp_status bill_scenario_strategies(recommend_run *run,
+                                          const gp_ledger *pl,
+                                          gp_ledger ***out)
+{
+    const gp_inputs *in = run->in;
+    size_t n = in->scenario->n_strategies;
+    gp_engine_options opt;
+    gp_status st = GP_OK;
+
+    *out = NULL;
+    if (n < 2 || !pl || !run->cli->out)
+        return GP_OK;
+    gp_engine_options_init(&opt);
+    opt.window_start = pl->start_hour * 3600;
+    opt.window_end = (pl->start_hour + (int64_t)pl->n_hours) * 3600;
+    opt.mc_runs = (int)run->cli->runs;
+    opt.mc_seed = run->cli->seed;
+    opt.threads = run->cli->threads;
+    *out = gp_calloc(n, sizeof **out);
+    if (!*out) {
+        gp_error_set(run->err, NULL, 0, 0, NULL, "out of memory");
+        return GP_ERR_NOMEM;
+    }
+    for (size_t i = 0; st == GP_OK && i < n; i++) {
+        gp_run_spec spec;
+        st = gp_run_spec_init(&spec, in->trace, in->scenario, i, &opt,
+                              run->err);
+        if (st == GP_OK)
+            st = gp_levers_run(in->trace, in->pricing, in->scenario, i, &spec,
+                               &(*out)[i], run->err);
+    }
+    return st;
+}
+
+/* Frees the n ledgers of l and l. */
+static void free_ledgers(gp_ledger **l, size_t n)
+{
+    for (size_t i = 0; l && i < n; i++)
+        gp_ledger_free(l[i]);
+    gp_free(l);
+}
+
 /* The workbook and the CSV tables, which show the plan billed.  Returns
  * GP_OK or the error in run->err. */
 static gp_status write_files(recommend_run *run, gp_progress *pr)
@@ -366,6 +413,11 @@ static gp_status write_files(recommend_run *run, gp_progress *pr)
      * forward plan bills no ledger, and its ledger tables are written
      * with their header alone, so that none of an earlier run is left
      * in DIR beside the plan */
+    gp_ledger **strategies = NULL;
+    if (wst == GP_OK)
+        wst = bill_scenario_strategies(run, pl[0], &strategies);
+    run->info.strategies = strategies;
+    run->info.n_strategies = strategies ? in->scenario->n_strategies : 0;
     gp_file_set set = {0};
     if (wst == GP_OK && cli->csv_dir)
         wst = gp_csv_write_ledgers(&set, cli->csv_dir, pl, pl[0] ? 2 : 0,
@@ -395,6 +447,9 @@ static gp_status write_files(recommend_run *run, gp_progress *pr)
     gp_file_set_abort(&set);
     gp_ledger_free(pl[0]);
     gp_ledger_free(pl[1]);
+    run->info.strategies = NULL;
+    run->info.n_strategies = 0;
+    free_ledgers(strategies, in->scenario->n_strategies);
     return wst;
 }
 

@@ -10,6 +10,7 @@
 #include "engine.h"
 #include "forecast.h"
 #include "idle.h"
+#include "levers.h"
 #include "model.h"
 #include "policy.h"
 #include "progress.h"
@@ -192,12 +193,60 @@ static void print_util_note(const gp_trace *t)
                t->gpu_hours_without_util);
 }
 
+/* What each strategy's levers did (levers.h), against the baseline, and
+ * the cheapest strategy. */
+static void print_levers(gp_ledger *const *l, size_t n)
+{
+    char m[3][32];
+    size_t best = 0;
+    bool any = false;
+
+    for (size_t i = 0; i < n; i++) {
+        any |= l[i]->levers.any;
+        if (l[i]->total_cost < l[best]->total_cost)
+            best = i;
+    }
+    if (!any)
+        return;
+    printf("\nlevers:\n");
+    for (size_t i = 0; i < n; i++) {
+        const gp_ledger_levers *v = &l[i]->levers;
+        if (!v->any)
+            continue;
+        double saved = l[0]->total_cost - l[i]->total_cost;
+        gp_format_money(fabs(saved), m[0], sizeof m[0]);
+        printf("  %s: %s; %s %s %s %s\n", l[i]->strategy, v->what,
+               saved < 0 ? "costs" : "saves", m[0],
+               saved < 0 ? "more than" : "against", l[0]->strategy);
+        if (v->autoscale)
+            printf("    autoscale: %.1f instance-hours served instead of "
+                   "%.1f\n",
+                   v->autoscale_served_ih, v->autoscale_recorded_ih);
+        for (int k = 0; k < 2; k++)
+            if (k == 0 ? v->rightsize : v->migrate)
+                printf("    %s: %.1f instance-hours moved, %.1f of the new "
+                       "type billed\n",
+                       k == 0 ? "rightsize" : "migrate", v->moved_ih[k],
+                       v->moved_to_ih[k]);
+        if (v->migrate || v->stranded_instance_hours > 0) {
+            gp_format_money(v->stranded_commitment_cost, m[1], sizeof m[1]);
+            printf("    stranded commitment: %s, %.1f instance-hours of "
+                   "reservations left without usage from the move to the "
+                   "end of their terms\n",
+                   m[1], v->stranded_instance_hours);
+        }
+    }
+    gp_format_money(l[best]->total_cost, m[2], sizeof m[2]);
+    printf("  cheapest: %s (%s)\n", l[best]->strategy, m[2]);
+}
+
 /* The terminal tables: one row per strategy, then the parts of each. */
 static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
 {
     print_strategies(in, l, n);
     print_parts(l, n);
     print_spot(l, n);
+    print_levers(l, n);
     print_util_note(in->trace);
 }
 
@@ -262,7 +311,8 @@ static gp_status idle_savings(const gp_inputs *in, const gp_engine_options *opt,
             return st;
         spec.policy[0].terminate_idle_h = 0;
         spec.policy[1].terminate_idle_h = 0;
-        st = gp_engine_run(in->trace, in->pricing, &spec, &kept, err);
+        st = gp_levers_run(in->trace, in->pricing, in->scenario, i, &spec,
+                           &kept, err);
         if (st != GP_OK)
             return st;
         saved[i] = kept->total_cost - l[i]->total_cost;
@@ -281,7 +331,8 @@ static gp_status bill_strategies(const gp_inputs *in,
         gp_status st =
             gp_run_spec_init(&spec, in->trace, in->scenario, i, opt, err);
         if (st == GP_OK)
-            st = gp_engine_run(in->trace, in->pricing, &spec, &ledgers[i], err);
+            st = gp_levers_run(in->trace, in->pricing, in->scenario, i, &spec,
+                               &ledgers[i], err);
         if (st != GP_OK)
             return st;
     }

@@ -1,16 +1,19 @@
 #!/bin/sh
 # Every scenario in scenarios/ is also an example for users, so each is run
-# here as the README shows it: validate and simulate on the bundled sample
-# succeed, and simulate bills every strategy the file names.
+# here as the README shows it: validate and simulate on the bundled sample,
+# or on the trace.csv beside the scenario when it has one (the levers'
+# examples), succeed, and simulate bills every strategy the file names.
 set -eu
 bin=$1
 src=$2
 cd "$src"
 n=0
 for f in scenarios/*/scenario.json; do
-    "$bin" validate --quiet --scenario "$f" \
-        --trace scenarios/sample/trace.csv > /dev/null
-    "$bin" simulate --quiet --json --scenario "$f" > /tmp/gpuplan-scn.$$ || {
+    trace=scenarios/sample/trace.csv
+    [ -f "${f%/*}/trace.csv" ] && trace=${f%/*}/trace.csv
+    "$bin" validate --quiet --scenario "$f" --trace "$trace" > /dev/null
+    "$bin" simulate --quiet --json --scenario "$f" --trace "$trace" \
+        > /tmp/gpuplan-scn.$$ || {
         echo "simulate failed on $f"; exit 1; }
     python3 - "$f" /tmp/gpuplan-scn.$$ <<'PY'
 import json, sys

@@ -140,8 +140,8 @@ static void test_both_terms_match_an_independent_mip(void **state)
 {
     (void)state;
     gp_opt_choices both = {GP_TERM_BIT(1) | GP_TERM_BIT(3), 7u,
-                           GP_BUY_RESERVED};
-    gp_opt_choices one = {GP_TERM_BIT(1), 7u, GP_BUY_RESERVED};
+                           GP_BUY_RESERVED, NULL, 0};
+    gp_opt_choices one = {GP_TERM_BIT(1), 7u, GP_BUY_RESERVED, NULL, 0};
     gp_opt *o = build(&both);
     assert_int_equal(o->n_plans, 0); /* reservations only */
     double mine = gp_opt_solve(o);
@@ -163,8 +163,9 @@ static void test_both_terms_match_an_independent_mip(void **state)
 static void test_instruments_limit_what_is_built(void **state)
 {
     (void)state;
-    gp_opt_choices ri = {GP_TERM_BIT(1), 7u, GP_BUY_RESERVED};
-    gp_opt_choices compute = {GP_TERM_BIT(1), 7u, GP_BUY_COMPUTE_PLAN};
+    gp_opt_choices ri = {GP_TERM_BIT(1), 7u, GP_BUY_RESERVED, NULL, 0};
+    gp_opt_choices compute = {GP_TERM_BIT(1), 7u, GP_BUY_COMPUTE_PLAN, NULL,
+                              0};
     gp_opt *o = build(&ri);
     assert_int_equal(o->n_plans, 0);
     gp_opt_free(o);

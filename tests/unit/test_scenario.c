@@ -440,6 +440,42 @@ static void test_scenario_rejects_percent_growth_and_discount(void **state)
                                      "0.12)");
 }
 
+/* The levers' keys (SPEC 7.5): a utilization is a percent (0.7 reads as
+ * a fraction: 0.7 x 100 = 70), autoscale names one series key, a
+ * migration needs its date, rightsize and migrate may not move the same
+ * type in one strategy. */
+static void test_scenario_rejects_bad_levers(void **state)
+{
+    static const char *const cases[][3] = {
+        {"{\"strategies\": [{\"name\": \"a\", \"autoscale\": {\"series\": "
+         "{\"team\": \"t\"}, \"target_util\": 0.7}}]}",
+         "strategies[0].autoscale.target_util",
+         "expected a percent in (1, 100], got 0.7 (a fraction? write 70)"},
+        {"{\"strategies\": [{\"name\": \"a\", \"autoscale\": {\"series\": "
+         "{\"team\": \"t\", \"project\": \"p\"}}}]}",
+         "strategies[0].autoscale.series",
+         "expected one of team, project or instance_type, got 2"},
+        {"{\"strategies\": [{\"name\": \"a\", \"migrate\": {\"from\": "
+         "\"x\", \"to\": \"y\", \"equivalence\": 1}}]}",
+         "strategies[0].migrate.at", "missing required key"},
+        {"{\"strategies\": [{\"name\": \"a\", \"rightsize\": {\"from\": "
+         "\"x\", \"to\": \"x\", \"equivalence\": 6}}]}",
+         "strategies[0].rightsize.to", "moves x to itself"},
+        {"{\"strategies\": [{\"name\": \"a\", \"rightsize\": {\"from\": "
+         "\"x\", \"to\": \"y\", \"equivalence\": 6}, \"migrate\": "
+         "{\"from\": \"x\", \"to\": \"z\", \"equivalence\": 1, \"at\": "
+         "\"2026-01-01\"}}]}",
+         "strategies[0].migrate",
+         "moves x, which rightsize moves too: give each its own strategy"}};
+
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gp_error err = parse_fails(cases[i][0]);
+        assert_string_equal(err.field, cases[i][1]);
+        assert_string_equal(err.message, cases[i][2]);
+    }
+}
+
 static void test_scenario_rejects_unknown_names(void **state)
 {
     gp_error err =
@@ -571,15 +607,32 @@ test_sample_scenario_checks_against_the_bundled_catalogs(void **state)
         fail_msg("%s:%ld:%ld: %s: %s", err.source, err.line, err.column,
                  err.field, err.message);
     /* scenarios/sample/scenario.json as written: the window 2026-05-01 to
-     * 2026-05-15 (date -u -d <day> +%s), one strategy after the baseline,
-     * "train-on-spot", that puts training on spot with a checkpoint every
-     * hour; inference grows 5% a month; 1000 runs, seed 42 */
+     * 2026-05-15 (date -u -d <day> +%s), four strategies after the
+     * baseline: "train-on-spot", that puts training on spot with a
+     * checkpoint every hour, then one per lever (the migration on
+     * 2026-05-08, 1778198400); inference grows 5% a month; 1000 runs,
+     * seed 42 */
     assert_string_equal(s->name, "sample");
     assert_int_equal(s->window_start, 1777593600);
     assert_int_equal(s->window_end, 1778803200);
     assert_int_equal(s->policy[GP_TRAINING].launch, GP_LAUNCH_ON_DEMAND);
-    assert_int_equal(s->n_strategies, 2);
+    assert_int_equal(s->n_strategies, 5);
     assert_string_equal(s->strategies[0].name, "baseline");
+    /* and the three levers as the file gives them (SPEC 7.5) */
+    assert_string_equal(s->strategies[2].name, "autoscale-inference");
+    assert_true(s->strategies[2].autoscale.on);
+    assert_int_equal(s->strategies[2].autoscale.key, GP_LEVER_INSTANCE_TYPE);
+    assert_string_equal(s->strategies[2].autoscale.value, "g6e.xlarge");
+    assert_close(s->strategies[2].autoscale.target_util, 85, 0);
+    assert_close(s->strategies[2].autoscale.min_instances, 4, 0);
+    assert_true(s->strategies[3].rightsize.on);
+    assert_string_equal(s->strategies[3].rightsize.to, "g5.xlarge");
+    assert_close(s->strategies[3].rightsize.equivalence, 2, 0);
+    assert_int_equal(s->strategies[3].rightsize.workloads,
+                     1u << GP_INFERENCE);
+    assert_true(s->strategies[4].migrate.on);
+    assert_close(s->strategies[4].migrate.equivalence, 0.35, 0);
+    assert_int_equal(s->strategies[4].migrate.at, 1778198400);
     assert_string_equal(s->strategies[1].name, "train-on-spot");
     assert_int_equal(s->strategies[1].policy[GP_TRAINING].launch,
                      GP_LAUNCH_SPOT);
@@ -794,6 +847,7 @@ int main(void)
         cmocka_unit_test(
             test_scenario_rejects_a_window_that_ends_before_it_starts),
         cmocka_unit_test(test_scenario_rejects_percent_growth_and_discount),
+        cmocka_unit_test(test_scenario_rejects_bad_levers),
         cmocka_unit_test(test_scenario_rejects_unknown_names),
         cmocka_unit_test(test_scenario_rejects_unknown_keys),
         cmocka_unit_test(test_scenario_limits_monte_carlo_runs),

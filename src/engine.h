@@ -79,6 +79,14 @@ typedef struct gp_ledger_job {
     /* the part of cost_mean billed in the window's hours (all of it
      * unless the run goes past the window's end) */
     double cost_in_window;
+    /* spot availability (SPEC 7.4): hours waited for capacity, what the
+     * fallback to on demand cost (means), the run's deadline in hours
+     * after its start and the share of replays that met it (both < 0
+     * when it has none) */
+    double wait_h_mean;
+    double fallback_cost_mean;
+    double deadline_h;
+    double met_deadline;
 } gp_ledger_job;
 
 /* Use of one commitment over the window. */

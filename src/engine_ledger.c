@@ -204,6 +204,7 @@ static void apply_discount(gp_ledger *l, double f)
         j->cost_p95 *= f;
         j->base_cost *= f;
         j->cost_in_window *= f;
+        j->fallback_cost_mean *= f;
     }
     for (size_t i = 0; i < l->n_commitments; i++) {
         l->commitments[i].cost *= f;

@@ -248,6 +248,9 @@ json_t *gp_json_policy(const gp_policy *p)
                             p->deadline_slack_h >= 0
                                 ? json_real(p->deadline_slack_h)
                                 : json_null());
+        /* only when set: older outputs stay as they were */
+        if (p->deadline_h >= 0)
+            json_object_set_new(o, "deadline_h", json_real(p->deadline_h));
         json_object_set_new(o, "fallback",
                             json_string(gp_launch_name(p->fallback)));
     }
@@ -266,6 +269,9 @@ void gp_policy_describe(const gp_policy *p, char *buf, size_t size)
         if (p->deadline_slack_h >= 0)
             snprintf(deadline, sizeof deadline,
                      " or when %g h of slack is at risk", p->deadline_slack_h);
+        else if (p->deadline_h >= 0)
+            snprintf(deadline, sizeof deadline,
+                     " or when its %g h deadline is at risk", p->deadline_h);
         snprintf(buf, size,
                  "spot; checkpoint every %g h (cost %g h); restart %g h; at "
                  "most %d interruptions%s, then %s",

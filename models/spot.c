@@ -101,7 +101,7 @@ static void simulate(const struct spot_run *r, gsl_rng *rng,
     bool restart = false;
 
     memset(out, 0, sizeof *out);
-    if (gp_spot_wait(r, rng, out, false)) {
+    if (gp_spot_wait(r, rng, out, false, left)) {
         out->fallback_hours = left; /* never ran: no restart */
         left = 0;
     }
@@ -141,7 +141,7 @@ static void simulate(const struct spot_run *r, gsl_rng *rng,
                                           r->slack;
         if (((out->interruptions >= p->max_interruptions || at_risk) &&
              p->fallback == GP_LAUNCH_ON_DEMAND) ||
-            gp_spot_wait(r, rng, out, true)) {
+            gp_spot_wait(r, rng, out, true, left)) {
             /* the rest runs on demand: a restart, then the work */
             out->fallback_restart = R;
             out->fallback_hours = R + left;

@@ -42,11 +42,12 @@ struct replicate {
 
 /* With availability below 1, before run r is launched on spot (ran: it
  * ran on spot before, so a start costs a restart) and after each
- * interruption: waits hour by hour, each hour's capacity there with
- * probability r->avail, adding to out->wait_h.  True when the deadline
- * is at risk first and the run falls back to on demand. */
+ * interruption, with `left` hours of work to do: waits hour by hour, each
+ * hour's capacity there with probability r->avail, adding to
+ * out->wait_h.  True when the deadline is at risk first and the run falls
+ * back to on demand. */
 bool gp_spot_wait(const struct spot_run *r, gsl_rng *rng,
-                  struct replicate *out, bool ran);
+                  struct replicate *out, bool ran, double left);
 
 /* The replay of run r on its availability history r->hist, tick by tick
  * (no random draws: the history is the only source of interruptions). */

@@ -15,10 +15,12 @@
 #define WAIT_MAX_H 87600.0
 
 bool gp_spot_wait(const struct spot_run *r, gsl_rng *rng,
-                  struct replicate *out, bool ran)
+                  struct replicate *out, bool ran, double left)
 {
     const gp_policy *p = r->policy;
     double o = ran ? p->restart_overhead_h : 0;
+    /* the delay so far: the time spent less the work done */
+    double delay = out->spot_hours - (r->work - left);
 
     if (r->avail >= 1)
         return false;
@@ -26,7 +28,7 @@ bool gp_spot_wait(const struct spot_run *r, gsl_rng *rng,
         /* the greedy rule in slack terms: one more hour of waiting, then a
          * start, could take the run past its deadline */
         if (r->has_deadline && p->fallback == GP_LAUNCH_ON_DEMAND &&
-            out->wait_h + out->lost_hours + o + 1 > r->slack + 1e-9)
+            delay + out->wait_h + o + 1 > r->slack + 1e-9)
             return true;
         if (gsl_rng_uniform(rng) < r->avail || out->wait_h >= WAIT_MAX_H)
             return false;

@@ -531,7 +531,8 @@ static gp_status spot_finish(void *state, const gp_model_input *in,
     struct state *s = state;
     double *tot;
 
-    (void)in;
+    if (gp_on_demand_job_rows(in, ledger) != GP_OK)
+        return GP_ERR_NOMEM;
     ledger->jobs = gp_calloc(s->n_runs + 1, sizeof *ledger->jobs);
     tot = gp_malloc((size_t)s->replicates * sizeof *tot);
     if (!ledger->jobs || !tot) {

@@ -53,4 +53,8 @@ bool gp_spot_wait(const struct spot_run *r, gsl_rng *rng,
  * (no random draws: the history is the only source of interruptions). */
 void gp_spot_replay_history(const struct spot_run *r, struct replicate *out);
 
+/* The per-job-run rows of the job runs launched on demand that start in
+ * the window, into l->od_jobs (on_demand_jobs.c). */
+gp_status gp_on_demand_job_rows(const gp_model_input *in, gp_ledger *l);
+
 #endif

@@ -109,6 +109,11 @@ typedef struct gp_ledger {
     size_t n_series;
     gp_ledger_job *jobs;
     size_t n_jobs;
+    /* the job runs launched on demand that start in the window, in the
+     * same shape (one attempt, at the on-demand rate before commitments),
+     * for the per-job-run table */
+    gp_ledger_job *od_jobs;
+    size_t n_od_jobs;
     gp_ledger_commitment *commitments;
     size_t n_commitments;
 

@@ -20,6 +20,7 @@ void gp_ledger_free(gp_ledger *l)
     gp_free(l->months);
     gp_free(l->series);
     gp_free(l->jobs);
+    gp_free(l->od_jobs);
     gp_free(l->commitments);
     gp_free(l);
 }
@@ -196,8 +197,9 @@ static void apply_discount(gp_ledger *l, double f)
     }
     for (size_t i = 0; i < l->n_series; i++)
         l->series[i].cost *= f;
-    for (size_t i = 0; i < l->n_jobs; i++) {
-        gp_ledger_job *j = &l->jobs[i];
+    for (size_t i = 0; i < l->n_jobs + l->n_od_jobs; i++) {
+        gp_ledger_job *j = i < l->n_jobs ? &l->jobs[i]
+                                         : &l->od_jobs[i - l->n_jobs];
         j->failed_attempt_cost_mean *= f;
         j->cost_mean *= f;
         j->cost_p50 *= f;

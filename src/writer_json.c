@@ -129,7 +129,6 @@ json_t *gp_json_ledger(const gp_ledger *l, const gp_trace *t)
     json_t *by = json_object();
     json_t *months = json_array();
     json_t *commits = json_array();
-    (void)t;
 
     if (!s || !by || !months || !commits) {
         json_decref(s);
@@ -174,6 +173,9 @@ json_t *gp_json_ledger(const gp_ledger *l, const gp_trace *t)
         json_array_append_new(commits,
                               commitment_use_json(&l->commitments[i]));
     json_object_set_new(s, "commitments", commits);
+    /* only with job runs: a trace without job_id reads as it did */
+    if (t && l->n_jobs + l->n_od_jobs > 0)
+        json_object_set_new(s, "job_runs", gp_json_job_runs(l, t));
     return s;
 }
 

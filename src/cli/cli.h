@@ -120,6 +120,11 @@ struct gp_command {
 struct gp_classification;
 struct gp_classify_options;
 struct gp_policy_result;
+/* simulate's per-job-run table (print_jobs.c). */
+struct gp_ledger;
+void gp_cli_print_job_runs(const gp_trace *t, struct gp_ledger *const *l,
+                           size_t n);
+
 /* simulate's table of replayed purchase policies (print_policies.c). */
 void gp_cli_print_policies(const struct gp_policy_result *r, size_t n);
 /* The classification options the command line and the scenario give. */

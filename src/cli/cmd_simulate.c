@@ -197,6 +197,7 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
     print_strategies(in, l, n);
     print_parts(l, n);
     print_spot(l, n);
+    gp_cli_print_job_runs(in->trace, l, n);
     print_util_note(in->trace);
 }
 
@@ -472,7 +473,7 @@ const struct gp_command gp_cmd_simulate = {
     "  --json              the SPEC section 5 document on stdout\n"
     "  --out R.xlsx        the Excel workbook for finance (SPEC section 6)\n"
     "  --csv DIR           hourly.csv, monthly.csv, spot_jobs.csv,\n"
-    "                      chargeback.csv, chargeback_summary.csv,\n"
+    "                      job_runs.csv, chargeback.csv, chargeback_summary.csv,\n"
     "                      commitments.csv, idle.csv (policies.csv) in DIR\n"
     "  --idle-threshold PCT, --idle-min-hours H\n"
     "                      idle GPUs: gpu_util below PCT (default 5) for H\n"

@@ -63,6 +63,12 @@ gp_status gp_import_aws_offer(const gp_import_options *opt, FILE *out,
 gp_status gp_import_spot_advisor(const gp_import_options *opt, FILE *out,
                                  gp_error *err);
 
+/* Spot capacity and interruptions: import_spot.c */
+gp_status gp_import_spot_availability(const gp_import_options *opt, FILE *out,
+                                      gp_error *err);
+gp_status gp_import_spot_events(const gp_import_options *opt, FILE *out,
+                                gp_error *err);
+
 /* Billing exports: import_billing.c */
 gp_status gp_import_focus(const gp_import_options *opt, FILE *out,
                           gp_error *err);

@@ -198,11 +198,15 @@ static gp_status parse_json(const char *text, size_t len, const char *source,
     json_array_foreach(data, i, v)
     {
         if (!json_is_number(v) || !(json_number_value(v) >= 0)) {
+            char num[32];
+            if (json_is_number(v))
+                gp_json_format_number(json_number_value(v), num, sizeof num);
             gp_jdoc_push_index(&d, i);
             st = gp_jdoc_error(&d, NULL,
                                "expected a count of instances (0 or more), "
                                "got %s",
-                               gp_json_type_phrase(v));
+                               json_is_number(v) ? num
+                                                 : gp_json_type_phrase(v));
             goto done;
         }
         if ((st = push_tick(a, &cap, json_number_value(v) > 0)) != GP_OK) {

@@ -233,6 +233,58 @@ static void test_an_hourly_probability_waits_and_falls_back(void **state)
     gp_trace_free(t);
 }
 
+/*
+ * #38's true cost of a training run: a 10-hour job on 2 p4d.24xlarge on a
+ * history whose capacity goes at hours 2, 5 and 8 (three-outages.json),
+ * restart 0.25 h (the default), no deadline.  By hand: hours 0-1 work
+ * (left 8); 2 gone (interruption 1, wait); 3 restart 0.25 + work 0.75
+ * (left 7.25); 4 (6.25); 5 gone (2); 6 0.25 + 0.75 (5.5); 7 (4.5); 8 gone
+ * (3); 9 0.25 + 0.75 (3.75); 10-12 (0.75); 13 done at 13.75.  Attempts 4,
+ * interruptions 3, wait 3 h; spot 10 + 3 x 0.25 = 10.75 h on 2 instances
+ * at $10: $215 per completed run, of it failed attempts 2 x 0.75 x $10 =
+ * $15.  Beside it a 5-hour inference job on demand: one attempt, 5 x
+ * $32.77 = $163.85, no interruption.
+ */
+static void test_three_interruptions_and_the_cost_per_completed_run(
+    void **state)
+{
+    (void)state;
+    gp_trace_options opt;
+    use_catalog("three");
+    gp_trace_options_init(&opt);
+    opt.layout = GP_LAYOUT_JOBS;
+    gp_trace *t = trace_with(
+        "start,end,instance_type,instances,job_id,workload\n"
+        "2026-01-01T00:00:00Z,2026-01-01T10:00:00Z,p4d.24xlarge,2,train,"
+        "training\n"
+        "2026-01-01T00:00:00Z,2026-01-01T05:00:00Z,p4d.24xlarge,1,serve,"
+        "inference\n",
+        &opt);
+    gp_scenario *s = scenario_of(
+        "{\"policy\": {\"training\": {\"launch\": \"spot\"}}, "
+        "\"monte_carlo\": {\"runs\": 5, \"seed\": 1}}");
+    gp_ledger *l = run(t, s, 0);
+    assert_int_equal(l->n_jobs, 1);
+    const gp_ledger_job *j = &l->jobs[0];
+    assert_close(j->interruptions_mean, 3, 1e-12);
+    assert_close(j->attempts_mean, 4, 1e-12);
+    assert_close(j->wait_h_mean, 3, 1e-12);
+    assert_close(j->cost_mean, 215, 1e-9);
+    assert_close(j->failed_attempt_cost_mean, 15, 1e-9);
+    assert_close(j->fallback_cost_mean, 0, 0);
+    assert_true(j->met_deadline < 0);
+    assert_int_equal(l->n_od_jobs, 1);
+    const gp_ledger_job *o = &l->od_jobs[0];
+    assert_string_equal(t->labels[t->runs[o->run].job], "serve");
+    assert_close(o->attempts_mean, 1, 0);
+    assert_close(o->interruptions_mean, 0, 0);
+    assert_close(o->cost_mean, 5 * 32.77, 1e-9);
+    assert_close(o->failed_attempt_cost_mean, 0, 0);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -240,6 +292,8 @@ int main(void)
         cmocka_unit_test(test_deadline_70_waits_through_both_outages),
         cmocka_unit_test(test_the_margin_is_one_tick_of_the_history),
         cmocka_unit_test(test_an_hourly_probability_waits_and_falls_back),
+        cmocka_unit_test(
+            test_three_interruptions_and_the_cost_per_completed_run),
     };
     gsl_set_error_handler_off();
     return cmocka_run_group_tests(tests, NULL, teardown);

@@ -34,6 +34,7 @@ gp_status gp_on_demand_job_rows(const gp_model_input *in, gp_ledger *l)
         gp_ledger_job *j = &l->od_jobs[n++];
         j->run = (uint32_t)i;
         j->attempts_mean = 1;
+        j->recorded_interruptions = -1;
         j->cost_mean = j->cost_p50 = j->cost_p95 = j->base_cost =
             jr->instance_hours * rate;
         j->cost_in_window = ih * rate;

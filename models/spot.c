@@ -226,6 +226,7 @@ static void replay_run(struct spot_run *r, gsl_rng *rng, double *costs,
     r->out.fallback_cost_mean = u.fallback / reps;
     r->out.deadline_h = r->has_deadline ? r->work + r->slack : -1;
     r->out.met_deadline = r->has_deadline ? u.met / reps : -1;
+    r->out.recorded_interruptions = -1;
     r->spot_cost_mean = u.spot / reps;
     r->fallback_cost_mean = u.fallback / reps;
     gsl_sort(costs, 1, (size_t)reps);

@@ -87,6 +87,8 @@ typedef struct gp_ledger_job {
     double fallback_cost_mean;
     double deadline_h;
     double met_deadline;
+    /* interruptions recorded for the run (spot-events), < 0 not given */
+    double recorded_interruptions;
 } gp_ledger_job;
 
 /* Use of one commitment over the window. */

@@ -6,6 +6,7 @@
  * CSV time,instance_id,job_id,action).  See docs/import.md.
  */
 #include "csv_rows.h"
+#include "engine.h"
 #include "import.h"
 #include "json_util.h"
 #include "source.h"
@@ -88,19 +89,45 @@ gp_status gp_import_spot_availability(const gp_import_options *opt, FILE *out,
 /* What the events read so far add up to, for the notes. */
 typedef struct events_read {
     const char *source;
-    FILE *out;
+    FILE *out; /* the CSV written, or NULL: the events are collected */
+    gp_spot_event *events;
+    size_t n_events, cap;
+    bool nomem;
     size_t warnings, tagged, skipped;
     /* CSV: the columns (0-based), 0 columns until the header */
     size_t n_columns, col_time, col_instance, col_job, col_action;
     bool has_job, has_action;
 } events_read;
 
-/* Writes one event at time t (epoch seconds). */
+/* Keeps one event (gp_spot_events_read). */
+static void keep_event(events_read *e, double t, const char *job)
+{
+    if (e->nomem || gp_grow((void **)&e->events, &e->cap, e->n_events + 1,
+                            sizeof *e->events) != GP_OK) {
+        e->nomem = true;
+        return;
+    }
+    gp_spot_event *ev = &e->events[e->n_events];
+    ev->t = (int64_t)floor(t);
+    ev->job_id = gp_strdup(job);
+    if (!ev->job_id)
+        e->nomem = true;
+    else
+        e->n_events++;
+}
+
+/* Writes (or keeps) one event at time t (epoch seconds). */
 static void put_event(events_read *e, double t, const char *instance,
                       const char *job, const char *action)
 {
     char iso[32];
 
+    e->warnings++;
+    e->tagged += job[0] != '\0';
+    if (!e->out) {
+        keep_event(e, t, job);
+        return;
+    }
     gp_format_time((int64_t)floor(t), iso, sizeof iso);
     fprintf(e->out, "%s,", iso);
     csv_field(e->out, instance);
@@ -109,8 +136,6 @@ static void put_event(events_read *e, double t, const char *instance,
     fputc(',', e->out);
     csv_field(e->out, action);
     fputc('\n', e->out);
-    e->warnings++;
-    e->tagged += job[0] != '\0';
 }
 
 /* A string member of obj, "" when it is missing; an error when it is there
@@ -264,6 +289,78 @@ static bool starts_json(const char *text, size_t len)
     return i < len && text[i] == '{';
 }
 
+/* Reads one file of events (JSON lines or CSV) into e. */
+static gp_status events_file(events_read *e, const char *path, gp_error *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    gp_status st;
+
+    e->source = path;
+    e->n_columns = 0;
+    e->has_job = e->has_action = false;
+    st = gp_source_load(path, GP_SOURCE_IMPORT, &text, &len, err);
+    if (st == GP_OK && starts_json(text, len)) {
+        st = events_json_lines(e, text, len, err);
+    } else if (st == GP_OK) {
+        gp_source src;
+        gp_source_buffer(&src, text, len, path, GP_SOURCE_IMPORT);
+        st = gp_csv_rows_read(&src, events_row, e, err);
+        gp_source_close(&src);
+    }
+    gp_free(text);
+    if (st == GP_OK && e->nomem) {
+        gp_error_set(err, path, 0, 0, NULL, "out of memory");
+        st = GP_ERR_NOMEM;
+    }
+    return st;
+}
+
+void gp_spot_events_free(gp_spot_event *events, size_t n)
+{
+    for (size_t i = 0; events && i < n; i++)
+        gp_free(events[i].job_id);
+    gp_free(events);
+}
+
+gp_status gp_spot_events_read(const char *path, gp_spot_event **events,
+                              size_t *n, gp_error *err)
+{
+    events_read e;
+    gp_status st;
+
+    memset(&e, 0, sizeof e);
+    st = events_file(&e, path, err);
+    if (st != GP_OK) {
+        gp_spot_events_free(e.events, e.n_events);
+        e.events = NULL;
+        e.n_events = 0;
+    }
+    *events = e.events;
+    *n = e.n_events;
+    return st;
+}
+
+size_t gp_ledger_count_recorded(gp_ledger *l, const gp_trace *t,
+                                const gp_spot_event *events, size_t n)
+{
+    size_t used = 0;
+
+    for (size_t i = 0; i < l->n_jobs + l->n_od_jobs; i++) {
+        gp_ledger_job *j = i < l->n_jobs ? &l->jobs[i]
+                                         : &l->od_jobs[i - l->n_jobs];
+        const gp_job_run *r = &t->runs[j->run];
+        j->recorded_interruptions = 0;
+        for (size_t k = 0; k < n; k++)
+            if (events[k].t >= r->start && events[k].t <= r->end &&
+                strcmp(events[k].job_id, t->labels[r->job]) == 0) {
+                j->recorded_interruptions++;
+                used++;
+            }
+    }
+    return used;
+}
+
 gp_status gp_import_spot_events(const gp_import_options *opt, FILE *out,
                                 gp_error *err)
 {
@@ -273,23 +370,8 @@ gp_status gp_import_spot_events(const gp_import_options *opt, FILE *out,
     memset(&e, 0, sizeof e);
     e.out = out;
     fputs("time,instance_id,job_id,action\n", out);
-    for (size_t i = 0; i < opt->n_inputs && st == GP_OK; i++) {
-        char *text = NULL;
-        size_t len = 0;
-        e.source = opt->inputs[i];
-        e.n_columns = 0;
-        e.has_job = e.has_action = false;
-        st = gp_source_load(e.source, GP_SOURCE_IMPORT, &text, &len, err);
-        if (st == GP_OK && starts_json(text, len)) {
-            st = events_json_lines(&e, text, len, err);
-        } else if (st == GP_OK) {
-            gp_source src;
-            gp_source_buffer(&src, text, len, e.source, GP_SOURCE_IMPORT);
-            st = gp_csv_rows_read(&src, events_row, &e, err);
-            gp_source_close(&src);
-        }
-        gp_free(text);
-    }
+    for (size_t i = 0; i < opt->n_inputs && st == GP_OK; i++)
+        st = events_file(&e, opt->inputs[i], err);
     if (st == GP_OK && opt->notes)
         gp_warnings_add(opt->notes,
                         "%zu spot interruption %s, %zu tagged with a job_id; "

@@ -193,6 +193,7 @@ static void job_row(FILE *f, const gp_trace *t, const gp_ledger *l,
     num(f, j->fallback_cost_mean);
     given(f, j->deadline_h);
     given(f, j->met_deadline);
+    given(f, j->recorded_interruptions);
     fputc('\n', f);
 }
 
@@ -202,7 +203,7 @@ static void job_row(FILE *f, const gp_trace *t, const gp_ledger *l,
     "attempts_mean,interruptions_mean,failed_attempt_cost_mean,"               \
     "cost_per_completed_run,cost_p50,cost_p95,fallback_share,"                 \
     "cost_without_interruptions,cost_in_window,wait_h,fallback_cost,"          \
-    "deadline_h,met_deadline\n"
+    "deadline_h,met_deadline,recorded_interruptions\n"
 
 /* spot_jobs.csv: the job runs replayed on spot. */
 static gp_status write_jobs(FILE *f, void *ctx)

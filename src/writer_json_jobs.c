@@ -23,7 +23,7 @@ static json_t *job_json(const gp_ledger_job *j, const gp_trace *t, bool spot)
     gp_format_time(r->end, z, sizeof z);
     return json_pack(
         "{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-        "s:o, s:o, s:o, s:o, s:o}",
+        "s:o, s:o, s:o, s:o, s:o, s:o}",
         "job_id", t->labels[r->job], "launch", spot ? "spot" : "on_demand",
         "instance_type", p->type->name, "region", p->catalog->region, "start",
         a, "end", z, "instances", gp_json_number_or_null(r->instances),
@@ -36,7 +36,8 @@ static json_t *job_json(const gp_ledger_job *j, const gp_trace *t, bool spot)
         gp_json_number_or_null(j->fallback_cost_mean), "fallback_share",
         gp_json_number_or_null(j->fallback_share), "deadline_h",
         given(j->deadline_h), "met_deadline", given(j->met_deadline),
-        "cost_in_window", gp_json_number_or_null(j->cost_in_window));
+        "cost_in_window", gp_json_number_or_null(j->cost_in_window),
+        "recorded_interruptions", given(j->recorded_interruptions));
 }
 
 json_t *gp_json_job_runs(const gp_ledger *l, const gp_trace *t)

@@ -406,6 +406,8 @@ static void spot_job_row(gp_xl *x, xl_sheet *s, size_t row, const gp_ledger *l,
         gp_xl_num(s, row, 19, j->deadline_h, x->f.num);
         gp_xl_num(s, row, 20, j->met_deadline, x->f.pct);
     }
+    if (j->recorded_interruptions >= 0)
+        gp_xl_num(s, row, 21, j->recorded_interruptions, x->f.num);
 }
 
 /* Every job run that starts in the window, per strategy: those replayed
@@ -433,7 +435,8 @@ static size_t spot_job_runs(gp_xl *x, xl_sheet *s, size_t row)
                                      "Waited for capacity (h)",
                                      "Fallback cost",
                                      "Deadline (h)",
-                                     "Met deadline"};
+                                     "Met deadline",
+                                     "Recorded interruptions"};
     const gp_report *r = x->r;
     size_t first;
 
@@ -448,7 +451,7 @@ static size_t spot_job_runs(gp_xl *x, xl_sheet *s, size_t row)
     }
     if (row > first) {
         s->width[4] = s->width[5] = 17;
-        gp_xl_table(x, s, first, row, 0, hj, 21);
+        gp_xl_table(x, s, first, row, 0, hj, 22);
     } else {
         gp_xl_para(s, row,
                    "no job runs: the trace has no job_id, or the runs "

@@ -52,7 +52,9 @@ enum {
     OPT_CHOICES = 1 << 18,
     /* --years, --growth, --decline, --migrate, and --step as a step
      * change DATE:FACTOR (synth) */
-    OPT_SYNTH = 1 << 19
+    OPT_SYNTH = 1 << 19,
+    /* --spot-events: recorded interruptions for the job-run table */
+    OPT_SPOT_EVENTS = 1 << 20
 };
 
 typedef struct gp_cli {
@@ -70,6 +72,7 @@ typedef struct gp_cli {
     /* import: --provider, --instance-type, --time; --step given */
     const char *provider, *instance_type, *time;
     const char *commitments_out; /* import focus/aws-cur: owned commitments */
+    const char *spot_events;     /* simulate: recorded interruptions */
     bool step_given;
     /* --idle-threshold, --idle-min-hours given (trace_opt holds them) */
     bool idle_threshold_given, idle_min_hours_given;

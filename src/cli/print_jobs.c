@@ -17,17 +17,19 @@
  * whether the deadline was met (the share of replays, or "-"). */
 static void job_line(const gp_trace *t, const gp_ledger_job *j, bool spot)
 {
-    char failed[32], cost[32], fb[32], met[16] = "-";
+    char failed[32], cost[32], fb[32], met[16] = "-", rec[16] = "-";
 
     gp_format_money_small(j->failed_attempt_cost_mean, failed, sizeof failed);
     gp_format_money(j->cost_mean, cost, sizeof cost);
     gp_format_money_small(j->fallback_cost_mean, fb, sizeof fb);
     if (j->met_deadline >= 0)
         snprintf(met, sizeof met, "%.0f%%", 100 * j->met_deadline);
-    printf("  %-16.16s %-9s %8.2f %8.2f %12s %14s %7.1f %12s %6s\n",
+    if (j->recorded_interruptions >= 0)
+        snprintf(rec, sizeof rec, "%.0f", j->recorded_interruptions);
+    printf("  %-16.16s %-9s %8.2f %8.2f %12s %14s %7.1f %12s %6s %8s\n",
            t->labels[t->runs[j->run].job], spot ? "spot" : "on demand",
            j->attempts_mean, j->interruptions_mean, failed, cost,
-           j->wait_h_mean, fb, met);
+           j->wait_h_mean, fb, met, rec);
 }
 
 /* One strategy's totals over its n job runs. */
@@ -77,9 +79,9 @@ void gp_cli_print_job_runs(const gp_trace *t, struct gp_ledger *const *l,
             job_totals(l[k], runs);
             continue;
         }
-        printf("  %-16s %-9s %8s %8s %12s %14s %7s %12s %6s\n", "job",
+        printf("  %-16s %-9s %8s %8s %12s %14s %7s %12s %6s %8s\n", "job",
                "launch", "attempts", "interr.", "failed cost", "cost per run",
-               "wait h", "fallback", "met");
+               "wait h", "fallback", "met", "recorded");
         for (size_t i = 0; i < l[k]->n_jobs; i++)
             job_line(t, &l[k]->jobs[i], true);
         for (size_t i = 0; i < l[k]->n_od_jobs; i++)

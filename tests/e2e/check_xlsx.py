@@ -486,7 +486,7 @@ def per_job_rows(wb, vb):
         if ws.cell(r0, 2).value == "Job":
             hi = ref.split(":")[1]
             c1, r1 = openpyxl.utils.cell.coordinate_from_string(hi)
-            heads = [ws.cell(r0, c).value for c in range(1, 22)]
+            heads = [ws.cell(r0, c).value for c in range(1, 23)]
             for r in range(r0 + 1, r1 + 1):
                 yield {h: vb["Spot"].cell(r, i + 1).value
                        for i, h in enumerate(heads)}

@@ -38,19 +38,25 @@ static void use_catalog(const char *name)
         fail_msg("%s: %s", rel, err.message);
 }
 
-/* One job run of one p4d.24xlarge for `hours` from 2026-01-01 00:00Z. */
-static gp_trace *job_of(int hours)
+/* One job run of one p4d.24xlarge for `hours` from 2026-01-01 at hour
+ * `from` (UTC). */
+static gp_trace *job_from(int from, int hours)
 {
     char csv[256];
     gp_trace_options opt;
 
     snprintf(csv, sizeof csv,
              "start,end,instance_type,instances,job_id,workload\n"
-             "2026-01-01T00:00:00Z,%d,p4d.24xlarge,1,j,training\n",
-             1767225600 + hours * 3600);
+             "%d,%d,p4d.24xlarge,1,j,training\n",
+             1767225600 + from * 3600, 1767225600 + (from + hours) * 3600);
     gp_trace_options_init(&opt);
     opt.layout = GP_LAYOUT_JOBS;
     return trace_with(csv, &opt);
+}
+
+static gp_trace *job_of(int hours)
+{
+    return job_from(0, hours);
 }
 
 /* The ledger of the job under a spot policy with restart overhead r and
@@ -285,12 +291,44 @@ static void test_three_interruptions_and_the_cost_per_completed_run(
     gp_trace_free(t);
 }
 
+/*
+ * A CSV history has times: a run that starts at 12:00 reads it from its
+ * row 12 (capacity gone 10-15).  Deadline 52, restart 0.05: t = 0..3
+ * wait (52 - t is 52, 51, 50, 49, not below 48 + 0 + 1: it never ran, so
+ * no restart is owed); at t = 4 capacity is back, but 48 < 49: on demand
+ * for 48 h, no restart, done at 52, met.  The JSON has no times and
+ * replays from the run's start whatever its clock time: as the run at
+ * 00:00 (t = 13 switches, 38.05 h on demand).
+ */
+static void test_a_csv_history_is_read_at_the_clock_time(void **state)
+{
+    (void)state;
+    use_catalog("csv");
+    gp_trace *t = job_from(12, 48);
+    gp_scenario *s;
+    gp_ledger *l = replay(t, 0.05, 52, "", &s);
+    struct by_hand e = {4, 0, 0, 48, 0, 1};
+    check_row(l, &e);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    use_catalog("json");
+    gp_trace_free(t);
+    t = job_from(12, 48);
+    l = replay(t, 0.05, 52, "", &s);
+    struct by_hand e2 = {3, 1, 10, 38.05, 0.05, 1};
+    check_row(l, &e2);
+    gp_ledger_free(l);
+    gp_scenario_free(s);
+    gp_trace_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_deadline_52_falls_back_at_hour_13),
         cmocka_unit_test(test_deadline_70_waits_through_both_outages),
         cmocka_unit_test(test_the_margin_is_one_tick_of_the_history),
+        cmocka_unit_test(test_a_csv_history_is_read_at_the_clock_time),
         cmocka_unit_test(test_an_hourly_probability_waits_and_falls_back),
         cmocka_unit_test(
             test_three_interruptions_and_the_cost_per_completed_run),

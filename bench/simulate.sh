@@ -9,6 +9,8 @@
 #   B  10,000 Monte Carlo runs of a year with 200 spot training jobs on 2
 #      threads; target < 5 s; baseline: the same on 1 thread (the two must
 #      agree bit for bit).
+#   C  B with spot availability 0.6 and 24 h of deadline slack (#37);
+#      target < 2 s on 2 threads.
 #
 # Options (passed to bench_simulate): --repeat N (best of N calls, default
 # 3), --seed S, --keep DIR (keep the generated catalog and traces),

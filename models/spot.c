@@ -5,7 +5,7 @@
  * expected time.  The reasoning and the formulas are in
  * docs/design/models.md.
  */
-#include "model.h"
+#include "spot_internal.h"
 #include "util.h"
 
 #include <gsl/gsl_randist.h>
@@ -36,23 +36,6 @@ double gp_daly_expected_time(double work, double tau, double delta,
     return mtbf * exp(restart / mtbf) * expm1((tau + delta) / mtbf) * work /
            tau;
 }
-
-/* A job run replayed on spot. */
-struct spot_run {
-    uint32_t run; /* index into trace->runs */
-    long pool;
-    double n;        /* instances */
-    double work;     /* hours of work at n instances */
-    double price, od; /* $/instance-hour */
-    double lambda;
-    const gp_policy *policy;
-    /* the share of the run's instance-hours inside the window: 1 unless
-     * the run goes past its end */
-    double window;
-    /* results */
-    gp_ledger_job out;
-    double spot_cost_mean, fallback_cost_mean;
-};
 
 struct state {
     struct spot_run *runs;
@@ -104,12 +87,6 @@ static void spot_free(void *state)
     gp_free(s);
 }
 
-/* One replicate of one run: what it costs, and its parts. */
-struct replicate {
-    double spot_hours, fallback_hours, lost_hours, fallback_restart;
-    int interruptions;
-};
-
 static void simulate(const struct spot_run *r, gsl_rng *rng,
                      struct replicate *out)
 {
@@ -124,6 +101,10 @@ static void simulate(const struct spot_run *r, gsl_rng *rng,
     bool restart = false;
 
     memset(out, 0, sizeof *out);
+    if (gp_spot_wait(r, rng, out, false, left)) {
+        out->fallback_hours = left; /* never ran: no restart */
+        left = 0;
+    }
     while (left > 1e-12) {
         double segs_needed = ceil(left / tau - 1e-9);
         double need = (restart ? R : 0) + left + delta * segs_needed;
@@ -155,16 +136,19 @@ static void simulate(const struct spot_run *r, gsl_rng *rng,
             out->lost_hours += progress - segs * (tau + delta);
         }
         restart = true;
-        bool at_risk = p->deadline_slack_h >= 0 &&
-                       out->lost_hours + R + tau + delta > p->deadline_slack_h;
-        if ((out->interruptions >= p->max_interruptions || at_risk) &&
-            p->fallback == GP_LAUNCH_ON_DEMAND) {
+        bool at_risk = r->has_deadline && out->lost_hours + out->wait_h + R +
+                                              tau + delta >
+                                          r->slack;
+        if (((out->interruptions >= p->max_interruptions || at_risk) &&
+             p->fallback == GP_LAUNCH_ON_DEMAND) ||
+            gp_spot_wait(r, rng, out, true, left)) {
             /* the rest runs on demand: a restart, then the work */
             out->fallback_restart = R;
             out->fallback_hours = R + left;
             break;
         }
     }
+    out->finish_h = out->spot_hours + out->wait_h + out->fallback_hours;
 }
 
 /* splitmix64: a seed per run from the scenario seed and the run index. */
@@ -188,6 +172,70 @@ struct mc_worker {
     int64_t *totals;
 };
 
+/* Sums of a run's replicates. */
+struct run_sums {
+    double interruptions, failed, spot, fallback, fell_back, wait, met;
+};
+
+/* Adds replicate `rep` of run r (k of them) to the sums and to the
+ * replicate's total; costs[k] gets its cost. */
+static void add_replicate(const struct spot_run *r, const struct replicate *rep,
+                          struct run_sums *u, double *cost, int64_t *total)
+{
+    double spot = r->n * rep->spot_hours * r->price;
+    double fb = r->n * rep->fallback_hours * r->od;
+
+    *cost = spot + fb;
+    u->spot += spot;
+    u->fallback += fb;
+    u->interruptions += rep->interruptions;
+    u->failed += r->n * (rep->lost_hours * r->price +
+                         rep->fallback_restart * r->od);
+    u->fell_back += rep->fallback_hours > 0;
+    u->wait += rep->wait_h;
+    u->met += rep->finish_h <= r->work + r->slack + 1e-9;
+    *total += llround(*cost * r->window * 1e6);
+}
+
+/* All `reps` replicates of run r, into r->out and the per-replicate
+ * totals (costs: scratch of reps).  A run on an availability history is
+ * replayed once: the history decides, not the random stream. */
+static void replay_run(struct spot_run *r, gsl_rng *rng, double *costs,
+                       int reps, int64_t *totals)
+{
+    struct run_sums u;
+    struct replicate rep;
+
+    memset(&u, 0, sizeof u);
+    if (r->hist)
+        gp_spot_replay_history(r, &rep);
+    for (int k = 0; k < reps; k++) {
+        if (!r->hist)
+            simulate(r, rng, &rep);
+        add_replicate(r, &rep, &u, &costs[k], &totals[k]);
+    }
+    r->out.run = r->run;
+    r->out.interruptions_mean = u.interruptions / reps;
+    r->out.attempts_mean = 1 + r->out.interruptions_mean;
+    r->out.failed_attempt_cost_mean = u.failed / reps;
+    r->out.cost_mean = (u.spot + u.fallback) / reps;
+    r->out.fallback_share = u.fell_back / reps;
+    r->out.base_cost = r->n * r->work * r->price;
+    r->out.cost_in_window = r->out.cost_mean * r->window;
+    r->out.wait_h_mean = u.wait / reps;
+    r->out.fallback_cost_mean = u.fallback / reps;
+    r->out.deadline_h = r->has_deadline ? r->work + r->slack : -1;
+    r->out.met_deadline = r->has_deadline ? u.met / reps : -1;
+    r->out.recorded_interruptions = -1;
+    r->spot_cost_mean = u.spot / reps;
+    r->fallback_cost_mean = u.fallback / reps;
+    gsl_sort(costs, 1, (size_t)reps);
+    r->out.cost_p50 =
+        gsl_stats_quantile_from_sorted_data(costs, 1, (size_t)reps, 0.5);
+    r->out.cost_p95 =
+        gsl_stats_quantile_from_sorted_data(costs, 1, (size_t)reps, 0.95);
+}
+
 static void *mc_worker_run(void *arg)
 {
     struct mc_worker *w = arg;
@@ -209,39 +257,8 @@ static void *mc_worker_run(void *arg)
         gp_progress_report(&w->sh->in->spec->progress, "Monte Carlo", (double)i,
                            (double)s->n_runs);
         struct spot_run *r = &s->runs[i];
-        double sum_int = 0, sum_failed = 0, sum_spot = 0, sum_fb = 0;
-        double fell_back = 0;
-        struct replicate rep;
-
         gsl_rng_set(rng, run_seed(w->sh->in->spec->mc_seed, r->run));
-        for (int k = 0; k < reps; k++) {
-            simulate(r, rng, &rep);
-            double spot = r->n * rep.spot_hours * r->price;
-            double fb = r->n * rep.fallback_hours * r->od;
-            costs[k] = spot + fb;
-            sum_spot += spot;
-            sum_fb += fb;
-            sum_int += rep.interruptions;
-            sum_failed += r->n * (rep.lost_hours * r->price +
-                                  rep.fallback_restart * r->od);
-            fell_back += rep.fallback_hours > 0;
-            w->totals[k] += llround(costs[k] * r->window * 1e6);
-        }
-        r->out.run = r->run;
-        r->out.interruptions_mean = sum_int / reps;
-        r->out.attempts_mean = 1 + r->out.interruptions_mean;
-        r->out.failed_attempt_cost_mean = sum_failed / reps;
-        r->out.cost_mean = (sum_spot + sum_fb) / reps;
-        r->out.fallback_share = fell_back / reps;
-        r->out.base_cost = r->n * r->work * r->price;
-        r->out.cost_in_window = r->out.cost_mean * r->window;
-        r->spot_cost_mean = sum_spot / reps;
-        r->fallback_cost_mean = sum_fb / reps;
-        gsl_sort(costs, 1, (size_t)reps);
-        r->out.cost_p50 =
-            gsl_stats_quantile_from_sorted_data(costs, 1, (size_t)reps, 0.5);
-        r->out.cost_p95 =
-            gsl_stats_quantile_from_sorted_data(costs, 1, (size_t)reps, 0.95);
+        replay_run(r, rng, costs, reps, w->totals);
     }
     gsl_rng_free(rng);
     gp_free(costs);
@@ -303,6 +320,22 @@ static void pool_policies(struct state *s, const gp_model_input *in)
             s->pool_pol[p] = &in->spec->policy[0];
 }
 
+/* The instance type of series `ser`. */
+static const gp_instance_type *ser_type(const gp_trace *t,
+                                        const gp_series *ser)
+{
+    return t->pools[ser->pool].type;
+}
+
+/* Run r's deadline from its policy: deadline_slack_h, or deadline_h less
+ * the run's length (r->work). */
+static void deadline_of(struct spot_run *r, const gp_policy *p)
+{
+    r->has_deadline = p->deadline_slack_h >= 0 || p->deadline_h >= 0;
+    r->slack = p->deadline_slack_h >= 0 ? p->deadline_slack_h
+                                        : p->deadline_h - r->work;
+}
+
 /* The job runs launched on spot that start in the window, to replay,
  * into s->runs; those that started before it are only counted
  * (early_runs, early_ih). */
@@ -352,6 +385,12 @@ static void collect_runs(struct state *s, const gp_model_input *in)
         r->od = in->od_rate[pool];
         r->lambda = pool_lambda(in, pool);
         r->policy = pol;
+        deadline_of(r, pol);
+        r->avail = gp_spot_availability(&ser_type(t, ser)->spot);
+        r->hist = ser_type(t, ser)->spot.avail.available
+                      ? &ser_type(t, ser)->spot.avail
+                      : NULL;
+        r->start = jr->start;
     }
 }
 
@@ -493,7 +532,8 @@ static gp_status spot_finish(void *state, const gp_model_input *in,
     struct state *s = state;
     double *tot;
 
-    (void)in;
+    if (gp_on_demand_job_rows(in, ledger) != GP_OK)
+        return GP_ERR_NOMEM;
     ledger->jobs = gp_calloc(s->n_runs + 1, sizeof *ledger->jobs);
     tot = gp_malloc((size_t)s->replicates * sizeof *tot);
     if (!ledger->jobs || !tot) {

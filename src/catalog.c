@@ -497,6 +497,7 @@ static void type_free(gp_instance_type *t)
     gp_free(t->reserved);
     gp_free(t->plans);
     gp_free(t->spot.history);
+    gp_availability_clear(&t->spot.avail);
 }
 
 /* Frees a catalog and everything it owns; NULL is fine. */

@@ -208,16 +208,17 @@ static bool climbs_out(const char *file)
     return false;
 }
 
-/* Whether `name` ends in ".csv", in any case. */
-static bool names_csv(const char *name)
+/* Whether `name` ends in `ext` (".csv", ".json": lower case), in any
+ * case, after a file name of at least one character. */
+static bool names_ext(const char *name, const char *ext)
 {
-    size_t n = strlen(name);
-    char tail[5];
+    size_t n = strlen(name), e = strlen(ext);
+    char tail[8];
 
-    if (n < 5 || name[n - 5] == '/')
+    if (e >= sizeof tail || n < e + 1 || name[n - e - 1] == '/')
         return false;
-    gp_ascii_lower(tail, sizeof tail, name + n - 4);
-    return strcmp(tail, ".csv") == 0;
+    gp_ascii_lower(tail, sizeof tail, name + n - e);
+    return strcmp(tail, ext) == 0;
 }
 
 /* Checks where the history file `file` (named by member "history" at the
@@ -229,23 +230,28 @@ static bool names_csv(const char *name)
  * resolved path (gp_malloc'd) to open, or NULL when `path` does not exist
  * yet, for the open to say so. */
 static gp_status history_inside(gp_jdoc *d, const char *base_dir,
-                                const char *file, const char *path, char **real)
+                                const char *file, const char *path, char **real,
+                                const char *key)
 {
+    bool json_too = strcmp(key, "availability_history") == 0;
     char quoted[160], *dir;
     size_t n;
 
     *real = NULL;
     gp_json_quote(file, quoted, sizeof quoted);
     if (file[0] == '/' || climbs_out(file))
-        return gp_jdoc_error(d, "history",
+        return gp_jdoc_error(d, key,
                              "history file %s: must name a file in the "
                              "catalog's folder or below it (a relative "
                              "path without ..)",
                              quoted);
-    if (!names_csv(file))
-        return gp_jdoc_error(d, "history",
-                             "history file %s: must be a CSV file named "
-                             "*.csv",
+    if (!names_ext(file, ".csv") && !(json_too && names_ext(file, ".json")))
+        return gp_jdoc_error(d, key,
+                             json_too ? "history file %s: must be a CSV file "
+                                        "named *.csv or a JSON file named "
+                                        "*.json"
+                                      : "history file %s: must be a CSV file "
+                                        "named *.csv",
                              quoted);
     if (!(dir = realpath(base_dir[0] ? base_dir : ".", NULL)) ||
         !(*real = realpath(path, NULL))) {
@@ -260,16 +266,17 @@ static gp_status history_inside(gp_jdoc *d, const char *base_dir,
         return GP_OK;
     free(*real);
     *real = NULL;
-    return gp_jdoc_error(d, "history",
+    return gp_jdoc_error(d, key,
                          "history file %s: is outside the catalog's folder "
                          "(through a symbolic link)",
                          quoted);
 }
 
 /* Reads the history file `file` (relative to base_dir) named by member
- * "history" at the current path. */
+ * `key` at the current path: "history" (prices) or "availability_history". */
 static gp_status load_history(gp_jdoc *d, const char *base_dir,
-                              const char *file, gp_spot_offer *spot)
+                              const char *file, gp_spot_offer *spot,
+                              const char *key)
 {
     char *path, *real, *text = NULL;
     size_t len = 0;
@@ -278,11 +285,11 @@ static gp_status load_history(gp_jdoc *d, const char *base_dir,
     char quoted[160];
 
     if (!file[0])
-        return gp_jdoc_error(d, "history", "must name a CSV file");
+        return gp_jdoc_error(d, key, "must name a CSV file");
     path = gp_catalog_join_path(base_dir, file);
     if (!path)
         return gp_jdoc_nomem(d);
-    if ((st = history_inside(d, base_dir, file, path, &real)) != GP_OK) {
+    if ((st = history_inside(d, base_dir, file, path, &real, key)) != GP_OK) {
         gp_free(path);
         return st;
     }
@@ -296,12 +303,15 @@ static gp_status load_history(gp_jdoc *d, const char *base_dir,
     }
     if (st != GP_OK) {
         gp_free(path);
-        gp_jdoc_error(d, "history", "history file %s: %s",
+        gp_jdoc_error(d, key, "history file %s: %s",
                       gp_json_quote(file, quoted, sizeof quoted),
                       local.message);
         return st;
     }
-    st = gp_catalog_parse_history(spot, text, len, path, d->err);
+    if (key[0] == 'a')
+        st = gp_availability_parse(text, len, path, &spot->avail, d->err);
+    else
+        st = gp_catalog_parse_history(spot, text, len, path, d->err);
     gp_free(text);
     gp_free(path);
     return st;
@@ -313,7 +323,35 @@ static gp_status load_history(gp_jdoc *d, const char *base_dir,
  * for the other objects. */
 static const char *const spot_keys[] = {
     "hourly",   "history", "interruption_rate_monthly", "interruption_bucket",
-    "estimate", NULL};
+    "estimate", "availability", "availability_history", NULL};
+
+/* The availability keys of a spot object (SPEC 7.4): a probability above
+ * 0 and at most 1, or a history file, not both. */
+static gp_status parse_availability(gp_jdoc *d, const json_t *js,
+                                    const char *base_dir, gp_spot_offer *s)
+{
+    const char *file = NULL;
+    bool have_p = false, have_file = false;
+    gp_status st;
+
+    if ((st = gp_jdoc_number(d, js, "availability", false, &s->availability,
+                             &have_p)) != GP_OK ||
+        (st = gp_jdoc_string(d, js, "availability_history", false, &file,
+                             &have_file)) != GP_OK)
+        return st;
+    if (have_p && have_file)
+        return gp_jdoc_error(d, "availability_history",
+                             "give either availability or "
+                             "availability_history, not both");
+    if (have_p && !(s->availability > 0 && s->availability <= 1))
+        return gp_jdoc_error(d, "availability",
+                             "must be a probability above 0 and at most 1, "
+                             "got %g",
+                             s->availability);
+    if (have_file)
+        return load_history(d, base_dir, file, s, "availability_history");
+    return GP_OK;
+}
 
 /* Reads the spot object of a type (the current path is the type). */
 gp_status gp_catalog_parse_spot(gp_jdoc *d, const json_t *jt,
@@ -356,7 +394,10 @@ gp_status gp_catalog_parse_spot(gp_jdoc *d, const json_t *jt,
         return st;
     if (have_bucket)
         snprintf(s->bucket, sizeof s->bucket, "%s", bucket);
-    if (have_history && (st = load_history(d, base_dir, history, s)) != GP_OK)
+    if (have_history &&
+        (st = load_history(d, base_dir, history, s, "history")) != GP_OK)
+        return st;
+    if ((st = parse_availability(d, js, base_dir, s)) != GP_OK)
         return st;
     s->present = true;
     gp_jdoc_pop(d);

@@ -79,6 +79,16 @@ typedef struct gp_ledger_job {
     /* the part of cost_mean billed in the window's hours (all of it
      * unless the run goes past the window's end) */
     double cost_in_window;
+    /* spot availability (SPEC 7.4): hours waited for capacity, what the
+     * fallback to on demand cost (means), the run's deadline in hours
+     * after its start and the share of replays that met it (both < 0
+     * when it has none) */
+    double wait_h_mean;
+    double fallback_cost_mean;
+    double deadline_h;
+    double met_deadline;
+    /* interruptions recorded for the run (spot-events), < 0 not given */
+    double recorded_interruptions;
 } gp_ledger_job;
 
 /* Use of one commitment over the window. */
@@ -124,6 +134,11 @@ typedef struct gp_ledger {
     size_t month_slots;
     gp_ledger_job *jobs;
     size_t n_jobs;
+    /* the job runs launched on demand that start in the window, in the
+     * same shape (one attempt, at the on-demand rate before commitments),
+     * for the per-job-run table */
+    gp_ledger_job *od_jobs;
+    size_t n_od_jobs;
     gp_ledger_commitment *commitments;
     size_t n_commitments;
 

@@ -21,6 +21,7 @@ void gp_ledger_free(gp_ledger *l)
     gp_free(l->series);
     gp_free(l->series_month_cost);
     gp_free(l->jobs);
+    gp_free(l->od_jobs);
     gp_free(l->commitments);
     gp_free(l);
 }
@@ -199,14 +200,16 @@ static void apply_discount(gp_ledger *l, double f)
         l->series[i].cost *= f;
     for (size_t i = 0; i < l->n_series * l->month_slots; i++)
         l->series_month_cost[i] *= f;
-    for (size_t i = 0; i < l->n_jobs; i++) {
-        gp_ledger_job *j = &l->jobs[i];
+    for (size_t i = 0; i < l->n_jobs + l->n_od_jobs; i++) {
+        gp_ledger_job *j = i < l->n_jobs ? &l->jobs[i]
+                                         : &l->od_jobs[i - l->n_jobs];
         j->failed_attempt_cost_mean *= f;
         j->cost_mean *= f;
         j->cost_p50 *= f;
         j->cost_p95 *= f;
         j->base_cost *= f;
         j->cost_in_window *= f;
+        j->fallback_cost_mean *= f;
     }
     for (size_t i = 0; i < l->n_commitments; i++) {
         l->commitments[i].cost *= f;

@@ -228,8 +228,24 @@ typedef struct gp_price_point {
     double hourly; /* ... the spot price is this */
 } gp_price_point;
 
+/* When spot capacity was there (SPEC 7.4 availability_history): one entry
+ * per tick of gap_s seconds, 1 when at least one instance was available.
+ * A history with times (a CSV) starts at t0; one without (SkyPilot's
+ * spot-traces JSON) starts at each job run's start. */
+typedef struct gp_availability {
+    uint8_t *available; /* [n], or NULL: no history */
+    size_t n;
+    double gap_s;
+    bool timed;
+    int64_t t0; /* seconds, when timed */
+} gp_availability;
+
 typedef struct gp_spot_offer {
     bool present;
+    /* the probability (0..1] that capacity is there in an hour; 0 stands
+     * for not given, that is 1 (gp_spot_availability) */
+    double availability;
+    gp_availability avail; /* availability_history, or none */
     double hourly;                    /* used when there is no history */
     double interruption_rate_monthly; /* fraction of instances reclaimed */
     char bucket[24];                  /* e.g. "10-15%", "" if not given */
@@ -343,6 +359,25 @@ const gp_instance_type *gp_pricing_find(const gp_pricing *p,
 void gp_pricing_suggest(const gp_pricing *p, const char *name, char *buf,
                         size_t size, int max);
 
+/* The probability that spot capacity of s is there in an hour: its
+ * availability, 1 when not given. */
+double gp_spot_availability(const gp_spot_offer *s);
+
+/* Reads an availability history (SPEC 7.4): a CSV `time,available` with
+ * evenly spaced rows, or SkyPilot's spot-traces JSON {"metadata":
+ * {"gap_seconds": N}, "data": [counts]} (told apart by a first character
+ * `{`).  Errors name `source` with line, column and field.  *out is
+ * cleared first; free it with gp_availability_clear. */
+gp_status gp_availability_parse(const char *text, size_t len,
+                                const char *source, gp_availability *out,
+                                gp_error *err);
+void gp_availability_clear(gp_availability *a);
+
+/* Whether capacity is there at time t (seconds) of a run that started at
+ * run_start: outside the history's ticks it is. */
+bool gp_availability_at(const gp_availability *a, int64_t run_start,
+                        double t);
+
 /* The spot price of a type at time t (history if any, else hourly). */
 double gp_spot_price_at(const gp_spot_offer *s, int64_t t);
 
@@ -360,6 +395,9 @@ typedef struct gp_policy {
     /* job runs: the hours of delay they can absorb; the run falls back
      * when one more interruption could take it past them (< 0: none) */
     double deadline_slack_h;
+    /* job runs: hours after its start by which it must finish (< 0: none);
+     * deadline_h = the run's length + deadline_slack_h (docs/billing.md) */
+    double deadline_h;
     gp_launch fallback;
     /* idle GPUs terminated after this many idle hours, 0 = never */
     double terminate_idle_h;

@@ -63,6 +63,31 @@ gp_status gp_import_aws_offer(const gp_import_options *opt, FILE *out,
 gp_status gp_import_spot_advisor(const gp_import_options *opt, FILE *out,
                                  gp_error *err);
 
+/* Spot capacity and interruptions: import_spot.c */
+gp_status gp_import_spot_availability(const gp_import_options *opt, FILE *out,
+                                      gp_error *err);
+gp_status gp_import_spot_events(const gp_import_options *opt, FILE *out,
+                                gp_error *err);
+
+/* One recorded spot interruption warning: when, and the job it names
+ * ("" when untagged). */
+typedef struct gp_spot_event {
+    int64_t t;
+    char *job_id;
+} gp_spot_event;
+
+/* Reads the events of one file in either of spot-events' forms into
+ * *events (gp_spot_events_free), *n of them. */
+gp_status gp_spot_events_read(const char *path, gp_spot_event **events,
+                              size_t *n, gp_error *err);
+void gp_spot_events_free(gp_spot_event *events, size_t n);
+
+/* Sets every job row's recorded_interruptions of l: the events naming its
+ * job from its start to its end.  Returns how many events were counted. */
+struct gp_ledger;
+size_t gp_ledger_count_recorded(struct gp_ledger *l, const gp_trace *t,
+                                const gp_spot_event *events, size_t n);
+
 /* Billing exports: import_billing.c */
 gp_status gp_import_focus(const gp_import_options *opt, FILE *out,
                           gp_error *err);

@@ -35,6 +35,7 @@ static const char *const workload_policy_keys[] = {"launch",
                                                    "restart_overhead_h",
                                                    "max_interruptions",
                                                    "deadline_slack_h",
+                                                   "deadline_h",
                                                    "fallback",
                                                    "terminate_idle_h",
                                                    NULL};
@@ -55,6 +56,7 @@ static void policy_default(gp_policy *p)
     p->restart_overhead_h = 0.25;
     p->max_interruptions = 5;
     p->deadline_slack_h = -1;
+    p->deadline_h = -1;
     p->fallback = GP_LAUNCH_ON_DEMAND;
     p->terminate_idle_h = 0;
 }
@@ -155,6 +157,34 @@ void gp_scenario_free(gp_scenario *s)
 }
 
 /* ---- reading ------------------------------------------------------------ */
+
+/* deadline_h of a workload's policy (the current path), after
+ * deadline_slack_h was read (have_slack: it was there).  The two say the
+ * same thing two ways (deadline_h = a run's length + deadline_slack_h), so
+ * one object gives one of them, and either one set in a strategy's policy
+ * replaces the other from the baseline. */
+static gp_status parse_deadline_h(gp_jdoc *d, const json_t *jp,
+                                  bool have_slack, gp_policy *p)
+{
+    bool have = false;
+    gp_status st = gp_jdoc_number(d, jp, "deadline_h", false, &p->deadline_h,
+                                  &have);
+
+    if (st != GP_OK)
+        return st;
+    if (have && have_slack)
+        return gp_jdoc_error(d, "deadline_h",
+                             "give either deadline_h or deadline_slack_h, "
+                             "not both");
+    if (have && (st = gp_jdoc_check_nonnegative(d, "deadline_h",
+                                                p->deadline_h)) != GP_OK)
+        return st;
+    if (have)
+        p->deadline_slack_h = -1;
+    else if (have_slack)
+        p->deadline_h = -1;
+    return GP_OK;
+}
 /* Reads the keys of one workload's policy that are present into p (the
  * current path is that policy object); keys left out keep p's values. */
 static gp_status parse_workload_policy(gp_jdoc *d, const json_t *jp,
@@ -189,6 +219,7 @@ static gp_status parse_workload_policy(gp_jdoc *d, const json_t *jp,
         (have_deadline &&
          (st = gp_jdoc_check_nonnegative(d, "deadline_slack_h",
                                          p->deadline_slack_h)) != GP_OK) ||
+        (st = parse_deadline_h(d, jp, have_deadline, p)) != GP_OK ||
         (st = gp_jdoc_enum(d, jp, "fallback", false, "launch model",
                            gp_json_launch_names, 2, &fallback, NULL)) !=
             GP_OK ||

@@ -152,43 +152,85 @@ static gp_status write_monthly(FILE *f, void *ctx)
     return ferror(f) ? GP_ERR_IO : GP_OK;
 }
 
+/* A number, or an empty cell when it is below 0 (not given). */
+static void given(FILE *f, double v)
+{
+    if (v >= 0)
+        num(f, v);
+    else
+        fputc(',', f);
+}
+
+/* One job run's row of strategy l: spot_jobs.csv's columns, and with
+ * `launch` first after the job its launch (job_runs.csv). */
+static void job_row(FILE *f, const gp_trace *t, const gp_ledger *l,
+                    const gp_ledger_job *j, const char *launch)
+{
+    const gp_job_run *r = &t->runs[j->run];
+    const gp_pool *p = &t->pools[t->series[r->series].pool];
+    char a[32], z[32];
+
+    gp_format_time(r->start, a, sizeof a);
+    gp_format_time(r->end, z, sizeof z);
+    text(f, l->strategy);
+    fputc(',', f);
+    text(f, t->labels[r->job]);
+    if (launch)
+        fprintf(f, ",%s", launch);
+    pool_fields(f, p);
+    fprintf(f, ",%s,%s", a, z);
+    num(f, r->instances);
+    num(f, r->instance_hours);
+    num(f, j->attempts_mean);
+    num(f, j->interruptions_mean);
+    num(f, j->failed_attempt_cost_mean);
+    num(f, j->cost_mean);
+    num(f, j->cost_p50);
+    num(f, j->cost_p95);
+    num(f, j->fallback_share);
+    num(f, j->base_cost);
+    num(f, j->cost_in_window);
+    num(f, j->wait_h_mean);
+    num(f, j->fallback_cost_mean);
+    given(f, j->deadline_h);
+    given(f, j->met_deadline);
+    given(f, j->recorded_interruptions);
+    fputc('\n', f);
+}
+
+/* The columns after strategy,job_id[,launch]. */
+#define JOB_COLUMNS                                                            \
+    ",provider,region,instance_type,start,end,instances,instance_hours,"       \
+    "attempts_mean,interruptions_mean,failed_attempt_cost_mean,"               \
+    "cost_per_completed_run,cost_p50,cost_p95,fallback_share,"                 \
+    "cost_without_interruptions,cost_in_window,wait_h,fallback_cost,"          \
+    "deadline_h,met_deadline,recorded_interruptions\n"
+
+/* spot_jobs.csv: the job runs replayed on spot. */
 static gp_status write_jobs(FILE *f, void *ctx)
 {
     struct tables *tb = ctx;
-    const gp_trace *t = tb->t;
-    fputs("strategy,job_id,provider,region,instance_type,start,end,"
-          "instances,instance_hours,attempts_mean,interruptions_mean,"
-          "failed_attempt_cost_mean,cost_per_completed_run,cost_p50,"
-          "cost_p95,fallback_share,cost_without_interruptions,"
-          "cost_in_window\n",
-          f);
+
+    fputs("strategy,job_id" JOB_COLUMNS, f);
+    for (size_t k = 0; k < tb->n; k++)
+        for (size_t i = 0; i < tb->ledgers[k]->n_jobs; i++)
+            job_row(f, tb->t, tb->ledgers[k], &tb->ledgers[k]->jobs[i], NULL);
+    return ferror(f) ? GP_ERR_IO : GP_OK;
+}
+
+/* job_runs.csv: every job run that starts in the window, on spot or on
+ * demand (the true cost of a training run). */
+static gp_status write_job_runs(FILE *f, void *ctx)
+{
+    struct tables *tb = ctx;
+
+    fputs("strategy,job_id,launch" JOB_COLUMNS, f);
     for (size_t k = 0; k < tb->n; k++) {
         const gp_ledger *l = tb->ledgers[k];
-        for (size_t i = 0; i < l->n_jobs; i++) {
-            const gp_ledger_job *j = &l->jobs[i];
-            const gp_job_run *r = &t->runs[j->run];
-            const gp_pool *p = &t->pools[t->series[r->series].pool];
-            char a[32], z[32];
-            gp_format_time(r->start, a, sizeof a);
-            gp_format_time(r->end, z, sizeof z);
-            text(f, l->strategy);
-            fputc(',', f);
-            text(f, t->labels[r->job]);
-            pool_fields(f, p);
-            fprintf(f, ",%s,%s", a, z);
-            num(f, r->instances);
-            num(f, r->instance_hours);
-            num(f, j->attempts_mean);
-            num(f, j->interruptions_mean);
-            num(f, j->failed_attempt_cost_mean);
-            num(f, j->cost_mean);
-            num(f, j->cost_p50);
-            num(f, j->cost_p95);
-            num(f, j->fallback_share);
-            num(f, j->base_cost);
-            num(f, j->cost_in_window);
-            fputc('\n', f);
-        }
+        for (size_t i = 0; i < l->n_jobs; i++)
+            job_row(f, tb->t, l, &l->jobs[i], "spot");
+        for (size_t i = 0; i < l->n_od_jobs; i++)
+            job_row(f, tb->t, l, &l->od_jobs[i], "on_demand");
     }
     return ferror(f) ? GP_ERR_IO : GP_OK;
 }
@@ -369,6 +411,7 @@ gp_status gp_csv_write_ledgers(gp_file_set *set, const char *dir,
     } files[] = {{"hourly.csv", write_hourly},
                  {"monthly.csv", write_monthly},
                  {"spot_jobs.csv", write_jobs},
+                 {"job_runs.csv", write_job_runs},
                  {"chargeback.csv", write_chargeback},
                  {"chargeback_summary.csv", write_chargeback_summary},
                  {"commitments.csv", write_commitments}};

@@ -129,7 +129,6 @@ json_t *gp_json_ledger(const gp_ledger *l, const gp_trace *t)
     json_t *by = json_object();
     json_t *months = json_array();
     json_t *commits = json_array();
-    (void)t;
 
     if (!s || !by || !months || !commits) {
         json_decref(s);
@@ -175,6 +174,9 @@ json_t *gp_json_ledger(const gp_ledger *l, const gp_trace *t)
         json_array_append_new(commits,
                               commitment_use_json(&l->commitments[i]));
     json_object_set_new(s, "commitments", commits);
+    /* only with job runs: a trace without job_id reads as it did */
+    if (t && l->n_jobs + l->n_od_jobs > 0)
+        json_object_set_new(s, "job_runs", gp_json_job_runs(l, t));
     return s;
 }
 
@@ -249,6 +251,9 @@ json_t *gp_json_policy(const gp_policy *p)
                             p->deadline_slack_h >= 0
                                 ? json_real(p->deadline_slack_h)
                                 : json_null());
+        /* only when set: older outputs stay as they were */
+        if (p->deadline_h >= 0)
+            json_object_set_new(o, "deadline_h", json_real(p->deadline_h));
         json_object_set_new(o, "fallback",
                             json_string(gp_launch_name(p->fallback)));
     }
@@ -267,6 +272,9 @@ void gp_policy_describe(const gp_policy *p, char *buf, size_t size)
         if (p->deadline_slack_h >= 0)
             snprintf(deadline, sizeof deadline,
                      " or when %g h of slack is at risk", p->deadline_slack_h);
+        else if (p->deadline_h >= 0)
+            snprintf(deadline, sizeof deadline,
+                     " or when its %g h deadline is at risk", p->deadline_h);
         snprintf(buf, size,
                  "spot; checkpoint every %g h (cost %g h); restart %g h; at "
                  "most %d interruptions%s, then %s",

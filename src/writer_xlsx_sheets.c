@@ -375,12 +375,49 @@ static size_t spot_strategies(gp_xl *x, xl_sheet *s, size_t row)
     return row;
 }
 
-/* Every job run replayed on spot, per strategy, from `row` (its
- * heading); returns the last row written. */
+/* Job run j's row of strategy l at `row` of the Per job run table. */
+static void spot_job_row(gp_xl *x, xl_sheet *s, size_t row, const gp_ledger *l,
+                         const gp_ledger_job *j, bool spot)
+{
+    const gp_trace *t = x->t;
+    const gp_job_run *run = &t->runs[j->run];
+    const gp_pool *p = &t->pools[t->series[run->series].pool];
+
+    gp_xl_text(s, row, 0, l->strategy, x->f.text);
+    gp_xl_text(s, row, 1, t->labels[run->job], x->f.text);
+    gp_xl_text(s, row, 2, spot ? "spot" : "on demand", x->f.text);
+    gp_xl_text(s, row, 3, p->type->name, x->f.text);
+    gp_xl_num(s, row, 4, gp_xl_when((double)run->start), x->f.when);
+    gp_xl_num(s, row, 5, gp_xl_when((double)run->end), x->f.when);
+    gp_xl_num(s, row, 6, run->instances, x->f.num);
+    gp_xl_num(s, row, 7, run->instance_hours, x->f.num);
+    gp_xl_num(s, row, 8, j->attempts_mean, x->f.num);
+    gp_xl_num(s, row, 9, j->interruptions_mean, x->f.num);
+    gp_xl_num(s, row, 10, j->failed_attempt_cost_mean, x->f.money);
+    gp_xl_num(s, row, 11, j->cost_mean, x->f.money);
+    gp_xl_num(s, row, 12, j->cost_p50, x->f.money);
+    gp_xl_num(s, row, 13, j->cost_p95, x->f.money);
+    gp_xl_num(s, row, 14, j->fallback_share, x->f.pct);
+    gp_xl_num(s, row, 15, j->base_cost, x->f.money);
+    gp_xl_num(s, row, 16, j->cost_in_window, x->f.money);
+    gp_xl_num(s, row, 17, j->wait_h_mean, x->f.num);
+    gp_xl_num(s, row, 18, j->fallback_cost_mean, x->f.money);
+    if (j->deadline_h >= 0) {
+        gp_xl_num(s, row, 19, j->deadline_h, x->f.num);
+        gp_xl_num(s, row, 20, j->met_deadline, x->f.pct);
+    }
+    if (j->recorded_interruptions >= 0)
+        gp_xl_num(s, row, 21, j->recorded_interruptions, x->f.num);
+}
+
+/* Every job run that starts in the window, per strategy: those replayed
+ * on spot, then those on demand, from `row` (its heading); returns the
+ * last row written. */
 static size_t spot_job_runs(gp_xl *x, xl_sheet *s, size_t row)
 {
     static const char *const hj[] = {"Strategy",
                                      "Job",
+                                     "Launch",
                                      "Instance type",
                                      "Start",
                                      "End",
@@ -394,46 +431,31 @@ static size_t spot_job_runs(gp_xl *x, xl_sheet *s, size_t row)
                                      "Cost P95",
                                      "Fell back",
                                      "Cost without interruptions",
-                                     "Cost in the window"};
+                                     "Cost in the window",
+                                     "Waited for capacity (h)",
+                                     "Fallback cost",
+                                     "Deadline (h)",
+                                     "Met deadline",
+                                     "Recorded interruptions"};
     const gp_report *r = x->r;
-    const gp_trace *t = x->t;
     size_t first;
 
     worksheet_write_string(s->ws, (lxw_row_t)row++, 0, "Per job run", x->f.h2);
     first = row;
     for (size_t k = 0; k < r->n_ledgers; k++) {
         const gp_ledger *l = r->ledgers[k];
-        for (size_t i = 0; i < l->n_jobs && row < XL_ROW_CAP; i++) {
-            const gp_ledger_job *j = &l->jobs[i];
-            const gp_job_run *run = &t->runs[j->run];
-            const gp_pool *p = &t->pools[t->series[run->series].pool];
-            row++;
-            gp_xl_text(s, row, 0, l->strategy, x->f.text);
-            gp_xl_text(s, row, 1, t->labels[run->job], x->f.text);
-            gp_xl_text(s, row, 2, p->type->name, x->f.text);
-            gp_xl_num(s, row, 3, gp_xl_when((double)run->start), x->f.when);
-            gp_xl_num(s, row, 4, gp_xl_when((double)run->end), x->f.when);
-            gp_xl_num(s, row, 5, run->instances, x->f.num);
-            gp_xl_num(s, row, 6, run->instance_hours, x->f.num);
-            gp_xl_num(s, row, 7, j->attempts_mean, x->f.num);
-            gp_xl_num(s, row, 8, j->interruptions_mean, x->f.num);
-            gp_xl_num(s, row, 9, j->failed_attempt_cost_mean, x->f.money);
-            gp_xl_num(s, row, 10, j->cost_mean, x->f.money);
-            gp_xl_num(s, row, 11, j->cost_p50, x->f.money);
-            gp_xl_num(s, row, 12, j->cost_p95, x->f.money);
-            gp_xl_num(s, row, 13, j->fallback_share, x->f.pct);
-            gp_xl_num(s, row, 14, j->base_cost, x->f.money);
-            gp_xl_num(s, row, 15, j->cost_in_window, x->f.money);
-        }
+        for (size_t i = 0; i < l->n_jobs && row < XL_ROW_CAP; i++)
+            spot_job_row(x, s, ++row, l, &l->jobs[i], true);
+        for (size_t i = 0; i < l->n_od_jobs && row < XL_ROW_CAP; i++)
+            spot_job_row(x, s, ++row, l, &l->od_jobs[i], false);
     }
     if (row > first) {
-        s->width[3] = s->width[4] = 17;
-        gp_xl_table(x, s, first, row, 0, hj, 16);
+        s->width[4] = s->width[5] = 17;
+        gp_xl_table(x, s, first, row, 0, hj, 22);
     } else {
         gp_xl_para(s, row,
-                   "no job runs replayed on spot: the trace has no job_id, "
-                   "no strategy launches on spot, or the runs started before "
-                   "the window",
+                   "no job runs: the trace has no job_id, or the runs "
+                   "started before the window",
                    x->f.note_wrap);
     }
     return row;
@@ -478,7 +500,11 @@ void gp_xl_sheet_spot(gp_xl *x)
                   "usage's cost in the window, fallback included, as are the "
                   "expected interruptions and failed-attempt cost.  A job "
                   "run's row is the whole run, hours after the window "
-                  "included; its cost in the window is the part billed in it");
+                  "included; its cost in the window is the part billed in it.  "
+                  "A run on spot waits, unbilled, while capacity is missing "
+                  "and falls back to on demand when its deadline is at risk; "
+                  "a run on demand is one attempt at the on-demand rate, "
+                  "before commitments");
     if (r->n_ledgers == 0) {
         gp_xl_not_computed(x, &s, 3, XL_NOT_BILLED);
         gp_xl_fit(&s);

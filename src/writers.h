@@ -61,6 +61,10 @@ typedef struct gp_run_info {
     size_t n_strategies;
 } gp_run_info;
 
+/* A strategy's per-job-run table (writer_json_jobs.c): its spot runs,
+ * then its on-demand ones; a new array. */
+json_t *gp_json_job_runs(const gp_ledger *l, const gp_trace *t);
+
 /* Text from the library with its run parameters shown as info says
  * (gp_param_expand with info->show_param), into buf. */
 void gp_run_info_text(const gp_run_info *info, const char *text, char *buf,

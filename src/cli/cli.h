@@ -52,7 +52,9 @@ enum {
     OPT_CHOICES = 1 << 18,
     /* --years, --growth, --decline, --migrate, and --step as a step
      * change DATE:FACTOR (synth) */
-    OPT_SYNTH = 1 << 19
+    OPT_SYNTH = 1 << 19,
+    /* --spot-events: recorded interruptions for the job-run table */
+    OPT_SPOT_EVENTS = 1 << 20
 };
 
 typedef struct gp_cli {
@@ -70,6 +72,7 @@ typedef struct gp_cli {
     /* import: --provider, --instance-type, --time; --step given */
     const char *provider, *instance_type, *time;
     const char *commitments_out; /* import focus/aws-cur: owned commitments */
+    const char *spot_events;     /* simulate: recorded interruptions */
     bool step_given;
     /* --idle-threshold, --idle-min-hours given (trace_opt holds them) */
     bool idle_threshold_given, idle_min_hours_given;
@@ -120,6 +123,11 @@ struct gp_command {
 struct gp_classification;
 struct gp_classify_options;
 struct gp_policy_result;
+/* simulate's per-job-run table (print_jobs.c). */
+struct gp_ledger;
+void gp_cli_print_job_runs(const gp_trace *t, struct gp_ledger *const *l,
+                           size_t n);
+
 /* simulate's table of replayed purchase policies (print_policies.c). */
 void gp_cli_print_policies(const struct gp_policy_result *r, size_t n);
 /* simulate's table of budgets by month and strategy (print_budgets.c). */

@@ -35,11 +35,17 @@
     X("focus", "focus       ", "FOCUS billing export -> trace",                \
       gp_import_focus, BILL)                                                   \
     X("aws-cur", "aws-cur     ", "AWS Cost and Usage Report -> trace",         \
-      gp_import_aws_cur, BILL)
+      gp_import_aws_cur, BILL)                                                 \
+    X("spot-availability", "spot-availability",                                \
+      "SkyPilot spot-traces JSON -> availability CSV",                         \
+      gp_import_spot_availability, SPOT)                                       \
+    X("spot-events", "spot-events ",                                           \
+      "EventBridge spot interruption warnings -> events CSV",                  \
+      gp_import_spot_events, SPOT)
 
 /* What a format is: which options it takes and whether it needs the
  * catalogs (telemetry: a type's GPU count; bills: which types they price). */
-typedef enum import_kind { TELEMETRY, PRICES, BILL } import_kind;
+typedef enum import_kind { TELEMETRY, PRICES, BILL, SPOT } import_kind;
 
 typedef struct import_format {
     gp_importer importer;
@@ -132,6 +138,7 @@ enum {
     F_SPOT_ADVISOR = 1 << 4,
     F_FOCUS = 1 << 5,
     F_AWS_CUR = 1 << 6,
+    F_SPOT_AVAILABILITY = 1 << 7,
     F_TELEMETRY = F_NVIDIA_SMI | F_DCGM | F_PROMETHEUS,
     F_BILL = F_FOCUS | F_AWS_CUR
 };
@@ -208,7 +215,7 @@ static int options_read_by(const gp_cli *cli, const import_format *fmt)
         unsigned readers;
     } reads[] = {
         {"--step", cli->step_given, F_TELEMETRY},
-        {"--time", cli->time != NULL, F_DCGM},
+        {"--time", cli->time != NULL, F_DCGM | F_SPOT_AVAILABILITY},
         {"--commitments-out", cli->commitments_out != NULL, F_BILL},
         {"--instance-type", cli->instance_type != NULL, F_TELEMETRY},
         {"--provider", cli->provider != NULL, F_TELEMETRY},
@@ -335,7 +342,7 @@ static int exec_import(gp_cli *cli)
     import_options(cli, &notes, &opt);
     /* the catalogs' warnings (stale prices) are left out: import reads
      * only which types they price and their GPU counts */
-    if (st == GP_OK && fmt->kind != PRICES)
+    if (st == GP_OK && fmt->kind != PRICES && fmt->kind != SPOT)
         st = load_catalogs(cli, &pricing, &err);
     opt.pricing = pricing;
     run.importer = &fmt->importer;
@@ -399,6 +406,12 @@ const struct gp_command gp_cmd_import = {
                   "  --time T              dcgm: when a scrape without "
                   "timestamps was\n"
                   "                        taken (ISO 8601 or epoch seconds)\n"
+                  "spot-availability: --time T, the time of the JSON's "
+                  "first tick\n"
+                  "spot-events: JSON lines of EventBridge events or a CSV "
+                  "with time,\n"
+                  "instance_id (and job_id, action); other events are "
+                  "skipped\n"
                   "aws-offer:\n"
                   "  --region R            the region to import (needed when "
                   "the GPU\n"

@@ -10,6 +10,7 @@
 #include "engine.h"
 #include "forecast.h"
 #include "idle.h"
+#include "import.h"
 #include "levers.h"
 #include "model.h"
 #include "policy.h"
@@ -247,6 +248,7 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
     print_parts(l, n);
     print_spot(l, n);
     print_levers(l, n);
+    gp_cli_print_job_runs(in->trace, l, n);
     print_util_note(in->trace);
 }
 
@@ -372,6 +374,32 @@ static gp_status bill_budgets(simulate_run *run)
     return st;
 }
 
+/* --spot-events: the recorded interruptions of each job run, in every
+ * strategy's job rows, and how many of the events matched a run (stderr,
+ * unless --quiet). */
+static gp_status count_recorded(simulate_run *run)
+{
+    gp_spot_event *ev = NULL;
+    size_t n = 0, used = 0;
+    gp_status st =
+        gp_spot_events_read(run->cli->spot_events, &ev, &n, &run->err);
+
+    for (size_t i = 0; st == GP_OK && i < run->n; i++) {
+        size_t k = gp_ledger_count_recorded(run->ledgers[i], run->in.trace,
+                                            ev, n);
+        if (i == 0)
+            used = k;
+    }
+    if (st == GP_OK && !run->cli->quiet)
+        fprintf(stderr,
+                "gpuplan simulate: %zu of %zu recorded spot interruptions "
+                "name a job run of the window (by job_id, from its start "
+                "to its end)\n",
+                used, n);
+    gp_spot_events_free(ev, n);
+    return st;
+}
+
 /* Bills every strategy, then what terminating idle GPUs saved (the
  * terminal's idle line) and the idle spans: everything before any file is
  * written, so that a failure leaves none. */
@@ -393,6 +421,8 @@ static gp_status bill(simulate_run *run)
         return GP_ERR_NOMEM;
     }
     st = bill_strategies(in, &run->opt, run->ledgers, &run->err);
+    if (st == GP_OK && run->cli->spot_events)
+        st = count_recorded(run);
     if (st == GP_OK && in->scenario->n_policies) {
         run->policies = gp_calloc(in->scenario->n_policies,
                                   sizeof *run->policies);
@@ -574,9 +604,12 @@ const struct gp_command gp_cmd_simulate = {
     "  --json              the SPEC section 5 document on stdout\n"
     "  --out R.xlsx        the Excel workbook for finance (SPEC section 6)\n"
     "  --csv DIR           hourly.csv, monthly.csv, spot_jobs.csv,\n"
-    "                      chargeback.csv, chargeback_summary.csv,\n"
+    "                      job_runs.csv, chargeback.csv, chargeback_summary.csv,\n"
     "                      commitments.csv, idle.csv (policies.csv,\n"
     "                      budgets.csv) in DIR\n"
+    "  --spot-events F     recorded spot interruptions (EventBridge JSON\n"
+    "                      lines or import spot-events' CSV), counted per\n"
+    "                      job run by job_id in the job-run table\n"
     "  --idle-threshold PCT, --idle-min-hours H\n"
     "                      idle GPUs: gpu_util below PCT (default 5) for H\n"
     "                      hours or more (default 2)\n"
@@ -587,6 +620,7 @@ const struct gp_command gp_cmd_simulate = {
     "                      billed as inference\n"
     GP_USAGE_TRACE_TAIL,
     OPT_TRACE | OPT_PRICING | OPT_SCENARIO | OPT_JSON | OPT_CSV | OPT_SKIP_BAD |
-        OPT_SEED | OPT_OUT | OPT_OUT_XLSX | OPT_IDLE | OPT_SPOT_CONFIDENCE,
+        OPT_SEED | OPT_OUT | OPT_OUT_XLSX | OPT_IDLE | OPT_SPOT_CONFIDENCE |
+        OPT_SPOT_EVENTS,
     simulate_exec,
 };

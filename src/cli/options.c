@@ -247,6 +247,14 @@ static int read_commitments_out(const struct gp_command *cmd, gp_cli *cli,
     return not_stdout(cmd, "commitments-out", value);
 }
 
+static int read_spot_events(const struct gp_command *cmd, gp_cli *cli,
+                            const char *value)
+{
+    (void)cmd;
+    cli->spot_events = value;
+    return 0;
+}
+
 /* A time option (`what` says which forms, in the message): 0 and *t, or
  * the usage error. */
 static int read_time_value(const struct gp_command *cmd, const char *option,
@@ -578,6 +586,7 @@ static const struct opt_def opt_defs[] = {
     {"idle-min-hours", OPT_IDLE, true, false, read_idle_min_hours},
     {"spot-confidence", OPT_SPOT_CONFIDENCE, true, false,
      read_spot_confidence},
+    {"spot-events", OPT_SPOT_EVENTS, true, false, read_spot_events},
     {"explain", OPT_EXPLAIN, false, false, read_explain},
     {"quiet", 0, false, false, read_quiet},
 };

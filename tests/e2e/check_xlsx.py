@@ -432,11 +432,12 @@ def check_ledger_sheets(wb, vb, doc, mode, csv_dir):
                  s["spot"]["failed_attempt_cost_mean"], s["name"] + " fail")
             near(row["P50 with fallback"], s["spot"]["cost_p50"], "p50")
             near(row["P95 with fallback"], s["spot"]["cost_p95"], "p95")
-    jobs = read_csv(os.path.join(csv_dir, "spot_jobs.csv"))
+    # every job run, spot and on demand, as job_runs.csv lists them
+    jobs = read_csv(os.path.join(csv_dir, "job_runs.csv"))
     if jobs:
         got = list(per_job_rows(wb, vb))
         if len(got) != len(jobs):
-            fail("%d spot job rows, expected %d" % (len(got), len(jobs)))
+            fail("%d job rows, expected %d" % (len(got), len(jobs)))
         for row, j in zip(got, jobs):
             near(row["Cost per completed run"],
                  num(j["cost_per_completed_run"]), j["job_id"] + " cost")
@@ -444,6 +445,12 @@ def check_ledger_sheets(wb, vb, doc, mode, csv_dir):
                  j["job_id"] + " interruptions", 1e-9)
             near(row["Cost in the window"], num(j["cost_in_window"]),
                  j["job_id"] + " cost in the window")
+            near(row["Waited for capacity (h)"], num(j["wait_h"]),
+                 j["job_id"] + " wait", 1e-9)
+            near(row["Fallback cost"], num(j["fallback_cost"]),
+                 j["job_id"] + " fallback cost")
+            if (row["Launch"] == "spot") != (j["launch"] == "spot"):
+                fail(j["job_id"] + " launch")
     # Chargeback: every row of chargeback.csv; cost per useful GPU-hour
     rows = table(wb["Chargeback"], "Strategy", vb["Chargeback"])
     want = read_csv(os.path.join(csv_dir, "chargeback.csv"))
@@ -483,7 +490,7 @@ def per_job_rows(wb, vb):
         if ws.cell(r0, 2).value == "Job":
             hi = ref.split(":")[1]
             c1, r1 = openpyxl.utils.cell.coordinate_from_string(hi)
-            heads = [ws.cell(r0, c).value for c in range(1, 17)]
+            heads = [ws.cell(r0, c).value for c in range(1, 23)]
             for r in range(r0 + 1, r1 + 1):
                 yield {h: vb["Spot"].cell(r, i + 1).value
                        for i, h in enumerate(heads)}

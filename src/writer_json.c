@@ -513,6 +513,8 @@ json_t *gp_json_recommendation(const gp_recommendation *r,
                                   gp_json_number_or_null(r->policy_cost)));
     for (size_t i = 0; i < r->n_actions; i++)
         json_array_append_new(actions, action_obj(&r->actions[i]));
+    if (info->trace)
+        gp_json_capacity_actions(actions, r, info->trace);
     json_object_set_new(doc, "actions", actions);
     json_object_set_new(
         doc, "plan",

@@ -132,6 +132,12 @@ json_t *gp_json_recommendation(const struct gp_recommendation *r,
                                const gp_run_info *info,
                                const struct gp_classification *classified);
 
+/* recommend's capacity actions, one per priced job run of r, appended to
+ * `actions` after r's other actions (writer_json_capacity.c). */
+void gp_json_capacity_actions(json_t *actions,
+                              const struct gp_recommendation *r,
+                              const gp_trace *t);
+
 struct gp_idle_report;
 
 /* classify's JSON: {"classified": gp_json_classification(c, t)}.  A new

@@ -498,7 +498,7 @@ const struct gp_command gp_cmd_recommend = {
     "  --lookback D        size on the last 7d, 30d, 60d... of the window\n"
     "                      (default all)\n"
     "  --instruments L     a comma list of reserved, instance_family_plan,\n"
-    "                      compute_plan, routing (default all)\n"
+    "                      compute_plan, routing, capacity (default all)\n"
     "  --spot-confidence P unlabelled usage classified training this sure\n"
     "                      (default 0.9) may go to spot; the rest is\n"
     "                      billed as inference\n"

@@ -66,6 +66,32 @@ void gp_quote_reservation(const gp_capacity_offer *offers, size_t n,
     out->finish_h = hours;
 }
 
+bool gp_capacity_takes_run(const gp_instance_type *it, const gp_job_run *jr,
+                           gp_launch launch, double restart_h, int64_t ws,
+                           int64_t we, gp_capacity_quote *q)
+{
+    gp_capacity_quote own;
+    double hours = (double)(jr->end - jr->start) / 3600.0;
+
+    if (!q)
+        q = &own;
+    memset(q, 0, sizeof *q);
+    if (launch < GP_LAUNCH_CAPACITY_BLOCK || jr->instances <= 0 ||
+        jr->instance_hours <= 0 || jr->start < ws || jr->start >= we)
+        return false;
+    if (launch == GP_LAUNCH_FLEX_START)
+        gp_quote_flex(&it->flex, jr->instances, hours, jr->instance_hours,
+                      restart_h, q);
+    else
+        gp_quote_reservation(launch == GP_LAUNCH_CALENDAR ? it->calendar
+                                                          : it->blocks,
+                             launch == GP_LAUNCH_CALENDAR ? it->n_calendar
+                                                          : it->n_blocks,
+                             launch == GP_LAUNCH_CALENDAR, jr->instances,
+                             hours, jr->instance_hours, q);
+    return q->available;
+}
+
 void gp_quote_flex(const gp_flex_offer *f, double instances, double hours,
                    double ih, double restart_h, gp_capacity_quote *out)
 {

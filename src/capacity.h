@@ -53,4 +53,12 @@ void gp_quote_reservation(const gp_capacity_offer *offers, size_t n,
 void gp_quote_flex(const gp_flex_offer *f, double instances, double hours,
                    double ih, double restart_h, gp_capacity_quote *out);
 
+/* Whether a policy that launches job runs on a capacity instrument
+ * (launch, on type it) bills run jr of a window [ws, we) (seconds) on it:
+ * the run starts in the window and the catalog sells the instrument for
+ * it; *q, when not NULL, gets its quote.  Otherwise it runs on demand. */
+bool gp_capacity_takes_run(const gp_instance_type *it, const gp_job_run *jr,
+                           gp_launch launch, double restart_h, int64_t ws,
+                           int64_t we, gp_capacity_quote *q);
+
 #endif

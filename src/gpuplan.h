@@ -198,12 +198,20 @@ typedef enum gp_payment {
 
 typedef enum gp_plan_kind { GP_PLAN_COMPUTE = 0, GP_PLAN_FAMILY = 1 } gp_plan_kind;
 
-typedef enum gp_launch { GP_LAUNCH_ON_DEMAND = 0, GP_LAUNCH_SPOT = 1 } gp_launch;
+/* How a workload is launched: on demand, on spot, or (its job runs) on a
+ * capacity instrument of SPEC 7.4 (the rest of its usage on demand). */
+typedef enum gp_launch {
+    GP_LAUNCH_ON_DEMAND = 0,
+    GP_LAUNCH_SPOT = 1,
+    GP_LAUNCH_CAPACITY_BLOCK = 2,
+    GP_LAUNCH_FLEX_START = 3,
+    GP_LAUNCH_CALENDAR = 4
+} gp_launch;
 
 const char *gp_workload_name(gp_workload w);   /* "training", ... */
 const char *gp_payment_name(gp_payment p);     /* "no_upfront", ... */
 const char *gp_plan_kind_name(gp_plan_kind k); /* "compute", ... */
-const char *gp_launch_name(gp_launch l);       /* "on_demand", "spot" */
+const char *gp_launch_name(gp_launch l); /* "on_demand", "spot", ... */
 
 /* ---- pricing catalogs (catalog.c) -------------------------------------- */
 

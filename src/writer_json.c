@@ -129,7 +129,6 @@ json_t *gp_json_ledger(const gp_ledger *l, const gp_trace *t)
     json_t *by = json_object();
     json_t *months = json_array();
     json_t *commits = json_array();
-    (void)t;
 
     if (!s || !by || !months || !commits) {
         json_decref(s);
@@ -163,6 +162,8 @@ json_t *gp_json_ledger(const gp_ledger *l, const gp_trace *t)
             "job_runs_before_window", (json_int_t)l->spot_runs_before_window,
             "job_runs_before_window_instance_hours",
             gp_json_number_or_null(l->spot_runs_before_window_ih)));
+    if (t && (l->n_capacity > 0 || l->capacity_runs_on_demand > 0))
+        json_object_set_new(s, "capacity", gp_json_capacity_runs(l, t));
     json_object_set_new(s, "unallocated_cost",
                         gp_json_number_or_null(l->unallocated_cost));
     json_object_set_new(

@@ -80,3 +80,31 @@ void gp_json_capacity_actions(json_t *actions,
         json_array_append_new(actions, o);
     }
 }
+
+json_t *gp_json_capacity_runs(const gp_ledger *l, const gp_trace *t)
+{
+    json_t *runs = json_array();
+    for (size_t i = 0; i < l->n_capacity; i++) {
+        const gp_ledger_capacity *c = &l->capacity[i];
+        const gp_job_run *jr = &t->runs[c->run];
+        json_t *o = json_object();
+        json_object_set_new(o, "job_id", json_string(t->labels[jr->job]));
+        json_object_set_new(o, "launch", json_string(gp_launch_name(c->launch)));
+        json_object_set_new(o, "cost", gp_json_number_or_null(c->cost));
+        if (c->launch == GP_LAUNCH_FLEX_START) {
+            json_object_set_new(o, "requests", json_integer(c->units));
+            json_object_set_new(o, "wait_h", gp_json_number_or_null(c->wait_h));
+        } else {
+            json_object_set_new(o, "days", json_integer(c->days));
+            if (c->launch == GP_LAUNCH_CAPACITY_BLOCK)
+                json_object_set_new(o, "blocks", json_integer(c->units));
+            json_object_set_new(o, "unused_h",
+                                gp_json_number_or_null(c->unused_h));
+            json_object_set_new(o, "unused_instance_hours",
+                                gp_json_number_or_null(c->unused_ih));
+        }
+        json_array_append_new(runs, o);
+    }
+    return json_pack("{s:o, s:I}", "runs", runs, "runs_on_demand",
+                     (json_int_t)l->capacity_runs_on_demand);
+}

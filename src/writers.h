@@ -138,6 +138,10 @@ void gp_json_capacity_actions(json_t *actions,
                               const struct gp_recommendation *r,
                               const gp_trace *t);
 
+/* A ledger's job runs on capacity instruments: {"runs": [...],
+ * "runs_on_demand"} (writer_json_capacity.c). */
+json_t *gp_json_capacity_runs(const gp_ledger *l, const gp_trace *t);
+
 struct gp_idle_report;
 
 /* classify's JSON: {"classified": gp_json_classification(c, t)}.  A new

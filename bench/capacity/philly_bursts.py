@@ -4,6 +4,7 @@ actions (docs/recommend.md, "Capacity per large job run").
 
 Usage: python3 bench/backtest/convert.py DATA OUT && \
        python3 bench/capacity/philly_bursts.py OUT/philly.csv > bursts.csv
+The same works on scenarios/sample/trace.csv (its training rows).
 """
 # Philly's job-sized bursts: hourly mean GPUs; baseline = the 10th
 # percentile; a burst = a maximal stretch of hours whose excess over the
@@ -13,7 +14,9 @@ import csv, math, sys, collections, datetime as dt
 rows = list(csv.DictReader(open(sys.argv[1])))
 hour = collections.defaultdict(list)
 for r in rows:
-    hour[r["timestamp"][:13]].append(float(r["gpus"]))
+    # training rows only (the bundled sample also has inference)
+    if r.get("workload", "training") == "training" and r["gpus"]:
+        hour[r["timestamp"][:13]].append(float(r["gpus"]))
 keys = sorted(hour)
 g = [sum(hour[k]) / len(hour[k]) for k in keys]
 base = sorted(g)[len(g) // 10]

@@ -37,6 +37,8 @@ job_id,start,end,instance_type,instances,workload
 big,2026-03-02T11:30:00Z,2026-03-16T07:30:00Z,p5.48xlarge,64,training
 small,2026-03-01T00:00:00Z,2026-03-20T00:00:00Z,p5.48xlarge,2,training
 CSV
+. "$src/tests/e2e/lib/openpyxl.sh"
+need_openpyxl recommend_capacity
 for slack in none 6; do
     if [ "$slack" = none ]; then extra=""; else extra=", \"deadline_slack_h\": $slack"; fi
     cat > "$out/s.json" <<JSON
@@ -48,6 +50,23 @@ JSON
         --pricing "$out/pricing" --scenario "$out/s.json" --json \
         > "$out/r-$slack.json" 2>/dev/null
 done
+# the workbook of the deadline case: its Capacity sheet
+"$bin" recommend --quiet --layout jobs --trace "$out/jobs.csv" \
+    --pricing "$out/pricing" --scenario "$out/s.json" --out "$out/r.xlsx" \
+    > /dev/null 2>&1
+"$PY" - "$out/r.xlsx" <<'PY'
+import sys
+import openpyxl
+ws = openpyxl.load_workbook(sys.argv[1])["Capacity"]
+rows = [[c.value for c in r] for r in ws.iter_rows()]
+act = [r for r in rows if r[1] == "big" and r[7] is not None]
+assert len(act) == 1 and act[0][7] == "calendar", act
+assert abs(act[0][8] - 64 * 14 * 24 * 30) < 1e-6, act[0][8]
+opt = {r[1]: r for r in rows if r[0] == "big" and r[1] in
+       ("on_demand", "spot", "capacity_block", "flex_start", "calendar")}
+assert abs(opt["capacity_block"][3] - 64 * 14 * 24 * 39.33) < 1e-6, opt
+assert opt["flex_start"][4] == "no", opt["flex_start"]
+PY
 python3 - "$out/r-none.json" "$out/r-6.json" <<'PY'
 import json, sys
 passed = failed = 0

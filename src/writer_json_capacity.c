@@ -108,3 +108,47 @@ json_t *gp_json_capacity_runs(const gp_ledger *l, const gp_trace *t)
     return json_pack("{s:o, s:I}", "runs", runs, "runs_on_demand",
                      (json_int_t)l->capacity_runs_on_demand);
 }
+
+/* The instance-hours of job run jr inside ledger l's window. */
+static double run_ih_in_window(const gp_job_run *jr, const gp_ledger *l)
+{
+    double ih = 0;
+    for (size_t k = 0; k < jr->n_hours; k++) {
+        int64_t h = jr->hour0 + (int64_t)k - l->start_hour;
+        if (h >= 0 && h < (int64_t)l->n_hours)
+            ih += jr->hour_ih[k];
+    }
+    return ih;
+}
+
+void gp_capacity_left_warn(gp_run_info *info, const gp_ledger *l,
+                           const gp_strategy *sg)
+{
+    const gp_trace *t = info->trace;
+    double total[2] = {0, 0}, taken[2] = {0, 0};
+
+    if (sg->policy[0].launch < GP_LAUNCH_CAPACITY_BLOCK &&
+        sg->policy[1].launch < GP_LAUNCH_CAPACITY_BLOCK)
+        return;
+    for (size_t i = 0; i < t->n_series; i++)
+        total[gp_policy_of(sg, &t->series[i]) - sg->policy] +=
+            l->series[i].instance_hours;
+    for (size_t i = 0; i < l->n_capacity; i++) {
+        const gp_job_run *jr = &t->runs[l->capacity[i].run];
+        taken[gp_policy_of(sg, &t->series[jr->series]) - sg->policy] +=
+            run_ih_in_window(jr, l);
+    }
+    for (int w = 0; w < 2; w++) {
+        double left = total[w] - taken[w];
+        if (sg->policy[w].launch < GP_LAUNCH_CAPACITY_BLOCK || left < 0.005)
+            continue;
+        gp_warnings_add(&info->warnings,
+                        "strategy \"%s\" launches %s on %s, but %.2f of its "
+                        "%.2f instance-hours in the window are not in a job "
+                        "run it takes (no job_id, a run started before the "
+                        "window, or a type whose catalog does not sell it "
+                        "for so long) and stay on demand",
+                        sg->name, gp_workload_name((gp_workload)w),
+                        gp_launch_name(sg->policy[w].launch), left, total[w]);
+    }
+}

@@ -193,6 +193,7 @@ void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
         const gp_strategy *sg = &info->scenario->strategies[k];
         warn_estimated_rates(info, l);
         warn_left_on_demand(info, l, sg);
+        gp_capacity_left_warn(info, l, sg);
         if (l->cost[GP_MODEL_SPOT] > 0)
             warn_spot_estimates(info, l, sg);
     }

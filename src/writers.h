@@ -142,6 +142,11 @@ void gp_json_capacity_actions(json_t *actions,
  * "runs_on_demand"} (writer_json_capacity.c). */
 json_t *gp_json_capacity_runs(const gp_ledger *l, const gp_trace *t);
 
+/* Warns of the usage strategy sg launches on a capacity instrument that
+ * ledger l left on demand (writer_json_capacity.c). */
+void gp_capacity_left_warn(gp_run_info *info, const gp_ledger *l,
+                           const gp_strategy *sg);
+
 struct gp_idle_report;
 
 /* classify's JSON: {"classified": gp_json_classification(c, t)}.  A new

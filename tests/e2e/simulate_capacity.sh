@@ -43,10 +43,18 @@ for launch in capacity_block flex_start calendar; do
     cat > "$out/s.json" <<JSON
 {"policy": {"training": {"launch": "$launch", "restart_overhead_h": 0.25}}}
 JSON
-    "$bin" simulate --quiet --layout jobs --trace "$out/jobs.csv" \
+    "$bin" simulate --layout jobs --trace "$out/jobs.csv" \
         --pricing "$out/pricing" --scenario "$out/s.json" --json \
-        > "$out/$launch.json" 2>/dev/null
+        > "$out/$launch.json" 2> "$out/$launch.err"
 done
+# the g5 run stays on demand, and simulate says so: 480 of the 21,248 +
+# 912 + 480 = 22,640 instance-hours
+grep -q 'launches training on capacity_block, but 480.00 of its 22640.00 instance-hours' \
+    "$out/capacity_block.err" || {
+    echo "simulate_capacity: no warning of the run left on demand" >&2
+    cat "$out/capacity_block.err" >&2
+    exit 1
+}
 python3 - "$out" <<'PY'
 import json, sys
 passed = failed = 0

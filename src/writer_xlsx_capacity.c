@@ -87,29 +87,91 @@ static size_t options_table(gp_xl *x, xl_sheet *s, size_t row)
     return row;
 }
 
+/* The job runs the ledgers' policies launched on capacity, from row
+ * `row` (the header). */
+static size_t launched_table(gp_xl *x, xl_sheet *s, size_t row)
+{
+    static const char *const h[] = {
+        "Strategy", "Job", "Launched on", "Cost", "Days",
+        "Blocks or requests", "Unused (h)", "Unused instance-hours",
+        "Wait (h)"};
+    const gp_trace *t = x->t;
+    size_t first = row;
+
+    for (size_t k = 0; k < x->r->n_ledgers; k++) {
+        const gp_ledger *l = x->r->ledgers[k];
+        for (size_t i = 0; l && i < l->n_capacity; i++) {
+            const gp_ledger_capacity *c = &l->capacity[i];
+            bool flex = c->launch == GP_LAUNCH_FLEX_START;
+            row++;
+            gp_xl_text_capped(s, row, 0, l->strategy, x->f.text);
+            gp_xl_text_capped(s, row, 1, t->labels[t->runs[c->run].job],
+                              x->f.text);
+            gp_xl_text(s, row, 2, gp_launch_name(c->launch), x->f.text);
+            gp_xl_num(s, row, 3, c->cost, x->f.money);
+            gp_xl_num(s, row, 4, flex ? NAN : c->days, x->f.count);
+            gp_xl_num(s, row, 5, c->units, x->f.count);
+            gp_xl_num(s, row, 6, flex ? NAN : c->unused_h, x->f.num);
+            gp_xl_num(s, row, 7, flex ? NAN : c->unused_ih, x->f.num);
+            gp_xl_num(s, row, 8, flex ? c->wait_h : NAN, x->f.num);
+        }
+    }
+    gp_xl_table(x, s, first, row, 0, h, 9);
+    return row;
+}
+
+/* Whether a ledger of the report launched job runs on capacity. */
+static bool any_launched(const gp_report *r)
+{
+    for (size_t k = 0; k < r->n_ledgers; k++)
+        if (r->ledgers[k] && r->ledgers[k]->n_capacity > 0)
+            return true;
+    return false;
+}
+
 void gp_xl_sheet_capacity(gp_xl *x)
 {
     const gp_recommendation *rec = x->r->rec;
+    bool priced = rec && rec->n_capacity > 0;
     xl_sheet s;
     char what[512];
 
-    if (!rec || rec->n_capacity == 0 || !x->t)
+    if (!x->t || (!priced && !any_launched(x->r)))
         return;
-    snprintf(what, sizeof what,
-             "The %zu largest of %zu job runs with %g or more instances for "
-             "%g hours or more, each priced on demand, on spot (the Monte "
-             "Carlo mean), on a capacity block sized to it, on flex-start "
-             "and on a calendar reservation where the catalog sells them; "
-             "the cheapest that meets the run's deadline is chosen.",
-             rec->n_capacity, rec->capacity_large, GP_CAPACITY_MIN_INSTANCES,
-             GP_CAPACITY_MIN_HOURS);
+    if (priced)
+        snprintf(what, sizeof what,
+                 "The %zu largest of %zu job runs with %g or more instances "
+                 "for %g hours or more, each priced on demand, on spot (the "
+                 "Monte Carlo mean), on a capacity block sized to it, on "
+                 "flex-start and on a calendar reservation where the "
+                 "catalog sells them; the cheapest that meets the run's "
+                 "deadline is chosen.",
+                 rec->n_capacity, rec->capacity_large,
+                 GP_CAPACITY_MIN_INSTANCES, GP_CAPACITY_MIN_HOURS);
+    else
+        snprintf(what, sizeof what,
+                 "The job runs a policy launched on a capacity block, "
+                 "flex-start or a calendar reservation: a block or a "
+                 "reservation paid whole when its run starts, flex-start "
+                 "as used, after its wait.");
     gp_xl_sheet_new(x, &s, "Capacity");
-    gp_xl_heading(x, &s, "Capacity for large job runs", what);
-    size_t row = choices_table(x, &s, 3);
-    row += 2;
-    worksheet_write_string(s.ws, (lxw_row_t)row, 0,
-                           "Every option of every run", x->f.h2);
-    options_table(x, &s, row + 1);
+    gp_xl_heading(x, &s,
+                  priced ? "Capacity for large job runs" : "Capacity instruments",
+                  what);
+    size_t row = 3;
+    if (priced) {
+        row = choices_table(x, &s, row) + 2;
+        worksheet_write_string(s.ws, (lxw_row_t)row, 0,
+                               "Every option of every run", x->f.h2);
+        row = options_table(x, &s, row + 1) + 2;
+    }
+    if (any_launched(x->r)) {
+        if (priced)
+            worksheet_write_string(s.ws, (lxw_row_t)row++, 0,
+                                   "Job runs the policies launched on them",
+                                   x->f.h2);
+        launched_table(x, &s, row);
+    }
     worksheet_freeze_panes(s.ws, 4, 2);
     gp_xl_fit(&s);
 }

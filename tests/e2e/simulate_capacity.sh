@@ -47,6 +47,25 @@ JSON
         --pricing "$out/pricing" --scenario "$out/s.json" --json \
         > "$out/$launch.json" 2> "$out/$launch.err"
 done
+# the workbook's Capacity sheet lists the runs launched on blocks
+. "$src/tests/e2e/lib/openpyxl.sh"
+need_openpyxl simulate_capacity
+cat > "$out/s.json" <<'JSON'
+{"policy": {"training": {"launch": "capacity_block"}}}
+JSON
+"$bin" simulate --quiet --layout jobs --trace "$out/jobs.csv" \
+    --pricing "$out/pricing" --scenario "$out/s.json" --out "$out/r.xlsx" \
+    > /dev/null 2>&1
+"$PY" - "$out/r.xlsx" <<'PY'
+import sys
+import openpyxl
+ws = openpyxl.load_workbook(sys.argv[1])["Capacity"]
+rows = {r[1]: r for r in ws.iter_rows(values_only=True) if r[0] == "baseline"}
+assert abs(rows["big"][3] - 845752.32) < 1e-6, rows["big"]
+assert rows["big"][4] == 14 and rows["big"][7] == 256, rows["big"]
+assert abs(rows["small"][3] - 39644.64) < 1e-6, rows["small"]
+assert "g5" not in rows, rows
+PY
 # the g5 run stays on demand, and simulate says so: 480 of the 21,248 +
 # 912 + 480 = 22,640 instance-hours
 grep -q 'launches training on capacity_block, but 480.00 of its 22640.00 instance-hours' \

@@ -110,10 +110,16 @@ static gp_status capacity_prepare(const gp_model_input *in, void **state,
     struct state *s = gp_calloc(1, sizeof *s);
 
     *state = s;
-    if (!s || !(s->runs = gp_calloc(in->trace->n_runs + 1, sizeof *s->runs)))
+    if (!s)
+        goto nomem;
+    /* most runs launch nothing on capacity: no per-run memory for them */
+    if (in->spec->policy[0].launch < GP_LAUNCH_CAPACITY_BLOCK &&
+        in->spec->policy[1].launch < GP_LAUNCH_CAPACITY_BLOCK)
+        return GP_OK;
+    if (!(s->runs = gp_calloc(in->trace->n_runs + 1, sizeof *s->runs)))
         goto nomem;
     collect(s, in);
-    if (!index_hours(s, in))
+    if (s->n_runs > 0 && !index_hours(s, in))
         goto nomem;
     return GP_OK;
 nomem:
@@ -132,6 +138,8 @@ static void capacity_bill_hour(void *state, const gp_model_input *in,
     const gp_trace *t = in->trace;
     int64_t clock_h = hour->t / 3600;
 
+    if (s->n_runs == 0)
+        return;
     for (size_t a = s->at[hour->h]; a < s->at[hour->h + 1]; a++) {
         const struct cap_run *r = &s->runs[s->active[a]];
         const gp_job_run *jr = &t->runs[r->run];

@@ -50,6 +50,14 @@ JSON
         --pricing "$out/pricing" --scenario "$out/s.json" --json \
         > "$out/r-$slack.json" 2>/dev/null
 done
+# --instruments without capacity: no capacity action
+"$bin" recommend --quiet --layout jobs --trace "$out/jobs.csv" \
+    --pricing "$out/pricing" --scenario "$out/s.json" --json \
+    --instruments reserved,routing > "$out/r-none-listed.json" 2>/dev/null
+if grep -q '"type": *"capacity"' "$out/r-none-listed.json"; then
+    echo "recommend_capacity: a capacity action without --instruments capacity" >&2
+    exit 1
+fi
 # the workbook of the deadline case: its Capacity sheet
 "$bin" recommend --quiet --layout jobs --trace "$out/jobs.csv" \
     --pricing "$out/pricing" --scenario "$out/s.json" --out "$out/r.xlsx" \

@@ -72,6 +72,7 @@ extern const gp_model gp_model_reserved;
 extern const gp_model gp_model_savings_plan;
 extern const gp_model gp_model_on_demand;
 extern const gp_model gp_model_spot;
+extern const gp_model gp_model_capacity;
 
 /* The model table: every model, by gp_model_id (models.c).  Adding a
  * purchasing model adds it here, to gp_model_id and to the engine's

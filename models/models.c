@@ -10,4 +10,5 @@ const gp_model *const gp_models[GP_N_MODELS] = {
     [GP_MODEL_RESERVED] = &gp_model_reserved,
     [GP_MODEL_SAVINGS_PLAN] = &gp_model_savings_plan,
     [GP_MODEL_SPOT] = &gp_model_spot,
+    [GP_MODEL_CAPACITY] = &gp_model_capacity,
 };

@@ -73,7 +73,8 @@ static const char *const type_keys[] = {
     "family",    "gpu_model",  "gpus",
     "vcpus",     "memory_gib", "normalization_factor",
     "on_demand", "reserved",   "savings_plans",
-    "spot",      NULL};
+    "spot",      "capacity_blocks", "flex_start",
+    "calendar",  NULL};
 static const char *const reserved_keys[] = {"term_years", "payment",  "hourly",
                                             "upfront",    "estimate", NULL};
 static const char *const plan_keys[] = {"kind",   "term_years", "payment",
@@ -290,7 +291,8 @@ static gp_status parse_type(gp_jdoc *d, const json_t *jt, const char *name,
         (st = gp_jdoc_check_positive(d, "on_demand", t->on_demand)) != GP_OK ||
         (st = parse_reserved(d, jt, t)) != GP_OK ||
         (st = parse_plans(d, jt, t)) != GP_OK ||
-        (st = gp_catalog_parse_spot(d, jt, base_dir, t)) != GP_OK)
+        (st = gp_catalog_parse_spot(d, jt, base_dir, t)) != GP_OK ||
+        (st = gp_catalog_parse_capacity(d, jt, t)) != GP_OK)
         return st;
     return GP_OK;
 }
@@ -498,6 +500,8 @@ static void type_free(gp_instance_type *t)
     gp_free(t->plans);
     gp_free(t->spot.history);
     gp_availability_clear(&t->spot.avail);
+    gp_free(t->blocks);
+    gp_free(t->calendar);
 }
 
 /* Frees a catalog and everything it owns; NULL is fine. */

@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Billing order for usage launched on demand, then spot. */
+/* Billing order: job runs on capacity instruments first (their hours
+ * leave the on-demand launch), then usage launched on demand, then spot. */
 static const gp_model *const chain[] = {
+    &gp_model_capacity,
     &gp_model_reserved,
     &gp_model_savings_plan,
     &gp_model_on_demand,
@@ -469,8 +471,13 @@ static double charge_back(struct run *r, const double *d_inst,
                 c += (hour->spot_cost[p] - r->job_cost[p]) * rest /
                      r->rest_ih[p];
         } else {
-            double share = d / r->od_launched[p];
-            c = (hour->od_cost[p] + hour->commit_cost[p]) * share;
+            /* a job run on a capacity instrument (job) is not in the
+             * on-demand launch the rest shares */
+            double rest = d - (hour->job_spot ? hour->job_spot_ih[i] : 0);
+            c = job;
+            if (rest > 0 && r->od_launched[p] > 0)
+                c += (hour->od_cost[p] + hour->commit_cost[p]) *
+                     (rest / r->od_launched[p]);
         }
         gp_sum_add(&r->series_cost[i], c);
         r->l->series_month_cost[i * r->l->month_slots + r->month] += c;
@@ -519,11 +526,13 @@ static void bill_hour(struct run *r, size_t h)
     hour->commitment_cost = 0;
     if (in_trace)
         spot_any = route_demand(r, d_inst, row);
+    /* capacity first: what it takes is not launched on demand */
+    chain[0]->bill_hour(r->state[0], &r->in, hour);
     for (size_t p = 0; p < np; p++) {
         r->od_launched[p] = hour->remaining[p];
         row->od_equiv_launched += hour->remaining[p] * r->od_rate[p];
     }
-    for (size_t k = 0; k < N_CHAIN; k++)
+    for (size_t k = 1; k < N_CHAIN; k++)
         chain[k]->bill_hour(r->state[k], &r->in, hour);
     double covered = 0;
     for (size_t p = 0; p < np; p++)

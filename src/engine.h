@@ -18,6 +18,8 @@ typedef enum gp_model_id {
     GP_MODEL_RESERVED,     /* amortized: effective hourly x count */
     GP_MODEL_SAVINGS_PLAN, /* amortized: the hourly commitment */
     GP_MODEL_SPOT,         /* spot price x hours, interruptions included */
+    GP_MODEL_CAPACITY,     /* job runs on capacity blocks, flex-start and
+                              calendar reservations (SPEC 7.4) */
     GP_N_MODELS
 } gp_model_id;
 
@@ -91,6 +93,19 @@ typedef struct gp_ledger_job {
     double recorded_interruptions;
 } gp_ledger_job;
 
+/* A job run a policy launched on a capacity instrument (SPEC 7.4): the
+ * whole run, billed up front (a block, a calendar reservation: in the
+ * hour it starts) or as it runs (flex-start), after the discount. */
+typedef struct gp_ledger_capacity {
+    uint32_t run;  /* index into trace->runs */
+    gp_launch launch;
+    double cost;
+    int days, units;  /* reservation days; blocks or requests */
+    double unused_h;  /* hours paid after the run, to the block's end */
+    double unused_ih; /* instance-hours paid and not used */
+    double wait_h;    /* flex-start: expected waits */
+} gp_ledger_capacity;
+
 /* Use of one commitment over the window. */
 typedef struct gp_ledger_commitment {
     const gp_commitment *c;
@@ -141,6 +156,12 @@ typedef struct gp_ledger {
     size_t n_od_jobs;
     gp_ledger_commitment *commitments;
     size_t n_commitments;
+    gp_ledger_capacity *capacity; /* the runs launched on capacity */
+    size_t n_capacity;
+    /* runs of a capacity launch billed on demand instead: started before
+     * the window, or their type's catalog does not sell the instrument
+     * (or not for so long) */
+    size_t capacity_runs_on_demand;
 
     /* window totals */
     double total_cost, all_on_demand_cost, savings, savings_pct;

@@ -22,6 +22,7 @@ void gp_ledger_free(gp_ledger *l)
     gp_free(l->series_month_cost);
     gp_free(l->jobs);
     gp_free(l->od_jobs);
+    gp_free(l->capacity);
     gp_free(l->commitments);
     gp_free(l);
 }
@@ -174,9 +175,11 @@ static void build_months(gp_ledger *l, const gp_model_input *in, double f)
     for (size_t i = 0; i < l->n_months; i++) {
         gp_ledger_month *m = &l->months[i];
         m->total_cost = gp_cost_total(m->cost);
-        /* cash: the models without a commitment pay as they bill */
+        /* cash: the models without a commitment pay as they bill (a
+         * capacity block in the hour its run starts) */
         m->total_cash = m->cost[GP_MODEL_ON_DEMAND] + m->cost[GP_MODEL_SPOT] +
-                        m->reserved_cash + m->savings_plan_cash;
+                        m->cost[GP_MODEL_CAPACITY] + m->reserved_cash +
+                        m->savings_plan_cash;
     }
 }
 

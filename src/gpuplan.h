@@ -198,12 +198,20 @@ typedef enum gp_payment {
 
 typedef enum gp_plan_kind { GP_PLAN_COMPUTE = 0, GP_PLAN_FAMILY = 1 } gp_plan_kind;
 
-typedef enum gp_launch { GP_LAUNCH_ON_DEMAND = 0, GP_LAUNCH_SPOT = 1 } gp_launch;
+/* How a workload is launched: on demand, on spot, or (its job runs) on a
+ * capacity instrument of SPEC 7.4 (the rest of its usage on demand). */
+typedef enum gp_launch {
+    GP_LAUNCH_ON_DEMAND = 0,
+    GP_LAUNCH_SPOT = 1,
+    GP_LAUNCH_CAPACITY_BLOCK = 2,
+    GP_LAUNCH_FLEX_START = 3,
+    GP_LAUNCH_CALENDAR = 4
+} gp_launch;
 
 const char *gp_workload_name(gp_workload w);   /* "training", ... */
 const char *gp_payment_name(gp_payment p);     /* "no_upfront", ... */
 const char *gp_plan_kind_name(gp_plan_kind k); /* "compute", ... */
-const char *gp_launch_name(gp_launch l);       /* "on_demand", "spot" */
+const char *gp_launch_name(gp_launch l); /* "on_demand", "spot", ... */
 
 /* ---- pricing catalogs (catalog.c) -------------------------------------- */
 
@@ -254,6 +262,25 @@ typedef struct gp_spot_offer {
     size_t n_history;
 } gp_spot_offer;
 
+/* A fixed reservation paid for whole, used or not (SPEC 7.4): an AWS
+ * capacity block for ML, or a GCP calendar-mode reservation; a duration
+ * of min_days..max_days (capacity.h says which durations are sold). */
+typedef struct gp_capacity_offer {
+    double hourly; /* $/instance-hour */
+    int min_days, max_days;
+    bool estimate;
+} gp_capacity_offer;
+
+/* GCP flex-start (SPEC 7.4): capacity after a wait, billed as used, for at
+ * most max_days a request. */
+typedef struct gp_flex_offer {
+    bool present;
+    double hourly;          /* $/instance-hour */
+    double max_days;        /* per request */
+    double expected_wait_h; /* before a request's capacity comes */
+    bool estimate;
+} gp_flex_offer;
+
 typedef struct gp_instance_type {
     char *name;
     char *family;
@@ -268,6 +295,12 @@ typedef struct gp_instance_type {
     gp_plan_offer *plans;
     size_t n_plans;
     gp_spot_offer spot;
+    /* capacity instruments (catalog_capacity.c), none when n_ is 0 */
+    gp_capacity_offer *blocks;
+    size_t n_blocks;
+    gp_flex_offer flex;
+    gp_capacity_offer *calendar;
+    size_t n_calendar;
 } gp_instance_type;
 
 typedef struct gp_catalog {

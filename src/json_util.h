@@ -184,7 +184,8 @@ gp_status gp_jdoc_enum(gp_jdoc *d, const json_t *obj, const char *key,
 extern const char *const gp_json_payment_names[3];
 extern const char *const gp_json_provider_names[3];
 extern const char *const gp_json_plan_kind_names[2];
-extern const char *const gp_json_launch_names[2];
+/* the first two are the fallbacks a policy may take */
+extern const char *const gp_json_launch_names[5];
 
 /* term_years: a number that must be 1 or 3. */
 gp_status gp_jdoc_term_years(gp_jdoc *d, const json_t *obj, const char *key,

@@ -222,7 +222,8 @@ const char *const gp_json_payment_names[3] = {"no_upfront", "partial_upfront",
                                               "all_upfront"};
 const char *const gp_json_provider_names[3] = {"aws", "gcp", "azure"};
 const char *const gp_json_plan_kind_names[2] = {"compute", "instance_family"};
-const char *const gp_json_launch_names[2] = {"on_demand", "spot"};
+const char *const gp_json_launch_names[5] = {
+    "on_demand", "spot", "capacity_block", "flex_start", "calendar"};
 
 /* A string member from a fixed vocabulary; a word outside it gets the list
  * of words that would do. */

@@ -5,6 +5,7 @@
  * (gp_opt_warm_start, gp_opt_commitments).
  */
 #include "optimizer_internal.h"
+#include "capacity.h"
 #include "covering.h"
 #include "util.h"
 
@@ -228,6 +229,32 @@ static void choose_reservation(gp_opt_pool *pool, const gp_opt_choices *ch)
     }
 }
 
+/* Takes out of every pool's demand the job runs the policies launch on a
+ * capacity instrument (capacity.h), as the engine's capacity model does. */
+static void take_capacity_runs(gp_opt *o, const gp_trace *trace,
+                               const gp_policy *policy, int64_t start_hour)
+{
+    int64_t ws = start_hour * 3600;
+    int64_t we = ws + (int64_t)o->n_hours * 3600;
+
+    for (size_t i = 0; i < trace->n_runs; i++) {
+        const gp_job_run *jr = &trace->runs[i];
+        const gp_series *ser = &trace->series[jr->series];
+        const gp_policy *pol = gp_series_policy(policy, ser);
+        if (pol->launch < GP_LAUNCH_CAPACITY_BLOCK ||
+            !gp_capacity_takes_run(trace->pools[ser->pool].type, jr,
+                                   pol->launch, pol->restart_overhead_h, ws,
+                                   we, NULL))
+            continue;
+        double *d = o->pools[ser->pool].demand;
+        for (size_t k = 0; k < jr->n_hours; k++) {
+            int64_t h = jr->hour0 + (int64_t)k - start_hour;
+            if (h >= 0 && h < (int64_t)o->n_hours)
+                d[h] = d[h] > jr->hour_ih[k] ? d[h] - jr->hour_ih[k] : 0;
+        }
+    }
+}
+
 /* Adds to every pool's demand what the policies `policy` launch on demand
  * in each hour of the window starting at start_hour, as the engine sums
  * it. */
@@ -244,6 +271,7 @@ static void sum_demand(gp_opt *o, const gp_trace *trace,
                 o->pools[ser->pool].demand[h] += ser->instance_hours[th];
         }
     }
+    take_capacity_runs(o, trace, policy, start_hour);
 }
 
 /* An owned plan already added that bills as c over hours [first, last):

@@ -353,6 +353,7 @@ void gp_recommendation_free(gp_recommendation *r)
         gp_free(r->plans[i].commitments);
     gp_free(r->actions);
     gp_free(r->curves);
+    gp_free(r->capacity);
     gp_forecast_free(r->forecast);
     gp_warnings_clear(&r->notes);
     gp_free(r);
@@ -543,6 +544,11 @@ gp_status gp_recommend(const gp_trace *trace, const gp_pricing *pricing,
         }
         gp_rec_ctx_init(&c, trace, pricing, s, start, hours, opt);
         st = gp_rec_window(&c, r, true, err);
+        if (st == GP_OK) {
+            /* routing may have moved training to spot: start again */
+            gp_rec_ctx_init(&c, trace, pricing, s, start, hours, opt);
+            st = gp_rec_capacity(&c, r, err);
+        }
     }
     if (st != GP_OK)
         goto fail;

@@ -73,6 +73,48 @@ typedef struct gp_curve {
     double level[41], net_savings[41];
 } gp_curve;
 
+/* The options a large job run is priced on (SPEC 7.4), in the order
+ * recommend lists them. */
+typedef enum gp_capacity_option {
+    GP_CAP_ON_DEMAND,
+    GP_CAP_SPOT,
+    GP_CAP_BLOCK,
+    GP_CAP_FLEX,
+    GP_CAP_CALENDAR,
+    GP_N_CAP_OPTIONS
+} gp_capacity_option;
+
+/* "on_demand", "spot", "capacity_block", "flex_start", "calendar" */
+const char *gp_capacity_option_name(gp_capacity_option o);
+
+/* One option of one run: its cost after the scenario's discount (spot:
+ * the replay's mean, interruptions and fallback included). */
+typedef struct gp_capacity_cost {
+    bool available;      /* sold for this run (why not: note) */
+    bool meets_deadline; /* done by the run's deadline, if it has one */
+    double cost;
+    double wait_h;    /* flex-start: expected waits */
+    double finish_h;  /* hours from its start to its end */
+    double unused_ih; /* block, calendar: instance-hours paid, not used */
+    double unused_h;  /* ... hours after the run to the reservation's end */
+    int days, units;  /* reservation days; blocks, requests */
+    bool estimate;    /* the price is an estimate */
+    char note[192];   /* why it is not available, or its detail */
+} gp_capacity_cost;
+
+/* A large job run (8 instances or more for 24 hours or more) and the
+ * cheapest of its options that meets its deadline. */
+typedef struct gp_capacity_choice {
+    uint32_t run;             /* index into trace->runs */
+    double instances, hours;  /* peak, wall time */
+    double instance_hours;
+    double deadline_h;        /* from its start; INFINITY: none */
+    gp_capacity_cost option[GP_N_CAP_OPTIONS];
+    gp_capacity_option chosen;
+    double net_savings;       /* on demand's cost less the chosen one's */
+    char reason[448], risk[320];
+} gp_capacity_choice;
+
 typedef struct gp_recommendation {
     int64_t start_hour;
     size_t n_hours;
@@ -111,12 +153,26 @@ typedef struct gp_recommendation {
     struct gp_forecast *forecast;     /* the forecast bought for; owned;
                                        * set exactly when forward is */
     gp_warnings notes;
+    /* capacity instruments: the largest job runs' options, by on-demand
+     * cost, the most expensive first (at most GP_CAPACITY_MAX_RUNS of the
+     * capacity_large runs found) */
+    gp_capacity_choice *capacity;
+    size_t n_capacity, capacity_large;
 } gp_recommendation;
+
+/* A job run is large from 8 instances for 24 hours; recommend prices at
+ * most this many of them. */
+#define GP_CAPACITY_MIN_INSTANCES 8.0
+#define GP_CAPACITY_MIN_HOURS 24.0
+#define GP_CAPACITY_MAX_RUNS 20
 
 /* Routing training to spot, as an instrument the user may rule out (the
  * others are the optimizer's GP_BUY_*). */
 #define GP_BUY_ROUTING 8u
-#define GP_BUY_EVERYTHING (GP_BUY_ALL | GP_BUY_ROUTING)
+/* Pricing large job runs on capacity blocks, flex-start and calendar
+ * reservations beside on demand and spot (gp_capacity_choice). */
+#define GP_BUY_CAPACITY 16u
+#define GP_BUY_EVERYTHING (GP_BUY_ALL | GP_BUY_ROUTING | GP_BUY_CAPACITY)
 
 typedef struct gp_recommend_options {
     int64_t train_until; /* seconds; 0 = no backtest */

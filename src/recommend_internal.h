@@ -100,6 +100,11 @@ gp_status gp_rec_bill_two(struct bill_job *a, struct bill_job *b,
 
 /* The recommendation for c's window into r (`details`: the balanced
  * plan's actions and curves too). */
+/* The capacity action: the window's largest job runs priced on every
+ * option, when the instruments allow it (recommend_capacity.c). */
+gp_status gp_rec_capacity(const struct ctx *c, gp_recommendation *r,
+                          gp_error *err);
+
 gp_status gp_rec_window(struct ctx *c, gp_recommendation *r, bool details,
                         gp_error *err);
 

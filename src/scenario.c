@@ -197,7 +197,7 @@ static gp_status parse_workload_policy(gp_jdoc *d, const json_t *jp,
 
     if ((st = gp_jdoc_known_keys(d, jp, workload_policy_keys, NULL)) != GP_OK ||
         (st = gp_jdoc_enum(d, jp, "launch", false, "launch model",
-                           gp_json_launch_names, 2, &launch, NULL)) != GP_OK ||
+                           gp_json_launch_names, 5, &launch, NULL)) != GP_OK ||
         (st = gp_jdoc_number(d, jp, "checkpoint_interval_h", false,
                              &p->checkpoint_interval_h, NULL)) != GP_OK ||
         (st = gp_jdoc_check_positive(d, "checkpoint_interval_h",

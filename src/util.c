@@ -45,7 +45,10 @@ const char *gp_plan_kind_name(gp_plan_kind k)
 
 const char *gp_launch_name(gp_launch l)
 {
-    return l == GP_LAUNCH_SPOT ? "spot" : "on_demand";
+    static const char *const names[] = {"on_demand", "spot", "capacity_block",
+                                        "flex_start", "calendar"};
+    return (unsigned)l < sizeof names / sizeof names[0] ? names[l]
+                                                         : "on_demand";
 }
 
 /* ---- numbers written for people ----------------------------------------- */

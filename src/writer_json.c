@@ -162,6 +162,8 @@ json_t *gp_json_ledger(const gp_ledger *l, const gp_trace *t)
             "job_runs_before_window", (json_int_t)l->spot_runs_before_window,
             "job_runs_before_window_instance_hours",
             gp_json_number_or_null(l->spot_runs_before_window_ih)));
+    if (t && (l->n_capacity > 0 || l->capacity_runs_on_demand > 0))
+        json_object_set_new(s, "capacity", gp_json_capacity_runs(l, t));
     json_object_set_new(s, "unallocated_cost",
                         gp_json_number_or_null(l->unallocated_cost));
     json_object_set_new(
@@ -522,6 +524,8 @@ json_t *gp_json_recommendation(const gp_recommendation *r,
                                   gp_json_number_or_null(r->policy_cost)));
     for (size_t i = 0; i < r->n_actions; i++)
         json_array_append_new(actions, action_obj(&r->actions[i]));
+    if (info->trace)
+        gp_json_capacity_actions(actions, r, info->trace);
     json_object_set_new(doc, "actions", actions);
     json_object_set_new(
         doc, "plan",

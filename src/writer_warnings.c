@@ -231,6 +231,7 @@ void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
         warn_estimated_rates(info, l);
         warn_left_on_demand(info, l, sg);
         warn_levers(info, l, sg);
+        gp_capacity_left_warn(info, l, sg);
         if (l->cost[GP_MODEL_SPOT] > 0)
             warn_spot_estimates(info, l, sg);
     }

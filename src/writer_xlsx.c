@@ -578,6 +578,7 @@ static void write_sheets(gp_xl *x, xl_rec_rows *rr)
     gp_xl_sheet_summary(x, rr);
     if (r->n_ledgers || r->rec) {
         gp_xl_sheet_recommendations(x, rr);
+        gp_xl_sheet_capacity(x);
         gp_xl_sheet_plans(x);
         gp_xl_sheet_policies(x);
         gp_xl_sheet_budgets(x);

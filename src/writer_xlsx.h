@@ -169,6 +169,9 @@ void gp_xl_rec_rows_of(const gp_report *r, xl_rec_rows *rr);
  * Recommendations, Plans and Savings curve (writer_xlsx_plans.c), ... */
 void gp_xl_sheet_summary(gp_xl *x, const xl_rec_rows *rr);
 void gp_xl_sheet_recommendations(gp_xl *x, const xl_rec_rows *rr);
+/* The Capacity sheet, when recommend priced large job runs
+ * (writer_xlsx_capacity.c). */
+void gp_xl_sheet_capacity(gp_xl *x);
 void gp_xl_sheet_plans(gp_xl *x);
 void gp_xl_sheet_curves(gp_xl *x);
 /* ... the sheets about the money over time (writer_xlsx_sheets.c,

@@ -147,6 +147,21 @@ json_t *gp_json_recommendation(const struct gp_recommendation *r,
                                const gp_run_info *info,
                                const struct gp_classification *classified);
 
+/* recommend's capacity actions, one per priced job run of r, appended to
+ * `actions` after r's other actions (writer_json_capacity.c). */
+void gp_json_capacity_actions(json_t *actions,
+                              const struct gp_recommendation *r,
+                              const gp_trace *t);
+
+/* A ledger's job runs on capacity instruments: {"runs": [...],
+ * "runs_on_demand"} (writer_json_capacity.c). */
+json_t *gp_json_capacity_runs(const gp_ledger *l, const gp_trace *t);
+
+/* Warns of the usage strategy sg launches on a capacity instrument that
+ * ledger l left on demand (writer_json_capacity.c). */
+void gp_capacity_left_warn(gp_run_info *info, const gp_ledger *l,
+                           const gp_strategy *sg);
+
 struct gp_idle_report;
 
 /* classify's JSON: {"classified": gp_json_classification(c, t)}.  A new

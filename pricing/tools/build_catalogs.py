@@ -159,6 +159,20 @@ AWS_SPOT_BUCKET_RATE = {0: 0.025, 1: 0.075, 2: 0.125, 3: 0.175, 4: 0.25}
 # Providers publish no spot interruption rate: assumed monthly rate.
 ASSUMED_SPOT_INTERRUPTION = {"gcp": 0.15, "azure": 0.15}
 
+# AWS EC2 Capacity Blocks for ML: the published examples of the pre-2025
+# price list, $/instance-hour (prices move with supply and demand, so they
+# are marked estimates).  Durations 1-14 days, then 7-day steps to 182.
+AWS_CAPACITY_BLOCK_AS_OF = "2024 price list (pre-2025)"
+AWS_CAPACITY_BLOCK = {"p5.48xlarge": 39.33, "p4d.24xlarge": 14.75}
+
+# GCP Dynamic Workload Scheduler: flex-start and calendar mode are priced
+# at up to 53% off on-demand; the maximum published discount, an estimate,
+# for the 8-GPU training machines.  The wait is an assumption.
+GCP_DWS_DISCOUNT = 0.53
+GCP_DWS_TYPES = ("a2-highgpu-8g", "a2-ultragpu-8g", "a3-highgpu-8g",
+                 "a3-megagpu-8g")
+GCP_FLEX_EXPECTED_WAIT_H = 4.0
+
 # GPU model labels: the CSV's label is kept except where it is ambiguous,
 # so that the same GPU has the same label in every catalog.
 GPU_MODEL_OVERRIDES = {
@@ -321,6 +335,10 @@ def build_aws(data_dir):
                 "interruption_bucket": ranges[r],
                 "estimate": True,
             }
+        if name in AWS_CAPACITY_BLOCK:
+            entry["capacity_blocks"] = [{
+                "hourly": AWS_CAPACITY_BLOCK[name], "min_days": 1,
+                "max_days": 182, "estimate": True}]
         types[name] = entry
     for name in missing_spot:
         warn("aws %s: not in the Spot Instance Advisor (us-east-1 Linux); no spot entry" % name)
@@ -349,6 +367,10 @@ def build_aws(data_dir):
             "term/payment, compute = that ratio + 0.06 (AWS: up to 72% vs up to 66% off)",
             "family, gpu_model, gpus, vcpus, memory_gib: AWS published instance "
             "specs; normalization_factor: AWS reserved-instance size flexibility table",
+            "capacity_blocks: AWS EC2 Capacity Blocks for ML, published price "
+            "examples of the AWS %s: p5.48xlarge $39.33, p4d.24xlarge $14.75 per "
+            "instance-hour; prices move with supply and demand, so estimate; "
+            "1-14 days, then 7-day steps to 182" % AWS_CAPACITY_BLOCK_AS_OF,
         ],
         "instance_types": types,
     }, missing_spot
@@ -430,6 +452,13 @@ def build_gcp_azure(rows, provider, region):
                 "interruption_bucket": "unknown",
                 "estimate": True,
             }
+        if provider == "gcp" and name in GCP_DWS_TYPES:
+            dws = r6(od * (1 - GCP_DWS_DISCOUNT))
+            entry["flex_start"] = {
+                "hourly": dws, "max_days": 7,
+                "expected_wait_h": GCP_FLEX_EXPECTED_WAIT_H, "estimate": True}
+            entry["calendar"] = [{"hourly": dws, "min_days": 1,
+                                  "max_days": 90, "estimate": True}]
         types[name] = entry
     if not types:
         die("no %s %s rows in %s" % (provider, region, GCP_AZURE_FILE))
@@ -451,6 +480,11 @@ def build_gcp_azure(rows, provider, region):
             "(1y/3y, no upfront) = on_demand x 0.63 (1y) / 0.43 (3y), the "
             "no-upfront rows of the AWS-derived ratio table in pricing/README.md",
             "savings_plans: none (spend-based flexible CUDs not modelled)",
+            "flex_start, calendar: estimate; Dynamic Workload Scheduler = "
+            "on_demand x 0.47, GCP's maximum published discount for it "
+            "(\"up to 53%%\", quoted 2026-11-28), for %s; expected_wait_h 4 "
+            "is an assumption (GCP publishes no wait)"
+            % ", ".join(GCP_DWS_TYPES),
             "family: machine series (name before the first '-'); gpu_model: "
             "catalog label, A100 -> A100-40GB and H100-MEGA -> H100 for a2-highgpu/a3-megagpu",
         ]

@@ -67,6 +67,40 @@ static void print_backtest(const gp_recommendation *r)
                m[0], m[1], m[2]);
 }
 
+/* The capacity actions: each large job run's options, what they cost
+ * ("-" where not sold), the one chosen, why and at what risk. */
+static void print_capacity(const gp_inputs *in, const gp_recommendation *r)
+{
+    const gp_trace *t = in->trace;
+    char m[32];
+
+    if (r->n_capacity == 0)
+        return;
+    printf("\ncapacity: the %zu largest of %zu job run%s with %g+ instances "
+           "for %g+ h\n",
+           r->n_capacity, r->capacity_large,
+           gp_plural(r->capacity_large, "", "s"), GP_CAPACITY_MIN_INSTANCES,
+           GP_CAPACITY_MIN_HOURS);
+    printf("%4s  %-20s %-15s", "rank", "job", "option chosen");
+    for (int k = 0; k < GP_N_CAP_OPTIONS; k++)
+        printf(" %15s", gp_capacity_option_name((gp_capacity_option)k));
+    printf("\n");
+    for (size_t i = 0; i < r->n_capacity; i++) {
+        const gp_capacity_choice *ch = &r->capacity[i];
+        printf("%4zu  %-20.20s %-15s", r->n_actions + i + 1,
+               t->labels[t->runs[ch->run].job],
+               gp_capacity_option_name(ch->chosen));
+        for (int k = 0; k < GP_N_CAP_OPTIONS; k++) {
+            if (ch->option[k].available)
+                gp_format_money(ch->option[k].cost, m, sizeof m);
+            else
+                snprintf(m, sizeof m, "-");
+            printf(" %15s", m);
+        }
+        printf("\n      %s\n      risk: %s\n", ch->reason, ch->risk);
+    }
+}
+
 /* The table a planner reads on stdout: the ranked actions, the plans,
  * what the plan captures, the forward or backtest figures, the notes. */
 static void print_table(const gp_inputs *in, const gp_recommendation *r)
@@ -110,6 +144,7 @@ static void print_table(const gp_inputs *in, const gp_recommendation *r)
     }
     if (r->n_actions == 0)
         printf("      nothing to buy: no commitment would pay for itself\n");
+    print_capacity(in, r);
     printf("\n%-13s %15s %15s %15s %15s\n", "plan", "total cost",
            "net savings", "low demand", "upfront");
     for (int i = 0; i < 3; i++) {
@@ -565,7 +600,7 @@ const struct gp_command gp_cmd_recommend = {
     "  --lookback D        size on the last 7d, 30d, 60d... of the window\n"
     "                      (default all)\n"
     "  --instruments L     a comma list of reserved, instance_family_plan,\n"
-    "                      compute_plan, routing (default all)\n"
+    "                      compute_plan, routing, capacity (default all)\n"
     "  --spot-confidence P unlabelled usage classified training this sure\n"
     "                      (default 0.9) may go to spot; the rest is\n"
     "                      billed as inference\n"

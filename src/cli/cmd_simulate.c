@@ -44,11 +44,14 @@ static int name_width(gp_ledger *const *l, size_t n)
     return w;
 }
 
-/* The columns of cost by model: the models' names, or the costs of l. */
-static void model_columns(const gp_ledger *l)
+/* The columns of cost by model: the models' names, or the costs of l;
+ * capacity only when a strategy launched runs on it (`capacity`). */
+static void model_columns(const gp_ledger *l, bool capacity)
 {
     char money[32];
     for (int k = 0; k < GP_N_MODELS; k++) {
+        if (k == GP_MODEL_CAPACITY && !capacity)
+            continue;
         if (l)
             gp_format_money(l->cost[k], money, sizeof money);
         printf(" %15s", l ? money : gp_models[k]->label);
@@ -107,14 +110,15 @@ static void print_strategies(const gp_inputs *in, gp_ledger *const *l,
 static void print_parts(gp_ledger *const *l, size_t n)
 {
     char m[9][32];
-    bool unlabeled = false, unused = false;
+    bool unlabeled = false, unused = false, capacity = false;
     for (size_t i = 0; i < n; i++) {
         unlabeled |= l[i]->workload_cost[GP_UNLABELED] != 0;
         unused |= l[i]->unallocated_cost != 0;
+        capacity |= l[i]->n_capacity > 0 || l[i]->capacity_runs_on_demand > 0;
     }
     int nw = name_width(l, n);
     printf("\n%-*s", nw, "cost by model");
-    model_columns(NULL);
+    model_columns(NULL, capacity);
     printf(" %15s %15s", "training", "inference");
     if (unlabeled)
         printf(" %15s", gp_workload_name(GP_UNLABELED));
@@ -123,7 +127,7 @@ static void print_parts(gp_ledger *const *l, size_t n)
     putchar('\n');
     for (size_t i = 0; i < n; i++) {
         printf("%-*s", nw, l[i]->strategy);
-        model_columns(l[i]);
+        model_columns(l[i], capacity);
         gp_format_money(l[i]->workload_cost[GP_TRAINING], m[4], sizeof m[4]);
         gp_format_money(l[i]->workload_cost[GP_INFERENCE], m[5], sizeof m[5]);
         gp_format_money(l[i]->workload_cost[GP_UNLABELED], m[6], sizeof m[6]);
@@ -176,6 +180,33 @@ static void print_spot(gp_ledger *const *l, size_t n)
                    gp_plural(l[i]->spot_runs_before_window, "run", "runs"),
                    gp_plural(l[i]->spot_runs_before_window, "its", "their"),
                    l[i]->spot_runs_before_window_ih);
+    }
+}
+
+/* Each strategy that launched job runs on capacity instruments: how many,
+ * their cost, the block hours paid unused and the flex-start waits. */
+static void print_capacity(gp_ledger *const *l, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        double unused = 0, wait = 0;
+        char m[32];
+        if (l[i]->n_capacity == 0 && l[i]->capacity_runs_on_demand == 0)
+            continue;
+        for (size_t k = 0; k < l[i]->n_capacity; k++) {
+            unused += l[i]->capacity[k].unused_ih;
+            wait += l[i]->capacity[k].wait_h;
+        }
+        gp_format_money(l[i]->cost[GP_MODEL_CAPACITY], m, sizeof m);
+        printf("\ncapacity (%s): %zu job %s, %s paid, %.1f instance-hours "
+               "of it unused, %.1f h of flex-start waits",
+               l[i]->strategy, l[i]->n_capacity,
+               gp_plural(l[i]->n_capacity, "run", "runs"), m, unused, wait);
+        if (l[i]->capacity_runs_on_demand > 0)
+            printf("; %zu %s on demand (before the window, or not sold for "
+                   "the type or so long)",
+                   l[i]->capacity_runs_on_demand,
+                   gp_plural(l[i]->capacity_runs_on_demand, "run", "runs"));
+        printf("\n");
     }
 }
 
@@ -249,6 +280,7 @@ static void print_table(const gp_inputs *in, gp_ledger *const *l, size_t n)
     print_spot(l, n);
     print_levers(l, n);
     gp_cli_print_job_runs(in->trace, l, n);
+    print_capacity(l, n);
     print_util_note(in->trace);
 }
 

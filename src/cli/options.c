@@ -401,7 +401,8 @@ static int read_instruments(const struct gp_command *cmd, gp_cli *cli,
     } kinds[] = {{"reserved", GP_BUY_RESERVED},
                  {"instance_family_plan", GP_BUY_FAMILY_PLAN},
                  {"compute_plan", GP_BUY_COMPUTE_PLAN},
-                 {"routing", GP_BUY_ROUTING}};
+                 {"routing", GP_BUY_ROUTING},
+                 {"capacity", GP_BUY_CAPACITY}};
     unsigned bits = 0;
     for (const char *p = value; *p;) {
         size_t n = strcspn(p, ",");
@@ -410,15 +411,12 @@ static int read_instruments(const struct gp_command *cmd, gp_cli *cli,
                !(strlen(kinds[i].name) == n &&
                  strncmp(p, kinds[i].name, n) == 0))
             i++;
-        if (n == 8 && strncmp(p, "capacity", 8) == 0)
-            return usage_error(cmd, "%s",
-                               "--instruments capacity: capacity blocks "
-                               "and flex-start are not modelled yet");
         if (i == sizeof kinds / sizeof kinds[0])
             return usage_error(cmd,
                                "--instruments takes a comma list of "
                                "reserved, instance_family_plan, "
-                               "compute_plan and routing, got \"%s\"",
+                               "compute_plan, routing and capacity, got "
+                               "\"%s\"",
                                value);
         bits |= kinds[i].bit;
         p += n + (p[n] == ',');

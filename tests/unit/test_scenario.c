@@ -483,8 +483,10 @@ static void test_scenario_rejects_unknown_names(void **state)
 
     (void)state;
     assert_string_equal(err.field, "policy.training.launch");
-    assert_string_equal(err.message, "unknown launch model \"spotty\" "
-                                     "(expected on_demand or spot)");
+    assert_string_equal(err.message,
+                        "unknown launch model \"spotty\" (expected "
+                        "on_demand, spot, capacity_block, flex_start or "
+                        "calendar)");
     err = parse_fails(edited("\"type\": \"reserved\"", "\"type\": \"ri\""));
     assert_string_equal(err.field, "commitments[0].type");
     assert_string_equal(err.message, "unknown commitment type \"ri\" "

@@ -55,12 +55,19 @@ static int by_cost(const void *a, const void *b)
     return x->run < y->run ? -1 : x->run > y->run;
 }
 
-/* The run's deadline in hours from its start: the policy's slack on top
- * of its own length when it has one, else none (INFINITY). */
+/* The run's deadline in hours from its start: the policy's deadline_h,
+ * or its slack on top of the run's own length, else none (INFINITY). */
 static double run_deadline(const gp_policy *p, double hours)
 {
+    if (p->deadline_h >= 0)
+        return p->deadline_h;
     return p->deadline_slack_h >= 0 ? hours + p->deadline_slack_h : INFINITY;
 }
+
+/* Spot meets a run's deadline when at least this share of its replays
+ * finish by it (the replay's fallback aims at all of them; a checkpoint
+ * or a restart past the last safe moment can make a few late). */
+#define SPOT_MEETS_SHARE 0.9
 
 /* Copies a quote into an option, the discount kept (keep = 1 - it). */
 static void from_quote(gp_capacity_cost *o, const gp_capacity_quote *q,
@@ -159,15 +166,21 @@ static gp_status spot_option(const struct ctx *c, gp_capacity_choice *ch,
             const gp_ledger_job *lj = &l->jobs[j];
             if (lj->run != ch[i].run)
                 continue;
-            o->available = o->meets_deadline = true;
+            o->available = true;
+            o->meets_deadline =
+                lj->met_deadline < 0 || lj->met_deadline >= SPOT_MEETS_SHARE;
             o->cost = lj->cost_mean;
-            o->finish_h = ch[i].hours;
-            char p95[48];
+            o->finish_h = ch[i].hours + lj->wait_h_mean;
+            char p95[48], met[48] = "";
             gp_format_money(lj->cost_p95, p95, sizeof p95);
+            if (lj->met_deadline >= 0)
+                snprintf(met, sizeof met, ", deadline met in %.0f%%",
+                         100 * lj->met_deadline);
             snprintf(o->note, sizeof o->note,
                      "%.2f interruptions expected, P95 cost %s, fallback "
-                     "in %.0f%% of replays",
-                     lj->interruptions_mean, p95, 100 * lj->fallback_share);
+                     "in %.0f%% of replays%s",
+                     lj->interruptions_mean, p95, 100 * lj->fallback_share,
+                     met);
         }
         if (!o->available)
             snprintf(o->note, sizeof o->note, "%s",

@@ -15,8 +15,9 @@
 #               332 + 0.25 + 8 = 340.25 h
 #   calendar    ceil(332 / 24) = 14 days: 64 x 14 x 24 x 30 = $645,120
 # With no deadline flex-start is the cheapest; with deadline_slack_h 6
-# (deadline 338 h) flex-start finishes too late and calendar, the next
-# cheapest, is chosen.  Job small (2 instances) is not large: no action.
+# (deadline 338 h), or deadline_h 338 itself, flex-start finishes too late
+# and calendar, the next cheapest, is chosen (spot, which is dearer, meets
+# it in every replay: no interruptions, capacity always there).  Job small (2 instances) is not large: no action.
 set -eu
 bin=$1
 src=$2
@@ -39,8 +40,12 @@ small,2026-03-01T00:00:00Z,2026-03-20T00:00:00Z,p5.48xlarge,2,training
 CSV
 . "$src/tests/e2e/lib/openpyxl.sh"
 need_openpyxl recommend_capacity
-for slack in none 6; do
-    if [ "$slack" = none ]; then extra=""; else extra=", \"deadline_slack_h\": $slack"; fi
+for slack in none 6 h338; do
+    case $slack in
+    none) extra="" ;;
+    h338) extra=", \"deadline_h\": 338" ;;
+    *) extra=", \"deadline_slack_h\": $slack" ;;
+    esac
     cat > "$out/s.json" <<JSON
 {"policy": {"training": {"checkpoint_cost_h": 0,
                          "restart_overhead_h": 0.25$extra}},
@@ -75,7 +80,7 @@ opt = {r[1]: r for r in rows if r[0] == "big" and r[1] in
 assert abs(opt["capacity_block"][3] - 64 * 14 * 24 * 39.33) < 1e-6, opt
 assert opt["flex_start"][4] == "no", opt["flex_start"]
 PY
-python3 - "$out/r-none.json" "$out/r-6.json" <<'PY'
+python3 - "$out/r-none.json" "$out/r-6.json" "$out/r-h338.json" <<'PY'
 import json, sys
 passed = failed = 0
 def near(a, b, what):
@@ -92,7 +97,8 @@ def same(a, b, what):
     else:
         failed += 1
         print("FAIL %s: %r, expected %r" % (what, a, b))
-for path, chosen in ((sys.argv[1], "flex_start"), (sys.argv[2], "calendar")):
+for path, chosen in ((sys.argv[1], "flex_start"), (sys.argv[2], "calendar"),
+                     (sys.argv[3], "calendar")):
     acts = [a for a in json.load(open(path))["actions"] if a["type"] == "capacity"]
     same(len(acts), 1, "capacity actions")
     a = acts[0]
@@ -111,6 +117,7 @@ for path, chosen in ((sys.argv[1], "flex_start"), (sys.argv[2], "calendar")):
     near(a["cost"], o[chosen]["cost"], "action cost")
     same(o["flex_start"]["meets_deadline"], chosen == "flex_start",
          "flex meets deadline")
+    same(o["spot"]["meets_deadline"], True, "spot meets deadline")
 print("recommend_capacity: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
 PY

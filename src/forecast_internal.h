@@ -49,7 +49,7 @@ gp_status gp_fc_smooth(gp_forecast_method m, const double *y, size_t origin,
 
 /* The forecast chosen: the mean (or the median) of the forecasts of n
  * candidates; one candidate alone when n == 1. */
-#define MAX_MEMBERS 5
+#define MAX_MEMBERS N_CANDIDATES
 typedef struct fc_choice {
     bool median;
     size_t n;
@@ -72,6 +72,9 @@ gp_status gp_fc_chosen(const fc_choice *ch, const double *y, size_t origin,
 
 /* The q-quantile of x[0, n) (type 7), found by selection: reorders x. */
 double gp_fc_quantile(double *x, size_t n, double q);
+
+/* The median of the few values x[0, n) (insertion sort: reorders x). */
+double gp_fc_median_small(double *x, size_t n);
 
 /* The MASE scale of a history y[0, n), its season (hours) in *season. */
 double gp_fc_mase_scale(const double *y, size_t n, int *season);

@@ -9,7 +9,6 @@
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
-#include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <pthread.h>
@@ -287,8 +286,7 @@ static void forecast_seasonal(const double *y, size_t origin, size_t period,
     for (size_t j = 0; j < period; j++) {
         for (size_t p = 0; p < k; p++)
             col[p] = y[origin - (p + 1) * period + j] - means[p];
-        gsl_sort(col, 1, k);
-        profile[j] = gsl_stats_median_from_sorted_data(col, 1, k);
+        profile[j] = gp_fc_median_small(col, k);
     }
     double level = 0;
     if (relevel) {
@@ -297,8 +295,7 @@ static void forecast_seasonal(const double *y, size_t origin, size_t period,
             size_t t = origin - w + i;
             dev[i] = y[t] - profile[(period - (origin - t) % period) % period];
         }
-        gsl_sort(dev, 1, w);
-        level = gsl_stats_median_from_sorted_data(dev, 1, w);
+        level = gp_fc_median_small(dev, w);
     }
     for (size_t i = 0; i < h; i++) {
         double f = level + profile[i % period];
@@ -380,8 +377,7 @@ gp_status gp_fc_chosen(const fc_choice *ch, const double *y, size_t origin,
     for (size_t k = 0; st == GP_OK && k < h; k++) {
         for (size_t i = 0; i < ch->n; i++)
             col[i] = all[i * h + k];
-        gsl_sort(col, 1, ch->n);
-        f[k] = gsl_stats_median_from_sorted_data(col, 1, ch->n);
+        f[k] = gp_fc_median_small(col, ch->n);
     }
     gp_free(all);
     return st;

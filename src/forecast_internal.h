@@ -42,10 +42,18 @@ gp_status gp_fc_candidate(const candidate *c, const double *y, size_t origin,
                           int64_t first_hour, size_t h, double *out);
 
 /* The smoothing candidates (forecast_smooth.c): h hours from history
- * y[0, origin) with m = GP_FC_SES, GP_FC_DRIFT, GP_FC_THETA or
- * GP_FC_DAMPED. */
-gp_status gp_fc_smooth(gp_forecast_method m, const double *y, size_t origin,
-                       size_t h, double *out);
+ * y[0, origin) with each of the n_m methods ms (GP_FC_SES, GP_FC_DRIFT,
+ * GP_FC_THETA or GP_FC_DAMPED), method i into out + i h, sharing one
+ * season and one SES fit. */
+gp_status gp_fc_smooth(const gp_forecast_method *ms, size_t n_m,
+                       const double *y, size_t origin, size_t h, double *out);
+
+/* Forecasts h hours from history y[0, origin) with the n candidates cs,
+ * candidate i into out + i h; the smoothing candidates among them are
+ * fitted together (gp_fc_smooth). */
+gp_status gp_fc_candidates_run(const size_t *cs, size_t n, const double *y,
+                               size_t origin, int64_t first_hour, size_t h,
+                               double *out);
 
 /* The forecast chosen: the mean (or the median) of the forecasts of n
  * candidates; one candidate alone when n == 1. */

@@ -202,28 +202,38 @@ static gp_status series_alloc(series_run *r)
 
 /* Step 2, the backtest of every candidate from every origin: the
  * residuals (actual - forecast, NAN past a window cut short) and each
- * candidate's MAE and absolute percentage errors. */
+ * candidate's MAE and absolute percentage errors.  The candidates of one
+ * origin are run together (gp_fc_candidates_run). */
 static gp_status backtest_candidates(series_run *r)
 {
-    size_t n_orig = r->n_orig, hb = r->hb;
-    for (size_t o = 0; o < n_orig; o++)
-        r->n_points += r->lens[o];
-    for (size_t c = 0; c < N_CANDIDATES; c++) {
-        for (size_t o = 0; o < n_orig; o++) {
-            double *res = r->res + (c * n_orig + o) * hb;
-            gp_status st =
-                gp_fc_candidate(&gp_fc_candidates[c], r->y, r->origins[o],
-                                r->first_hour, r->lens[o], r->f);
-            if (st != GP_OK)
-                return st;
-            for (size_t k = 0; k < hb; k++)
-                res[k] =
-                    k < r->lens[o] ? r->y[r->origins[o] + k] - r->f[k] : NAN;
+    size_t n_orig = r->n_orig, hb = r->hb, all[N_CANDIDATES];
+    double *fc = gp_malloc(N_CANDIDATES * hb * sizeof *fc);
+    if (!fc)
+        return GP_ERR_NOMEM;
+    for (size_t c = 0; c < N_CANDIDATES; c++)
+        all[c] = c;
+    for (size_t o = 0; o < n_orig; o++) {
+        size_t len = r->lens[o];
+        r->n_points += len;
+        gp_status st = gp_fc_candidates_run(all, N_CANDIDATES, r->y,
+                                            r->origins[o], r->first_hour, len,
+                                            fc);
+        if (st != GP_OK) {
+            gp_free(fc);
+            return st;
         }
+        for (size_t c = 0; c < N_CANDIDATES; c++) {
+            double *res = r->res + (c * n_orig + o) * hb;
+            for (size_t k = 0; k < hb; k++)
+                res[k] = k < len ? r->y[r->origins[o] + k] - fc[c * len + k]
+                                 : NAN;
+        }
+    }
+    gp_free(fc);
+    for (size_t c = 0; c < N_CANDIDATES; c++)
         r->mae[c] = tally_residuals(r->res + c * n_orig * hb, r->y, r->origins,
                                     r->lens, n_orig, hb, r->n_points,
                                     &r->ape_sum[c], &r->ape_n[c]);
-    }
     return GP_OK;
 }
 

@@ -124,14 +124,31 @@ double gp_fc_interval_calibrate(const double *rb, size_t n_cal, size_t hb,
 void gp_fc_level_motion(const double *y, size_t n, double slope, double *move,
                         double *exponent);
 
+/* The chosen forecast's long runs (gp_fc_run): a run asked for again
+ * with the same origin and length is copied, not made again. */
+#define MAX_RUNS 8
+typedef struct fc_runs {
+    const fc_choice *ch;
+    size_t n, origin[MAX_RUNS], len[MAX_RUNS];
+    double *f[MAX_RUNS];
+} fc_runs;
+
+/* The chosen forecast from history y[0, origin), len hours, into f (f2:
+ * scratch of len doubles), kept in runs for the next ask. */
+gp_status gp_fc_run(fc_runs *runs, const double *y, size_t origin,
+                    int64_t first_hour, size_t len, double *f, double *f2);
+
+/* Frees the runs kept (runs->ch is the caller's). */
+void gp_fc_runs_free(fc_runs *runs);
+
 /* How fast the chosen forecast's error grows with lead beyond hb. */
-gp_status gp_fc_long_lead_growth(const fc_choice *ch,
+gp_status gp_fc_long_lead_growth(fc_runs *runs,
                                  const double *y, size_t n, int64_t first_hour,
                                  size_t hb, size_t horizon, double drift,
                                  double *f, double *f2, double *exponent);
 
 /* The drift the chosen forecast misses over long runs of the history. */
-gp_status gp_fc_long_lead_drift(const fc_choice *ch,
+gp_status gp_fc_long_lead_drift(fc_runs *runs,
                                 const double *y, size_t n, int64_t first_hour,
                                 size_t hb, size_t horizon, double *f,
                                 double *f2, double *drift);

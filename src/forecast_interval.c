@@ -11,6 +11,7 @@
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include <string.h>
 
 /* The exponent b of spread ~ lead^b between two lead bands, from their
  * mean absolute errors s0, s1 and mean leads l0 < l1: 0 when the error
@@ -172,6 +173,41 @@ void gp_fc_level_motion(const double *y, size_t n, double slope, double *move,
     *exponent = growth_exponent(*move, 1, d2 / (double)(w - 2), 2, 1.0);
 }
 
+/* The chosen forecast from history y[0, origin), len hours, into f: a
+ * copy of the run kept in runs when one has that origin and length (the
+ * drift's spans and long runs and the growth's runs often coincide: with
+ * a year of history and 13 weeks ahead, 5 of their 11), else made by
+ * gp_fc_chosen and kept while there is room (not kept when the copy
+ * cannot be allocated).  f2: scratch of len doubles. */
+gp_status gp_fc_run(fc_runs *runs, const double *y, size_t origin,
+                    int64_t first_hour, size_t len, double *f, double *f2)
+{
+    for (size_t i = 0; i < runs->n; i++)
+        if (runs->origin[i] == origin && runs->len[i] == len) {
+            memcpy(f, runs->f[i], len * sizeof *f);
+            return GP_OK;
+        }
+    gp_status st = gp_fc_chosen(runs->ch, y, origin, first_hour, len, f, f2);
+    if (st != GP_OK || runs->n == MAX_RUNS)
+        return st;
+    double *keep = gp_malloc(len * sizeof *keep);
+    if (keep) {
+        memcpy(keep, f, len * sizeof *f);
+        runs->origin[runs->n] = origin;
+        runs->len[runs->n] = len;
+        runs->f[runs->n++] = keep;
+    }
+    return GP_OK;
+}
+
+/* Frees the runs kept in runs. */
+void gp_fc_runs_free(fc_runs *runs)
+{
+    for (size_t i = 0; i < runs->n; i++)
+        gp_free(runs->f[i]);
+    runs->n = 0;
+}
+
 /*
  * How fast the chosen forecast's error grows with lead beyond the
  * backtest's window hb, for a horizon longer than it: the chosen forecast
@@ -186,7 +222,7 @@ void gp_fc_level_motion(const double *y, size_t n, double slope, double *move,
  * backtest's week.  f, f2: scratch of L doubles.
  */
 #define LONG_ORIGINS 4
-gp_status gp_fc_long_lead_growth(const fc_choice *ch,
+gp_status gp_fc_long_lead_growth(fc_runs *runs,
                                  const double *y, size_t n, int64_t first_hour,
                                  size_t hb, size_t horizon, double drift,
                                  double *f, double *f2, double *exponent)
@@ -200,8 +236,7 @@ gp_status gp_fc_long_lead_growth(const fc_choice *ch,
     for (size_t j = 0; j < LONG_ORIGINS && n - len >= REG_WINDOW + j * WEEK;
          j++) {
         size_t origin = n - len - j * WEEK;
-        gp_status st =
-            gp_fc_chosen(ch, y, origin, first_hour, len, f, f2);
+        gp_status st = gp_fc_run(runs, y, origin, first_hour, len, f, f2);
         if (st != GP_OK)
             return st;
         double slope = drift * gsl_stats_mean(y + origin - WEEK, 1, WEEK);
@@ -234,14 +269,13 @@ gp_status gp_fc_long_lead_growth(const fc_choice *ch,
  * - forecast) against the lead (gsl_fit_linear), over the mean demand of
  * the week before origin: the run's relative drift per hour, in *rel (0
  * when that week had no demand).  lead holds the days' middle hours. */
-static gp_status drift_run(const fc_choice *ch, const double *y,
+static gp_status drift_run(fc_runs *runs, const double *y,
                            size_t origin, int64_t first_hour, size_t days,
                            const double *lead, double *f, double *f2,
                            double *rel)
 {
     double mean_err[DRIFT_DAYS_MAX], c0, c1, v00, v01, v11, ss;
-    gp_status st =
-        gp_fc_chosen(ch, y, origin, first_hour, days * DAY, f, f2);
+    gp_status st = gp_fc_run(runs, y, origin, first_hour, days * DAY, f, f2);
     if (st != GP_OK)
         return st;
     double level = gsl_stats_mean(y + origin - WEEK, 1, WEEK);
@@ -273,7 +307,7 @@ static gp_status drift_run(const fc_choice *ch, const double *y,
  *     smallest of theirs.
  * f, f2: scratch of the horizon's length (13 weeks at most used).
  */
-gp_status gp_fc_long_lead_drift(const fc_choice *ch,
+gp_status gp_fc_long_lead_drift(fc_runs *runs,
                                 const double *y, size_t n, int64_t first_hour,
                                 size_t hb, size_t horizon, double *f,
                                 double *f2, double *drift)
@@ -290,7 +324,7 @@ gp_status gp_fc_long_lead_drift(const fc_choice *ch,
     size_t days = (n - 2 * WEEK) / DRIFT_SPANS / DAY;
     days = days < max_days ? days : max_days;
     for (size_t j = 0; j < DRIFT_SPANS; j++) {
-        gp_status st = drift_run(ch, y, n - (j + 1) * days * DAY,
+        gp_status st = drift_run(runs, y, n - (j + 1) * days * DAY,
                                  first_hour, days, lead, f, f2, &rel);
         if (st != GP_OK)
             return st;
@@ -302,7 +336,7 @@ gp_status gp_fc_long_lead_drift(const fc_choice *ch,
     days = (n - 2 * WEEK - (DRIFT_RUNS - 1) * WEEK) / DAY;
     days = days < max_days ? days : max_days;
     for (size_t j = 0; j < DRIFT_RUNS; j++) {
-        gp_status st = drift_run(ch, y, n - days * DAY - j * WEEK,
+        gp_status st = drift_run(runs, y, n - days * DAY - j * WEEK,
                                  first_hour, days, lead, f, f2, &rel);
         if (st != GP_OK)
             return st;

@@ -471,13 +471,14 @@ static gp_status widen_long_leads(series_run *r)
 {
     interval_model *im = &r->im;
     double b;
+    fc_runs runs = {.ch = &r->choice, .n = 0};
     gp_status st =
-        gp_fc_long_lead_drift(&r->choice, r->y, r->n, r->first_hour,
-                              r->hb, r->horizon, r->f, r->f2, &r->drift);
-    if (st != GP_OK)
-        return st;
-    st = gp_fc_long_lead_growth(&r->choice, r->y, r->n, r->first_hour,
-                                r->hb, r->horizon, r->drift, r->f, r->f2, &b);
+        gp_fc_long_lead_drift(&runs, r->y, r->n, r->first_hour, r->hb,
+                              r->horizon, r->f, r->f2, &r->drift);
+    if (st == GP_OK)
+        st = gp_fc_long_lead_growth(&runs, r->y, r->n, r->first_hour, r->hb,
+                                    r->horizon, r->drift, r->f, r->f2, &b);
+    gp_fc_runs_free(&runs);
     if (st != GP_OK)
         return st;
     if (b > im->growth_exp)

@@ -176,7 +176,7 @@ void gp_fc_level_motion(const double *y, size_t n, double slope, double *move,
 /* The chosen forecast from history y[0, origin), len hours, into f: a
  * copy of the run kept in runs when one has that origin and length (the
  * drift's spans and long runs and the growth's runs often coincide: with
- * a year of history and 13 weeks ahead, 5 of their 11), else made by
+ * a year of history and 13 weeks ahead, up to 5 of their 11), else made by
  * gp_fc_chosen and kept while there is room (not kept when the copy
  * cannot be allocated).  f2: scratch of len doubles. */
 gp_status gp_fc_run(fc_runs *runs, const double *y, size_t origin,

@@ -1,8 +1,8 @@
 /*
  * forecast.h: hourly demand forecasts with P10/P50/P90 intervals, per pool
  * and workload (SPEC section 5, forecast; issue #5).  Each series is
- * forecast by several methods (gp_forecast_method), the one with the
- * lowest backtest MAE is chosen, its interval comes from the backtest's
+ * forecast by several methods (gp_forecast_method) and their variants, the
+ * forecast is their median, its interval comes from the backtest's
  * residuals, and the scenario's monthly growth is applied on top.  How,
  * and why: docs/design/forecast.md.
  *
@@ -22,7 +22,8 @@ typedef enum gp_forecast_method {
     GP_FC_REGRESSION = 2,   /* "regression" */
     GP_FC_HOLT_WINTERS = 3, /* "holt-winters" */
     GP_FC_LEVEL = 4,        /* "level" (burst model) */
-    GP_FC_COMBINATION = 5,  /* "combination": the mean of two of the above */
+    GP_FC_COMBINATION = 5,  /* "combination": the median of every
+                               candidate (#35) */
     GP_FC_SEASONAL = 6,     /* "seasonal-median": the same hour's median
                                over the last k days or weeks */
     GP_FC_SES = 7,          /* "exp-smoothing": simple exponential
@@ -68,7 +69,7 @@ typedef struct gp_forecast_series {
     uint32_t pool; /* index into the trace's pools */
     gp_workload workload;
     gp_forecast_method method; /* the one chosen */
-    /* the two methods a combination averages (both = method otherwise) */
+    /* the first two methods of the combination (both = method otherwise) */
     gp_forecast_method combined[2];
     bool bursty; /* looked like bursts (many idle hours) */
     /* the rolling-origin backtest of the chosen method on the history */

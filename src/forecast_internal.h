@@ -42,14 +42,22 @@ gp_status gp_fc_candidate(const candidate *c, const double *y, size_t origin,
                           int64_t first_hour, size_t h, double *out);
 
 /* The smoothing candidates (forecast_smooth.c): h hours from history
- * y[0, origin) with m = GP_FC_SES, GP_FC_DRIFT, GP_FC_THETA or
- * GP_FC_DAMPED. */
-gp_status gp_fc_smooth(gp_forecast_method m, const double *y, size_t origin,
-                       size_t h, double *out);
+ * y[0, origin) with each of the n_m methods ms (GP_FC_SES, GP_FC_DRIFT,
+ * GP_FC_THETA or GP_FC_DAMPED), method i into out + i h, sharing one
+ * season and one SES fit. */
+gp_status gp_fc_smooth(const gp_forecast_method *ms, size_t n_m,
+                       const double *y, size_t origin, size_t h, double *out);
+
+/* Forecasts h hours from history y[0, origin) with the n candidates cs,
+ * candidate i into out + i h; the smoothing candidates among them are
+ * fitted together (gp_fc_smooth). */
+gp_status gp_fc_candidates_run(const size_t *cs, size_t n, const double *y,
+                               size_t origin, int64_t first_hour, size_t h,
+                               double *out);
 
 /* The forecast chosen: the mean (or the median) of the forecasts of n
  * candidates; one candidate alone when n == 1. */
-#define MAX_MEMBERS 5
+#define MAX_MEMBERS N_CANDIDATES
 typedef struct fc_choice {
     bool median;
     size_t n;
@@ -72,6 +80,9 @@ gp_status gp_fc_chosen(const fc_choice *ch, const double *y, size_t origin,
 
 /* The q-quantile of x[0, n) (type 7), found by selection: reorders x. */
 double gp_fc_quantile(double *x, size_t n, double q);
+
+/* The median of the few values x[0, n) (insertion sort: reorders x). */
+double gp_fc_median_small(double *x, size_t n);
 
 /* The MASE scale of a history y[0, n), its season (hours) in *season. */
 double gp_fc_mase_scale(const double *y, size_t n, int *season);
@@ -113,14 +124,31 @@ double gp_fc_interval_calibrate(const double *rb, size_t n_cal, size_t hb,
 void gp_fc_level_motion(const double *y, size_t n, double slope, double *move,
                         double *exponent);
 
+/* The chosen forecast's long runs (gp_fc_run): a run asked for again
+ * with the same origin and length is copied, not made again. */
+#define MAX_RUNS 8
+typedef struct fc_runs {
+    const fc_choice *ch;
+    size_t n, origin[MAX_RUNS], len[MAX_RUNS];
+    double *f[MAX_RUNS];
+} fc_runs;
+
+/* The chosen forecast from history y[0, origin), len hours, into f (f2:
+ * scratch of len doubles), kept in runs for the next ask. */
+gp_status gp_fc_run(fc_runs *runs, const double *y, size_t origin,
+                    int64_t first_hour, size_t len, double *f, double *f2);
+
+/* Frees the runs kept (runs->ch is the caller's). */
+void gp_fc_runs_free(fc_runs *runs);
+
 /* How fast the chosen forecast's error grows with lead beyond hb. */
-gp_status gp_fc_long_lead_growth(const fc_choice *ch,
+gp_status gp_fc_long_lead_growth(fc_runs *runs,
                                  const double *y, size_t n, int64_t first_hour,
                                  size_t hb, size_t horizon, double drift,
                                  double *f, double *f2, double *exponent);
 
 /* The drift the chosen forecast misses over long runs of the history. */
-gp_status gp_fc_long_lead_drift(const fc_choice *ch,
+gp_status gp_fc_long_lead_drift(fc_runs *runs,
                                 const double *y, size_t n, int64_t first_hour,
                                 size_t hb, size_t horizon, double *f,
                                 double *f2, double *drift);

@@ -9,7 +9,6 @@
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
-#include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <pthread.h>
@@ -287,8 +286,7 @@ static void forecast_seasonal(const double *y, size_t origin, size_t period,
     for (size_t j = 0; j < period; j++) {
         for (size_t p = 0; p < k; p++)
             col[p] = y[origin - (p + 1) * period + j] - means[p];
-        gsl_sort(col, 1, k);
-        profile[j] = gsl_stats_median_from_sorted_data(col, 1, k);
+        profile[j] = gp_fc_median_small(col, k);
     }
     double level = 0;
     if (relevel) {
@@ -297,8 +295,7 @@ static void forecast_seasonal(const double *y, size_t origin, size_t period,
             size_t t = origin - w + i;
             dev[i] = y[t] - profile[(period - (origin - t) % period) % period];
         }
-        gsl_sort(dev, 1, w);
-        level = gsl_stats_median_from_sorted_data(dev, 1, w);
+        level = gp_fc_median_small(dev, w);
     }
     for (size_t i = 0; i < h; i++) {
         double f = level + profile[i % period];
@@ -328,7 +325,7 @@ gp_status gp_fc_candidate(const candidate *c, const double *y, size_t origin,
     case GP_FC_DRIFT:
     case GP_FC_THETA:
     case GP_FC_DAMPED:
-        return gp_fc_smooth(c->method, y, origin, h, out);
+        return gp_fc_smooth(&c->method, 1, y, origin, h, out);
     case GP_FC_SEASONAL: {
         size_t need = 2 * c->periods + c->period + c->relevel;
         double *scratch = gp_malloc(need * sizeof *scratch);
@@ -349,6 +346,39 @@ gp_status gp_fc_candidate(const candidate *c, const double *y, size_t origin,
     }
     }
     return GP_OK;
+}
+
+/* Forecasts h hours from history y[0, origin) with the n candidates cs,
+ * candidate i into out + i h: the smoothing candidates among them in one
+ * call of gp_fc_smooth (their season and SES fit found once), the others
+ * one by one. */
+gp_status gp_fc_candidates_run(const size_t *cs, size_t n, const double *y,
+                               size_t origin, int64_t first_hour, size_t h,
+                               double *out)
+{
+    gp_forecast_method sm[N_CANDIDATES];
+    size_t at[N_CANDIDATES], n_sm = 0;
+    double *buf = NULL;
+    gp_status st = GP_OK;
+    for (size_t i = 0; st == GP_OK && i < n; i++) {
+        gp_forecast_method m = gp_fc_candidates[cs[i]].method;
+        if (m == GP_FC_SES || m == GP_FC_DRIFT || m == GP_FC_THETA ||
+            m == GP_FC_DAMPED) {
+            sm[n_sm] = m;
+            at[n_sm++] = i;
+        } else {
+            st = gp_fc_candidate(&gp_fc_candidates[cs[i]], y, origin,
+                                 first_hour, h, out + i * h);
+        }
+    }
+    if (st == GP_OK && n_sm > 0) {
+        buf = gp_malloc(n_sm * h * sizeof *buf);
+        st = buf ? gp_fc_smooth(sm, n_sm, y, origin, h, buf) : GP_ERR_NOMEM;
+        for (size_t j = 0; st == GP_OK && j < n_sm; j++)
+            memcpy(out + at[j] * h, buf + j * h, h * sizeof *buf);
+    }
+    gp_free(buf);
+    return st;
 }
 
 /* The chosen forecast from history y[0, origin), h hours: the mean or
@@ -373,15 +403,12 @@ gp_status gp_fc_chosen(const fc_choice *ch, const double *y, size_t origin,
     double *all = gp_malloc(ch->n * h * sizeof *all), col[MAX_MEMBERS];
     if (!all)
         return GP_ERR_NOMEM;
-    gp_status st = GP_OK;
-    for (size_t i = 0; st == GP_OK && i < ch->n; i++)
-        st = gp_fc_candidate(&cs[ch->members[i]], y, origin, first_hour, h,
-                             all + i * h);
+    gp_status st =
+        gp_fc_candidates_run(ch->members, ch->n, y, origin, first_hour, h, all);
     for (size_t k = 0; st == GP_OK && k < h; k++) {
         for (size_t i = 0; i < ch->n; i++)
             col[i] = all[i * h + k];
-        gsl_sort(col, 1, ch->n);
-        f[k] = gsl_stats_median_from_sorted_data(col, 1, ch->n);
+        f[k] = gp_fc_median_small(col, ch->n);
     }
     gp_free(all);
     return st;

@@ -7,7 +7,6 @@
 #include "forecast_internal.h"
 #include "util.h"
 
-#include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <string.h>
@@ -203,28 +202,38 @@ static gp_status series_alloc(series_run *r)
 
 /* Step 2, the backtest of every candidate from every origin: the
  * residuals (actual - forecast, NAN past a window cut short) and each
- * candidate's MAE and absolute percentage errors. */
+ * candidate's MAE and absolute percentage errors.  The candidates of one
+ * origin are run together (gp_fc_candidates_run). */
 static gp_status backtest_candidates(series_run *r)
 {
-    size_t n_orig = r->n_orig, hb = r->hb;
-    for (size_t o = 0; o < n_orig; o++)
-        r->n_points += r->lens[o];
-    for (size_t c = 0; c < N_CANDIDATES; c++) {
-        for (size_t o = 0; o < n_orig; o++) {
-            double *res = r->res + (c * n_orig + o) * hb;
-            gp_status st =
-                gp_fc_candidate(&gp_fc_candidates[c], r->y, r->origins[o],
-                                r->first_hour, r->lens[o], r->f);
-            if (st != GP_OK)
-                return st;
-            for (size_t k = 0; k < hb; k++)
-                res[k] =
-                    k < r->lens[o] ? r->y[r->origins[o] + k] - r->f[k] : NAN;
+    size_t n_orig = r->n_orig, hb = r->hb, all[N_CANDIDATES];
+    double *fc = gp_malloc(N_CANDIDATES * hb * sizeof *fc);
+    if (!fc)
+        return GP_ERR_NOMEM;
+    for (size_t c = 0; c < N_CANDIDATES; c++)
+        all[c] = c;
+    for (size_t o = 0; o < n_orig; o++) {
+        size_t len = r->lens[o];
+        r->n_points += len;
+        gp_status st = gp_fc_candidates_run(all, N_CANDIDATES, r->y,
+                                            r->origins[o], r->first_hour, len,
+                                            fc);
+        if (st != GP_OK) {
+            gp_free(fc);
+            return st;
         }
+        for (size_t c = 0; c < N_CANDIDATES; c++) {
+            double *res = r->res + (c * n_orig + o) * hb;
+            for (size_t k = 0; k < hb; k++)
+                res[k] = k < len ? r->y[r->origins[o] + k] - fc[c * len + k]
+                                 : NAN;
+        }
+    }
+    gp_free(fc);
+    for (size_t c = 0; c < N_CANDIDATES; c++)
         r->mae[c] = tally_residuals(r->res + c * n_orig * hb, r->y, r->origins,
                                     r->lens, n_orig, hb, r->n_points,
                                     &r->ape_sum[c], &r->ape_n[c]);
-    }
     return GP_OK;
 }
 
@@ -243,46 +252,35 @@ static double mae_over(const double *r, size_t hb, size_t from, size_t to)
     return cnt ? sum / (double)cnt : NAN;
 }
 
-/* The ways to choose the forecast from the backtest, simplest first (a
- * tie goes to the earlier): the best candidate alone, the mean of the best
- * two or three candidates of different methods, the median of the best
- * five.  With too few origins to choose between them, the mean of three. */
-enum { SCHEME_BEST, SCHEME_MEAN2, SCHEME_MEAN3, SCHEME_MEDIAN5, N_SCHEMES };
-
-/* The choice of `scheme` ranked on the origins [from, to): the best
- * candidates of different methods by MAE there (within `tie`, the lower
- * over every origin, then the earlier),
- * only the forced method's when one is forced. */
-static void build_choice(const series_run *r, int scheme, size_t from,
-                         size_t to, double tie, fc_choice *ch)
+/* The choice: the median of every candidate's forecast (issue #35: over
+ * the 29 series of bench/forecast-accuracy, choosing by the backtest, even
+ * nested, did worse than not choosing; see docs/design/forecast.md); or,
+ * when `alone` (a candidate is exact) or a method is forced, the one
+ * candidate (of that method) with the least MAE over every origin, a tie
+ * going to the earlier. */
+static void build_choice(const series_run *r, bool alone, double tie,
+                         fc_choice *ch)
 {
-    static const size_t size[N_SCHEMES] = {1, 2, 3, 5};
-    double mae[N_CANDIDATES];
-    bool used[GP_FC_N_METHODS] = {false};
     int forced = r->opt->method >= 0 && r->opt->method < GP_FC_N_METHODS &&
                          r->opt->method != GP_FC_COMBINATION
                      ? r->opt->method
                      : -1;
-    for (size_t c = 0; c < N_CANDIDATES; c++)
-        mae[c] = mae_over(r->res + c * r->n_orig * r->hb, r->hb, from, to);
-    ch->median = scheme == SCHEME_MEDIAN5;
     ch->n = 0;
-    while (ch->n < (forced >= 0 ? 1 : size[scheme])) {
-        size_t best = N_CANDIDATES;
-        for (size_t c = 0; c < N_CANDIDATES; c++) {
-            gp_forecast_method m = gp_fc_candidates[c].method;
-            if (used[m] || (forced >= 0 && (int)m != forced))
-                continue;
-            /* a tie there goes to the lower MAE over every origin */
-            if (best == N_CANDIDATES || mae[c] < mae[best] - tie ||
-                (mae[c] <= mae[best] + tie && r->mae[c] < r->mae[best] - tie))
-                best = c;
-        }
-        if (best == N_CANDIDATES)
-            break;
-        used[gp_fc_candidates[best].method] = true;
-        ch->members[ch->n++] = best;
+    ch->median = !alone && forced < 0;
+    if (ch->median) {
+        for (size_t c = 0; c < N_CANDIDATES; c++)
+            ch->members[ch->n++] = c;
+        return;
     }
+    size_t best = N_CANDIDATES;
+    for (size_t c = 0; c < N_CANDIDATES; c++) {
+        if (forced >= 0 && (int)gp_fc_candidates[c].method != forced)
+            continue;
+        if (best == N_CANDIDATES || r->mae[c] < r->mae[best] - tie)
+            best = c;
+    }
+    if (best < N_CANDIDATES)
+        ch->members[ch->n++] = best;
 }
 
 /* The residuals of choice ch at every origin into dst (the mean or the
@@ -297,8 +295,7 @@ static void choice_residuals(const series_run *r, const fc_choice *ch,
         for (size_t j = 0; j < ch->n; j++)
             col[j] = r->res[ch->members[j] * len + i];
         if (ch->median && ch->n > 2) {
-            gsl_sort(col, 1, ch->n);
-            dst[i] = gsl_stats_median_from_sorted_data(col, 1, ch->n);
+            dst[i] = gp_fc_median_small(col, ch->n);
         } else {
             double sum = 0;
             for (size_t j = 0; j < ch->n; j++)
@@ -346,41 +343,28 @@ static void anchor_fit(const series_run *r, double *rc, size_t from,
         }
 }
 
-/* The choice, by a nested backtest when there are four origins or more:
- * each scheme ranks the candidates on the older half of the origins and
- * is scored on the newer half; the best scheme, ranked on every origin,
- * is the choice, its residuals go in the last slot of res (those of the
- * scheme ranked on the older origins in r->cal), and *n_new (0 without the
- * nested backtest) is how many of the latest origins its honest score is
- * over.  The anchor's weights are learned on the newer half: the recent
- * windows say more of how the level moves now. */
+/* The choice (build_choice), its residuals in the last slot of res, and
+ * the anchor's weights, learned on the newer half of the origins when
+ * there are four or more (the recent windows say more of how the level
+ * moves now), on all of them otherwise.  With four or more, the honest
+ * figure is nested: the anchor learned on the older half, scored on the
+ * newer half (its residuals in r->cal, *n_new the newer origins' count;
+ * 0 without the nested backtest). */
 static void backtest_choose(series_run *r, double tie, size_t *n_new)
 {
     size_t len = r->n_orig * r->hb, nn = r->n_orig >= 4 ? r->n_orig / 2 : 0;
-    double *slot = r->res + N_CANDIDATES * len, best_mae = HUGE_VAL;
-    int scheme = SCHEME_MEAN3;
+    double *slot = r->res + N_CANDIDATES * len, w[N_ANCHOR_BANDS];
+    bool exact = false;
     for (size_t c = 0; c < N_CANDIDATES; c++)
-        if (r->mae[c] <= tie) { /* exact: nothing to hedge */
-            scheme = SCHEME_BEST;
-            nn = 0;
-        }
-    for (int s = 0; nn && s < N_SCHEMES; s++) {
-        fc_choice ch;
-        double w[N_ANCHOR_BANDS];
-        build_choice(r, s, nn, r->n_orig, tie, &ch);
-        choice_residuals(r, &ch, slot);
-        anchor_fit(r, slot, nn, r->n_orig, tie, w);
-        double m = mae_over(slot, r->hb, 0, nn);
-        if (m < best_mae - tie) {
-            best_mae = m;
-            scheme = s;
-            memcpy(r->cal, slot, len * sizeof *slot); /* its honest residuals */
-        }
-    }
-    if (best_mae == HUGE_VAL)
-        nn = 0; /* no scheme scored: no honest figure */
-    build_choice(r, scheme, 0, r->n_orig, tie, &r->choice);
+        exact = exact || r->mae[c] <= tie; /* exact: nothing to hedge */
+    if (exact)
+        nn = 0;
+    build_choice(r, exact, tie, &r->choice);
     choice_residuals(r, &r->choice, slot);
+    if (nn) {
+        memcpy(r->cal, slot, len * sizeof *slot);
+        anchor_fit(r, r->cal, nn, r->n_orig, tie, w);
+    }
     anchor_fit(r, slot, 0, nn ? nn : r->n_orig, tie, r->anchor);
     r->mae[N_CANDIDATES] = mae_over(slot, r->hb, 0, r->n_orig);
     *n_new = nn;
@@ -487,13 +471,14 @@ static gp_status widen_long_leads(series_run *r)
 {
     interval_model *im = &r->im;
     double b;
+    fc_runs runs = {.ch = &r->choice, .n = 0};
     gp_status st =
-        gp_fc_long_lead_drift(&r->choice, r->y, r->n, r->first_hour,
-                              r->hb, r->horizon, r->f, r->f2, &r->drift);
-    if (st != GP_OK)
-        return st;
-    st = gp_fc_long_lead_growth(&r->choice, r->y, r->n, r->first_hour,
-                                r->hb, r->horizon, r->drift, r->f, r->f2, &b);
+        gp_fc_long_lead_drift(&runs, r->y, r->n, r->first_hour, r->hb,
+                              r->horizon, r->f, r->f2, &r->drift);
+    if (st == GP_OK)
+        st = gp_fc_long_lead_growth(&runs, r->y, r->n, r->first_hour, r->hb,
+                                    r->horizon, r->drift, r->f, r->f2, &b);
+    gp_fc_runs_free(&runs);
     if (st != GP_OK)
         return st;
     if (b > im->growth_exp)

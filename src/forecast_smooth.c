@@ -157,11 +157,12 @@ static double aicc(double sse, size_t w, double p)
 /* The damped-trend forecast of x[0, w), h hours, into f: the fit with the
  * least squared error on a grid of rates and damping, kept over simple
  * exponential smoothing only when its AICc is lower. */
-static void damped_forecast(const double *x, size_t w, size_t h, double *f)
+static void damped_forecast(const double *x, size_t w, size_t h,
+                            double ses_level, double sse_s, double *f)
 {
     static const double as[] = {0.1, 0.25, 0.5, 1.0};
     static const double bs[] = {0.02, 0.1}, ps[] = {0.85, 0.95};
-    double best = HUGE_VAL, bl = 0, bg = 0, bphi = 0, l, g, sse_s;
+    double best = HUGE_VAL, bl = 0, bg = 0, bphi = 0, l, g;
     for (size_t i = 0; i < sizeof as / sizeof as[0]; i++)
         for (size_t j = 0; j < sizeof bs / sizeof bs[0]; j++)
             for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
@@ -173,23 +174,28 @@ static void damped_forecast(const double *x, size_t w, size_t h, double *f)
                     bphi = ps[k];
                 }
             }
-    ses_fit(x, w, &l, &sse_s);
     bool trend = aicc(best, w, 5) < aicc(sse_s, w, 2);
     double damp = 0, pk = 1;
     for (size_t k = 0; k < h; k++) {
         pk *= bphi;
         damp += pk;
-        f[k] = trend ? bl + bg * damp : l;
+        f[k] = trend ? bl + bg * damp : ses_level;
     }
 }
 
-/* The nonseasonal forecast of x[0, w), h hours, by method m. */
+/* The fit of simple exponential smoothing that the smoothing methods
+ * share: its rate, final level and squared one-step error. */
+typedef struct ses_fitted {
+    double a, level, sse;
+} ses_fitted;
+
+/* The nonseasonal forecast of x[0, w), h hours, by method m, from the
+ * SES fit *ses of x. */
 static void smooth_forecast(gp_forecast_method m, const double *x, size_t w,
-                            size_t h, double *f)
+                            size_t h, const ses_fitted *ses, double *f)
 {
-    double level, sse;
     if (m == GP_FC_DAMPED) {
-        damped_forecast(x, w, h, f);
+        damped_forecast(x, w, h, ses->level, ses->sse, f);
         return;
     }
     /* a trend is carried on for about as long as it was fitted on, then
@@ -204,7 +210,7 @@ static void smooth_forecast(gp_forecast_method m, const double *x, size_t w,
         }
         return;
     }
-    double a = ses_fit(x, w, &level, &sse), slope = 0;
+    double a = ses->a, level = ses->level, slope = 0;
     if (m == GP_FC_THETA) {
         /* half the least-squares slope of the window (the theta = 0
          * line's), as R's thetaf adds it to the SES forecast */
@@ -226,17 +232,18 @@ static void smooth_forecast(gp_forecast_method m, const double *x, size_t w,
     }
 }
 
-/* Forecasts h hours from history y[0, origin) with smoothing method m
- * (GP_FC_SES, GP_FC_DRIFT, GP_FC_THETA or GP_FC_DAMPED): fitted on the
- * last SMOOTH_WINDOW hours with their season taken out, the season put
- * back on the forecast. */
-gp_status gp_fc_smooth(gp_forecast_method m, const double *y, size_t origin,
-                       size_t h, double *out)
+/* Forecasts h hours from history y[0, origin) with the n_m smoothing
+ * methods ms (GP_FC_SES, GP_FC_DRIFT, GP_FC_THETA or GP_FC_DAMPED), method
+ * i into out + i h: fitted on the last SMOOTH_WINDOW hours with their
+ * season taken out, the season put back on the forecast.  The season and
+ * the SES fit are found once for all of them. */
+gp_status gp_fc_smooth(const gp_forecast_method *ms, size_t n_m,
+                       const double *y, size_t origin, size_t h, double *out)
 {
     size_t w = origin < SMOOTH_WINDOW ? origin : SMOOTH_WINDOW;
     const double *x = y + origin - w;
     if (w < 3) {
-        for (size_t k = 0; k < h; k++)
+        for (size_t k = 0; k < n_m * h; k++)
             out[k] = y[origin - 1];
         return GP_OK;
     }
@@ -246,10 +253,19 @@ gp_status gp_fc_smooth(gp_forecast_method m, const double *y, size_t origin,
     size_t period = season_fit(x, w, prof, adj + w);
     for (size_t t = 0; t < w; t++)
         adj[t] = x[t] - (period ? prof[t % period] : 0);
-    smooth_forecast(m, adj, w, h, out);
-    for (size_t k = 0; k < h; k++) {
-        double f = out[k] + (period ? prof[(w + k) % period] : 0);
-        out[k] = f > 0 ? f : 0;
+    ses_fitted ses = {1, adj[w - 1], 0};
+    bool need_ses = false;
+    for (size_t i = 0; i < n_m; i++)
+        need_ses = need_ses || ms[i] != GP_FC_DRIFT;
+    if (need_ses)
+        ses.a = ses_fit(adj, w, &ses.level, &ses.sse);
+    for (size_t i = 0; i < n_m; i++) {
+        double *o = out + i * h;
+        smooth_forecast(ms[i], adj, w, h, &ses, o);
+        for (size_t k = 0; k < h; k++) {
+            double f = o[k] + (period ? prof[(w + k) % period] : 0);
+            o[k] = f > 0 ? f : 0;
+        }
     }
     gp_free(adj);
     return GP_OK;

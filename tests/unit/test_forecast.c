@@ -379,12 +379,17 @@ static void test_seasonal_median_ignores_a_spike_a_day(void **state)
     size_t n = 5 * WEEK, h = 48;
     double y[5 * WEEK];
     gp_forecast_series s;
+    gp_forecast_options opt;
     gp_error err;
     (void)state;
     for (size_t i = 0; i < n; i++)
         y[i] = spiky_daily(i);
     gp_error_clear(&err);
-    assert_int_equal(gp_forecast_series_run(y, n, 0, h, 0, NULL, &s, &err),
+    /* the method forced: unforced, the forecast is the median of every
+     * candidate's (#35), and this test is of the seasonal median */
+    gp_forecast_options_init(&opt);
+    opt.method = GP_FC_SEASONAL;
+    assert_int_equal(gp_forecast_series_run(y, n, 0, h, 0, &opt, &s, &err),
                      GP_OK);
     assert_int_equal(s.method, GP_FC_SEASONAL);
     assert_close(s.backtest.mae, 50.0 / 24, 1e-9);
@@ -407,12 +412,15 @@ static void test_seasonal_median_does_not_repeat_an_outage(void **state)
     size_t n = 6 * WEEK, h = WEEK;
     double y[6 * WEEK];
     gp_forecast_series s;
+    gp_forecast_options opt;
     gp_error err;
     (void)state;
     for (size_t i = 0; i < n; i++)
         y[i] = i >= 3 * WEEK + 48 && i < 3 * WEEK + 72 ? 0 : weekly_pattern(i);
     gp_error_clear(&err);
-    assert_int_equal(gp_forecast_series_run(y, n, 0, h, 0, NULL, &s, &err),
+    gp_forecast_options_init(&opt); /* forced, as in the test above */
+    opt.method = GP_FC_SEASONAL;
+    assert_int_equal(gp_forecast_series_run(y, n, 0, h, 0, &opt, &s, &err),
                      GP_OK);
     assert_int_equal(s.method, GP_FC_SEASONAL);
     /* The backtest (backtest_plan): hb = 168, origins 840, 792, ..., 312
@@ -517,15 +525,17 @@ static void test_growth_beyond_the_backtest_widens_the_interval(void **state)
  * kept its one-week width for the whole quarter and covered 59%.  The
  * history's weekly means move the same way week after week (about twice
  * as far over two weeks as over one: a trend), so the interval now adds
- * that motion, carried on at that rate, and must cover 65% or more (71%
- * now).  Without growth the weekly means carry only noise, which does not
- * grow with lag, and coverage must stay in the issue's 70-90% (82%; 81%
- * before). */
+ * that motion, carried on at that rate, and must cover 60% or more: 64%
+ * now that the forecast is the median of every candidate (#35), which
+ * follows a compound growth less closely than the one method chosen
+ * before (71%); 52% without the motion.  Without growth the weekly means
+ * carry only noise, which does not grow with lag, and coverage must stay
+ * in the issue's 70-90%. */
 static void
 test_a_level_that_moves_week_by_week_widens_the_interval(void **state)
 {
     (void)state;
-    assert_in_range(quarter_ahead_coverage(4, 1), 65, 90);
+    assert_in_range(quarter_ahead_coverage(4, 1), 60, 90);
     assert_in_range(quarter_ahead_coverage(4, 0), 70, 90);
 }
 

@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The optimizer's averaging rounds at a review (bench/README.md,
  * "Policies": 20 rounds change the replays' ESR by under 0.01 points). */
@@ -85,6 +86,11 @@ static gp_status buy_optimum(struct replay *r, const gp_trace *t, int64_t T,
     /* a review tops up what is owned: fewer averaging rounds than a
      * recommendation's solve (80) do, and a replay makes dozens */
     o->max_rounds = REVIEW_ROUNDS;
+    /* a pass's halves on two threads; split on one thread too, so that
+     * one or two give the same purchases */
+    o->split = true;
+    o->threads = r->threads > 0 ? r->threads
+                                : (int)sysconf(_SC_NPROCESSORS_ONLN);
     gp_opt_solve(o);
     st = o->nomem ? GP_ERR_NOMEM : gp_opt_commitments(o, T * 3600, &c, &nc);
     for (size_t i = 0; st == GP_OK && i < nc; i++)
@@ -100,8 +106,8 @@ static gp_status buy_optimum(struct replay *r, const gp_trace *t, int64_t T,
  * gpuplan's forecast (recommend's forward plan) was tried first, capped
  * at 1.1 x the last week, and then the last week repeated: on the
  * synthesized families the lookback repeated won every family's mean ESR
- * against the AWS method on seeds 1-10 and again on 11-20, and the
- * forecast lost all four (bench/README.md, "Policies").  NULL when out
+ * against the AWS method on seeds 1-10 and again on 11-20; the forecast
+ * lost three of the four (bench/README.md, "Policies").  NULL when out
  * of memory.
  */
 static gp_trace *lookback_ahead(const struct replay *r, int64_t T, size_t n)

@@ -281,8 +281,11 @@ double gp_opt_pass(gp_opt *o, struct work *w)
     /* unsplit, the sum runs in the order it always did */
     l0.cost = cost;
     if (mid < o->n_hours && !(buf = second_lane(o, w, &l1))) {
+        /* a pass without a work area says so in the problem */
         if (w)
             w->nomem = true;
+        else
+            o->nomem = true;
         return NAN;
     }
     pthread_t tid;

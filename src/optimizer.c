@@ -10,6 +10,7 @@
 #include "util.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,7 +37,8 @@ static void work_free(gp_opt *o, struct work *w)
 {
     if (w->arenas)
         for (size_t k = 0; k < o->n_plans; k++) {
-            gp_free(w->arenas[k].e);
+            gp_free(w->arenas[k].e[0]);
+            gp_free(w->arenas[k].e[1]);
             gp_free(w->arenas[k].hour_start);
         }
     gp_free(w->arenas);
@@ -89,38 +91,52 @@ static bool work_init(gp_opt *o, struct work *w)
     return true;
 }
 
+/* One half of a pass's hours and its scratch: demand left, plan-dollar
+ * worths, unit values and margins by pool or plan, and the arenas' part
+ * it lists into. */
+struct lane {
+    gp_opt *o;
+    struct work *w;
+    double *resid, *lambda, *cur;
+    long *marg;
+    int part;
+    size_t h0, h1;
+    double cost; /* the half's on-demand bill */
+    bool nomem;
+};
+
 /*
- * Covers hour h's demand left (o->resid) with plan k's dollars, down its
- * covering order.  With `w`, also lists the pools that reach the plan with
- * demand left and records its marginal position (-1: dollars to spare, or
- * not active).  Returns false when memory ran out (w->nomem is then set).
+ * Covers hour h's demand left (l->resid) with plan k's dollars, down its
+ * covering order.  With a work area, also lists the pools that reach the
+ * plan with demand left and records its marginal position (-1: dollars to
+ * spare, or not active).  Returns false when memory ran out.
  */
-static bool cover_hour(gp_opt *o, struct work *w, size_t k, size_t h)
+static bool cover_hour(struct lane *l, size_t k, size_t h)
 {
-    gp_opt_plan *pl = &o->plans[k];
-    if (w)
-        w->arenas[k].hour_start[h] = w->arenas[k].n;
+    gp_opt_plan *pl = &l->o->plans[k];
+    struct arena *a = l->w ? &l->w->arenas[k] : NULL;
+    int part = l->part;
+    if (a)
+        a->hour_start[h] = a->n[part];
     if (h < pl->first || h >= pl->last) {
-        if (w)
-            w->marg[k] = -1;
+        if (a)
+            l->marg[k] = -1;
         return true;
     }
     double budget = pl->S;
     long marg = -1;
     for (size_t j = 0; j < pl->n_el; j++) {
         uint32_t p = pl->el[j].pool;
-        double r = o->resid[p];
+        double r = l->resid[p];
         if (r <= 0)
             continue;
-        if (w) {
-            struct arena *a = &w->arenas[k];
-            if (a->n == a->cap &&
-                gp_grow((void **)&a->e, &a->cap, a->n + 1, sizeof *a->e) !=
-                    GP_OK) {
-                w->nomem = true;
+        if (a) {
+            if (a->n[part] == a->cap[part] &&
+                gp_grow((void **)&a->e[part], &a->cap[part], a->n[part] + 1,
+                        sizeof *a->e[part]) != GP_OK)
                 return false;
-            }
-            a->e[a->n++] = (struct entry){p, (float)(r * pl->el[j].rate), 0};
+            a->e[part][a->n[part]++] =
+                (struct entry){p, (float)(r * pl->el[j].rate), 0};
         }
         if (marg >= 0)
             continue; /* budget gone: only listing */
@@ -129,9 +145,9 @@ static bool cover_hour(gp_opt *o, struct work *w, size_t k, size_t h)
             x = budget / pl->el[j].rate;
             marg = (long)j;
         }
-        o->resid[p] = r - x;
+        l->resid[p] = r - x;
         budget -= x * pl->el[j].rate;
-        if (budget <= 1e-12 && marg < 0 && o->resid[p] <= 0)
+        if (budget <= 1e-12 && marg < 0 && l->resid[p] <= 0)
             budget = 0;
     }
     /* no dollars left and no pool at the margin (none bought, or
@@ -142,8 +158,8 @@ static bool cover_hour(gp_opt *o, struct work *w, size_t k, size_t h)
      * other. */
     if (marg < 0 && budget <= 0 && pl->n_el > 0)
         marg = 0;
-    if (w)
-        w->marg[k] = marg;
+    if (a)
+        l->marg[k] = marg;
     return true;
 }
 
@@ -160,25 +176,27 @@ static bool cover_hour(gp_opt *o, struct work *w, size_t k, size_t h)
  * each value made an hour cost plans squared: 50,000 owned plans took
  * 88 s, #42).
  */
-static void record_values(gp_opt *o, struct work *w, size_t h)
+static void record_values(struct lane *l, size_t h)
 {
-    double *lambda = o->lambda, *cur = w->cur;
+    gp_opt *o = l->o;
+    struct work *w = l->w;
+    double *lambda = l->lambda, *cur = l->cur;
 
     for (size_t p = 0; p < o->n_pools; p++)
         cur[p] = o->pools[p].od;
     for (size_t k = o->n_plans; k-- > 0;) {
         const gp_opt_plan *pl = &o->plans[k];
         struct arena *a = &w->arenas[k];
+        struct entry *e = a->e[l->part];
         const long *pos = w->pos + k * o->n_pools;
         bool active = h >= pl->first && h < pl->last;
-        long m = w->marg[k];
+        long m = l->marg[k];
         /* cur[p]: the value of pool p from plan k + 1 on */
         lambda[k] = 0;
         if (active && m >= 0)
             lambda[k] = cur[pl->el[m].pool] / pl->el[m].rate;
-        for (size_t i = a->hour_start[h]; i < a->n; i++)
-            a->e[i].worth =
-                (float)(cur[a->e[i].pool] / pl->el[pos[a->e[i].pool]].rate);
+        for (size_t i = a->hour_start[h]; i < a->n[l->part]; i++)
+            e[i].worth = (float)(cur[e[i].pool] / pl->el[pos[e[i].pool]].rate);
         if (!active)
             continue;
         /* now from plan k on: free with dollars to spare, at its rate
@@ -195,14 +213,61 @@ static void record_values(gp_opt *o, struct work *w, size_t h)
         o->value[p * o->n_hours + h] = (float)cur[p];
 }
 
+/* Bills lane l's hours, adding their on-demand bill to l->cost (a
+ * thread's entry point). */
+static void *bill_lane(void *arg)
+{
+    struct lane *l = arg;
+    gp_opt *o = l->o;
+
+    for (size_t h = l->h0; h < l->h1; h++) {
+        for (size_t p = 0; p < o->n_pools; p++) {
+            double r = o->pools[p].demand[h] - o->pools[p].n;
+            l->resid[p] = r > 0 ? r : 0;
+        }
+        for (size_t k = 0; k < o->n_plans; k++)
+            if (!cover_hour(l, k, h)) {
+                l->nomem = true;
+                return NULL;
+            }
+        for (size_t p = 0; p < o->n_pools; p++)
+            l->cost += o->pools[p].od * l->resid[p];
+        if (l->w)
+            record_values(l, h);
+    }
+    return NULL;
+}
+
+/* The second half's lane: its own scratch (NULL when out of memory). */
+static double *second_lane(gp_opt *o, struct work *w, struct lane *l)
+{
+    size_t np = o->n_pools, nk = o->n_plans;
+    double *buf = gp_calloc(2 * np + nk + 1, sizeof *buf);
+    l->marg = gp_calloc(nk + 1, sizeof *l->marg);
+    if (!buf || !l->marg) {
+        gp_free(buf);
+        gp_free(l->marg);
+        return NULL;
+    }
+    *l = (struct lane){o, w, buf, buf + 2 * np, buf + np, l->marg, 1,
+                       o->n_hours / 2, o->n_hours, 0, false};
+    return buf;
+}
+
 /*
  * Bills every hour under the current decisions.  With `w`, also records
  * the per-plan lists and every pool's unit values for the updates.
- * Returns the window's amortized cost.
+ * Returns the window's amortized cost.  With o->split the two halves of
+ * the hours are billed apart, on two threads when o->threads allows.
  */
 double gp_opt_pass(gp_opt *o, struct work *w)
 {
     double cost = 0;
+    size_t mid = o->split && o->n_hours >= 2 ? o->n_hours / 2 : o->n_hours;
+    struct lane l0 = {o, w, o->resid, o->lambda, w ? w->cur : NULL,
+                      w ? w->marg : NULL, 0, 0, mid, 0, false};
+    struct lane l1 = {0};
+    double *buf = NULL;
 
     for (size_t p = 0; p < o->n_pools; p++)
         if (o->pools[p].n > 0)
@@ -211,25 +276,37 @@ double gp_opt_pass(gp_opt *o, struct work *w)
         cost += o->plans[k].S *
                 (double)(o->plans[k].last - o->plans[k].first);
         if (w)
-            w->arenas[k].n = 0;
+            w->arenas[k].n[0] = w->arenas[k].n[1] = 0, w->arenas[k].mid = mid;
     }
-    for (size_t h = 0; h < o->n_hours; h++) {
-        for (size_t p = 0; p < o->n_pools; p++) {
-            double r = o->pools[p].demand[h] - o->pools[p].n;
-            o->resid[p] = r > 0 ? r : 0;
-        }
-        for (size_t k = 0; k < o->n_plans; k++)
-            if (!cover_hour(o, w, k, h))
-                return NAN;
-        for (size_t p = 0; p < o->n_pools; p++)
-            cost += o->pools[p].od * o->resid[p];
+    /* unsplit, the sum runs in the order it always did */
+    l0.cost = cost;
+    if (mid < o->n_hours && !(buf = second_lane(o, w, &l1))) {
+        /* a pass without a work area says so in the problem */
         if (w)
-            record_values(o, w, h);
+            w->nomem = true;
+        else
+            o->nomem = true;
+        return NAN;
+    }
+    pthread_t tid;
+    bool threaded = buf && o->threads > 1 &&
+                    pthread_create(&tid, NULL, bill_lane, &l1) == 0;
+    bill_lane(&l0);
+    if (threaded)
+        pthread_join(tid, NULL);
+    else if (buf)
+        bill_lane(&l1);
+    gp_free(buf);
+    gp_free(l1.marg);
+    if (l0.nomem || l1.nomem) {
+        if (w)
+            w->nomem = true;
+        return NAN;
     }
     if (w)
         for (size_t k = 0; k < o->n_plans; k++)
-            w->arenas[k].hour_start[o->n_hours] = w->arenas[k].n;
-    return cost;
+            w->arenas[k].hour_start[o->n_hours] = w->arenas[k].n[buf != NULL];
+    return l0.cost + l1.cost;
 }
 
 double gp_opt_cost(gp_opt *o)

@@ -67,6 +67,10 @@ typedef struct gp_opt {
     bool no_cost;    /* the caller does not use gp_opt_solve's cost: a
                         problem solved on a sample returns NAN instead of
                         billing every hour once more */
+    bool split;      /* a pass bills the first and second half of the
+                        hours apart and adds them in that order, the same
+                        on one thread or two */
+    int threads;     /* > 1 with split: the halves run on two threads */
     bool nomem;      /* memory ran out in gp_opt_solve, gp_opt_sampled
                         or gp_opt_cost_local: the decisions and costs are
                         not to be used (it stays set) */

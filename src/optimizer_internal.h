@@ -24,11 +24,25 @@ struct step {
 };
 #define PLAN_BUCKETS 4096
 
+/* A plan's lists of one pass, hour by hour: the hours before `mid` in
+ * part 0, those from it in part 1 (a pass bills the two halves apart,
+ * gp_opt_pass); hour_start[h] indexes hour h's part. */
 struct arena {
-    struct entry *e;
-    size_t n, cap;
+    struct entry *e[2];
+    size_t n[2], cap[2];
+    size_t mid;
     size_t *hour_start; /* [n_hours + 1] */
 };
+
+/* Hour h's entries of arena a: e[*i0] up to e[*i1]. */
+static inline const struct entry *gp_arena_hour(const struct arena *a,
+                                                size_t h, size_t *i0,
+                                                size_t *i1)
+{
+    *i0 = a->hour_start[h];
+    *i1 = h + 1 == a->mid ? a->n[0] : a->hour_start[h + 1];
+    return a->e[h >= a->mid];
+}
 
 /* Per-solve scratch that is not part of the public struct. */
 struct work {

@@ -117,6 +117,24 @@ static int step_cmp(const void *a, const void *b)
     return x->at < y->at ? -1 : (x->at > y->at);
 }
 
+/* Over plan pl's hours in arena a: *W0, the worth of its first dollar
+ * summed (W(0)), and *hi, the most its pools need in an hour. */
+static void plan_reach(const struct arena *a, const gp_opt_plan *pl,
+                       double *W0, double *hi)
+{
+    for (size_t h = pl->first; h < pl->last; h++) {
+        double need = 0;
+        size_t i0, i1;
+        const struct entry *e = gp_arena_hour(a, h, &i0, &i1);
+        if (i0 < i1)
+            *W0 += e[i0].worth;
+        for (size_t i = i0; i < i1; i++)
+            need += e[i].need;
+        if (need > *hi)
+            *hi = need;
+    }
+}
+
 static double best_plan(const gp_opt *o, struct work *w, size_t k)
 {
     const gp_opt_plan *pl = &o->plans[k];
@@ -130,16 +148,7 @@ static double best_plan(const gp_opt *o, struct work *w, size_t k)
     if (pl->fixed)
         return pl->S;
     /* W(0) and the largest total need (the most it could use in an hour) */
-    for (size_t h = pl->first; h < pl->last; h++) {
-        double need = 0;
-        size_t i0 = a->hour_start[h], i1 = a->hour_start[h + 1];
-        if (i0 < i1)
-            W0 += a->e[i0].worth;
-        for (size_t i = i0; i < i1; i++)
-            need += a->e[i].need;
-        if (need > hi)
-            hi = need;
-    }
+    plan_reach(a, pl, &W0, &hi);
     if (W0 < hours || hi <= 0) {
         w->worthless[k] = true;
         return 0;
@@ -148,13 +157,14 @@ static double best_plan(const gp_opt *o, struct work *w, size_t k)
     memset(bucket, 0, (PLAN_BUCKETS + 1) * sizeof *bucket);
     for (size_t h = pl->first; h < pl->last; h++) {
         double c = 0;
-        size_t i1 = a->hour_start[h + 1];
-        for (size_t i = a->hour_start[h]; i < i1; i++) {
-            c += a->e[i].need;
-            double next = i + 1 < i1 ? a->e[i + 1].worth : 0;
+        size_t i0, i1;
+        const struct entry *e = gp_arena_hour(a, h, &i0, &i1);
+        for (size_t i = i0; i < i1; i++) {
+            c += e[i].need;
+            double next = i + 1 < i1 ? e[i + 1].worth : 0;
             size_t b = (size_t)(c * scale);
             bucket[b < PLAN_BUCKETS ? b : PLAN_BUCKETS] +=
-                next - a->e[i].worth;
+                next - e[i].worth;
         }
     }
     double run = W0;
@@ -172,9 +182,10 @@ static double best_plan(const gp_opt *o, struct work *w, size_t k)
     size_t n = 0;
     for (size_t h = pl->first; h < pl->last; h++) {
         double c = 0;
-        size_t i1 = a->hour_start[h + 1];
-        for (size_t i = a->hour_start[h]; i < i1; i++) {
-            c += a->e[i].need;
+        size_t i0, i1;
+        const struct entry *e = gp_arena_hour(a, h, &i0, &i1);
+        for (size_t i = i0; i < i1; i++) {
+            c += e[i].need;
             size_t bi = (size_t)(c * scale);
             if ((bi < PLAN_BUCKETS ? bi : PLAN_BUCKETS) != b)
                 continue;
@@ -184,8 +195,8 @@ static double best_plan(const gp_opt *o, struct work *w, size_t k)
                 w->nomem = true;
                 return (double)b / scale;
             }
-            double next = i + 1 < i1 ? a->e[i + 1].worth : 0;
-            w->steps[n++] = (struct step){c, next - a->e[i].worth};
+            double next = i + 1 < i1 ? e[i + 1].worth : 0;
+            w->steps[n++] = (struct step){c, next - e[i].worth};
         }
     }
     qsort(w->steps, n, sizeof *w->steps, step_cmp);
@@ -423,12 +434,12 @@ static bool transfer(gp_opt *o, struct work *w, size_t c, double *cost)
     for (size_t k = 0; k < nk; k++)
         was[k] = o->plans[k].S;
     for (size_t h = cp->first; h < cp->last; h++) {
-        const struct arena *ar = &w->arenas[c];
+        size_t i0, i1;
+        const struct entry *e = gp_arena_hour(&w->arenas[c], h, &i0, &i1);
         double budget = cp->S;
-        for (size_t i = ar->hour_start[h];
-             i < ar->hour_start[h + 1] && budget > 0; i++) {
-            uint32_t p = ar->e[i].pool;
-            double spent = ar->e[i].need < budget ? ar->e[i].need : budget;
+        for (size_t i = i0; i < i1 && budget > 0; i++) {
+            uint32_t p = e[i].pool;
+            double spent = e[i].need < budget ? e[i].need : budget;
             double crate = cp->el[w->pos[c * o->n_pools + p]].rate;
             budget -= spent;
             const uint32_t *ks = w->plans_of + (size_t)p * (nk + 1);

@@ -6,7 +6,8 @@
 #
 # From TRACE (default: the bundled sample, Helios training on p4d.24xlarge
 # and ServeGen serving on g6e.xlarge), `gpuplan synth` makes two-year
-# traces in four families, SEEDS seeds each (default 20):
+# traces in four families, SEEDS seeds each (default 20; FIRST-LAST, e.g.
+# 11-20, for a range of seeds):
 #   flat       the weeks as they were
 #   growth     +3% a month
 #   decline    -4% a month
@@ -20,6 +21,10 @@ bin=${1:?usage: run.sh GPUPLAN [TRACE [SEEDS [WORK_DIR]]]}
 here=$(cd "$(dirname "$0")" && pwd)
 trace=${2:-$here/../../scenarios/sample/trace.csv}
 seeds=${3:-20}
+case $seeds in
+*-*) first=${seeds%-*} last=${seeds#*-} ;;
+*) first=1 last=$seeds ;;
+esac
 work=${4:-/tmp/gpuplan-policies}
 mkdir -p "$work"
 export GPUPLAN_TODAY=2028-12-31
@@ -30,8 +35,8 @@ for fam in flat growth decline migration; do
     decline) opts="--decline 0.04" ;;
     migration) opts="--migrate 2027-05-01:p4d.24xlarge:p5.48xlarge:0.5" ;;
     esac
-    s=1
-    while [ "$s" -le "$seeds" ]; do
+    s=$first
+    while [ "$s" -le "$last" ]; do
         # shellcheck disable=SC2086
         "$bin" synth --quiet --trace "$trace" --years 2 --seed "$s" $opts \
             --out "$work/$fam-$s.csv"
@@ -41,14 +46,15 @@ for fam in flat growth decline migration; do
         s=$((s + 1))
     done
 done
-python3 - "$work" "$seeds" <<'PY'
+python3 - "$work" "$first" "$last" <<'PY'
 import json, sys
-work, seeds = sys.argv[1], int(sys.argv[2])
+work, first, last = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+seeds = last - first + 1
 print("| family | policy | mean ESR | ESR >= aws | mean lock-in (months) | mean unused |")
 print("|---|---|---|---|---|---|")
 for fam in ("flat", "growth", "decline", "migration"):
     runs = [json.load(open("%s/%s-%d.json" % (work, fam, s)))["policies"]
-            for s in range(1, seeds + 1)]
+            for s in range(first, last + 1)]
     names = [p["name"] for p in runs[0]]
     for i, name in enumerate(names):
         esr = [r[i]["esr"] for r in runs]

@@ -493,7 +493,8 @@ static void stranded(lever_trace *lt, const gp_pricing *pr,
 }
 
 /* Folds ledger l of the changed trace back onto the trace as read: the
- * new series into the ones they came from, job runs to their indices,
+ * new series (their cost month by month too) into the ones they came
+ * from, job runs (spot, on demand, capacity) to their indices,
  * all_on_demand_cost to that of the demand as recorded. */
 static void fold(const lever_trace *lt, const gp_run_spec *spec,
                  gp_ledger *l)
@@ -503,14 +504,21 @@ static void fold(const lever_trace *lt, const gp_run_spec *spec,
 
     for (size_t k = t->n_series; k < l->n_series; k++) {
         gp_ledger_series *o = &l->series[lt->origin[k]];
+        double *to = &l->series_month_cost[lt->origin[k] * l->month_slots];
         o->cost += l->series[k].cost;
         o->instance_hours += l->series[k].instance_hours;
         o->useful_gpu_hours += l->series[k].useful_gpu_hours;
         o->util_gpu_hours += l->series[k].util_gpu_hours;
+        for (size_t m = 0; m < l->month_slots; m++)
+            to[m] += l->series_month_cost[k * l->month_slots + m];
     }
     l->n_series = t->n_series;
     for (size_t i = 0; i < l->n_jobs; i++)
         l->jobs[i].run = lt->run_of[l->jobs[i].run];
+    for (size_t i = 0; i < l->n_od_jobs; i++)
+        l->od_jobs[i].run = lt->run_of[l->od_jobs[i].run];
+    for (size_t i = 0; i < l->n_capacity; i++)
+        l->capacity[i].run = lt->run_of[l->capacity[i].run];
     for (size_t h = 0; h < l->n_hours; h++) {
         int64_t th = spec->start_hour + (int64_t)h - t->start_hour;
         double od = 0;

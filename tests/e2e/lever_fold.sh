@@ -1,0 +1,69 @@
+#!/bin/sh
+# A lever strategy's ledger folded back onto the trace as read (#38,
+# levers.c fold): the moved series' cost counts month by month against the
+# budgets, and each job run's row is its own run's.
+# 1. scenarios/migrate with a budget of $50,000 a month for team research:
+#    after the move (2026-04-01) the team's spend is its one p5.48xlarge
+#    ($55.04/h, pricing/aws; the stranded reservation is unallocated):
+#    April 720 h x 55.04 = $39,628.80, May 744 h = $40,949.76, June 720 h
+#    = $39,628.80, under the budget; the six months add up to the team's
+#    chargeback, $292,372.84 (3 x 2,160 x 21.957642 on demand + 2,160 x
+#    13.833314 of the reservation before the move + 2,184 x 55.04).
+# 2. Two on-demand job runs, alpha (2 p4d.24xlarge for 10 h) then beta (1
+#    g5.xlarge for 5 h, $1.006/h): a strategy migrating p4d.24xlarge before
+#    both leaves only beta's run, $5.03, and names it beta.
+set -eu
+bin=$1
+src=$2
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+dir=$src/scenarios/migrate
+python3 - "$dir/scenario.json" "$out/s.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["budgets"] = [{"team": "research", "monthly": 50000}]
+json.dump(s, open(sys.argv[2], "w"))
+PY
+"$bin" simulate --quiet --trace "$dir/trace.csv" --scenario "$out/s.json" \
+    --csv "$out/csv" > /dev/null
+cat > "$out/jobs.csv" <<'CSV'
+start,end,instance_type,instances,job_id,workload,team
+2026-03-02T00:00:00Z,2026-03-02T10:00:00Z,p4d.24xlarge,2,alpha,training,research
+2026-03-02T00:00:00Z,2026-03-02T05:00:00Z,g5.xlarge,1,beta,training,platform
+CSV
+cat > "$out/j.json" <<'JSON'
+{"schema": "gpuplan-scenario/1", "name": "fold",
+ "policy": {"training": {"launch": "on_demand"}},
+ "strategies": [{"name": "mig", "migrate": {"from": "p4d.24xlarge",
+   "to": "p5.48xlarge", "equivalence": 0.5,
+   "at": "2026-03-01T00:00:00Z"}}]}
+JSON
+"$bin" simulate --quiet --trace "$out/jobs.csv" --layout jobs --provider aws \
+    --region us-east-1 --scenario "$out/j.json" --csv "$out/jc" > /dev/null
+python3 - "$out" <<'PY'
+import csv, sys
+d = sys.argv[1]
+passed = failed = 0
+def check(ok, what):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what)
+spent = {r["month"]: float(r["spent"])
+         for r in csv.DictReader(open(d + "/csv/budgets.csv"))
+         if r["strategy"] == "migrate-p5"}
+for month, want in (("2026-04", 720 * 55.04), ("2026-05", 744 * 55.04),
+                    ("2026-06", 720 * 55.04)):
+    check(abs(spent[month] - want) < 0.01, (month, spent[month], want))
+check(abs(sum(spent.values()) -
+          (3 * 2160 * 21.957642 + 2160 * 13.833314 + 2184 * 55.04)) < 0.01,
+      spent)
+rows = [r for r in csv.DictReader(open(d + "/jc/job_runs.csv"))
+        if r["strategy"] == "mig"]
+check([r["job_id"] for r in rows] == ["beta"], rows)
+check(abs(float(rows[0]["cost_per_completed_run"]) - 5.03) < 1e-9, rows)
+print("lever_fold: %d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
+PY

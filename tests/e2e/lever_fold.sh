@@ -12,6 +12,9 @@
 # 2. Two on-demand job runs, alpha (2 p4d.24xlarge for 10 h) then beta (1
 #    g5.xlarge for 5 h, $1.006/h): a strategy migrating p4d.24xlarge before
 #    both leaves only beta's run, $5.03, and names it beta.
+# 3. alpha again, and big: 1 p5.48xlarge for 24 h launched on a calendar
+#    reservation (a test catalog at $30/h: 1 day x 24 h x 30 = $720); the
+#    strategy moves alpha to g5.xlarge, and big's capacity row stays big's.
 set -eu
 bin=$1
 src=$2
@@ -40,8 +43,29 @@ cat > "$out/j.json" <<'JSON'
 JSON
 "$bin" simulate --quiet --trace "$out/jobs.csv" --layout jobs --provider aws \
     --region us-east-1 --scenario "$out/j.json" --csv "$out/jc" > /dev/null
+mkdir "$out/pricing"
+cat > "$out/pricing/aws.json" <<'JSON'
+{"schema": "gpuplan-catalog/1", "provider": "aws", "region": "us-east-1",
+ "currency": "USD", "as_of": "2026-11-01",
+ "instance_types": {"p5.48xlarge": {"gpus": 8, "on_demand": 55.04,
+   "calendar": [{"hourly": 30}]},
+   "p4d.24xlarge": {"gpus": 8, "on_demand": 20},
+   "g5.xlarge": {"gpus": 1, "on_demand": 1}}}
+JSON
+cat > "$out/cal.csv" <<'CSV'
+job_id,start,end,instance_type,instances,workload
+alpha,2026-03-02T00:00:00Z,2026-03-02T10:00:00Z,p4d.24xlarge,2,training
+big,2026-03-02T00:00:00Z,2026-03-03T00:00:00Z,p5.48xlarge,1,training
+CSV
+cat > "$out/cal.json" <<'JSON'
+{"policy": {"training": {"launch": "calendar"}},
+ "strategies": [{"name": "mig", "migrate": {"from": "p4d.24xlarge",
+   "to": "g5.xlarge", "equivalence": 2, "at": "2026-03-01T00:00:00Z"}}]}
+JSON
+"$bin" simulate --quiet --layout jobs --trace "$out/cal.csv" \
+    --pricing "$out/pricing" --scenario "$out/cal.json" --json > "$out/cal.out"
 python3 - "$out" <<'PY'
-import csv, sys
+import csv, json, sys
 d = sys.argv[1]
 passed = failed = 0
 def check(ok, what):
@@ -64,6 +88,9 @@ rows = [r for r in csv.DictReader(open(d + "/jc/job_runs.csv"))
         if r["strategy"] == "mig"]
 check([r["job_id"] for r in rows] == ["beta"], rows)
 check(abs(float(rows[0]["cost_per_completed_run"]) - 5.03) < 1e-9, rows)
+cal = json.load(open(d + "/cal.out"))["strategies"][1]
+runs = [(r["job_id"], r["cost"]) for r in cal["capacity"]["runs"]]
+check(runs == [("big", 720)], runs)
 print("lever_fold: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
 PY

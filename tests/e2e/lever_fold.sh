@@ -9,6 +9,11 @@
 #    = $39,628.80, under the budget; the six months add up to the team's
 #    chargeback, $292,372.84 (3 x 2,160 x 21.957642 on demand + 2,160 x
 #    13.833314 of the reservation before the move + 2,184 x 55.04).
+#    The forecast after the trace (4 instances an hour, as recorded) is
+#    priced at the team's cost per recorded instance-hour, $292,372.84 /
+#    (4 x 4,344) = $16.8262: July, 744 h, projects 4 x 744 x 16.8262 =
+#    $50,075.60 (not its cost per instance-hour billed, p5.48xlarge's
+#    hours counting a quarter as many: $80,386.32).
 # 2. Two on-demand job runs, alpha (2 p4d.24xlarge for 10 h) then beta (1
 #    g5.xlarge for 5 h, $1.006/h): a strategy migrating p4d.24xlarge before
 #    both leaves only beta's run, $5.03, and names it beta.
@@ -28,7 +33,7 @@ s["budgets"] = [{"team": "research", "monthly": 50000}]
 json.dump(s, open(sys.argv[2], "w"))
 PY
 "$bin" simulate --quiet --trace "$dir/trace.csv" --scenario "$out/s.json" \
-    --csv "$out/csv" > /dev/null
+    --csv "$out/csv" --json > "$out/m.json"
 cat > "$out/jobs.csv" <<'CSV'
 start,end,instance_type,instances,job_id,workload,team
 2026-03-02T00:00:00Z,2026-03-02T10:00:00Z,p4d.24xlarge,2,alpha,training,research
@@ -84,6 +89,10 @@ for month, want in (("2026-04", 720 * 55.04), ("2026-05", 744 * 55.04),
 check(abs(sum(spent.values()) -
           (3 * 2160 * 21.957642 + 2160 * 13.833314 + 2184 * 55.04)) < 0.01,
       spent)
+fc = json.load(open(d + "/m.json"))["strategies"][1]["budget_forecast"][0]
+team = 3 * 2160 * 21.957642 + 2160 * 13.833314 + 2184 * 55.04
+check(fc["crosses_in"] == "2026-07" and
+      abs(fc["projected"] - 4 * 744 * team / (4 * 4344)) < 0.01, fc)
 rows = [r for r in csv.DictReader(open(d + "/jc/job_runs.csv"))
         if r["strategy"] == "mig"]
 check([r["job_id"] for r in rows] == ["beta"], rows)

@@ -20,6 +20,11 @@
 # 3. alpha again, and big: 1 p5.48xlarge for 24 h launched on a calendar
 #    reservation (a test catalog at $30/h: 1 day x 24 h x 30 = $720); the
 #    strategy moves alpha to g5.xlarge, and big's capacity row stays big's.
+# 4. scenarios/migrate with a p4d instance-family savings plan of $10/h for
+#    a year from 2026-01-01 instead of the reservation: the move leaves no
+#    p4d usage from 2026-04-01, so the plan strands to its end, 2027-01-01:
+#    6,600 h x $10 = $66,000 (no instance-hours: a plan commits dollars);
+#    a compute plan follows the usage to p5.48xlarge: $0.
 set -eu
 bin=$1
 src=$2
@@ -69,6 +74,22 @@ cat > "$out/cal.json" <<'JSON'
 JSON
 "$bin" simulate --quiet --layout jobs --trace "$out/cal.csv" \
     --pricing "$out/pricing" --scenario "$out/cal.json" --json > "$out/cal.out"
+for kind in instance_family compute; do
+    python3 - "$dir/scenario.json" "$out/$kind.json" "$kind" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["commitments"] = [{"type": "savings_plan", "kind": sys.argv[3],
+                     "provider": "aws", "region": "us-east-1",
+                     "hourly_commitment": 10, "term_years": 1,
+                     "payment": "no_upfront",
+                     "start": "2026-01-01T00:00:00Z"}]
+if sys.argv[3] == "instance_family":
+    s["commitments"][0]["family"] = "p4d"
+json.dump(s, open(sys.argv[2], "w"))
+PY
+    "$bin" simulate --quiet --trace "$dir/trace.csv" \
+        --scenario "$out/$kind.json" --json > "$out/$kind.out"
+done
 python3 - "$out" <<'PY'
 import csv, json, sys
 d = sys.argv[1]
@@ -100,6 +121,11 @@ check(abs(float(rows[0]["cost_per_completed_run"]) - 5.03) < 1e-9, rows)
 cal = json.load(open(d + "/cal.out"))["strategies"][1]
 runs = [(r["job_id"], r["cost"]) for r in cal["capacity"]["runs"]]
 check(runs == [("big", 720)], runs)
+for kind, want in (("instance_family", 6600 * 10), ("compute", 0)):
+    m = json.load(open(d + "/" + kind + ".out"))["strategies"][1]
+    check(abs(m["stranded_commitment_cost"] - want) < 1e-6 and
+          m["stranded_instance_hours"] == 0,
+          (kind, m["stranded_commitment_cost"], m["stranded_instance_hours"]))
 print("lever_fold: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
 PY

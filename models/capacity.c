@@ -74,34 +74,9 @@ static void collect(struct state *s, const gp_model_input *in)
 /* Which runs each window hour holds (a counting sort of their hours). */
 static bool index_hours(struct state *s, const gp_model_input *in)
 {
-    const gp_trace *t = in->trace;
-    size_t nh = in->spec->n_hours;
-
-    s->at = gp_calloc(nh + 2, sizeof *s->at);
-    if (!s->at)
-        return false;
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t i = 0; i < s->n_runs; i++) {
-            const gp_job_run *jr = &t->runs[s->runs[i].run];
-            for (size_t k = 0; k < jr->n_hours; k++) {
-                int64_t h = jr->hour0 + (int64_t)k - in->spec->start_hour;
-                if (h < 0 || h >= (int64_t)nh)
-                    continue;
-                if (pass == 0)
-                    s->at[h + 2]++;
-                else
-                    s->active[s->at[h + 1]++] = (uint32_t)i;
-            }
-        }
-        if (pass == 0) {
-            for (size_t h = 2; h < nh + 2; h++)
-                s->at[h] += s->at[h - 1];
-            s->active = gp_malloc((s->at[nh + 1] + 1) * sizeof *s->active);
-            if (!s->active)
-                return false;
-        }
-    }
-    return true;
+    /* a run's hours with no instance-hours stay: its first pays it all */
+    return gp_model_index_runs(in, &s->runs[0].run, sizeof *s->runs,
+                               s->n_runs, false, &s->at, &s->active);
 }
 
 static gp_status capacity_prepare(const gp_model_input *in, void **state,

@@ -84,6 +84,17 @@ extern const gp_model *const gp_models[GP_N_MODELS];
 long gp_model_pool_of(const gp_trace *trace, const gp_catalog *cat,
                       const gp_instance_type *type);
 
+/* Which of n job runs each window hour holds (a counting sort of their
+ * hours): those active in window hour h are (*active)[(*at)[h],
+ * (*at)[h + 1]), as indices i < n.  Run i's index into in->trace->runs
+ * is at run, `stride` bytes apart (&runs[0].run, sizeof *runs).  Hours
+ * with no instance-hours of the run are left out when skip_empty.  False
+ * when out of memory; *at and *active (either may be NULL) are the
+ * caller's to free either way. */
+bool gp_model_index_runs(const gp_model_input *in, const uint32_t *run,
+                         size_t stride, size_t n, bool skip_empty,
+                         size_t **at, uint32_t **active);
+
 /* Hours [first, last) of the window in which a commitment is active. */
 void gp_commitment_active_hours(const gp_commitment *c, int64_t start_hour,
                                 size_t n_hours, size_t *first, size_t *last);

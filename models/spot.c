@@ -271,38 +271,8 @@ static void *mc_worker_run(void *arg)
  * the hour's sums as they were. */
 static bool index_hours(struct state *s, const gp_model_input *in)
 {
-    const gp_trace *t = in->trace;
-    size_t n = 0;
-
-    s->active_at = gp_calloc(in->spec->n_hours + 2, sizeof *s->active_at);
-    if (!s->active_at)
-        return false;
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t i = 0; i < s->n_runs; i++) {
-            const gp_job_run *jr = &t->runs[s->runs[i].run];
-            for (size_t k = 0; k < jr->n_hours; k++) {
-                int64_t h = jr->hour0 + (int64_t)k - in->spec->start_hour;
-                if (h < 0 || h >= (int64_t)in->spec->n_hours ||
-                    jr->hour_ih[k] <= 0)
-                    continue;
-                if (pass == 0)
-                    s->active_at[h + 2]++;
-                else
-                    s->active[s->active_at[h + 1]++] = (uint32_t)i;
-            }
-        }
-        if (pass == 0) {
-            /* counts at h + 2 become starts at h + 1, which the second
-             * pass moves to h's end, that is h + 1's start */
-            for (size_t h = 2; h < in->spec->n_hours + 2; h++)
-                s->active_at[h] += s->active_at[h - 1];
-            n = s->active_at[in->spec->n_hours + 1];
-            s->active = gp_malloc((n + 1) * sizeof *s->active);
-            if (!s->active)
-                return false;
-        }
-    }
-    return true;
+    return gp_model_index_runs(in, &s->runs[0].run, sizeof *s->runs,
+                               s->n_runs, true, &s->active_at, &s->active);
 }
 
 /* Per pool: the policy of its first interruptible series (the training

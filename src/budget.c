@@ -46,25 +46,39 @@ static const gp_forecast_series *forecast_of(const gp_forecast *fc,
     return NULL;
 }
 
+/* Series i's instance-hours in l's window as the trace records them:
+ * what the forecast measures (a lever's ledger counts those it served,
+ * some of another type). */
+static double recorded_ih(const gp_ledger *l, const gp_trace *t, size_t i)
+{
+    gp_sum sum = {0};
+    for (size_t h = 0; h < l->n_hours; h++) {
+        int64_t th = l->start_hour + (int64_t)h - t->start_hour;
+        if (th >= 0 && th < (int64_t)t->n_hours)
+            gp_sum_add(&sum, t->series[i].instance_hours[th]);
+    }
+    return gp_sum_value(&sum);
+}
+
 /* Adds series i's forecast spend to proj[] (by month from month key
  * first, n months): its pool and workload's P50 times its share of their
- * instance-hours in the window, at its own cost per instance-hour. */
+ * instance-hours in the window, at its own cost per instance-hour, both
+ * of the hours recorded (rec[], by series). */
 static void add_forecast(const gp_ledger *l, const gp_trace *t,
-                         const gp_forecast *fc, size_t i, long first,
-                         double *proj, size_t n)
+                         const gp_forecast *fc, size_t i, const double *rec,
+                         long first, double *proj, size_t n)
 {
     const gp_forecast_series *fs = forecast_of(fc, t, i);
-    const gp_ledger_series *ls = &l->series[i];
     double pool_ih = 0;
 
-    if (!fs || !(ls->instance_hours > 0))
+    if (!fs || !(rec[i] > 0))
         return;
-    for (size_t j = 0; j < l->n_series; j++)
+    for (size_t j = 0; j < l->n_series && j < t->n_series; j++)
         if (t->series[j].pool == t->series[i].pool &&
             t->series[j].workload == t->series[i].workload)
-            pool_ih += l->series[j].instance_hours;
-    double share = ls->instance_hours / pool_ih;
-    double rate = ls->cost / ls->instance_hours;
+            pool_ih += rec[j];
+    double share = rec[i] / pool_ih;
+    double rate = l->series[i].cost / rec[i];
     for (size_t h = 0; h < fc->n_hours; h++) {
         long k = month_key(fs->points[h].t / 3600) - first;
         if (k >= 0 && (size_t)k < n)
@@ -76,7 +90,8 @@ static void add_forecast(const gp_ledger *l, const gp_trace *t,
  * window's spend in it plus the forecast's, the first over the budget. */
 static gp_status crossing(const gp_ledger *l, const gp_trace *t,
                           const gp_scenario *s, const gp_forecast *fc,
-                          size_t bi, gp_budget_crossing *c)
+                          const double *rec, size_t bi,
+                          gp_budget_crossing *c)
 {
     const gp_budget *b = &s->budgets[bi];
     long first = month_key(fc->start_hour);
@@ -89,7 +104,7 @@ static gp_status crossing(const gp_ledger *l, const gp_trace *t,
     c->budget = bi;
     for (size_t i = 0; i < l->n_series && i < t->n_series; i++)
         if (gp_budget_has_series(b, t, i))
-            add_forecast(l, t, fc, i, first, proj, n);
+            add_forecast(l, t, fc, i, rec, first, proj, n);
     for (size_t k = 0; k < l->n_months; k++) {
         long key = (long)l->months[k].year * 12 + l->months[k].month - 1;
         if (key >= first && key <= last)
@@ -131,10 +146,21 @@ gp_status gp_budget_report_make(const gp_ledger *l, const gp_trace *t,
             m->spent = spent_in(l, t, &s->budgets[bi], k);
             m->over = m->spent > m->budget_amount;
         }
-    for (size_t bi = 0; fc && fc->n_hours > 0 && bi < s->n_budgets; bi++) {
-        if (crossing(l, t, s, fc, bi, &out->crossings[bi]) != GP_OK)
+    if (fc && fc->n_hours > 0) {
+        double *rec = gp_calloc(t->n_series + 1, sizeof *rec);
+        if (!rec)
             goto nomem;
-        out->n_crossings++;
+        for (size_t i = 0; i < t->n_series; i++)
+            rec[i] = recorded_ih(l, t, i);
+        for (size_t bi = 0; bi < s->n_budgets; bi++) {
+            if (crossing(l, t, s, fc, rec, bi, &out->crossings[bi]) !=
+                GP_OK) {
+                gp_free(rec);
+                goto nomem;
+            }
+            out->n_crossings++;
+        }
+        gp_free(rec);
     }
     return GP_OK;
 nomem:

@@ -46,7 +46,7 @@ typedef struct gp_budget_report {
  * first), with the crossings from forecast fc (NULL: none).  A series'
  * forecast spend is its pool and workload's P50 forecast times its share
  * of that pool and workload's instance-hours in the window, priced at its
- * own cost per instance-hour in l. */
+ * own cost in l per instance-hour, both of the hours t records. */
 gp_status gp_budget_report_make(const gp_ledger *l, const gp_trace *t,
                                 const gp_scenario *s, const gp_forecast *fc,
                                 gp_budget_report *out, gp_error *err);

@@ -128,8 +128,9 @@ typedef struct gp_ledger_levers {
     /* [0] rightsize, [1] migrate: instance-hours of `from` moved in the
      * window and the instance-hours of `to` they became */
     double moved_ih[2], moved_to_ih[2];
-    /* reservations the moves leave without usage, from the move to the
-     * end of their terms (the window's part is also in total_cost) */
+    /* commitments the moves leave without usage, from the move to the
+     * end of their terms (the window's part is also in total_cost); the
+     * instance-hours are the reservations' */
     double stranded_commitment_cost, stranded_instance_hours;
 } gp_ledger_levers;
 

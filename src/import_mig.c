@@ -70,16 +70,30 @@ gp_status tel_mig_mark(tel *T)
     return st == GP_OK ? GP_OK : tel_nomem(T);
 }
 
-/* The key of sample s's physical GPU and time, to the second: lines of
- * one scrape may carry exposition timestamps a few milliseconds apart. */
-static size_t moment_key(const tel *T, const tel_sample *s, char *buf,
-                         size_t size)
+/* The key of sample s's physical GPU and time, to the second (plus
+ * `off` seconds): lines of one scrape may carry exposition timestamps a
+ * few milliseconds apart. */
+static size_t moment_key(const tel *T, const tel_sample *s, int off,
+                         char *buf, size_t size)
 {
     char when[40];
     const tel_gpu *g = &T->gpus[s->gpu];
     const char *parts[3] = {g->host, g->id, when};
-    snprintf(when, sizeof when, "%.0f", floor(s->t + 0.5));
+    snprintf(when, sizeof when, "%.0f", floor(s->t + 0.5) + off);
     return tel_make_key(buf, size, parts, 3);
+}
+
+/* Whether MIG instances of whole-GPU sample s's GPU were seen at its time
+ * (or a second either side, a scrape's timestamps drifting over one). */
+static bool instances_at(const tel *T, const gp_strmap *moments,
+                         const tel_sample *s, char *key, size_t size)
+{
+    uint32_t at;
+    for (int off = -1; off <= 1; off++)
+        if (gp_strmap_get(moments, key, moment_key(T, s, off, key, size),
+                          &at))
+            return true;
+    return false;
 }
 
 gp_status tel_mig_shares(tel *T, double **share, size_t *n_parent)
@@ -106,7 +120,7 @@ gp_status tel_mig_shares(tel *T, double **share, size_t *n_parent)
         uint32_t at;
         if (!g->mig_slices)
             continue;
-        size_t len = moment_key(T, s, key, sizeof key);
+        size_t len = moment_key(T, s, 0, key, sizeof key);
         if (!gp_strmap_get(&moments, key, len, &at)) {
             if (gp_grow((void **)&sum, &cap_sum, n_sum + 1, sizeof *sum) !=
                     GP_OK ||
@@ -121,15 +135,17 @@ gp_status tel_mig_shares(tel *T, double **share, size_t *n_parent)
         const tel_sample *s = &T->samples[i];
         const tel_gpu *g = &T->gpus[s->gpu];
         uint32_t at = 0;
-        if (g->mig_parent) {
+        if (g->mig_parent &&
+            instances_at(T, &moments, s, key, sizeof key)) {
             (*n_parent)++;
             continue; /* 0: its MIG instances carry the GPU */
         }
         if (!g->mig_slices) {
-            out[i] = 1;
+            out[i] = 1; /* a whole GPU, or one not carved at the time */
             continue;
         }
-        gp_strmap_get(&moments, key, moment_key(T, s, key, sizeof key), &at);
+        gp_strmap_get(&moments, key, moment_key(T, s, 0, key, sizeof key),
+                      &at);
         out[i] = g->mig_slices / sum[at];
     }
     gp_strmap_free(&moments);

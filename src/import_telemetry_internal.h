@@ -208,7 +208,8 @@ bool tel_mig_profile(const char *profile, const char *model, int *slices,
 gp_status tel_mig_mark(tel *T);
 /* Each sample's share of its GPU into a new array *share (by sample, in
  * the table's order), NULL when there is no MIG instance: 1 for a whole
- * GPU, 0 for a mig_parent's (counted in *n_parent), and for a MIG
+ * GPU, 0 for a mig_parent's where its instances were seen at that time
+ * (counted in *n_parent; 1 where none were), and for a MIG
  * instance its slices / the slices of its GPU's instances seen at that
  * time (to the second), so that capacity not carved into instances is
  * spread over them by size. */

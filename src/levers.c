@@ -455,26 +455,66 @@ static bool from_left(const lever_trace *lt, const gp_move *m, int64_t at)
     return false;
 }
 
-/* Adds to the stats the reservations move m leaves without usage: those
- * that cover its `from` type and not its `to` type, from the move (for a
- * rightsize, the window's start) to the end of their terms, whole; none
- * when usage of the type is left for them to cover. */
+/* Whether savings plan c covers usage of type `name` in the changed
+ * trace (name NULL: any type) from `at` on, or, with `used`, only whether
+ * it covers a pool of that type. */
+static bool plan_covers(const lever_trace *lt, const gp_commitment *c,
+                        const char *name, int64_t at, bool used)
+{
+    for (size_t i = 0; i < lt->t.n_series; i++) {
+        const gp_series *s = &lt->t.series[i];
+        const gp_pool *p = &lt->t.pools[s->pool];
+        if ((name && strcmp(p->type->name, name) != 0) ||
+            !gp_plan_offer_of(c, p->catalog, p->type))
+            continue;
+        if (!used)
+            return true;
+        for (size_t th = 0; th < lt->t.n_hours; th++)
+            if ((lt->t.start_hour + (int64_t)th) * 3600 >= at &&
+                s->instance_hours[th] > 0)
+                return true;
+    }
+    return false;
+}
+
+/* Adds to the stats savings plan c when move m leaves it without usage:
+ * it covers the `from` type and no usage from `at` on (an instance-family
+ * plan the move leaves; a compute plan follows the usage). */
+static void stranded_plan(lever_trace *lt, const gp_run_spec *spec,
+                          const gp_move *m, const gp_commitment *c,
+                          int64_t at)
+{
+    int64_t from = c->start > at ? c->start : at;
+
+    if (c->end <= from || !plan_covers(lt, c, m->from, at, false) ||
+        plan_covers(lt, c, NULL, at, true))
+        return;
+    lt->stats.stranded_commitment_cost += c->hourly_commitment *
+                                          (double)(c->end - from) / 3600.0 *
+                                          (1.0 - spec->discount);
+}
+
+/* Adds to the stats the commitments move m leaves without usage, from
+ * the move (for a rightsize, the window's start) to the end of their
+ * terms, whole: reservations that cover its `from` type and not its `to`
+ * type, none when usage of `from` is left for them to cover; savings
+ * plans as stranded_plan says. */
 static void stranded(lever_trace *lt, const gp_pricing *pr,
                      const gp_run_spec *spec, const gp_move *m)
 {
     const gp_commitment *lists[3] = {spec->owned, spec->added, spec->extra};
     size_t counts[3] = {spec->n_owned, spec->n_added, spec->n_extra};
     int64_t at = m->at == INT64_MIN ? spec->start_hour * 3600 : m->at;
-
-    if (from_left(lt, m, at))
-        return;
+    bool left = from_left(lt, m, at);
 
     for (int k = 0; k < 3; k++)
         for (size_t i = 0; i < counts[k]; i++) {
             const gp_commitment *c = &lists[k][i];
             const gp_catalog *cat = NULL;
             const gp_instance_type *it;
-            if (c->type != GP_COMMIT_RESERVED)
+            if (c->type == GP_COMMIT_SAVINGS_PLAN)
+                stranded_plan(lt, spec, m, c, at);
+            if (c->type != GP_COMMIT_RESERVED || left)
                 continue;
             it = gp_pricing_find(pr, c->provider, c->region,
                                  c->instance_type, &cat, NULL);
@@ -493,7 +533,8 @@ static void stranded(lever_trace *lt, const gp_pricing *pr,
 }
 
 /* Folds ledger l of the changed trace back onto the trace as read: the
- * new series into the ones they came from, job runs to their indices,
+ * new series (their cost month by month too) into the ones they came
+ * from, job runs (spot, on demand, capacity) to their indices,
  * all_on_demand_cost to that of the demand as recorded. */
 static void fold(const lever_trace *lt, const gp_run_spec *spec,
                  gp_ledger *l)
@@ -503,14 +544,21 @@ static void fold(const lever_trace *lt, const gp_run_spec *spec,
 
     for (size_t k = t->n_series; k < l->n_series; k++) {
         gp_ledger_series *o = &l->series[lt->origin[k]];
+        double *to = &l->series_month_cost[lt->origin[k] * l->month_slots];
         o->cost += l->series[k].cost;
         o->instance_hours += l->series[k].instance_hours;
         o->useful_gpu_hours += l->series[k].useful_gpu_hours;
         o->util_gpu_hours += l->series[k].util_gpu_hours;
+        for (size_t m = 0; m < l->month_slots; m++)
+            to[m] += l->series_month_cost[k * l->month_slots + m];
     }
     l->n_series = t->n_series;
     for (size_t i = 0; i < l->n_jobs; i++)
         l->jobs[i].run = lt->run_of[l->jobs[i].run];
+    for (size_t i = 0; i < l->n_od_jobs; i++)
+        l->od_jobs[i].run = lt->run_of[l->od_jobs[i].run];
+    for (size_t i = 0; i < l->n_capacity; i++)
+        l->capacity[i].run = lt->run_of[l->capacity[i].run];
     for (size_t h = 0; h < l->n_hours; h++) {
         int64_t th = spec->start_hour + (int64_t)h - t->start_hour;
         double od = 0;

@@ -102,9 +102,11 @@ static void price_run(const struct ctx *c, gp_capacity_choice *ch)
     ch->instance_hours = jr->instance_hours;
     ch->deadline_h = run_deadline(pol, ch->hours);
     gp_capacity_cost *od = &ch->option[GP_CAP_ON_DEMAND];
-    od->available = od->meets_deadline = true;
+    od->available = true;
     od->cost = run_on_demand(t, jr) * keep;
     od->finish_h = ch->hours;
+    /* a deadline shorter than the run itself nothing meets */
+    od->meets_deadline = od->finish_h <= ch->deadline_h + 1e-9;
 
     gp_quote_reservation(it->blocks, it->n_blocks, false, jr->instances,
                          ch->hours, jr->instance_hours, &q);
@@ -233,38 +235,48 @@ static void risk_of(const gp_capacity_choice *ch, gp_capacity_option k,
 }
 
 /* Names the cheapest option of ch that meets its deadline (on demand
- * always does), and says why and at what risk. */
+ * does, unless the deadline is shorter than the run: then none does, and
+ * the cheapest done as soon as on demand is named), and says why and at
+ * what risk. */
 static void choose(gp_capacity_choice *ch, const gp_trace *t)
 {
     const gp_job_run *jr = &t->runs[ch->run];
     const gp_instance_type *it = t->pools[t->series[jr->series].pool].type;
+    const gp_capacity_cost *od = &ch->option[GP_CAP_ON_DEMAND];
     gp_capacity_option best = GP_CAP_ON_DEMAND;
 
     for (int k = 1; k < GP_N_CAP_OPTIONS; k++) {
         const gp_capacity_cost *o = &ch->option[k];
-        if (o->available && o->meets_deadline &&
+        bool in_time = od->meets_deadline
+                           ? o->meets_deadline
+                           : o->finish_h <= od->finish_h + 1e-9;
+        if (o->available && in_time &&
             o->cost < ch->option[best].cost - 0.005)
             best = (gp_capacity_option)k;
     }
     ch->chosen = best;
     ch->net_savings = ch->option[GP_CAP_ON_DEMAND].cost - ch->option[best].cost;
-    char cost[48], od[48], deadline[64] = "";
+    char cost[48], od_cost[48], deadline[96] = "";
     gp_format_money(ch->option[best].cost, cost, sizeof cost);
-    gp_format_money(ch->option[GP_CAP_ON_DEMAND].cost, od, sizeof od);
+    gp_format_money(od->cost, od_cost, sizeof od_cost);
     if (isfinite(ch->deadline_h))
-        snprintf(deadline, sizeof deadline, ", deadline %.1f h",
-                 ch->deadline_h);
+        snprintf(deadline, sizeof deadline, ", deadline %.1f h%s",
+                 ch->deadline_h,
+                 od->meets_deadline ? "" : " (shorter than the run: none "
+                                           "meets it)");
     if (best == GP_CAP_ON_DEMAND)
         snprintf(ch->reason, sizeof ch->reason,
                  "%g x %s for %.1f h%s: on demand (%s) is the cheapest "
-                 "option that meets the deadline",
-                 jr->instances, it->name, ch->hours, deadline, od);
+                 "option that %s",
+                 jr->instances, it->name, ch->hours, deadline, od_cost,
+                 od->meets_deadline ? "meets the deadline"
+                                    : "is done as soon as on demand");
     else
         snprintf(ch->reason, sizeof ch->reason,
                  "%g x %s for %.1f h%s: %s costs %s instead of %s on demand "
                  "(%s)",
                  jr->instances, it->name, ch->hours, deadline,
-                 gp_capacity_option_name(best), cost, od,
+                 gp_capacity_option_name(best), cost, od_cost,
                  ch->option[best].note);
     risk_of(ch, best, ch->risk, sizeof ch->risk);
 }

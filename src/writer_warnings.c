@@ -184,7 +184,43 @@ static void warn_spot_estimates(gp_run_info *info, const gp_ledger *l,
     }
 }
 
-/* Says which estimated numbers a run's ledgers rest on. */
+/* Warns of the spot job runs of ledger l that go outside their type's
+ * availability history: outside it the replay counts capacity as there
+ * (gp_availability_at), which a history of other dates says nothing of. */
+static void warn_availability(gp_run_info *info, const gp_ledger *l)
+{
+    const gp_trace *t = info->trace;
+
+    for (size_t p = 0; p < t->n_pools; p++) {
+        const gp_availability *a = &t->pools[p].type->spot.avail;
+        double span = (double)a->n * a->gap_s;
+        size_t out = 0, runs = 0;
+        char a0[32], a1[32], where[96];
+        for (size_t j = 0; a->available && j < l->n_jobs; j++) {
+            const gp_job_run *r = &t->runs[l->jobs[j].run];
+            double from = a->timed ? (double)a->t0 : (double)r->start;
+            if (t->series[r->series].pool != p)
+                continue;
+            runs++;
+            out += (double)r->start < from || (double)r->end > from + span;
+        }
+        if (out == 0)
+            continue;
+        gp_format_time(a->t0, a0, sizeof a0);
+        gp_format_time(a->t0 + (int64_t)span, a1, sizeof a1);
+        if (a->timed)
+            snprintf(where, sizeof where, "%s to %s", a0, a1);
+        else
+            snprintf(where, sizeof where, "%.1f h from each run's start",
+                     span / 3600);
+        gp_warnings_add(&info->warnings,
+                        "%zu of %zu spot job runs of %s go outside its "
+                        "availability history (%s): outside it capacity "
+                        "counts as always there",
+                        out, runs, t->pools[p].type->name, where);
+    }
+}
+
 /* Warns of a strategy's levers that assumed a utilization, kept hours
  * without one, or changed nothing. */
 static void warn_levers(gp_run_info *info, const gp_ledger *l,
@@ -234,6 +270,7 @@ void gp_run_info_warn(gp_run_info *info, gp_ledger *const *ledgers,
         gp_capacity_left_warn(info, l, sg);
         if (l->cost[GP_MODEL_SPOT] > 0)
             warn_spot_estimates(info, l, sg);
+        warn_availability(info, l);
     }
 }
 

@@ -55,4 +55,23 @@ assert abs(float(rows["y"]["instances"]) - 3 / 7 / 8) < 1e-15, rows
 assert rows["x"]["job_id"] == "h/gpu0/mig1", rows
 assert float(rows["y"]["gpu_util"]) == 25, rows
 PY
-echo "mig_chargeback: 2 passed, 0 failed"
+# A whole-GPU sample of GPU 0 at 09:00, before its MIG instances appear
+# (10:00): nothing else carries that GPU-hour, so it is billed whole to
+# team-c, 1/8 of a p4d.24xlarge; the whole-GPU power rows at 10:00 and
+# 11:00 stay left out (the instances carry those hours).
+cp "$src/tests/data/telemetry/dcgm-mig.prom" "$out/m2.prom"
+cat >> "$out/m2.prom" <<'PROM'
+DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu="0",UUID="GPU-5f0a0000-0000-4000-8000-000000000000",modelName="NVIDIA A100-SXM4-40GB",Hostname="a100-node",namespace="team-c",pod="pc1"} 0.900000 1767603600000
+PROM
+"$bin" import dcgm "$out/m2.prom" --instance-type p4d.24xlarge \
+    --out "$out/m2.csv" 2> "$out/m2.err"
+python3 - "$out/m2.csv" "$out/m2.err" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+c = [r for r in rows if r["team"] == "team-c"]
+assert len(c) == 1 and c[0]["timestamp"] == "2026-01-05T09:00:00Z", c
+assert abs(float(c[0]["instances"]) - 1 / 8) < 1e-15, c
+assert "2 whole-GPU samples of GPUs with MIG instances left out" in \
+    open(sys.argv[2]).read(), open(sys.argv[2]).read()
+PY
+echo "mig_chargeback: 3 passed, 0 failed"

@@ -17,7 +17,11 @@
 # With no deadline flex-start is the cheapest; with deadline_slack_h 6
 # (deadline 338 h), or deadline_h 338 itself, flex-start finishes too late
 # and calendar, the next cheapest, is chosen (spot, which is dearer, meets
-# it in every replay: no interruptions, capacity always there).  Job small (2 instances) is not large: no action.
+# it in every replay: no interruptions, capacity always there).  With
+# deadline_h 300, shorter than the run itself, nothing meets it, on demand
+# neither: the cheapest option done as soon as on demand (332 h) is
+# chosen, calendar again, not on demand at $524,369.92 more.  Job small
+# (2 instances) is not large: no action.
 set -eu
 bin=$1
 src=$2
@@ -40,10 +44,11 @@ small,2026-03-01T00:00:00Z,2026-03-20T00:00:00Z,p5.48xlarge,2,training
 CSV
 . "$src/tests/e2e/lib/openpyxl.sh"
 need_openpyxl recommend_capacity
-for slack in none 6 h338; do
+for slack in none 6 h338 h300; do
     case $slack in
     none) extra="" ;;
     h338) extra=", \"deadline_h\": 338" ;;
+    h300) extra=", \"deadline_h\": 300" ;;
     *) extra=", \"deadline_slack_h\": $slack" ;;
     esac
     cat > "$out/s.json" <<JSON
@@ -80,7 +85,8 @@ opt = {r[1]: r for r in rows if r[0] == "big" and r[1] in
 assert abs(opt["capacity_block"][3] - 64 * 14 * 24 * 39.33) < 1e-6, opt
 assert opt["flex_start"][4] == "no", opt["flex_start"]
 PY
-python3 - "$out/r-none.json" "$out/r-6.json" "$out/r-h338.json" <<'PY'
+python3 - "$out/r-none.json" "$out/r-6.json" "$out/r-h338.json" \
+    "$out/r-h300.json" <<'PY'
 import json, sys
 passed = failed = 0
 def near(a, b, what):
@@ -98,7 +104,8 @@ def same(a, b, what):
         failed += 1
         print("FAIL %s: %r, expected %r" % (what, a, b))
 for path, chosen in ((sys.argv[1], "flex_start"), (sys.argv[2], "calendar"),
-                     (sys.argv[3], "calendar")):
+                     (sys.argv[3], "calendar"), (sys.argv[4], "calendar")):
+    short = path == sys.argv[4]
     acts = [a for a in json.load(open(path))["actions"] if a["type"] == "capacity"]
     same(len(acts), 1, "capacity actions")
     a = acts[0]
@@ -117,7 +124,9 @@ for path, chosen in ((sys.argv[1], "flex_start"), (sys.argv[2], "calendar"),
     near(a["cost"], o[chosen]["cost"], "action cost")
     same(o["flex_start"]["meets_deadline"], chosen == "flex_start",
          "flex meets deadline")
-    same(o["spot"]["meets_deadline"], True, "spot meets deadline")
+    same(o["spot"]["meets_deadline"], not short, "spot meets deadline")
+    same(o["on_demand"]["meets_deadline"], not short, "on demand meets it")
+    near(a["net_savings"], 21248 * 55.04 - o[chosen]["cost"], "net savings")
 print("recommend_capacity: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
 PY

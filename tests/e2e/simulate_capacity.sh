@@ -17,7 +17,8 @@
 # calendar: big ceil(332 / 24) = 14 days, 64 x 14 x 24 x 30 = $645,120,
 #   256 instance-h unused; small exactly 19 days, 2 x 19 x 24 x 30 =
 #   $27,360, none unused.  Total $672,960.
-# Every dollar is charged back to training (by_workload), none unallocated.
+# Every dollar is charged back to training (by_workload), none unallocated;
+# the per-job-run table lists g5 only (big and small are capacity's runs).
 set -eu
 bin=$1
 src=$2
@@ -104,6 +105,13 @@ for launch, (cap, runs) in want.items():
     near(s["unallocated_cost"], 0, launch + " unallocated")
     check(s["capacity"]["runs_on_demand"] == 1, launch + " runs on demand",
           s["capacity"]["runs_on_demand"], 1)
+    # a run billed on the instrument is in capacity.runs, not also in the
+    # per-job-run table as on demand: that lists only g5, one attempt of
+    # 10 x 48 instance-hours at $1 = $480
+    jobs = {r["job_id"]: r for r in s.get("job_runs", [])}
+    check(sorted(jobs) == ["g5"], launch + " job_runs", sorted(jobs), ["g5"])
+    near(jobs.get("g5", {}).get("cost_per_completed_run"), 480,
+         launch + " g5 job run")
     got = {r["job_id"]: r for r in s["capacity"]["runs"]}
     for job, (cost, unused, wait) in runs.items():
         near(got[job]["cost"], cost, "%s %s cost" % (launch, job))

@@ -68,7 +68,7 @@ static void forecast_level(const double *y, size_t origin, size_t window,
 {
     size_t w = window < origin ? window : origin;
     memcpy(scratch, y + origin - w, w * sizeof *scratch);
-    double level = gsl_stats_median(scratch, 1, w);
+    double level = gp_fc_median_small(scratch, w);
     for (size_t k = 0; k < h; k++)
         out[k] = level;
 }
@@ -87,9 +87,32 @@ static double damped_steps(double damping, size_t k)
 static double harmonics[WEEK][12];
 static pthread_once_t harmonics_once = PTHREAD_ONCE_INIT;
 
-/* Fills the harmonics table. */
+/* damped_steps(damping, k) for the two dampings the long runs use at
+ * every hour, Holt-Winters' HW_PHI and the regression's over a whole
+ * REG_WINDOW (1 - 1 / REG_WINDOW), for k = 1..STEPS_TABLE (a year): the
+ * same values, without a pow per hour and method.  Filled with the
+ * harmonics. */
+#define HW_PHI 0.98
+#define STEPS_TABLE (365 * DAY)
+static double steps_hw[STEPS_TABLE + 1], steps_reg[STEPS_TABLE + 1];
+
+/* damped_steps(damping, k), from the table when it holds it. */
+static double damped_steps_of(double damping, size_t k)
+{
+    if (k <= STEPS_TABLE && damping == HW_PHI)
+        return steps_hw[k];
+    if (k <= STEPS_TABLE && damping == 1 - 1.0 / (double)REG_WINDOW)
+        return steps_reg[k];
+    return damped_steps(damping, k);
+}
+
+/* Fills the harmonics table and the damped steps'. */
 static void harmonics_init(void)
 {
+    for (size_t k = 1; k <= STEPS_TABLE; k++) {
+        steps_hw[k] = damped_steps(HW_PHI, k);
+        steps_reg[k] = damped_steps(1 - 1.0 / (double)REG_WINDOW, k);
+    }
     for (size_t hw = 0; hw < WEEK; hw++) {
         double hd = (double)(hw % DAY);
         for (int k = 1; k <= 3; k++) {
@@ -175,7 +198,7 @@ static gp_status forecast_regression(const double *y, size_t origin,
         /* the trend at the origin, then damped by 1 - 1/w an hour: it is
          * carried on for about as long as it was fitted on (w - 1 hours'
          * worth in all), then levels off */
-        f += b1 * damped_steps(1 - 1.0 / (double)w, k + 1) / WEEK;
+        f += b1 * damped_steps_of(1 - 1.0 / (double)w, k + 1) / WEEK;
         out[k] = f > 0 ? f : 0;
     }
     return GP_OK;
@@ -190,12 +213,13 @@ static gp_status forecast_regression(const double *y, size_t origin,
 static gp_status forecast_holt_winters(const double *y, size_t origin,
                                        double alpha, size_t h, double *out)
 {
-    const double beta = 0.01, gamma = 0.1, phi = 0.98;
+    const double beta = 0.01, gamma = 0.1, phi = HW_PHI;
     size_t m = origin >= 3 * WEEK ? WEEK : DAY;
     if (origin < 3 * m) {
         forecast_naive(y, origin, DAY, h, out);
         return GP_OK;
     }
+    pthread_once(&harmonics_once, harmonics_init); /* the damped steps */
     size_t w = origin < HW_WINDOW ? origin : HW_WINDOW;
     w -= w % m; /* whole seasons, so the season index is i % m */
     size_t start = origin - w;
@@ -220,7 +244,7 @@ static gp_status forecast_holt_winters(const double *y, size_t origin,
     for (size_t i = 0; i < m; i++) {
         for (size_t p = 0; p < periods; p++)
             dev[p] = y[start + p * m + i] - pm[p];
-        season[i] = gsl_stats_median(dev, 1, periods);
+        season[i] = gp_fc_median_small(dev, periods);
     }
     double level = pm[0], trend = 0;
     gp_free(pm);
@@ -245,7 +269,7 @@ static gp_status forecast_holt_winters(const double *y, size_t origin,
     }
     for (size_t k = 0; k < h; k++) {
         double f =
-            level + trend * damped_steps(phi, k + 1) + season[(w + k) % m];
+            level + trend * damped_steps_of(phi, k + 1) + season[(w + k) % m];
         out[k] = f > 0 ? f : 0;
     }
     gp_free(season);
@@ -400,16 +424,16 @@ gp_status gp_fc_chosen(const fc_choice *ch, const double *y, size_t origin,
             f[k] /= (double)ch->n;
         return st;
     }
-    double *all = gp_malloc(ch->n * h * sizeof *all), col[MAX_MEMBERS];
+    double *all = gp_malloc(ch->n * h * sizeof *all);
+    size_t slot[MAX_MEMBERS];
     if (!all)
         return GP_ERR_NOMEM;
     gp_status st =
         gp_fc_candidates_run(ch->members, ch->n, y, origin, first_hour, h, all);
-    for (size_t k = 0; st == GP_OK && k < h; k++) {
-        for (size_t i = 0; i < ch->n; i++)
-            col[i] = all[i * h + k];
-        f[k] = gp_fc_median_small(col, ch->n);
-    }
+    for (size_t i = 0; i < ch->n; i++)
+        slot[i] = i;
+    if (st == GP_OK)
+        gp_fc_median_columns(all, h, slot, ch->n, h, f);
     gp_free(all);
     return st;
 }

@@ -139,15 +139,76 @@ static size_t design_row(double *row, int64_t hour, double t, bool weekly)
     return p;
 }
 
+/* The Gram matrix X'X of the regression's design over the w hours
+ * before origin (hour t of them at clock hour first_hour + t), with the
+ * tiny ridge, factored by Cholesky into xtx (p x p); false when the
+ * factoring fails. */
+static bool gram_factor(size_t origin, size_t w, int64_t first_hour,
+                        bool weekly, double *xtx)
+{
+    double row[16];
+    size_t p = weekly ? 14 : 8, start = origin - w;
+    memset(xtx, 0, p * p * sizeof *xtx);
+    for (size_t i = 0; i < w; i++) {
+        double t = (double)(start + i) - (double)origin;
+        design_row(row, first_hour + (int64_t)(start + i), t, weekly);
+        for (size_t a = 0; a < p; a++)
+            for (size_t b = a; b < p; b++)
+                xtx[a * p + b] += row[a] * row[b];
+    }
+    for (size_t a = 0; a < p; a++) {
+        xtx[a * p + a] *= 1 + 1e-9;
+        xtx[a * p + a] += 1e-9;
+        for (size_t b = 0; b < a; b++)
+            xtx[a * p + b] = xtx[b * p + a];
+    }
+    gsl_matrix_view A = gsl_matrix_view_array(xtx, p, p);
+    return gsl_linalg_cholesky_decomp1(&A.matrix) == GSL_SUCCESS;
+}
+
+/* The factored Gram matrices of whole REG_WINDOW fits with the weekly
+ * terms, by the hour of the week of the origin: the design holds only the
+ * hour of the week and the hours to the origin (-w..-1, exact in a
+ * double), so every such fit with the same hour of the week has the same
+ * X'X, bit for bit.  Made on first use (state 1, or -1 when the factoring
+ * failed), under a lock: the worker threads share them. */
+static struct {
+    int state;
+    double l[14 * 14];
+} grams[WEEK];
+static pthread_mutex_t grams_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The factored Gram matrix of the fit over the w hours before origin into
+ * xtx, from grams when it is a whole window's; false when it does not
+ * factor. */
+static bool gram_get(size_t origin, size_t w, int64_t first_hour,
+                     bool weekly, double *xtx)
+{
+    if (w != REG_WINDOW || !weekly)
+        return gram_factor(origin, w, first_hour, weekly, xtx);
+    int64_t hour = first_hour + (int64_t)origin;
+    size_t phase = (size_t)(((hour % WEEK) + WEEK) % WEEK);
+    pthread_mutex_lock(&grams_lock);
+    if (grams[phase].state == 0)
+        grams[phase].state =
+            gram_factor(origin, w, first_hour, weekly, grams[phase].l) ? 1
+                                                                        : -1;
+    memcpy(xtx, grams[phase].l, sizeof grams[phase].l);
+    bool ok = grams[phase].state == 1;
+    pthread_mutex_unlock(&grams_lock);
+    return ok;
+}
+
 /*
  * Seasonal regression with trend: y = a + b t + daily and weekly Fourier
  * terms, fitted by least squares on the last REG_WINDOW hours before
  * origin, through the normal equations X'X beta = X'y solved by Cholesky
- * (gsl_linalg_cholesky; a tiny ridge keeps X'X positive definite).  The
- * columns are near-orthogonal over whole days and weeks, so the normal
- * equations lose nothing here against an SVD and cost a tenth.  The trend
- * is damped when extrapolated.  Falls back to the daily naive forecast
- * when the fit fails or the window is under two days.
+ * (gsl_linalg_cholesky; a tiny ridge keeps X'X positive definite; X'X of
+ * a whole window comes factored from gram_get).  The columns are
+ * near-orthogonal over whole days and weeks, so the normal equations lose
+ * nothing here against an SVD and cost a tenth.  The trend is damped when
+ * extrapolated.  Falls back to the daily naive forecast when the fit fails
+ * or the window is under two days.
  */
 static gp_status forecast_regression(const double *y, size_t origin,
                                      int64_t first_hour, size_t h, double *out)
@@ -161,29 +222,19 @@ static gp_status forecast_regression(const double *y, size_t origin,
     bool weekly = w >= 3 * WEEK;
     double row[16], xtx[14 * 14], xty[14], beta[14];
     size_t p = weekly ? 14 : 8;
-    memset(xtx, 0, sizeof xtx);
     memset(xty, 0, sizeof xty);
     size_t start = origin - w;
     for (size_t i = 0; i < w; i++) {
         double t = (double)(start + i) - (double)origin;
         double v = y[start + i];
         design_row(row, first_hour + (int64_t)(start + i), t, weekly);
-        for (size_t a = 0; a < p; a++) {
+        for (size_t a = 0; a < p; a++)
             xty[a] += row[a] * v;
-            for (size_t b = a; b < p; b++)
-                xtx[a * p + b] += row[a] * row[b];
-        }
-    }
-    for (size_t a = 0; a < p; a++) {
-        xtx[a * p + a] *= 1 + 1e-9;
-        xtx[a * p + a] += 1e-9;
-        for (size_t b = 0; b < a; b++)
-            xtx[a * p + b] = xtx[b * p + a];
     }
     gsl_matrix_view A = gsl_matrix_view_array(xtx, p, p);
     gsl_vector_view rhs = gsl_vector_view_array(xty, p);
     gsl_vector_view sol = gsl_vector_view_array(beta, p);
-    if (gsl_linalg_cholesky_decomp1(&A.matrix) != GSL_SUCCESS ||
+    if (!gram_get(origin, w, first_hour, weekly, xtx) ||
         gsl_linalg_cholesky_solve(&A.matrix, &rhs.vector, &sol.vector) !=
             GSL_SUCCESS) {
         forecast_naive(y, origin, DAY, h, out);

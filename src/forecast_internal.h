@@ -16,6 +16,9 @@
 #define SHORT_TRAIN (3 * DAY) /* least history of a calibration origin */
 #define REG_WINDOW (4 * WEEK) /* hours the regression is fitted on */
 #define HW_WINDOW (12 * WEEK) /* hours Holt-Winters runs over */
+/* the slot after j in a season of m slots: the hot loops keep t % m this
+ * way rather than dividing at every hour */
+#define NEXT_SLOT(j, m) ((j) + 1 == (m) ? 0 : (j) + 1)
 
 /* ---- the candidates (forecast_methods.c) -------------------------------- */
 

@@ -56,8 +56,8 @@ static void forecast_naive(const double *y, size_t origin, size_t m, size_t h,
             out[k] = y[origin - 1];
         return;
     }
-    for (size_t k = 0; k < h; k++)
-        out[k] = y[origin - m + k % m];
+    for (size_t k = 0, j = 0; k < h; k++, j = NEXT_SLOT(j, m))
+        out[k] = y[origin - m + j]; /* j = k % m */
 }
 
 /* The level: the median of the last `window` hours before origin, flat
@@ -124,13 +124,20 @@ static void harmonics_init(void)
     }
 }
 
-/* Fills one row of the regression's design matrix for clock hour `hour`,
- * t hours from the origin: intercept, trend (per week), daily harmonics
- * 1..3 and, when `weekly`, weekly harmonics 1..3.  Returns the number of
- * columns. */
-static size_t design_row(double *row, int64_t hour, double t, bool weekly)
+/* The hour of the week (0..167) of clock hour `hour`. */
+static size_t hour_of_week(int64_t hour)
 {
-    const double *hm = harmonics[((hour % WEEK) + WEEK) % WEEK];
+    return (size_t)(((hour % WEEK) + WEEK) % WEEK);
+}
+
+/* Fills one row of the regression's design matrix for the hour `hw` of
+ * the week, t hours from the origin: intercept, trend (per week), daily
+ * harmonics 1..3 and, when `weekly`, weekly harmonics 1..3.  Returns the
+ * number of columns.  The callers step hw along with the hours (NEXT_HW). */
+#define NEXT_HW(hw) NEXT_SLOT(hw, WEEK)
+static size_t design_row(double *row, size_t hw, double t, bool weekly)
+{
+    const double *hm = harmonics[hw];
     size_t p = weekly ? 14 : 8;
     row[0] = 1;
     row[1] = t / WEEK;
@@ -149,9 +156,10 @@ static bool gram_factor(size_t origin, size_t w, int64_t first_hour,
     double row[16];
     size_t p = weekly ? 14 : 8, start = origin - w;
     memset(xtx, 0, p * p * sizeof *xtx);
-    for (size_t i = 0; i < w; i++) {
+    size_t hw = hour_of_week(first_hour + (int64_t)start);
+    for (size_t i = 0; i < w; i++, hw = NEXT_HW(hw)) {
         double t = (double)(start + i) - (double)origin;
-        design_row(row, first_hour + (int64_t)(start + i), t, weekly);
+        design_row(row, hw, t, weekly);
         for (size_t a = 0; a < p; a++)
             for (size_t b = a; b < p; b++)
                 xtx[a * p + b] += row[a] * row[b];
@@ -186,8 +194,7 @@ static bool gram_get(size_t origin, size_t w, int64_t first_hour,
 {
     if (w != REG_WINDOW || !weekly)
         return gram_factor(origin, w, first_hour, weekly, xtx);
-    int64_t hour = first_hour + (int64_t)origin;
-    size_t phase = (size_t)(((hour % WEEK) + WEEK) % WEEK);
+    size_t phase = hour_of_week(first_hour + (int64_t)origin);
     pthread_mutex_lock(&grams_lock);
     if (grams[phase].state == 0)
         grams[phase].state =
@@ -224,10 +231,11 @@ static gp_status forecast_regression(const double *y, size_t origin,
     size_t p = weekly ? 14 : 8;
     memset(xty, 0, sizeof xty);
     size_t start = origin - w;
-    for (size_t i = 0; i < w; i++) {
+    size_t hw = hour_of_week(first_hour + (int64_t)start);
+    for (size_t i = 0; i < w; i++, hw = NEXT_HW(hw)) {
         double t = (double)(start + i) - (double)origin;
         double v = y[start + i];
-        design_row(row, first_hour + (int64_t)(start + i), t, weekly);
+        design_row(row, hw, t, weekly);
         for (size_t a = 0; a < p; a++)
             xty[a] += row[a] * v;
     }
@@ -241,8 +249,9 @@ static gp_status forecast_regression(const double *y, size_t origin,
         return GP_OK;
     }
     double b1 = beta[1];
-    for (size_t k = 0; k < h; k++) {
-        design_row(row, first_hour + (int64_t)(origin + k), 0, weekly);
+    hw = hour_of_week(first_hour + (int64_t)origin);
+    for (size_t k = 0; k < h; k++, hw = NEXT_HW(hw)) {
+        design_row(row, hw, 0, weekly);
         double f = 0;
         for (size_t c = 0; c < p; c++)
             f += row[c] * beta[c];
@@ -299,9 +308,8 @@ static gp_status forecast_holt_winters(const double *y, size_t origin,
     }
     double level = pm[0], trend = 0;
     gp_free(pm);
-    for (size_t i = m; i < w; i++) {
-        double x = y[start + i];
-        size_t si = i % m;
+    for (size_t i = m, si = 0; i < w; i++, si = NEXT_SLOT(si, m)) {
+        double x = y[start + i]; /* si = i % m */
         double prev = level;
         level = alpha * (x - season[si]) + (1 - alpha) * (prev + phi * trend);
         trend = beta * (level - prev) + (1 - beta) * phi * trend;
@@ -318,9 +326,9 @@ static gp_status forecast_holt_winters(const double *y, size_t origin,
             level += mean;
         }
     }
-    for (size_t k = 0; k < h; k++) {
-        double f =
-            level + trend * damped_steps_of(phi, k + 1) + season[(w + k) % m];
+    for (size_t k = 0, j = 0; k < h; k++, j = NEXT_SLOT(j, m)) {
+        /* j = (w + k) % m, w being whole seasons */
+        double f = level + trend * damped_steps_of(phi, k + 1) + season[j];
         out[k] = f > 0 ? f : 0;
     }
     gp_free(season);
@@ -372,8 +380,8 @@ static void forecast_seasonal(const double *y, size_t origin, size_t period,
         }
         level = gp_fc_median_small(dev, w);
     }
-    for (size_t i = 0; i < h; i++) {
-        double f = level + profile[i % period];
+    for (size_t i = 0, j = 0; i < h; i++, j = NEXT_SLOT(j, period)) {
+        double f = level + profile[j]; /* j = i % period */
         out[i] = f > 0 ? f : 0;
     }
 }

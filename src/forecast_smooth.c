@@ -34,12 +34,13 @@ static double season_share(const double *x, size_t w, size_t m, double *prof,
     for (size_t i = 0; i <= m; i++)
         run += x[i];
     /* the 2 x m moving average: m + 1 hours, the two ends half-weighted */
-    for (size_t t = half; t + half < w; t++) {
+    /* j = t % m in the loops over t (half < m) */
+    for (size_t t = half, j = half; t + half < w; t++, j = NEXT_SLOT(j, m)) {
         if (t > half)
             run += x[t + half] - x[t - half - 1];
         tr[t] = (run - (x[t - half] + x[t + half]) / 2) / (double)m;
-        prof[t % m] += x[t] - tr[t];
-        cnt[t % m]++;
+        prof[j] += x[t] - tr[t];
+        cnt[j]++;
     }
     double mean = 0;
     for (size_t j = 0; j < m; j++) {
@@ -49,12 +50,12 @@ static double season_share(const double *x, size_t w, size_t m, double *prof,
     for (size_t j = 0; j < m; j++)
         prof[j] -= mean;
     double sd = 0, sr = 0, md = 0, mr = 0, nn = (double)(w - 2 * half);
-    for (size_t t = half; t + half < w; t++) {
+    for (size_t t = half, j = half; t + half < w; t++, j = NEXT_SLOT(j, m)) {
         md += (x[t] - tr[t]) / nn;
-        mr += (x[t] - tr[t] - prof[t % m]) / nn;
+        mr += (x[t] - tr[t] - prof[j]) / nn;
     }
-    for (size_t t = half; t + half < w; t++) {
-        double d = x[t] - tr[t] - md, r = x[t] - tr[t] - prof[t % m] - mr;
+    for (size_t t = half, j = half; t + half < w; t++, j = NEXT_SLOT(j, m)) {
+        double d = x[t] - tr[t] - md, r = x[t] - tr[t] - prof[j] - mr;
         sd += d * d;
         sr += r * r;
     }
@@ -301,8 +302,8 @@ gp_status gp_fc_smooth(const gp_forecast_method *ms, size_t n_m,
     if (!adj)
         return GP_ERR_NOMEM;
     size_t period = season_fit(x, w, prof, adj + w);
-    for (size_t t = 0; t < w; t++)
-        adj[t] = x[t] - (period ? prof[t % period] : 0);
+    for (size_t t = 0, j = 0; t < w; t++, j = NEXT_SLOT(j, period))
+        adj[t] = x[t] - (period ? prof[j] : 0); /* j = t % period */
     ses_fitted ses = {1, adj[w - 1], 0};
     bool need_ses = false;
     for (size_t i = 0; i < n_m; i++)
@@ -312,8 +313,9 @@ gp_status gp_fc_smooth(const gp_forecast_method *ms, size_t n_m,
     for (size_t i = 0; i < n_m; i++) {
         double *o = out + i * h;
         smooth_forecast(ms[i], adj, w, h, &ses, o);
-        for (size_t k = 0; k < h; k++) {
-            double f = o[k] + (period ? prof[(w + k) % period] : 0);
+        size_t j = period ? w % period : 0; /* (w + k) % period */
+        for (size_t k = 0; k < h; k++, j = NEXT_SLOT(j, period)) {
+            double f = o[k] + (period ? prof[j] : 0);
             o[k] = f > 0 ? f : 0;
         }
     }

@@ -101,6 +101,30 @@ gp_status gp_fc_demand_quantiles(const double *y, size_t n, double interval,
     return GP_OK;
 }
 
+/* The median of 1 to 4 values by comparisons (the seasonal median over
+ * 2 or 4 weeks takes 168 of them a run): the middle value, or the mean
+ * of the two middle ones, added in the order gp_fc_median_small adds
+ * them.  NAN when one is NAN, and a 0 may be the other zero than
+ * gp_fc_median_small's: the caller does those again. */
+static double median_up_to_4(const double *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (isnan(x[i]))
+            return NAN;
+    if (n == 1)
+        return x[0];
+    if (n == 2)
+        return (x[0] + x[1]) / 2;
+    double lo = x[0] < x[1] ? x[0] : x[1], hi = x[0] < x[1] ? x[1] : x[0];
+    if (n == 3) {
+        double m = hi < x[2] ? hi : x[2];
+        return lo < m ? m : lo;
+    }
+    double lo2 = x[2] < x[3] ? x[2] : x[3], hi2 = x[2] < x[3] ? x[3] : x[2];
+    double below = lo < lo2 ? lo2 : lo, above = hi < hi2 ? hi : hi2;
+    return (below + above) / 2;
+}
+
 /* The median of x[0, n), for the few values (a candidate per method, a
  * day or a week per period back) the forecaster takes medians of at every
  * hour: Wirth's selection of the middle value (and, for n even, the
@@ -111,6 +135,11 @@ double gp_fc_median_small(double *x, size_t n)
 {
     if (n == 0)
         return NAN;
+    if (n <= 4) {
+        double m = median_up_to_4(x, n);
+        if (m != 0 && !isnan(m))
+            return m;
+    }
     size_t k = n / 2, l = 0, m = n - 1;
     while (l < m) {
         double v = x[k];

@@ -93,6 +93,7 @@ static pthread_once_t harmonics_once = PTHREAD_ONCE_INIT;
  * same values, without a pow per hour and method.  Filled with the
  * harmonics. */
 #define HW_PHI 0.98
+#define HW_RATES 2 /* Holt-Winters' candidates, run together */
 #define STEPS_TABLE (365 * DAY)
 static double steps_hw[STEPS_TABLE + 1], steps_reg[STEPS_TABLE + 1];
 
@@ -264,37 +265,16 @@ static gp_status forecast_regression(const double *y, size_t origin,
     return GP_OK;
 }
 
-/*
- * Additive Holt-Winters with a damped trend and a weekly season (daily
- * when the history holds under three weeks: #35), run over the HW_WINDOW
- * hours before origin.  alpha smooths the level; the trend and season use
- * beta = 0.01, gamma = 0.1, damping 0.98.
- */
-static gp_status forecast_holt_winters(const double *y, size_t origin,
-                                       double alpha, size_t h, double *out)
+/* Holt-Winters' start over the w hours before origin (whole periods of
+ * m hours): the season as each slot's median deviation from its
+ * period's mean over all the window's periods (robust to an outage in
+ * one of them), into season[m]; returns the level, the first period's
+ * mean.  pm: scratch for 2 w / m doubles. */
+static double hw_start(const double *y, size_t origin, size_t m, size_t w,
+                       double *season, double *pm)
 {
-    const double beta = 0.01, gamma = 0.1, phi = HW_PHI;
-    size_t m = origin >= 3 * WEEK ? WEEK : DAY;
-    if (origin < 3 * m) {
-        forecast_naive(y, origin, DAY, h, out);
-        return GP_OK;
-    }
-    pthread_once(&harmonics_once, harmonics_init); /* the damped steps */
-    size_t w = origin < HW_WINDOW ? origin : HW_WINDOW;
-    w -= w % m; /* whole seasons, so the season index is i % m */
-    size_t start = origin - w;
-    double *season = gp_malloc(m * sizeof *season);
-    if (!season)
-        return GP_ERR_NOMEM;
-    /* the season starts as each slot's median deviation from its
-     * period's mean over all the window's periods (robust to an outage in
-     * one of them), the level as the first period's mean */
-    size_t periods = w / m;
-    double *pm = gp_malloc(2 * periods * sizeof *pm), *dev = pm + periods;
-    if (!pm) {
-        gp_free(season);
-        return GP_ERR_NOMEM;
-    }
+    size_t periods = w / m, start = origin - w;
+    double *dev = pm + periods;
     for (size_t p = 0; p < periods; p++) {
         pm[p] = 0;
         for (size_t i = 0; i < m; i++)
@@ -306,31 +286,85 @@ static gp_status forecast_holt_winters(const double *y, size_t origin,
             dev[p] = y[start + p * m + i] - pm[p];
         season[i] = gp_fc_median_small(dev, periods);
     }
-    double level = pm[0], trend = 0;
-    gp_free(pm);
+    return pm[0];
+}
+
+/* Runs Holt-Winters from its start (season[m] of each of the n rates
+ * alphas[c] at season + c m, the level at level[c]) over the window's
+ * hours after its first period, the n runs side by side (the same
+ * operations each, in the same order), and forecasts h hours with rate
+ * c into out + c h. */
+static void hw_runs(const double *y, size_t start, size_t m, size_t w,
+                    const double *alphas, size_t n, double *season,
+                    double *level, size_t h, double *out)
+{
+    const double beta = 0.01, gamma = 0.1, phi = HW_PHI;
+    double trend[HW_RATES] = {0};
     for (size_t i = m, si = 0; i < w; i++, si = NEXT_SLOT(si, m)) {
         double x = y[start + i]; /* si = i % m */
-        double prev = level;
-        level = alpha * (x - season[si]) + (1 - alpha) * (prev + phi * trend);
-        trend = beta * (level - prev) + (1 - beta) * phi * trend;
-        season[si] = gamma * (x - level) + (1 - gamma) * season[si];
-        if (si == m - 1) {
-            /* keep the season centred so it cannot drift against the
-             * level (the renormalization of Archibald and Koehler) */
-            double mean = 0;
-            for (size_t j = 0; j < m; j++)
-                mean += season[j];
-            mean /= (double)m;
-            for (size_t j = 0; j < m; j++)
-                season[j] -= mean;
-            level += mean;
+        for (size_t c = 0; c < n; c++) {
+            double alpha = alphas[c], *sn = season + c * m, prev = level[c];
+            level[c] = alpha * (x - sn[si]) +
+                       (1 - alpha) * (prev + phi * trend[c]);
+            trend[c] = beta * (level[c] - prev) + (1 - beta) * phi * trend[c];
+            sn[si] = gamma * (x - level[c]) + (1 - gamma) * sn[si];
+            if (si == m - 1) {
+                /* keep the season centred so it cannot drift against the
+                 * level (the renormalization of Archibald and Koehler) */
+                double mean = 0;
+                for (size_t j = 0; j < m; j++)
+                    mean += sn[j];
+                mean /= (double)m;
+                for (size_t j = 0; j < m; j++)
+                    sn[j] -= mean;
+                level[c] += mean;
+            }
         }
     }
-    for (size_t k = 0, j = 0; k < h; k++, j = NEXT_SLOT(j, m)) {
-        /* j = (w + k) % m, w being whole seasons */
-        double f = level + trend * damped_steps_of(phi, k + 1) + season[j];
-        out[k] = f > 0 ? f : 0;
+    for (size_t c = 0; c < n; c++)
+        for (size_t k = 0, j = 0; k < h; k++, j = NEXT_SLOT(j, m)) {
+            /* j = (w + k) % m, w being whole seasons */
+            double f = level[c] + trend[c] * damped_steps_of(phi, k + 1) +
+                       season[c * m + j];
+            out[c * h + k] = f > 0 ? f : 0;
+        }
+}
+
+/*
+ * Additive Holt-Winters with a damped trend and a weekly season (daily
+ * when the history holds under three weeks: #35), run over the HW_WINDOW
+ * hours before origin, for each of the n (at most HW_RATES) level
+ * smoothing rates alphas[c], forecast c into out + c h: they share the
+ * start (hw_start) and run side by side.  The trend and season use beta
+ * = 0.01, gamma = 0.1, damping 0.98.
+ */
+static gp_status forecast_holt_winters(const double *y, size_t origin,
+                                       const double *alphas, size_t n,
+                                       size_t h, double *out)
+{
+    size_t m = origin >= 3 * WEEK ? WEEK : DAY;
+    if (origin < 3 * m) {
+        for (size_t c = 0; c < n; c++)
+            forecast_naive(y, origin, DAY, h, out + c * h);
+        return GP_OK;
     }
+    pthread_once(&harmonics_once, harmonics_init); /* the damped steps */
+    size_t w = origin < HW_WINDOW ? origin : HW_WINDOW;
+    w -= w % m; /* whole seasons, so the season index is i % m */
+    double *season = gp_malloc(n * m * sizeof *season);
+    double *pm = gp_malloc(2 * (w / m) * sizeof *pm), level[HW_RATES];
+    if (!season || !pm) {
+        gp_free(season);
+        gp_free(pm);
+        return GP_ERR_NOMEM;
+    }
+    level[0] = hw_start(y, origin, m, w, season, pm);
+    gp_free(pm);
+    for (size_t c = 1; c < n; c++) {
+        memcpy(season + c * m, season, m * sizeof *season);
+        level[c] = level[0];
+    }
+    hw_runs(y, origin - w, m, w, alphas, n, season, level, h, out);
     gp_free(season);
     return GP_OK;
 }
@@ -401,7 +435,7 @@ gp_status gp_fc_candidate(const candidate *c, const double *y, size_t origin,
     case GP_FC_REGRESSION:
         return forecast_regression(y, origin, first_hour, h, out);
     case GP_FC_HOLT_WINTERS:
-        return forecast_holt_winters(y, origin, c->param, h, out);
+        return forecast_holt_winters(y, origin, &c->param, 1, h, out);
     case GP_FC_COMBINATION: /* not a candidate: made from two of them */
         break;
     case GP_FC_SES:
@@ -431,29 +465,51 @@ gp_status gp_fc_candidate(const candidate *c, const double *y, size_t origin,
     return GP_OK;
 }
 
+/* Holt-Winters with the n rates alphas (run together), rate j's forecast
+ * into out + at[j] h. */
+static gp_status holt_winters_into(const double *y, size_t origin,
+                                   const double *alphas, const size_t *at,
+                                   size_t n, size_t h, double *out)
+{
+    double *buf = gp_malloc(n * h * sizeof *buf);
+    if (!buf)
+        return GP_ERR_NOMEM;
+    gp_status st = forecast_holt_winters(y, origin, alphas, n, h, buf);
+    for (size_t j = 0; st == GP_OK && j < n; j++)
+        memcpy(out + at[j] * h, buf + j * h, h * sizeof *buf);
+    gp_free(buf);
+    return st;
+}
+
 /* Forecasts h hours from history y[0, origin) with the n candidates cs,
  * candidate i into out + i h: the smoothing candidates among them in one
- * call of gp_fc_smooth (their season and SES fit found once), the others
+ * call of gp_fc_smooth (their season and SES fit found once), the
+ * Holt-Winters ones in one call (their start found once), the others
  * one by one. */
 gp_status gp_fc_candidates_run(const size_t *cs, size_t n, const double *y,
                                size_t origin, int64_t first_hour, size_t h,
                                double *out)
 {
     gp_forecast_method sm[N_CANDIDATES];
-    size_t at[N_CANDIDATES], n_sm = 0;
-    double *buf = NULL;
+    size_t at[N_CANDIDATES], n_sm = 0, hw_at[HW_RATES], n_hw = 0;
+    double *buf = NULL, alphas[HW_RATES];
     gp_status st = GP_OK;
     for (size_t i = 0; st == GP_OK && i < n; i++) {
-        gp_forecast_method m = gp_fc_candidates[cs[i]].method;
+        const candidate *c = &gp_fc_candidates[cs[i]];
+        gp_forecast_method m = c->method;
         if (m == GP_FC_SES || m == GP_FC_DRIFT || m == GP_FC_THETA ||
             m == GP_FC_DAMPED) {
             sm[n_sm] = m;
             at[n_sm++] = i;
+        } else if (m == GP_FC_HOLT_WINTERS && n_hw < HW_RATES) {
+            alphas[n_hw] = c->param;
+            hw_at[n_hw++] = i;
         } else {
-            st = gp_fc_candidate(&gp_fc_candidates[cs[i]], y, origin,
-                                 first_hour, h, out + i * h);
+            st = gp_fc_candidate(c, y, origin, first_hour, h, out + i * h);
         }
     }
+    if (st == GP_OK && n_hw > 0)
+        st = holt_winters_into(y, origin, alphas, hw_at, n_hw, h, out);
     if (st == GP_OK && n_sm > 0) {
         buf = gp_malloc(n_sm * h * sizeof *buf);
         st = buf ? gp_fc_smooth(sm, n_sm, y, origin, h, buf) : GP_ERR_NOMEM;

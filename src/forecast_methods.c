@@ -414,10 +414,13 @@ static void forecast_seasonal(const double *y, size_t origin, size_t period,
         }
         level = gp_fc_median_small(dev, w);
     }
-    for (size_t i = 0, j = 0; i < h; i++, j = NEXT_SLOT(j, period)) {
-        double f = level + profile[j]; /* j = i % period */
+    size_t first = h < period ? h : period;
+    for (size_t i = 0; i < first; i++) {
+        double f = level + profile[i];
         out[i] = f > 0 ? f : 0;
     }
+    for (size_t i = period; i < h; i += period) /* the same each period */
+        memcpy(out + i, out, (h - i < period ? h - i : period) * sizeof *out);
 }
 
 /* Forecasts h hours from history y[0, origin) with candidate c: the

@@ -16,6 +16,9 @@
 #define SHORT_TRAIN (3 * DAY) /* least history of a calibration origin */
 #define REG_WINDOW (4 * WEEK) /* hours the regression is fitted on */
 #define HW_WINDOW (12 * WEEK) /* hours Holt-Winters runs over */
+/* the slot after j in a season of m slots: the hot loops keep t % m this
+ * way rather than dividing at every hour */
+#define NEXT_SLOT(j, m) ((j) + 1 == (m) ? 0 : (j) + 1)
 
 /* ---- the candidates (forecast_methods.c) -------------------------------- */
 
@@ -83,6 +86,15 @@ double gp_fc_quantile(double *x, size_t n, double q);
 
 /* The median of the few values x[0, n) (insertion sort: reorders x). */
 double gp_fc_median_small(double *x, size_t n);
+
+/* The median network's comparators (pairs of wires 0..20). */
+extern const unsigned char gp_fc_median_net[2 * 91];
+
+/* out[k] = the median over i < n (n <= MAX_MEMBERS) of
+ * base[idx[i] * stride + k], k < len: bit for bit gp_fc_median_small's. */
+void gp_fc_median_columns(const double *base, size_t stride,
+                          const size_t *idx, size_t n, size_t len,
+                          double *out);
 
 /* The MASE scale of a history y[0, n), its season (hours) in *season. */
 double gp_fc_mase_scale(const double *y, size_t n, int *season);

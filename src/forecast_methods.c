@@ -56,8 +56,8 @@ static void forecast_naive(const double *y, size_t origin, size_t m, size_t h,
             out[k] = y[origin - 1];
         return;
     }
-    for (size_t k = 0; k < h; k++)
-        out[k] = y[origin - m + k % m];
+    for (size_t k = 0, j = 0; k < h; k++, j = NEXT_SLOT(j, m))
+        out[k] = y[origin - m + j]; /* j = k % m */
 }
 
 /* The level: the median of the last `window` hours before origin, flat
@@ -68,7 +68,7 @@ static void forecast_level(const double *y, size_t origin, size_t window,
 {
     size_t w = window < origin ? window : origin;
     memcpy(scratch, y + origin - w, w * sizeof *scratch);
-    double level = gsl_stats_median(scratch, 1, w);
+    double level = gp_fc_median_small(scratch, w);
     for (size_t k = 0; k < h; k++)
         out[k] = level;
 }
@@ -87,9 +87,33 @@ static double damped_steps(double damping, size_t k)
 static double harmonics[WEEK][12];
 static pthread_once_t harmonics_once = PTHREAD_ONCE_INIT;
 
-/* Fills the harmonics table. */
+/* damped_steps(damping, k) for the two dampings the long runs use at
+ * every hour, Holt-Winters' HW_PHI and the regression's over a whole
+ * REG_WINDOW (1 - 1 / REG_WINDOW), for k = 1..STEPS_TABLE (a year): the
+ * same values, without a pow per hour and method.  Filled with the
+ * harmonics. */
+#define HW_PHI 0.98
+#define HW_RATES 2 /* Holt-Winters' candidates, run together */
+#define STEPS_TABLE (365 * DAY)
+static double steps_hw[STEPS_TABLE + 1], steps_reg[STEPS_TABLE + 1];
+
+/* damped_steps(damping, k), from the table when it holds it. */
+static double damped_steps_of(double damping, size_t k)
+{
+    if (k <= STEPS_TABLE && damping == HW_PHI)
+        return steps_hw[k];
+    if (k <= STEPS_TABLE && damping == 1 - 1.0 / (double)REG_WINDOW)
+        return steps_reg[k];
+    return damped_steps(damping, k);
+}
+
+/* Fills the harmonics table and the damped steps'. */
 static void harmonics_init(void)
 {
+    for (size_t k = 1; k <= STEPS_TABLE; k++) {
+        steps_hw[k] = damped_steps(HW_PHI, k);
+        steps_reg[k] = damped_steps(1 - 1.0 / (double)REG_WINDOW, k);
+    }
     for (size_t hw = 0; hw < WEEK; hw++) {
         double hd = (double)(hw % DAY);
         for (int k = 1; k <= 3; k++) {
@@ -101,13 +125,20 @@ static void harmonics_init(void)
     }
 }
 
-/* Fills one row of the regression's design matrix for clock hour `hour`,
- * t hours from the origin: intercept, trend (per week), daily harmonics
- * 1..3 and, when `weekly`, weekly harmonics 1..3.  Returns the number of
- * columns. */
-static size_t design_row(double *row, int64_t hour, double t, bool weekly)
+/* The hour of the week (0..167) of clock hour `hour`. */
+static size_t hour_of_week(int64_t hour)
 {
-    const double *hm = harmonics[((hour % WEEK) + WEEK) % WEEK];
+    return (size_t)(((hour % WEEK) + WEEK) % WEEK);
+}
+
+/* Fills one row of the regression's design matrix for the hour `hw` of
+ * the week, t hours from the origin: intercept, trend (per week), daily
+ * harmonics 1..3 and, when `weekly`, weekly harmonics 1..3.  Returns the
+ * number of columns.  The callers step hw along with the hours (NEXT_HW). */
+#define NEXT_HW(hw) NEXT_SLOT(hw, WEEK)
+static size_t design_row(double *row, size_t hw, double t, bool weekly)
+{
+    const double *hm = harmonics[hw];
     size_t p = weekly ? 14 : 8;
     row[0] = 1;
     row[1] = t / WEEK;
@@ -116,15 +147,76 @@ static size_t design_row(double *row, int64_t hour, double t, bool weekly)
     return p;
 }
 
+/* The Gram matrix X'X of the regression's design over the w hours
+ * before origin (hour t of them at clock hour first_hour + t), with the
+ * tiny ridge, factored by Cholesky into xtx (p x p); false when the
+ * factoring fails. */
+static bool gram_factor(size_t origin, size_t w, int64_t first_hour,
+                        bool weekly, double *xtx)
+{
+    double row[16];
+    size_t p = weekly ? 14 : 8, start = origin - w;
+    memset(xtx, 0, p * p * sizeof *xtx);
+    size_t hw = hour_of_week(first_hour + (int64_t)start);
+    for (size_t i = 0; i < w; i++, hw = NEXT_HW(hw)) {
+        double t = (double)(start + i) - (double)origin;
+        design_row(row, hw, t, weekly);
+        for (size_t a = 0; a < p; a++)
+            for (size_t b = a; b < p; b++)
+                xtx[a * p + b] += row[a] * row[b];
+    }
+    for (size_t a = 0; a < p; a++) {
+        xtx[a * p + a] *= 1 + 1e-9;
+        xtx[a * p + a] += 1e-9;
+        for (size_t b = 0; b < a; b++)
+            xtx[a * p + b] = xtx[b * p + a];
+    }
+    gsl_matrix_view A = gsl_matrix_view_array(xtx, p, p);
+    return gsl_linalg_cholesky_decomp1(&A.matrix) == GSL_SUCCESS;
+}
+
+/* The factored Gram matrices of whole REG_WINDOW fits with the weekly
+ * terms, by the hour of the week of the origin: the design holds only the
+ * hour of the week and the hours to the origin (-w..-1, exact in a
+ * double), so every such fit with the same hour of the week has the same
+ * X'X, bit for bit.  Made on first use (state 1, or -1 when the factoring
+ * failed), under a lock: the worker threads share them. */
+static struct {
+    int state;
+    double l[14 * 14];
+} grams[WEEK];
+static pthread_mutex_t grams_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The factored Gram matrix of the fit over the w hours before origin into
+ * xtx, from grams when it is a whole window's; false when it does not
+ * factor. */
+static bool gram_get(size_t origin, size_t w, int64_t first_hour,
+                     bool weekly, double *xtx)
+{
+    if (w != REG_WINDOW || !weekly)
+        return gram_factor(origin, w, first_hour, weekly, xtx);
+    size_t phase = hour_of_week(first_hour + (int64_t)origin);
+    pthread_mutex_lock(&grams_lock);
+    if (grams[phase].state == 0)
+        grams[phase].state =
+            gram_factor(origin, w, first_hour, weekly, grams[phase].l) ? 1
+                                                                        : -1;
+    memcpy(xtx, grams[phase].l, sizeof grams[phase].l);
+    bool ok = grams[phase].state == 1;
+    pthread_mutex_unlock(&grams_lock);
+    return ok;
+}
+
 /*
  * Seasonal regression with trend: y = a + b t + daily and weekly Fourier
  * terms, fitted by least squares on the last REG_WINDOW hours before
  * origin, through the normal equations X'X beta = X'y solved by Cholesky
- * (gsl_linalg_cholesky; a tiny ridge keeps X'X positive definite).  The
- * columns are near-orthogonal over whole days and weeks, so the normal
- * equations lose nothing here against an SVD and cost a tenth.  The trend
- * is damped when extrapolated.  Falls back to the daily naive forecast
- * when the fit fails or the window is under two days.
+ * (gsl_linalg_cholesky; a tiny ridge keeps X'X positive definite; X'X of
+ * a whole window comes factored from gram_get).  The columns are
+ * near-orthogonal over whole days and weeks, so the normal equations lose
+ * nothing here against an SVD and cost a tenth.  The trend is damped when
+ * extrapolated.  Falls back to the daily naive forecast when the fit fails
+ * or the window is under two days.
  */
 static gp_status forecast_regression(const double *y, size_t origin,
                                      int64_t first_hour, size_t h, double *out)
@@ -138,79 +230,51 @@ static gp_status forecast_regression(const double *y, size_t origin,
     bool weekly = w >= 3 * WEEK;
     double row[16], xtx[14 * 14], xty[14], beta[14];
     size_t p = weekly ? 14 : 8;
-    memset(xtx, 0, sizeof xtx);
     memset(xty, 0, sizeof xty);
     size_t start = origin - w;
-    for (size_t i = 0; i < w; i++) {
+    size_t hw = hour_of_week(first_hour + (int64_t)start);
+    for (size_t i = 0; i < w; i++, hw = NEXT_HW(hw)) {
         double t = (double)(start + i) - (double)origin;
         double v = y[start + i];
-        design_row(row, first_hour + (int64_t)(start + i), t, weekly);
-        for (size_t a = 0; a < p; a++) {
+        design_row(row, hw, t, weekly);
+        for (size_t a = 0; a < p; a++)
             xty[a] += row[a] * v;
-            for (size_t b = a; b < p; b++)
-                xtx[a * p + b] += row[a] * row[b];
-        }
-    }
-    for (size_t a = 0; a < p; a++) {
-        xtx[a * p + a] *= 1 + 1e-9;
-        xtx[a * p + a] += 1e-9;
-        for (size_t b = 0; b < a; b++)
-            xtx[a * p + b] = xtx[b * p + a];
     }
     gsl_matrix_view A = gsl_matrix_view_array(xtx, p, p);
     gsl_vector_view rhs = gsl_vector_view_array(xty, p);
     gsl_vector_view sol = gsl_vector_view_array(beta, p);
-    if (gsl_linalg_cholesky_decomp1(&A.matrix) != GSL_SUCCESS ||
+    if (!gram_get(origin, w, first_hour, weekly, xtx) ||
         gsl_linalg_cholesky_solve(&A.matrix, &rhs.vector, &sol.vector) !=
             GSL_SUCCESS) {
         forecast_naive(y, origin, DAY, h, out);
         return GP_OK;
     }
     double b1 = beta[1];
-    for (size_t k = 0; k < h; k++) {
-        design_row(row, first_hour + (int64_t)(origin + k), 0, weekly);
+    hw = hour_of_week(first_hour + (int64_t)origin);
+    for (size_t k = 0; k < h; k++, hw = NEXT_HW(hw)) {
+        design_row(row, hw, 0, weekly);
         double f = 0;
         for (size_t c = 0; c < p; c++)
             f += row[c] * beta[c];
         /* the trend at the origin, then damped by 1 - 1/w an hour: it is
          * carried on for about as long as it was fitted on (w - 1 hours'
          * worth in all), then levels off */
-        f += b1 * damped_steps(1 - 1.0 / (double)w, k + 1) / WEEK;
+        f += b1 * damped_steps_of(1 - 1.0 / (double)w, k + 1) / WEEK;
         out[k] = f > 0 ? f : 0;
     }
     return GP_OK;
 }
 
-/*
- * Additive Holt-Winters with a damped trend and a weekly season (daily
- * when the history holds under three weeks: #35), run over the HW_WINDOW
- * hours before origin.  alpha smooths the level; the trend and season use
- * beta = 0.01, gamma = 0.1, damping 0.98.
- */
-static gp_status forecast_holt_winters(const double *y, size_t origin,
-                                       double alpha, size_t h, double *out)
+/* Holt-Winters' start over the w hours before origin (whole periods of
+ * m hours): the season as each slot's median deviation from its
+ * period's mean over all the window's periods (robust to an outage in
+ * one of them), into season[m]; returns the level, the first period's
+ * mean.  pm: scratch for 2 w / m doubles. */
+static double hw_start(const double *y, size_t origin, size_t m, size_t w,
+                       double *season, double *pm)
 {
-    const double beta = 0.01, gamma = 0.1, phi = 0.98;
-    size_t m = origin >= 3 * WEEK ? WEEK : DAY;
-    if (origin < 3 * m) {
-        forecast_naive(y, origin, DAY, h, out);
-        return GP_OK;
-    }
-    size_t w = origin < HW_WINDOW ? origin : HW_WINDOW;
-    w -= w % m; /* whole seasons, so the season index is i % m */
-    size_t start = origin - w;
-    double *season = gp_malloc(m * sizeof *season);
-    if (!season)
-        return GP_ERR_NOMEM;
-    /* the season starts as each slot's median deviation from its
-     * period's mean over all the window's periods (robust to an outage in
-     * one of them), the level as the first period's mean */
-    size_t periods = w / m;
-    double *pm = gp_malloc(2 * periods * sizeof *pm), *dev = pm + periods;
-    if (!pm) {
-        gp_free(season);
-        return GP_ERR_NOMEM;
-    }
+    size_t periods = w / m, start = origin - w;
+    double *dev = pm + periods;
     for (size_t p = 0; p < periods; p++) {
         pm[p] = 0;
         for (size_t i = 0; i < m; i++)
@@ -220,34 +284,87 @@ static gp_status forecast_holt_winters(const double *y, size_t origin,
     for (size_t i = 0; i < m; i++) {
         for (size_t p = 0; p < periods; p++)
             dev[p] = y[start + p * m + i] - pm[p];
-        season[i] = gsl_stats_median(dev, 1, periods);
+        season[i] = gp_fc_median_small(dev, periods);
     }
-    double level = pm[0], trend = 0;
-    gp_free(pm);
-    for (size_t i = m; i < w; i++) {
-        double x = y[start + i];
-        size_t si = i % m;
-        double prev = level;
-        level = alpha * (x - season[si]) + (1 - alpha) * (prev + phi * trend);
-        trend = beta * (level - prev) + (1 - beta) * phi * trend;
-        season[si] = gamma * (x - level) + (1 - gamma) * season[si];
-        if (si == m - 1) {
-            /* keep the season centred so it cannot drift against the
-             * level (the renormalization of Archibald and Koehler) */
-            double mean = 0;
-            for (size_t j = 0; j < m; j++)
-                mean += season[j];
-            mean /= (double)m;
-            for (size_t j = 0; j < m; j++)
-                season[j] -= mean;
-            level += mean;
+    return pm[0];
+}
+
+/* Runs Holt-Winters from its start (season[m] of each of the n rates
+ * alphas[c] at season + c m, the level at level[c]) over the window's
+ * hours after its first period, the n runs side by side (the same
+ * operations each, in the same order), and forecasts h hours with rate
+ * c into out + c h. */
+static void hw_runs(const double *y, size_t start, size_t m, size_t w,
+                    const double *alphas, size_t n, double *season,
+                    double *level, size_t h, double *out)
+{
+    const double beta = 0.01, gamma = 0.1, phi = HW_PHI;
+    double trend[HW_RATES] = {0};
+    for (size_t i = m, si = 0; i < w; i++, si = NEXT_SLOT(si, m)) {
+        double x = y[start + i]; /* si = i % m */
+        for (size_t c = 0; c < n; c++) {
+            double alpha = alphas[c], *sn = season + c * m, prev = level[c];
+            level[c] = alpha * (x - sn[si]) +
+                       (1 - alpha) * (prev + phi * trend[c]);
+            trend[c] = beta * (level[c] - prev) + (1 - beta) * phi * trend[c];
+            sn[si] = gamma * (x - level[c]) + (1 - gamma) * sn[si];
+            if (si == m - 1) {
+                /* keep the season centred so it cannot drift against the
+                 * level (the renormalization of Archibald and Koehler) */
+                double mean = 0;
+                for (size_t j = 0; j < m; j++)
+                    mean += sn[j];
+                mean /= (double)m;
+                for (size_t j = 0; j < m; j++)
+                    sn[j] -= mean;
+                level[c] += mean;
+            }
         }
     }
-    for (size_t k = 0; k < h; k++) {
-        double f =
-            level + trend * damped_steps(phi, k + 1) + season[(w + k) % m];
-        out[k] = f > 0 ? f : 0;
+    for (size_t c = 0; c < n; c++)
+        for (size_t k = 0, j = 0; k < h; k++, j = NEXT_SLOT(j, m)) {
+            /* j = (w + k) % m, w being whole seasons */
+            double f = level[c] + trend[c] * damped_steps_of(phi, k + 1) +
+                       season[c * m + j];
+            out[c * h + k] = f > 0 ? f : 0;
+        }
+}
+
+/*
+ * Additive Holt-Winters with a damped trend and a weekly season (daily
+ * when the history holds under three weeks: #35), run over the HW_WINDOW
+ * hours before origin, for each of the n (at most HW_RATES) level
+ * smoothing rates alphas[c], forecast c into out + c h: they share the
+ * start (hw_start) and run side by side.  The trend and season use beta
+ * = 0.01, gamma = 0.1, damping 0.98.
+ */
+static gp_status forecast_holt_winters(const double *y, size_t origin,
+                                       const double *alphas, size_t n,
+                                       size_t h, double *out)
+{
+    size_t m = origin >= 3 * WEEK ? WEEK : DAY;
+    if (origin < 3 * m) {
+        for (size_t c = 0; c < n; c++)
+            forecast_naive(y, origin, DAY, h, out + c * h);
+        return GP_OK;
     }
+    pthread_once(&harmonics_once, harmonics_init); /* the damped steps */
+    size_t w = origin < HW_WINDOW ? origin : HW_WINDOW;
+    w -= w % m; /* whole seasons, so the season index is i % m */
+    double *season = gp_malloc(n * m * sizeof *season);
+    double *pm = gp_malloc(2 * (w / m) * sizeof *pm), level[HW_RATES];
+    if (!season || !pm) {
+        gp_free(season);
+        gp_free(pm);
+        return GP_ERR_NOMEM;
+    }
+    level[0] = hw_start(y, origin, m, w, season, pm);
+    gp_free(pm);
+    for (size_t c = 1; c < n; c++) {
+        memcpy(season + c * m, season, m * sizeof *season);
+        level[c] = level[0];
+    }
+    hw_runs(y, origin - w, m, w, alphas, n, season, level, h, out);
     gp_free(season);
     return GP_OK;
 }
@@ -297,10 +414,13 @@ static void forecast_seasonal(const double *y, size_t origin, size_t period,
         }
         level = gp_fc_median_small(dev, w);
     }
-    for (size_t i = 0; i < h; i++) {
-        double f = level + profile[i % period];
+    size_t first = h < period ? h : period;
+    for (size_t i = 0; i < first; i++) {
+        double f = level + profile[i];
         out[i] = f > 0 ? f : 0;
     }
+    for (size_t i = period; i < h; i += period) /* the same each period */
+        memcpy(out + i, out, (h - i < period ? h - i : period) * sizeof *out);
 }
 
 /* Forecasts h hours from history y[0, origin) with candidate c: the
@@ -318,7 +438,7 @@ gp_status gp_fc_candidate(const candidate *c, const double *y, size_t origin,
     case GP_FC_REGRESSION:
         return forecast_regression(y, origin, first_hour, h, out);
     case GP_FC_HOLT_WINTERS:
-        return forecast_holt_winters(y, origin, c->param, h, out);
+        return forecast_holt_winters(y, origin, &c->param, 1, h, out);
     case GP_FC_COMBINATION: /* not a candidate: made from two of them */
         break;
     case GP_FC_SES:
@@ -348,29 +468,51 @@ gp_status gp_fc_candidate(const candidate *c, const double *y, size_t origin,
     return GP_OK;
 }
 
+/* Holt-Winters with the n rates alphas (run together), rate j's forecast
+ * into out + at[j] h. */
+static gp_status holt_winters_into(const double *y, size_t origin,
+                                   const double *alphas, const size_t *at,
+                                   size_t n, size_t h, double *out)
+{
+    double *buf = gp_malloc(n * h * sizeof *buf);
+    if (!buf)
+        return GP_ERR_NOMEM;
+    gp_status st = forecast_holt_winters(y, origin, alphas, n, h, buf);
+    for (size_t j = 0; st == GP_OK && j < n; j++)
+        memcpy(out + at[j] * h, buf + j * h, h * sizeof *buf);
+    gp_free(buf);
+    return st;
+}
+
 /* Forecasts h hours from history y[0, origin) with the n candidates cs,
  * candidate i into out + i h: the smoothing candidates among them in one
- * call of gp_fc_smooth (their season and SES fit found once), the others
+ * call of gp_fc_smooth (their season and SES fit found once), the
+ * Holt-Winters ones in one call (their start found once), the others
  * one by one. */
 gp_status gp_fc_candidates_run(const size_t *cs, size_t n, const double *y,
                                size_t origin, int64_t first_hour, size_t h,
                                double *out)
 {
     gp_forecast_method sm[N_CANDIDATES];
-    size_t at[N_CANDIDATES], n_sm = 0;
-    double *buf = NULL;
+    size_t at[N_CANDIDATES], n_sm = 0, hw_at[HW_RATES], n_hw = 0;
+    double *buf = NULL, alphas[HW_RATES];
     gp_status st = GP_OK;
     for (size_t i = 0; st == GP_OK && i < n; i++) {
-        gp_forecast_method m = gp_fc_candidates[cs[i]].method;
+        const candidate *c = &gp_fc_candidates[cs[i]];
+        gp_forecast_method m = c->method;
         if (m == GP_FC_SES || m == GP_FC_DRIFT || m == GP_FC_THETA ||
             m == GP_FC_DAMPED) {
             sm[n_sm] = m;
             at[n_sm++] = i;
+        } else if (m == GP_FC_HOLT_WINTERS && n_hw < HW_RATES) {
+            alphas[n_hw] = c->param;
+            hw_at[n_hw++] = i;
         } else {
-            st = gp_fc_candidate(&gp_fc_candidates[cs[i]], y, origin,
-                                 first_hour, h, out + i * h);
+            st = gp_fc_candidate(c, y, origin, first_hour, h, out + i * h);
         }
     }
+    if (st == GP_OK && n_hw > 0)
+        st = holt_winters_into(y, origin, alphas, hw_at, n_hw, h, out);
     if (st == GP_OK && n_sm > 0) {
         buf = gp_malloc(n_sm * h * sizeof *buf);
         st = buf ? gp_fc_smooth(sm, n_sm, y, origin, h, buf) : GP_ERR_NOMEM;
@@ -400,16 +542,16 @@ gp_status gp_fc_chosen(const fc_choice *ch, const double *y, size_t origin,
             f[k] /= (double)ch->n;
         return st;
     }
-    double *all = gp_malloc(ch->n * h * sizeof *all), col[MAX_MEMBERS];
+    double *all = gp_malloc(ch->n * h * sizeof *all);
+    size_t slot[MAX_MEMBERS];
     if (!all)
         return GP_ERR_NOMEM;
     gp_status st =
         gp_fc_candidates_run(ch->members, ch->n, y, origin, first_hour, h, all);
-    for (size_t k = 0; st == GP_OK && k < h; k++) {
-        for (size_t i = 0; i < ch->n; i++)
-            col[i] = all[i * h + k];
-        f[k] = gp_fc_median_small(col, ch->n);
-    }
+    for (size_t i = 0; i < ch->n; i++)
+        slot[i] = i;
+    if (st == GP_OK)
+        gp_fc_median_columns(all, h, slot, ch->n, h, f);
     gp_free(all);
     return st;
 }

@@ -290,18 +290,15 @@ static void choice_residuals(const series_run *r, const fc_choice *ch,
                              double *dst)
 {
     size_t len = r->n_orig * r->hb;
-    double col[MAX_MEMBERS];
+    if (ch->median && ch->n > 2) {
+        gp_fc_median_columns(r->res, len, ch->members, ch->n, len, dst);
+        return;
+    }
     for (size_t i = 0; i < len; i++) {
+        double sum = 0;
         for (size_t j = 0; j < ch->n; j++)
-            col[j] = r->res[ch->members[j] * len + i];
-        if (ch->median && ch->n > 2) {
-            dst[i] = gp_fc_median_small(col, ch->n);
-        } else {
-            double sum = 0;
-            for (size_t j = 0; j < ch->n; j++)
-                sum += col[j];
-            dst[i] = sum / (double)ch->n;
-        }
+            sum += r->res[ch->members[j] * len + i];
+        dst[i] = sum / (double)ch->n;
     }
 }
 

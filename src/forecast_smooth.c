@@ -34,12 +34,13 @@ static double season_share(const double *x, size_t w, size_t m, double *prof,
     for (size_t i = 0; i <= m; i++)
         run += x[i];
     /* the 2 x m moving average: m + 1 hours, the two ends half-weighted */
-    for (size_t t = half; t + half < w; t++) {
+    /* j = t % m in the loops over t (half < m) */
+    for (size_t t = half, j = half; t + half < w; t++, j = NEXT_SLOT(j, m)) {
         if (t > half)
             run += x[t + half] - x[t - half - 1];
         tr[t] = (run - (x[t - half] + x[t + half]) / 2) / (double)m;
-        prof[t % m] += x[t] - tr[t];
-        cnt[t % m]++;
+        prof[j] += x[t] - tr[t];
+        cnt[j]++;
     }
     double mean = 0;
     for (size_t j = 0; j < m; j++) {
@@ -49,12 +50,12 @@ static double season_share(const double *x, size_t w, size_t m, double *prof,
     for (size_t j = 0; j < m; j++)
         prof[j] -= mean;
     double sd = 0, sr = 0, md = 0, mr = 0, nn = (double)(w - 2 * half);
-    for (size_t t = half; t + half < w; t++) {
+    for (size_t t = half, j = half; t + half < w; t++, j = NEXT_SLOT(j, m)) {
         md += (x[t] - tr[t]) / nn;
-        mr += (x[t] - tr[t] - prof[t % m]) / nn;
+        mr += (x[t] - tr[t] - prof[j]) / nn;
     }
-    for (size_t t = half; t + half < w; t++) {
-        double d = x[t] - tr[t] - md, r = x[t] - tr[t] - prof[t % m] - mr;
+    for (size_t t = half, j = half; t + half < w; t++, j = NEXT_SLOT(j, m)) {
+        double d = x[t] - tr[t] - md, r = x[t] - tr[t] - prof[j] - mr;
         sd += d * d;
         sr += r * r;
     }
@@ -82,67 +83,110 @@ static size_t season_fit(const double *x, size_t w, double *prof, double *tr)
     return 0;
 }
 
-/* Simple exponential smoothing of x[0, w) with rate a from level x[0]:
- * the sum of squared one-step errors, the final level in *level. */
-static double ses_run(const double *x, size_t w, double a, double *level)
+/* Simple exponential smoothing of x[0, w) from level x[0] with each of
+ * the n (at most SES_GRID) rates as[i], run side by side (independent
+ * chains, which the processor overlaps): the sum of squared one-step
+ * errors in sse[i], the final level in level[i]. */
+#define SES_GRID 8
+static void ses_runs(const double *x, size_t w, const double *as, size_t n,
+                     double *sse, double *level)
 {
-    double l = x[0], sse = 0;
-    for (size_t t = 1; t < w; t++) {
-        double e = x[t] - l;
-        sse += e * e;
-        l += a * e;
-    }
-    *level = l;
-    return sse;
+    double l[SES_GRID], s[SES_GRID] = {0};
+    for (size_t i = 0; i < n; i++)
+        l[i] = x[0];
+    for (size_t t = 1; t < w; t++)
+        for (size_t i = 0; i < n; i++) {
+            double e = x[t] - l[i];
+            s[i] += e * e;
+            l[i] += as[i] * e;
+        }
+    memcpy(sse, s, n * sizeof *sse);
+    memcpy(level, l, n * sizeof *level);
 }
 
 /* The rate of simple exponential smoothing with the least squared
- * one-step error, on a grid then refined around the best. */
+ * one-step error, on a grid then refined around the best (the first of
+ * equals kept); its final level and error in *level and *sse. */
 static double ses_fit(const double *x, size_t w, double *level, double *sse)
 {
-    static const double grid[] = {0.02, 0.05, 0.1, 0.2,
-                                  0.35, 0.5,  0.75, 1.0};
-    double best = 1, best_sse = HUGE_VAL, l;
-    for (size_t i = 0; i < sizeof grid / sizeof grid[0]; i++) {
-        double s = ses_run(x, w, grid[i], &l);
-        if (s < best_sse) {
-            best_sse = s;
+    static const double grid[SES_GRID] = {0.02, 0.05, 0.1, 0.2,
+                                          0.35, 0.5,  0.75, 1.0};
+    double best = 1, best_sse = HUGE_VAL, best_l = 0;
+    double s[SES_GRID], l[SES_GRID], near[3] = {0};
+    ses_runs(x, w, grid, SES_GRID, s, l);
+    for (size_t i = 0; i < SES_GRID; i++)
+        if (s[i] < best_sse) {
+            best_sse = s[i];
             best = grid[i];
+            best_l = l[i];
+        }
+    /* then 20% below the best, and 20% above the best as it stands
+     * after that: both rates above are run, side by side with the one
+     * below, and the one that counts is looked at */
+    double lo = best * (1 + 0.2 * -1), up_best = best * (1 + 0.2 * 1);
+    double up_lo = lo * (1 + 0.2 * 1);
+    int i_lo = -1, i_best = -1, i_up_lo = -1, n_near = 0;
+    if (lo > 0 && lo <= 1) {
+        i_lo = n_near;
+        near[n_near++] = lo;
+        if (up_lo > 0 && up_lo <= 1) {
+            i_up_lo = n_near;
+            near[n_near++] = up_lo;
         }
     }
-    for (int i = -1; i <= 1; i += 2) {
-        double a = best * (1 + 0.2 * i);
-        if (a <= 0 || a > 1)
-            continue;
-        double s = ses_run(x, w, a, &l);
-        if (s < best_sse) {
-            best_sse = s;
-            best = a;
-        }
+    if (up_best > 0 && up_best <= 1) {
+        i_best = n_near;
+        near[n_near++] = up_best;
     }
-    *sse = ses_run(x, w, best, level);
+    ses_runs(x, w, near, (size_t)n_near, s, l);
+    int up = i_best;
+    if (i_lo >= 0 && s[i_lo] < best_sse) {
+        best_sse = s[i_lo];
+        best = lo;
+        best_l = l[i_lo];
+        up = i_up_lo;
+    }
+    if (up >= 0 && s[up] < best_sse) {
+        best_sse = s[up];
+        best = near[up];
+        best_l = l[up];
+    }
+    if (best_sse == HUGE_VAL) /* no finite error: rate 1, as its run says */
+        ses_runs(x, w, &best, 1, &best_sse, &best_l);
+    *sse = best_sse;
+    *level = best_l;
     return best;
 }
 
-/* Holt's linear method with a damped trend on x[0, w): the squared
- * one-step error, final level and trend. */
-static double damped_run(const double *x, size_t w, double a, double b,
-                         double phi, double *level, double *trend)
+/* Holt's linear method with a damped trend on x[0, w) for every one of
+ * the DAMPED_GRID fits (rate as[i], trend rate bs[i], damping ps[i]),
+ * side by side: the squared one-step errors, final levels and trends. */
+#define DAMPED_GRID 16
+static void damped_runs(const double *x, size_t w, const double *as,
+                        const double *bs, const double *ps, double *sse,
+                        double *level, double *trend)
 {
-    double l = x[0], g = 0, sse = 0;
+    double l[DAMPED_GRID], g[DAMPED_GRID], s[DAMPED_GRID], ab[DAMPED_GRID];
+    double g0 = 0;
     size_t k = w < DAY + 1 ? w - 1 : DAY;
     if (k > 0)
-        g = (x[k] - x[0]) / (double)k;
-    for (size_t t = 1; t < w; t++) {
-        double pred = l + phi * g, e = x[t] - pred;
-        sse += e * e;
-        double nl = pred + a * e;
-        g = phi * g + a * b * e;
-        l = nl;
+        g0 = (x[k] - x[0]) / (double)k;
+    for (size_t i = 0; i < DAMPED_GRID; i++) {
+        l[i] = x[0];
+        g[i] = g0;
+        s[i] = 0;
+        ab[i] = as[i] * bs[i];
     }
-    *level = l;
-    *trend = g;
-    return sse;
+    for (size_t t = 1; t < w; t++)
+        for (size_t i = 0; i < DAMPED_GRID; i++) {
+            double pred = l[i] + ps[i] * g[i], e = x[t] - pred;
+            s[i] += e * e;
+            l[i] = pred + as[i] * e;
+            g[i] = ps[i] * g[i] + ab[i] * e;
+        }
+    memcpy(sse, s, sizeof s);
+    memcpy(level, l, sizeof l);
+    memcpy(trend, g, sizeof g);
 }
 
 /* AICc of a fit with p parameters and squared error sse over w hours. */
@@ -162,18 +206,25 @@ static void damped_forecast(const double *x, size_t w, size_t h,
 {
     static const double as[] = {0.1, 0.25, 0.5, 1.0};
     static const double bs[] = {0.02, 0.1}, ps[] = {0.85, 0.95};
-    double best = HUGE_VAL, bl = 0, bg = 0, bphi = 0, l, g;
+    double ga[DAMPED_GRID], gb[DAMPED_GRID], gp[DAMPED_GRID];
+    double s[DAMPED_GRID], l[DAMPED_GRID], g[DAMPED_GRID];
+    double best = HUGE_VAL, bl = 0, bg = 0, bphi = 0;
+    size_t n = 0;
     for (size_t i = 0; i < sizeof as / sizeof as[0]; i++)
         for (size_t j = 0; j < sizeof bs / sizeof bs[0]; j++)
             for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
-                double s = damped_run(x, w, as[i], bs[j], ps[k], &l, &g);
-                if (s < best) {
-                    best = s;
-                    bl = l;
-                    bg = g;
-                    bphi = ps[k];
-                }
+                ga[n] = as[i];
+                gb[n] = bs[j];
+                gp[n++] = ps[k];
             }
+    damped_runs(x, w, ga, gb, gp, s, l, g);
+    for (size_t i = 0; i < DAMPED_GRID; i++)
+        if (s[i] < best) {
+            best = s[i];
+            bl = l[i];
+            bg = g[i];
+            bphi = gp[i];
+        }
     bool trend = aicc(best, w, 5) < aicc(sse_s, w, 2);
     double damp = 0, pk = 1;
     for (size_t k = 0; k < h; k++) {
@@ -251,8 +302,8 @@ gp_status gp_fc_smooth(const gp_forecast_method *ms, size_t n_m,
     if (!adj)
         return GP_ERR_NOMEM;
     size_t period = season_fit(x, w, prof, adj + w);
-    for (size_t t = 0; t < w; t++)
-        adj[t] = x[t] - (period ? prof[t % period] : 0);
+    for (size_t t = 0, j = 0; t < w; t++, j = NEXT_SLOT(j, period))
+        adj[t] = x[t] - (period ? prof[j] : 0); /* j = t % period */
     ses_fitted ses = {1, adj[w - 1], 0};
     bool need_ses = false;
     for (size_t i = 0; i < n_m; i++)
@@ -262,8 +313,9 @@ gp_status gp_fc_smooth(const gp_forecast_method *ms, size_t n_m,
     for (size_t i = 0; i < n_m; i++) {
         double *o = out + i * h;
         smooth_forecast(ms[i], adj, w, h, &ses, o);
-        for (size_t k = 0; k < h; k++) {
-            double f = o[k] + (period ? prof[(w + k) % period] : 0);
+        size_t j = period ? w % period : 0; /* (w + k) % period */
+        for (size_t k = 0; k < h; k++, j = NEXT_SLOT(j, period)) {
+            double f = o[k] + (period ? prof[j] : 0);
             o[k] = f > 0 ? f : 0;
         }
     }

@@ -45,8 +45,7 @@ gp_status gp_on_demand_job_rows(const gp_model_input *in, gp_ledger *l)
         j->cost_mean = j->cost_p50 = j->cost_p95 = j->base_cost =
             jr->instance_hours * rate;
         j->cost_in_window = ih * rate;
-        j->deadline_h = p->deadline_slack_h >= 0 ? work + p->deadline_slack_h
-                                                 : p->deadline_h;
+        j->deadline_h = gp_policy_deadline_h(p, work);
         j->met_deadline =
             j->deadline_h >= 0 ? (work <= j->deadline_h + 1e-9) : -1;
     }

@@ -297,13 +297,14 @@ static const gp_instance_type *ser_type(const gp_trace *t,
     return t->pools[ser->pool].type;
 }
 
-/* Run r's deadline from its policy: deadline_slack_h, or deadline_h less
- * the run's length (r->work). */
+/* Run r's deadline from its policy (gp_policy_deadline_h) as slack:
+ * deadline_slack_h as given, or the deadline less the run's length
+ * (r->work). */
 static void deadline_of(struct spot_run *r, const gp_policy *p)
 {
-    r->has_deadline = p->deadline_slack_h >= 0 || p->deadline_h >= 0;
-    r->slack = p->deadline_slack_h >= 0 ? p->deadline_slack_h
-                                        : p->deadline_h - r->work;
+    double d = gp_policy_deadline_h(p, r->work);
+    r->has_deadline = d >= 0;
+    r->slack = p->deadline_slack_h >= 0 ? p->deadline_slack_h : d - r->work;
 }
 
 /* The job runs launched on spot that start in the window, to replay,

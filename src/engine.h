@@ -314,6 +314,16 @@ static inline const gp_policy *gp_policy_of(const gp_strategy *strat,
     return gp_series_policy(strat->policy, s);
 }
 
+/* A job run's deadline in hours after its start under policy p, for a
+ * run of `length_h` hours: deadline_h, or the length plus
+ * deadline_slack_h (a policy gives at most one of them); -1 for none. */
+static inline double gp_policy_deadline_h(const gp_policy *p, double length_h)
+{
+    if (p->deadline_slack_h >= 0)
+        return length_h + p->deadline_slack_h;
+    return p->deadline_h >= 0 ? p->deadline_h : -1;
+}
+
 /* Where the usage of series `s` is launched under the policies `policy`:
  * on spot when its policy launches spot, it is interruptible and its type
  * has a spot price; otherwise on demand, and the route says why.  The

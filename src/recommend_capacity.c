@@ -55,13 +55,12 @@ static int by_cost(const void *a, const void *b)
     return x->run < y->run ? -1 : x->run > y->run;
 }
 
-/* The run's deadline in hours from its start: the policy's deadline_h,
- * or its slack on top of the run's own length, else none (INFINITY). */
+/* The run's deadline in hours from its start (gp_policy_deadline_h),
+ * INFINITY for none. */
 static double run_deadline(const gp_policy *p, double hours)
 {
-    if (p->deadline_h >= 0)
-        return p->deadline_h;
-    return p->deadline_slack_h >= 0 ? hours + p->deadline_slack_h : INFINITY;
+    double d = gp_policy_deadline_h(p, hours);
+    return d >= 0 ? d : INFINITY;
 }
 
 /* Spot meets a run's deadline when at least this share of its replays

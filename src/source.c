@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -157,12 +158,39 @@ void gp_source_buffer(gp_source *s, const char *text, size_t len,
     s->eof = true;
 }
 
+bool gp_source_map(gp_source *s)
+{
+    struct stat sb;
+
+    if (!s->f || s->mem || s->len || fstat(fileno(s->f), &sb) != 0 ||
+        !S_ISREG(sb.st_mode) || sb.st_size <= 0 ||
+        (uint64_t)sb.st_size > SIZE_MAX / 2)
+        return false;
+    size_t len = (size_t)sb.st_size;
+    void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fileno(s->f), 0);
+    if (p == MAP_FAILED)
+        return false;
+    if (gp_source_cr_line_ends(p, len, false) == 1) {
+        munmap(p, len);
+        return false;
+    }
+    (void)posix_madvise(p, len, POSIX_MADV_SEQUENTIAL);
+    s->mem = s->buf = p;
+    s->len = s->read = len;
+    s->eof = true;
+    s->mapped = true;
+    s->map_len = len;
+    return true;
+}
+
 void gp_source_close(gp_source *s)
 {
+    if (s->mapped)
+        munmap((void *)s->mem, s->map_len);
+    else if (s->buf != s->mem)
+        gp_free(s->buf);
     if (s->f && s->close_f)
         fclose(s->f);
-    if (s->buf != s->mem)
-        gp_free(s->buf);
     s->f = NULL;
     s->buf = NULL;
     s->mem = NULL;

@@ -46,6 +46,8 @@ typedef struct gp_source {
     double size;     /* a regular file's bytes, 0 when unknown (a pipe) */
     uint64_t read;   /* bytes read from the file (or the buffer's) so far */
     const char *mem; /* a buffer source's text, else NULL */
+    bool mapped;     /* mem is the file mapped into memory (gp_source_map), */
+    size_t map_len;  /* map_len bytes of it */
     char *buf;       /* the text read and not consumed (a buffer's: mem) */
     size_t len, cap;
     size_t start; /* where the text starts in buf: past a byte order mark */
@@ -70,6 +72,14 @@ typedef struct gp_source {
  * (GP_ERR_INPUT), and nothing needs closing. */
 gp_status gp_source_open(gp_source *s, const char *path, gp_source_kind kind,
                          gp_error *err);
+
+/* Maps an opened regular file into memory, to be read as a buffer source
+ * by threads at once: false (the source unchanged, read as a stream) when
+ * it cannot be mapped, is empty, or has lines ending in a lone CR, which
+ * the stream makes LF as it reads.  The mapping is read only and private:
+ * a file cut short by someone else while it is read ends the process
+ * (SIGBUS), as it would any program that maps its input. */
+bool gp_source_map(gp_source *s);
 
 /* Makes a source of the caller's open file f (such as a temporary file),
  * read from where it stands; gp_source_close leaves it open. */

@@ -212,7 +212,6 @@ static gp_status read_lines(gp_trace_builder *b, gp_source *src,
                 }
             end = nl ? (size_t)(nl - src->buf) + 1 : body;
         }
-        ctx->has_nul = ctx->has_nul || memchr(src->buf + body, 0, end - body);
         st = gp_trace_read_body(b, ctx, src->buf, body, end, line, &resume,
                                 &line, err);
         if (st != GP_OK)
@@ -248,15 +247,18 @@ static gp_status read_source(gp_trace_builder *b, gp_source *src,
 
     memset(&ctx, 0, sizeof ctx);
     ctx.source = name;
+    ctx.mapped = src->mapped;
     st = source_start(b, src, err);
     if (st == GP_OK) {
-        ctx.has_nul = memchr(src->buf, 0, src->len) != NULL;
         body = src->start;
         st = gp_trace_read_header(b, &ctx, src->buf, src->len, &body, err);
     }
     if (st == GP_OK)
         st = read_lines(b, src, &ctx, body,
                         1 + gp_source_count_lines(src->buf, body), err);
+    if (st == GP_OK && src->mapped) /* read whole: say it is done */
+        gp_progress_report(&b->opt.progress, "reading the trace",
+                           (double)src->len, (double)src->len);
     if (st == GP_OK)
         st = add_source(b, name);
     /* this file holds the row that ends last so far */
@@ -294,6 +296,7 @@ gp_status gp_trace_builder_add_file(gp_trace_builder *b, const char *path,
     if ((st = gp_source_open(&src, path, GP_SOURCE_TRACE, err)) != GP_OK)
         return st;
     src.cr_to_lf = true;
+    gp_source_map(&src); /* read as a stream when it cannot be mapped */
     st = read_source(b, &src, err);
     gp_source_close(&src);
     return st;

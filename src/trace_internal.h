@@ -167,7 +167,8 @@ struct file_ctx {
     size_t n_header;       /* fields in the header row */
     long header_line;      /* line the header starts on (after blank ones) */
     char *header_names[MAX_FIELDS];
-    bool has_nul; /* a NUL byte somewhere: text fields are checked for one */
+    bool mapped; /* the text is a file mapped into memory (trace_ranges.c
+                  * releases the pages it is done with) */
 };
 
 struct gp_trace_builder {
@@ -192,6 +193,8 @@ struct row {
     struct field f[MAX_FIELDS];
     size_t n;
     bool ascii; /* every byte is ASCII, as the fast path saw; false: unknown */
+    bool nul_near; /* its range of text holds a NUL byte somewhere: text
+                    * fields are checked for one */
 };
 
 /* What a range reader reports back. */
@@ -292,7 +295,28 @@ bool gp_trace_pool_resolve(struct shard *s, const gp_trace_builder *b,
                            const struct file_ctx *ctx, const struct row *row,
                            const char *key, size_t klen, uint32_t *pool);
 
-/* ---- reading ranges of lines (trace_read.c) ---------------------------- */
+/* ---- reading ranges of lines (trace_read.c, trace_ranges.c) ------------ */
+
+/* Reads the lines of text[begin, end) into shard s, its first line
+ * numbered first_line; with keep_rejects bad rows are kept and reading goes
+ * on, else the first stops it.  res says how many lines were read, and
+ * where a row whose quoted field runs past `end` starts. */
+void gp_trace_read_range(gp_trace_builder *b, struct shard *s,
+                         const struct file_ctx *ctx, const char *text,
+                         size_t begin, size_t end, long first_line,
+                         bool keep_rejects, struct range_result *res);
+/* Hands the rows shard s rejected to the user's callback, their lines
+ * moved by line_offset, and empties its scratch file. */
+gp_status gp_trace_flush_rejects(gp_trace_builder *b,
+                                 const struct file_ctx *ctx, const char *text,
+                                 struct shard *s, long line_offset);
+/* Reads text[begin, end) in ranges on up to `threads` threads, merged into
+ * b->main in file order; *res is what the last range reports and
+ * *end_line the line after the last one read. */
+gp_status gp_trace_read_ranges(gp_trace_builder *b, const struct file_ctx *ctx,
+                               const char *text, size_t begin, size_t end,
+                               long first_line, int threads,
+                               struct range_result *res, long *end_line);
 
 /* Reads the data rows in text[begin, end) into b->main, in parallel when
  * the range is large; *resume and *resume_line say where to go on. */

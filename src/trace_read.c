@@ -101,11 +101,6 @@ static void shard_reject(struct shard *s, const char *source, size_t at,
     s->rows_rejected++;
 }
 
-static void read_range(gp_trace_builder *b, struct shard *s,
-                       const struct file_ctx *ctx, const char *text,
-                       size_t begin, size_t end, long first_line,
-                       bool keep_rejects, struct range_result *res);
-
 /* Makes the error of rejected row `rec` again into *e, by reading the row
  * once more into `scratch` (a shard for nothing else), its lines moved by
  * line_offset; GP_ERR_NOMEM when out of memory. */
@@ -118,8 +113,8 @@ static gp_status shard_reject_why(gp_trace_builder *b,
     struct range_result res;
     long line = (long)rec->line + line_offset;
 
-    read_range(b, scratch, ctx, text, (size_t)rec->offset,
-               (size_t)(rec->offset + rec->len), line, false, &res);
+    gp_trace_read_range(b, scratch, ctx, text, (size_t)rec->offset,
+                        (size_t)(rec->offset + rec->len), line, false, &res);
     if (scratch->status == GP_ERR_NOMEM)
         return GP_ERR_NOMEM;
     if (scratch->status == GP_OK) /* not expected: a row-local error */
@@ -133,10 +128,9 @@ static gp_status shard_reject_why(gp_trace_builder *b,
 
 /* Hands the rows shard s rejected to the user's callback, their lines
  * moved by `line_offset`, and empties the scratch file. */
-static gp_status shard_flush_rejects(gp_trace_builder *b,
-                                     const struct file_ctx *ctx,
-                                     const char *text, struct shard *s,
-                                     long line_offset)
+gp_status gp_trace_flush_rejects(gp_trace_builder *b,
+                                 const struct file_ctx *ctx, const char *text,
+                                 struct shard *s, long line_offset)
 {
     struct reject rec;
     struct shard scratch;
@@ -419,10 +413,10 @@ static bool row_rejected(struct range_reader *r, bool keep_rejects,
  * reading goes on; without, the first bad row stops the range.  A row
  * whose quoted field runs past `end` is left unread and reported in res.
  */
-static void read_range(gp_trace_builder *b, struct shard *s,
-                       const struct file_ctx *ctx, const char *text,
-                       size_t begin, size_t end, long first_line,
-                       bool keep_rejects, struct range_result *res)
+void gp_trace_read_range(gp_trace_builder *b, struct shard *s,
+                         const struct file_ctx *ctx, const char *text,
+                         size_t begin, size_t end, long first_line,
+                         bool keep_rejects, struct range_result *res)
 {
     struct csv_parser parser;
     struct slow_row slow;
@@ -446,6 +440,7 @@ static void read_range(gp_trace_builder *b, struct shard *s,
         s->status = GP_ERR_NOMEM;
         return;
     }
+    r.row->nul_near = memchr(text + begin, 0, end - begin) != NULL;
     while (pos < end) {
         const char *lp = text + pos;
         const char *nl = memchr(lp, '\n', end - pos);
@@ -477,287 +472,11 @@ static void read_range(gp_trace_builder *b, struct shard *s,
     res->lines = (size_t)(r.line - first_line);
 }
 
-struct worker {
-    gp_trace_builder *b;
-    struct shard *shard;
-    const struct file_ctx *ctx;
-    const char *text;
-    size_t begin, end;
-    long first_line;
-    struct range_result res;
-};
-
-/* A thread's work: reads its range of lines into its shard. */
-static void *worker_run(void *arg)
-{
-    struct worker *w = arg;
-    read_range(w->b, w->shard, w->ctx, w->text, w->begin, w->end,
-               w->first_line, w->b->opt.reject != NULL, &w->res);
-    return NULL;
-}
-
 /* The cores online, 1 to 16: the threads to read with by default. */
 static int online_cores(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : (n > 16 ? 16 : (int)n);
-}
-
-/* ---- ranges, whatever the thread count ----------------------------------- */
-
-/*
- * A large body is cut into ranges of about RANGE_BYTES, at line ends, in a
- * way that depends on the text alone; the ranges are read a wave of
- * `threads` at a time and merged in file order.  Range 0 reads into
- * b->main, every later one into a shard of its own, with one thread or
- * sixteen: so each sum (a double, whose rounding depends on the order of
- * the additions) is made of the same additions in the same order, and the
- * output's bytes do not depend on the thread count (issue #42).
- */
-#define RANGE_BYTES (4u << 20)
-
-/* Whether a quote follows libcsv's rules for the quoted fields of a body
- * read from text offset `begin`, as far as `pos`: inside one (`in`), where
- * the last one closed, and where the walk goes on. */
-struct quote_state {
-    size_t begin, pos, closed;
-    bool in;
-};
-
-/* Whether text[at] starts a field: only spaces or tabs since a comma, a
- * line start or the body's start. */
-static bool field_start(const char *text, size_t begin, size_t at)
-{
-    while (at > begin && (text[at - 1] == ' ' || text[at - 1] == '\t'))
-        at--;
-    return at == begin || text[at - 1] == ',' || text[at - 1] == '\n';
-}
-
-/*
- * Follows the quotes of text[q->pos, to) (`end`: the body's end), at
- * memchr speed: a quote at a field's start opens a field, the next one
- * closes it (two in a row are one quote inside it).  A quote anywhere else,
- * or text after a closing quote, is malformed: libcsv rejects the row and
- * reading goes on at the next line, and so does the walk (which may then
- * end past `to`).
- */
-static void quotes_walk(const char *text, size_t to, size_t end,
-                        struct quote_state *q)
-{
-    while (q->pos < to) {
-        const char *hit = memchr(text + q->pos, '"', to - q->pos);
-        if (!hit) {
-            q->pos = to;
-            return;
-        }
-        size_t at = (size_t)(hit - text);
-        q->pos = at + 1;
-        if (q->in) {
-            /* a comma or line end ends the field, after spaces too; a
-             * quote right after carries it on; anything else (a quote
-             * after spaces too) is text after a closing quote */
-            size_t k = at + 1;
-            while (k < end && (text[k] == ' ' || text[k] == '\t'))
-                k++;
-            q->in = false;
-            q->closed = at;
-            if (k >= end || memchr(",\r\n", text[k], 3) ||
-                (k == at + 1 && text[k] == '"'))
-                continue;
-        } else if ((at > q->begin && q->closed == at - 1) ||
-                   field_start(text, q->begin, at)) {
-            q->in = true;
-            continue;
-        }
-        const char *nl = memchr(text + at, '\n', end - at);
-        q->pos = nl ? (size_t)(nl - text) + 1 : end;
-    }
-}
-
-/* The first line start at or after text offset `at` outside any quoted
- * field (quotes_walk), so that a range rarely starts inside one (the merge
- * still checks); `end` when none. */
-static size_t range_cut(const char *text, size_t at, size_t end,
-                        struct quote_state *q)
-{
-    quotes_walk(text, at, end, q);
-    if (q->pos > at)
-        return q->pos; /* a malformed row's end: outside quotes */
-    if (!q->in && text[at - 1] == '\n')
-        return at;
-    while (at < end) {
-        const char *nl = memchr(text + at, '\n', end - at);
-        if (!nl)
-            break;
-        size_t next = (size_t)(nl - text) + 1;
-        quotes_walk(text, next, end, q);
-        at = q->pos > next ? q->pos : next;
-        if (!q->in)
-            return at;
-    }
-    return end;
-}
-
-/* Cuts text[begin, end) into ranges; *cuts gets their n + 1 bounds. */
-static gp_status ranges_cut(const char *text, size_t begin, size_t end,
-                            size_t **cuts, size_t *n)
-{
-    size_t cap = (end - begin) / RANGE_BYTES + 2, k = 0;
-    struct quote_state q = {begin, begin, SIZE_MAX, false};
-
-    *cuts = gp_calloc(cap, sizeof **cuts);
-    if (!*cuts)
-        return GP_ERR_NOMEM;
-    (*cuts)[k++] = begin;
-    while ((*cuts)[k - 1] < end && k < cap - 1) {
-        size_t at = (*cuts)[k - 1] + RANGE_BYTES;
-        (*cuts)[k++] = at >= end ? end : range_cut(text, at, end, &q);
-    }
-    (*cuts)[k - 1] = end;
-    *n = k - 1;
-    return GP_OK;
-}
-
-/* One wave of ranges: a worker (a range and the shard it fills) per
- * thread, worker 0's on the caller's thread. */
-struct workers {
-    int n;
-    struct worker *w;
-    struct shard *shards;
-    pthread_t *tid;
-    bool *started; /* whether thread i was started */
-};
-
-/* Frees the workers' arrays (not the shards' contents). */
-static void workers_free(struct workers *ws)
-{
-    gp_free(ws->w);
-    gp_free(ws->shards);
-    gp_free(ws->tid);
-    gp_free(ws->started);
-}
-
-/* Runs worker 0 on this thread and the others on threads of their own (on
- * this one too, after worker 0, when a thread cannot start), and waits. */
-static void workers_run(struct workers *ws)
-{
-    for (int i = 1; i < ws->n; i++)
-        ws->started[i] =
-            pthread_create(&ws->tid[i], NULL, worker_run, &ws->w[i]) == 0;
-    worker_run(&ws->w[0]);
-    for (int i = 1; i < ws->n; i++)
-        if (ws->started[i])
-            pthread_join(ws->tid[i], NULL);
-        else
-            worker_run(&ws->w[i]);
-}
-
-/* Where the merge stands: the line the next range starts on (counted from
- * the file's start) and what the range merged last reports. */
-struct merge_state {
-    long line;
-    struct range_result res;
-};
-
-/* Merges worker i's range into b->main, after the ranges before it.  A
- * range whose first line was really inside the previous range's quoted
- * field is thrown away and read again into b->main from that row's start.
- * Range 0 of the body (`first`) was read into b->main itself. */
-static gp_status merge_one(gp_trace_builder *b, const struct file_ctx *ctx,
-                           struct worker *w, bool first, struct merge_state *m)
-{
-    bool keep = b->opt.reject != NULL;
-    struct shard *s = w->shard;
-    gp_status st = GP_OK;
-
-    if (first || m->res.in_row) {
-        if (!first) {
-            long from_line = m->res.resume_line;
-            read_range(b, &b->main, ctx, w->text, m->res.resume_at, w->end,
-                       from_line, keep, &w->res);
-            m->line = from_line;
-        }
-        m->res = w->res;
-        m->line += (long)w->res.lines;
-        if (b->main.status == GP_OK && keep)
-            st = shard_flush_rejects(b, ctx, w->text, &b->main, 0);
-        return st;
-    }
-    if (s->status != GP_OK) {
-        s->err.line += m->line;
-        b->main.err = s->err;
-        b->main.status = s->status;
-        return GP_OK;
-    }
-    if (keep)
-        st = shard_flush_rejects(b, ctx, w->text, s, m->line);
-    s->end_line += m->line; /* its lines counted from 0 */
-    if (st == GP_OK && gp_trace_shard_merge(&b->main, s) != GP_OK)
-        st = GP_ERR_NOMEM;
-    m->res = w->res;
-    if (m->res.in_row)
-        m->res.resume_line += m->line;
-    m->line += (long)w->res.lines;
-    return st;
-}
-
-/* Reads ranges cuts[from, from + ws->n) in parallel and merges them. */
-static gp_status wave_read(struct workers *ws, gp_trace_builder *b,
-                           const struct file_ctx *ctx, const char *text,
-                           const size_t *cuts, size_t from,
-                           struct merge_state *m)
-{
-    gp_status st = GP_OK;
-
-    for (int i = 0; i < ws->n; i++) {
-        size_t k = from + (size_t)i;
-        struct shard *s = k == 0 ? &b->main : &ws->shards[i];
-        if (k > 0)
-            gp_trace_shard_init(s);
-        ws->w[i] = (struct worker){
-            b, s, ctx, text, cuts[k], cuts[k + 1], k == 0 ? m->line : 0,
-            {0, false, 0, 0}};
-    }
-    workers_run(ws);
-    for (int i = 0; i < ws->n && st == GP_OK && b->main.status == GP_OK; i++)
-        st = merge_one(b, ctx, &ws->w[i], from + (size_t)i == 0, m);
-    for (int i = 0; i < ws->n; i++)
-        if (from + (size_t)i > 0)
-            gp_trace_shard_free(&ws->shards[i]);
-    return st;
-}
-
-/* Reads text[begin, end) in ranges, `threads` at a time, as
- * gp_trace_read_body says; GP_ERR_NOMEM when the arrays cannot be had. */
-static gp_status read_ranges(gp_trace_builder *b, const struct file_ctx *ctx,
-                             const char *text, size_t begin, size_t end,
-                             long first_line, int threads,
-                             struct range_result *res)
-{
-    struct workers ws;
-    struct merge_state m = {first_line, {0, false, 0, 0}};
-    size_t *cuts, n;
-    gp_status st;
-
-    if ((st = ranges_cut(text, begin, end, &cuts, &n)) != GP_OK)
-        return st;
-    if ((size_t)threads > n)
-        threads = (int)n;
-    ws.w = gp_calloc((size_t)threads, sizeof *ws.w);
-    ws.shards = gp_calloc((size_t)threads, sizeof *ws.shards);
-    ws.tid = gp_calloc((size_t)threads, sizeof *ws.tid);
-    ws.started = gp_calloc((size_t)threads, sizeof *ws.started);
-    if (!ws.w || !ws.shards || !ws.tid || !ws.started)
-        st = GP_ERR_NOMEM;
-    for (size_t k = 0; k < n && st == GP_OK && b->main.status == GP_OK;
-         k += (size_t)threads) {
-        ws.n = n - k < (size_t)threads ? (int)(n - k) : threads;
-        st = wave_read(&ws, b, ctx, text, cuts, k, &m);
-    }
-    *res = m.res;
-    workers_free(&ws);
-    gp_free(cuts);
-    return st;
 }
 
 /*
@@ -775,16 +494,18 @@ gp_status gp_trace_read_body(gp_trace_builder *b, const struct file_ctx *ctx,
     int threads = b->opt.threads > 0 ? b->opt.threads : online_cores();
     bool keep = b->opt.reject != NULL;
     struct range_result res;
+    long line;
     gp_status st = GP_OK;
 
     if (end - begin < PARALLEL_MIN_BYTES) {
-        read_range(b, &b->main, ctx, text, begin, end, first_line, keep,
-                   &res);
+        gp_trace_read_range(b, &b->main, ctx, text, begin, end, first_line,
+                            keep, &res);
+        line = first_line + (long)res.lines;
         if (b->main.status == GP_OK && keep)
-            st = shard_flush_rejects(b, ctx, text, &b->main, 0);
+            st = gp_trace_flush_rejects(b, ctx, text, &b->main, 0);
     } else {
-        st = read_ranges(b, ctx, text, begin, end, first_line,
-                         threads < 1 ? 1 : threads, &res);
+        st = gp_trace_read_ranges(b, ctx, text, begin, end, first_line,
+                                  threads < 1 ? 1 : threads, &res, &line);
     }
     if (st != GP_OK) {
         gp_error_set(err, ctx->source, 0, 0, NULL, "%s",
@@ -797,8 +518,8 @@ gp_status gp_trace_read_body(gp_trace_builder *b, const struct file_ctx *ctx,
         return b->main.status;
     }
     *resume = res.in_row ? res.resume_at : end;
+    /* the lines read, less a last one with no line end */
     *resume_line = res.in_row ? res.resume_line
-                              : first_line + (long)gp_source_count_lines(
-                                                 text + begin, end - begin);
+                              : line - (end > begin && text[end - 1] != '\n');
     return GP_OK;
 }

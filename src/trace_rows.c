@@ -414,12 +414,12 @@ static bool row_text_is_utf8(struct shard *s, const struct file_ctx *ctx,
 
     /* nearly every row is ASCII, which the fast path has seen for free
      * (row->ascii); checking each field here cost ingest 5 to 10% */
-    if (row->ascii && !ctx->has_nul)
+    if (row->ascii && !row->nul_near)
         return true;
     for (size_t i = 0; i < sizeof text_columns / sizeof *text_columns; i++) {
         const struct field *f = FIELD(row, ctx, text_columns[i]);
         size_t bad;
-        const char *nul = ctx->has_nul ? memchr(f->p, 0, f->len) : NULL;
+        const char *nul = row->nul_near ? memchr(f->p, 0, f->len) : NULL;
         if (nul) {
             /* the name would end there, and the rest be lost */
             gp_trace_show(shown, f);

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "gpuplan.h"
@@ -987,6 +988,81 @@ static void test_threads_locate_the_row_that_ends_last_by_line(void **state)
     free(csv);
 }
 
+/* Reads the file at path with `threads` threads; NULL with err set on
+ * failure. */
+static gp_trace *read_file(const char *path, int threads, gp_error *err)
+{
+    gp_trace_options opt;
+    gp_trace_builder *b;
+    gp_trace *t = NULL;
+
+    gp_trace_options_init(&opt);
+    opt.threads = threads;
+    gp_error_clear(err);
+    if (gp_trace_builder_new(&b, pricing, &opt, err) != GP_OK)
+        return NULL;
+    if (gp_trace_builder_add_file(b, path, err) != GP_OK) {
+        gp_trace_builder_free(b);
+        return NULL;
+    }
+    if (gp_trace_builder_finish(b, &t, err) != GP_OK)
+        return NULL;
+    return t;
+}
+
+/* A file is mapped into memory and read whole, as a text in memory is:
+ * the same ranges, so the same sums to the last bit, with 1 thread or 4.
+ * A NUL byte in a team's name in the file's last quarter (one range among
+ * six) is found, by its line, though the ranges before have none. */
+static void test_a_mapped_file_reads_as_its_text(void **state)
+{
+    gp_error err;
+    gp_trace_options one;
+    double total;
+    char *csv = big_trace(24u << 20, &total);
+    char path[] = "/tmp/gpuplan-test-mapped-XXXXXX";
+    int fd = mkstemp(path);
+    size_t len = strlen(csv);
+    (void)state;
+
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, csv, len), (ssize_t)len);
+    gp_trace_options_init(&one);
+    one.threads = 1;
+    gp_trace *a = read_csv(csv, &one, &err);
+    assert_non_null(a);
+    for (int threads = 1; threads <= 4; threads += 3) {
+        gp_trace *b = read_file(path, threads, &err);
+        assert_non_null(b);
+        assert_int_equal(a->rows_read, b->rows_read);
+        assert_int_equal(a->n_series, b->n_series);
+        assert_int_equal(a->n_hours, b->n_hours);
+        for (size_t s = 0; s < a->n_series; s++)
+            assert_memory_equal(a->series[s].instance_hours,
+                                b->series[s].instance_hours,
+                                a->n_hours * sizeof(double));
+        gp_trace_free(b);
+    }
+    /* the team of the first plain row at or after line 300000 */
+    char *p = csv;
+    long line = 1;
+    while (line < 300000 || strncmp(p, "17", 2) != 0) {
+        p = strchr(p, '\n') + 1;
+        line++;
+    }
+    char *team = strchr(strchr(strchr(p, ',') + 1, ',') + 1, ',') + 1;
+    assert_int_equal(pwrite(fd, "\0", 1, team - csv), 1);
+    gp_trace *c = read_file(path, 4, &err);
+    assert_null(c);
+    assert_int_equal(err.line, line);
+    assert_string_equal(err.field, "team");
+    assert_non_null(strstr(err.message, "a NUL byte"));
+    close(fd);
+    unlink(path);
+    gp_trace_free(a);
+    free(csv);
+}
+
 static void test_allocation_failures_are_reported_and_leak_nothing(
     void **state)
 {
@@ -1053,6 +1129,7 @@ int main(void)
         cmocka_unit_test(test_threads_report_the_first_bad_row_by_line),
         cmocka_unit_test(test_the_row_that_ends_last_is_located),
         cmocka_unit_test(test_threads_locate_the_row_that_ends_last_by_line),
+        cmocka_unit_test(test_a_mapped_file_reads_as_its_text),
         cmocka_unit_test(
             test_allocation_failures_are_reported_and_leak_nothing),
     };

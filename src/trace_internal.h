@@ -100,6 +100,29 @@ struct job_idle {
     int64_t open;                /* its open low run, or -1 */
 };
 
+/* What a row's text fields (its names, workload, interruptible and
+ * labels) resolve to in a shard, as the memo keeps it (trace_shard.c). */
+struct row_labels {
+    uint32_t pool;
+    uint8_t workload;
+    bool interruptible;
+    bool said_not_interruptible; /* in so many words, not by default */
+    int32_t job;                 /* its job label, or -1 */
+    int64_t sid;                 /* its series */
+};
+
+/* The longest memo key: the text fields, each a byte of its length and
+ * its bytes, in whole words; a row with longer ones is read without the
+ * memo. */
+#define GP_TRACE_MEMO_KEY_WORDS 14
+
+struct memo_key {
+    uint64_t hash;
+    size_t words;
+    /* and 16 bytes of room, for whole-word copies past the last field */
+    uint64_t w[GP_TRACE_MEMO_KEY_WORDS + 2];
+};
+
 /* A field of the row being read: points into the input or a scratch copy. */
 struct field {
     const char *p;
@@ -133,6 +156,7 @@ struct shard {
     size_t cap_job_idle;
     struct shard_low *lows;
     size_t n_lows, cap_lows;
+    struct gp_trace_memo *memo; /* NULL until a row is memoised */
     uint64_t rows_read, rows_rejected;
     double instance_hours[GP_N_WORKLOADS];
     double useful_gpu_hours, gpu_hours_without_util;
@@ -195,6 +219,7 @@ struct row {
     bool ascii; /* every byte is ASCII, as the fast path saw; false: unknown */
     bool nul_near; /* its range of text holds a NUL byte somewhere: text
                     * fields are checked for one */
+    const char *end; /* the fields' bytes may be read up to here */
 };
 
 /* What a range reader reports back. */
@@ -237,7 +262,7 @@ static inline bool sample_follows(const struct job_idle *j, double t0)
            t0 >= j->last_start - SAMPLE_GAP_S;
 }
 
-/* ---- shards and rows (trace_rows.c) ------------------------------------ */
+/* ---- shards and rows (trace_shard.c, trace_rows.c) --------------------- */
 
 /* An empty shard, and freeing everything one holds (it is then empty). */
 void gp_trace_shard_init(struct shard *s);
@@ -262,6 +287,16 @@ struct shard_run *gp_trace_add_run(struct shard *s, int32_t job,
                                    uint32_t series, double start, double end,
                                    double instances, double instance_hours,
                                    bool extend);
+/* The memo of rows' text fields (trace_shard.c): the row's key, false
+ * when a field is too long to memoise; what a key resolved to in the
+ * shard, false when the memo does not hold it; and keeping it, false
+ * when out of memory. */
+bool gp_trace_memo_key(const struct file_ctx *ctx, const struct row *row,
+                       struct memo_key *k);
+bool gp_trace_memo_get(const struct shard *s, const struct memo_key *k,
+                       struct row_labels *out);
+bool gp_trace_memo_put(struct shard *s, const struct memo_key *k,
+                       const struct row_labels *labels);
 /* Validates one data row and adds it to the shard; false with s->err set
  * when the row is bad. */
 bool gp_trace_add_row(struct shard *s, const gp_trace_builder *b,

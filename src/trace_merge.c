@@ -41,6 +41,7 @@ void gp_trace_shard_free(struct shard *s)
     gp_free(s->runs);
     gp_free(s->job_idle);
     gp_free(s->lows);
+    gp_free(s->memo);
     if (s->rejects)
         fclose(s->rejects);
     memset(s, 0, sizeof *s);

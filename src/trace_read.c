@@ -7,6 +7,14 @@
 #include "trace_internal.h"
 
 #include <csv.h>
+/* SSE2 splits lines (every x86-64); elsewhere, or built with
+ * -DGP_NO_SSE2 to test it, eight bytes at a time in plain C. */
+#if defined(__SSE2__) && !defined(GP_NO_SSE2)
+#define SPLIT_SSE2 1
+#include <emmintrin.h>
+#else
+#define SPLIT_SSE2 0
+#endif
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -162,6 +170,7 @@ gp_status gp_trace_flush_rejects(gp_trace_builder *b,
     return st;
 }
 
+#if !SPLIT_SSE2
 /*
  * Offset of the first comma, double quote or carriage return in p[0, n),
  * or n: eight bytes at a time (the "has a zero byte" trick on the word
@@ -200,6 +209,7 @@ static size_t scan_special(const char *p, size_t n, size_t avail,
     }
     return n;
 }
+#endif
 
 /* The state of one read_range, passed between its steps.  The row, the
  * parser and libcsv's row belong to the range; the text is the caller's. */
@@ -224,6 +234,7 @@ struct range_reader {
  * error that stops the range. */
 enum line_step { LINE_NEXT, LINE_ROW, LINE_SLOW, LINE_STOP };
 
+#if !SPLIT_SSE2
 /*
  * Splits the line lp[0, body) on commas into r->row while no quote or CR
  * shows (the fast path); returns false at the first one, leaving the line
@@ -250,6 +261,7 @@ static bool split_plain(struct range_reader *r, const char *lp, size_t body,
         i = k + 1;
     }
 }
+#endif
 
 /* Makes libcsv ready for a row that contains quotes (the parser is made
  * once per range); false when out of memory. */
@@ -274,31 +286,138 @@ static bool slow_start(struct range_reader *r)
     return true;
 }
 
-/* Reads the line lp[0, len) that starts a row at text offset pos: split
- * on commas and added when it has no quote (*ok: whether the row was
- * good), else handed to libcsv. */
-static enum line_step line_fast(struct range_reader *r, size_t pos,
-                                size_t len, bool *ok)
+#if SPLIT_SSE2
+/*
+ * The fast path's split with SSE2 (every x86-64): finds the line's end and
+ * its commas in one pass, 16 bytes at a time, and splits the line at lp
+ * into r->row while no quote or CR shows but a CR just before the line's
+ * end; false at the first, leaving the line to libcsv.  `avail` bytes may
+ * be read from lp.  *len gets the line's length without its LF, *nf the
+ * fields (even past MAX_FIELDS), and *high the bytes read ORed.
+ */
+static bool split_line(struct range_reader *r, const char *lp, size_t avail,
+                       size_t *len, size_t *nf, unsigned *high)
+{
+    const __m128i comma = _mm_set1_epi8(','), lf = _mm_set1_epi8('\n'),
+                  quote = _mm_set1_epi8('"'), cr = _mm_set1_epi8('\r');
+    __m128i seen = _mm_setzero_si128();
+    size_t start = 0;
+
+    for (size_t i = 0; i < avail; i += 16) {
+        size_t n = avail - i < 16 ? avail - i : 16;
+        char pad[16] = {0};
+        __m128i c;
+        if (n == 16) {
+            c = _mm_loadu_si128((const __m128i *)(const void *)(lp + i));
+        } else {
+            memcpy(pad, lp + i, n); /* the text's last bytes */
+            c = _mm_loadu_si128((const __m128i *)(const void *)pad);
+        }
+        seen = _mm_or_si128(seen, c);
+        unsigned valid = n == 16 ? 0xFFFFu : (1u << n) - 1;
+        unsigned lfs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(c, lf));
+        unsigned crs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(c, cr));
+        /* a CR before an LF, or as the text's last byte, is the line's end */
+        unsigned end_cr = lfs >> 1;
+        if (i + n == avail || lp[i + n] == '\n')
+            end_cr |= 1u << (n - 1);
+        unsigned stop = ((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(c, quote)) |
+                         (crs & ~end_cr)) &
+                        valid;
+        unsigned seps =
+            ((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(c, comma)) | lfs) &
+            valid;
+        if (lfs & valid) { /* nothing past the line's end */
+            unsigned upto = (2u << __builtin_ctz(lfs & valid)) - 1;
+            stop &= upto;
+            seps &= upto;
+        }
+        if (stop)
+            return false;
+        for (; seps; seps &= seps - 1) {
+            size_t k = i + (size_t)__builtin_ctz(seps);
+            bool last = lp[k] == '\n';
+            size_t flen = k - start - (last && k > start && lp[k - 1] == '\r');
+            if (*nf < MAX_FIELDS) {
+                r->row->f[*nf].p = trim(lp + start, &flen);
+                r->row->f[*nf].len = flen;
+            }
+            (*nf)++;
+            if (last) {
+                *len = k;
+                *high = (unsigned)_mm_movemask_epi8(seen);
+                return true;
+            }
+            start = k + 1;
+        }
+    }
+    /* the text ends with no LF: the last field runs to its end */
+    size_t flen = avail - start;
+    if (flen && lp[avail - 1] == '\r')
+        flen--;
+    if (*nf < MAX_FIELDS) {
+        r->row->f[*nf].p = trim(lp + start, &flen);
+        r->row->f[*nf].len = flen;
+    }
+    (*nf)++;
+    *len = avail;
+    *high = (unsigned)_mm_movemask_epi8(seen);
+    return true;
+}
+#endif
+
+/* The length of the line at text offset pos, without its LF. */
+static size_t line_length(const struct range_reader *r, size_t pos)
+{
+    const char *nl = memchr(r->text + pos, '\n', r->end - pos);
+    return nl ? (size_t)(nl - (r->text + pos)) : r->end - pos;
+}
+
+/* Splits the line at text offset pos on commas into r->row (the fast
+ * path): *len gets its length without its LF; false when it holds a quote
+ * or a CR (not one just before its end), leaving it to libcsv. */
+static bool split_fast(struct range_reader *r, size_t pos, size_t *len,
+                       size_t *nf)
 {
     const char *lp = r->text + pos;
-    struct shard *s = r->s;
-    struct row *row = r->row;
-    size_t body = len, nf = 0;
+#if SPLIT_SSE2
+    unsigned high = 0;
+    bool plain = split_line(r, lp, r->end - pos, len, nf, &high);
+    /* it read every byte of the line (and maybe some past its end, which
+     * can only make the row look non-ASCII) */
+    r->row->ascii = high == 0;
+#else
     uint64_t seen = 0; /* the bytes scan_special read, ORed */
-
+    size_t body = *len = line_length(r, pos);
     if (body && lp[body - 1] == '\r')
         body--;
+    bool plain = split_plain(r, lp, body, r->end - pos, nf, &seen);
+    r->row->ascii = !(seen & 0x8080808080808080ULL);
+#endif
+    if (!plain)
+        *len = line_length(r, pos);
+    return plain;
+}
+
+/* Reads the line that starts a row at text offset pos (*len: its length
+ * without its LF): split on commas and added when it has no quote (*ok:
+ * whether the row was good), else handed to libcsv. */
+static enum line_step line_fast(struct range_reader *r, size_t pos, size_t *len,
+                                bool *ok)
+{
+    struct shard *s = r->s;
+    struct row *row = r->row;
+    size_t nf = 0;
+
     r->row_start = pos;
     r->row_line = r->line;
-    if (!split_plain(r, lp, body, r->end - pos, &nf, &seen))
+    row->end = r->text + r->end;
+    if (!split_fast(r, pos, len, &nf))
         return slow_start(r) ? LINE_SLOW : LINE_STOP;
     if (nf == 1 && row->f[0].len == 0)
         return LINE_NEXT; /* a blank line */
     row->n = nf;
     row->line = r->row_line;
-    /* it read every byte of the line (and maybe a few past its end, which
-     * can only make the row look non-ASCII) */
-    row->ascii = !(seen & 0x8080808080808080ULL);
     s->rows_read++;
     *ok = nf <= MAX_FIELDS && gp_trace_add_row(s, r->b, r->ctx, row);
     if (nf > MAX_FIELDS) {
@@ -349,6 +468,7 @@ static bool slow_row_add(struct range_reader *r)
     r->row->n = slow->n;
     r->row->line = r->row_line;
     r->row->ascii = false;
+    r->row->end = slow->buf + slow->len;
     return gp_trace_add_row(s, r->b, ctx, r->row);
 }
 
@@ -443,16 +563,17 @@ void gp_trace_read_range(gp_trace_builder *b, struct shard *s,
     r.row->nul_near = memchr(text + begin, 0, end - begin) != NULL;
     while (pos < end) {
         const char *lp = text + pos;
-        const char *nl = memchr(lp, '\n', end - pos);
-        size_t len = nl ? (size_t)(nl - lp) : end - pos;
-        size_t next = pos + len + (nl ? 1 : 0);
+        size_t len;
         enum line_step step = LINE_SLOW;
         bool ok = true;
 
         if (!r.in_slow)
-            step = line_fast(&r, pos, len, &ok);
+            step = line_fast(&r, pos, &len, &ok);
+        else
+            len = line_length(&r, pos);
         if (step == LINE_STOP)
             break;
+        size_t next = pos + len + (pos + len < end); /* past its LF */
         if (step == LINE_SLOW)
             step = line_slow(&r, lp, next - pos, &ok);
         pos = next;

@@ -15,40 +15,7 @@
 /* The field FIELD gives for a column the header lacks. */
 const struct field gp_trace_empty_field = {"", 0};
 
-/* ---- shards ------------------------------------------------------------- */
-
-/* Interns a label; returns its index, -1 on allocation failure, or
- * GP_TRACE_BAD_LABEL when it holds a character no report may show
- * (gp_text_control_at: checked once per new label, not per row). */
-int32_t gp_trace_shard_label(struct shard *s, const char *p, size_t len)
-{
-    uint32_t id, code;
-
-    if (gp_strmap_get(&s->label_map, p, len, &id))
-        return (int32_t)id;
-    if (gp_text_control_at(p, len, &code) < len)
-        return GP_TRACE_BAD_LABEL;
-    /* all that can fail comes before the label is counted, and the map
-     * entry last, so a failure leaves neither a leak nor a dangling id */
-    if (gp_grow((void **)&s->labels, &s->cap_labels, s->n_labels + 1,
-                sizeof *s->labels) != GP_OK ||
-        gp_grow((void **)&s->open_run, &s->cap_open, s->n_labels + 1,
-                sizeof *s->open_run) != GP_OK ||
-        gp_grow((void **)&s->job_idle, &s->cap_job_idle, s->n_labels + 1,
-                sizeof *s->job_idle) != GP_OK)
-        return -1;
-    s->labels[s->n_labels] = gp_strndup(p, len);
-    if (!s->labels[s->n_labels])
-        return -1;
-    if (gp_strmap_put(&s->label_map, p, len, (uint32_t)s->n_labels) !=
-        GP_OK) {
-        gp_free(s->labels[s->n_labels]);
-        return -1;
-    }
-    s->open_run[s->n_labels] = -1;
-    s->job_idle[s->n_labels] = (struct job_idle){false, 0, 0, -1};
-    return (int32_t)s->n_labels++;
-}
+/* ---- rows --------------------------------------------------------------- */
 
 /* Interns a label through the one-entry cache of column `slot`. */
 static int32_t shard_label_cached(struct shard *s, int slot, const char *p,
@@ -67,110 +34,6 @@ static int32_t shard_label_cached(struct shard *s, int slot, const char *p,
     }
     return id;
 }
-
-/* The index of the series with `key`, added when new; -1 when out of
- * memory. */
-/* Remembers that pool's rows went to series id; false when out of memory. */
-static bool pool_series_set(struct shard *s, uint32_t pool, int64_t id)
-{
-    size_t was = s->cap_pool_series;
-
-    if (gp_grow((void **)&s->pool_series, &s->cap_pool_series, (size_t)pool + 1,
-                sizeof *s->pool_series) != GP_OK)
-        return false;
-    for (size_t i = was; i < s->cap_pool_series; i++)
-        s->pool_series[i] = -1;
-    s->pool_series[pool] = id;
-    return true;
-}
-
-int64_t gp_trace_shard_series(struct shard *s, const struct series_key *key)
-{
-    uint32_t id;
-
-    if (key->pool < s->cap_pool_series && s->pool_series[key->pool] >= 0) {
-        int64_t c = s->pool_series[key->pool];
-        const struct shard_series *x = &s->series[c];
-        if (x->workload == key->workload &&
-            x->interruptible == key->interruptible && x->team == key->team &&
-            x->project == key->project)
-            return c;
-    }
-    if (gp_strmap_get(&s->series_map, (const char *)key, sizeof *key, &id))
-        return pool_series_set(s, key->pool, id) ? (int64_t)id : -1;
-    if (gp_grow((void **)&s->series, &s->cap_series, s->n_series + 1,
-                sizeof *s->series) != GP_OK)
-        return -1;
-    struct shard_series *ser = &s->series[s->n_series];
-    memset(ser, 0, sizeof *ser);
-    ser->pool = key->pool;
-    ser->workload = key->workload;
-    ser->interruptible = key->interruptible;
-    ser->team = key->team;
-    ser->project = key->project;
-    if (gp_strmap_put(&s->series_map, (const char *)key, sizeof *key,
-                      (uint32_t)s->n_series) != GP_OK ||
-        !pool_series_set(s, key->pool, (int64_t)s->n_series))
-        return -1;
-    return (int64_t)s->n_series++;
-}
-
-/* Grows a series' arrays to hold `need` hours (uc too when there). */
-static bool series_grow(struct shard_series *ser, size_t need)
-{
-    size_t cap = ser->cap;
-
-    if (gp_grow((void **)&ser->ih, &cap, need, sizeof *ser->ih) != GP_OK)
-        return false;
-    if (ser->uc && cap != ser->cap) {
-        struct util_cell *uc = gp_realloc(ser->uc, cap * sizeof *uc);
-        if (!uc)
-            return false; /* ih is larger than needed: harmless */
-        ser->uc = uc;
-    }
-    ser->cap = cap;
-    return true;
-}
-
-/* Moves a series' hours `shift` places later, the new first ones 0. */
-static void series_shift(struct shard_series *ser, size_t shift)
-{
-    memmove(ser->ih + shift, ser->ih, ser->n * sizeof *ser->ih);
-    memset(ser->ih, 0, shift * sizeof *ser->ih);
-    if (ser->uc) {
-        memmove(ser->uc + shift, ser->uc, ser->n * sizeof *ser->uc);
-        memset(ser->uc, 0, shift * sizeof *ser->uc);
-    }
-}
-
-int64_t gp_trace_series_hour(struct shard_series *ser, int64_t hour, bool util)
-{
-    if (ser->n == 0) {
-        ser->base = hour;
-    } else if (hour < ser->base) {
-        size_t shift = (size_t)(ser->base - hour);
-        if (ser->n + shift > GP_TRACE_MAX_SPAN_HOURS ||
-            !series_grow(ser, ser->n + shift))
-            return -1;
-        series_shift(ser, shift);
-        ser->n += shift;
-        ser->base = hour;
-    }
-    size_t i = (size_t)(hour - ser->base);
-    if (i >= ser->n) {
-        if (i + 1 > GP_TRACE_MAX_SPAN_HOURS || !series_grow(ser, i + 1))
-            return -1;
-        memset(ser->ih + ser->n, 0, (i + 1 - ser->n) * sizeof *ser->ih);
-        if (ser->uc)
-            memset(ser->uc + ser->n, 0, (i + 1 - ser->n) * sizeof *ser->uc);
-        ser->n = i + 1;
-    }
-    if (util && !ser->uc && !(ser->uc = gp_calloc(ser->cap, sizeof *ser->uc)))
-        return -1;
-    return (int64_t)i;
-}
-
-/* ---- rows --------------------------------------------------------------- */
 
 /* Reads column `col` of the row as a number into *out; else sets the
  * error "expected <what>, got ...". */
@@ -612,25 +475,30 @@ static bool row_instances(struct shard *s, const struct file_ctx *ctx,
     return true;
 }
 
-/* Reads the row's gpu_util (a percent, when given) and interruptible
- * (default: training is) into v. */
-static bool row_util_interruptible(struct shard *s, const struct file_ctx *ctx,
-                                   const struct row *row, struct row_values *v)
+/* Reads the row's gpu_util (a percent, when given) into v->util. */
+static bool row_util(struct shard *s, const struct file_ctx *ctx,
+                     const struct row *row, struct row_values *v)
 {
     const struct field *f = FIELD(row, ctx, COL_GPU_UTIL);
     char shown[SHOWN_SIZE];
 
-    if (f->len) {
-        if (!gp_parse_number(f->p, f->len, &v->util) || v->util < 0 ||
-            v->util > 100) {
-            gp_trace_show(shown, f);
-            gp_trace_row_error(s, ctx, row, COL_GPU_UTIL,
-                               "expected a percent 0..100, got %s", shown);
-            return false;
-        }
+    if (f->len && (!gp_parse_number(f->p, f->len, &v->util) || v->util < 0 ||
+                   v->util > 100)) {
+        gp_trace_show(shown, f);
+        gp_trace_row_error(s, ctx, row, COL_GPU_UTIL,
+                           "expected a percent 0..100, got %s", shown);
+        return false;
     }
+    return true;
+}
 
-    f = FIELD(row, ctx, COL_INTERRUPTIBLE);
+/* Reads the row's interruptible (default: training is) into v. */
+static bool row_interruptible(struct shard *s, const struct file_ctx *ctx,
+                              const struct row *row, struct row_values *v)
+{
+    const struct field *f = FIELD(row, ctx, COL_INTERRUPTIBLE);
+    char shown[SHOWN_SIZE];
+
     if (f->len == 0)
         v->interruptible = v->w == GP_TRAINING;
     else if (field_is(f, "true") || field_is(f, "1") || field_is(f, "yes"))
@@ -856,13 +724,54 @@ static bool row_job(struct shard *s, const gp_trace_builder *b,
                      v->inst_h, v->gpus * v->hours);
 }
 
+/* Adds the row, whose labels are known (v->sid, v->job), to its series'
+ * hours, the shard's totals and its job's run. */
+static bool row_add(struct shard *s, const gp_trace_builder *b,
+                    const struct file_ctx *ctx, const struct row *row,
+                    struct row_values *v)
+{
+    struct shard_series *ser = &s->series[v->sid];
+
+    /* spread over the clock hours [t0, t1) overlaps */
+    v->hours = v->step / 3600.0;
+    v->inst_h = v->n * v->hours;
+    if (!row_spread(s, b, ctx, row, v, ser))
+        return false;
+    row_totals(s, row, v, ser);
+    if (v->job >= 0 && !row_job(s, b, v, ser))
+        return row_nomem(s, ctx, row);
+    return true;
+}
+
+/* Reads a row whose text fields the memo holds (lab): only its numbers
+ * and times are read and checked, in the order gp_trace_add_row does. */
+static bool row_add_known(struct shard *s, const gp_trace_builder *b,
+                          const struct file_ctx *ctx, const struct row *row,
+                          const struct row_labels *lab, struct row_values *v)
+{
+    v->pool = lab->pool;
+    v->w = (gp_workload)lab->workload;
+    v->interruptible = lab->interruptible;
+    v->said_not_interruptible = lab->said_not_interruptible;
+    v->job = lab->job;
+    v->sid = lab->sid;
+    if (!row_period(s, b, ctx, row, v) ||
+        !row_instances(s, ctx, row, s->pools[v->pool].type, v) ||
+        !row_util(s, ctx, row, v) || !row_before_latest(s, b, ctx, row, v))
+        return false;
+    return row_add(s, b, ctx, row, v);
+}
+
 /* Validates one data row and adds it to the shard, step by step (the
- * helpers above, in order; the first error wins).  Returns false with
- * s->err set when the row is bad. */
+ * helpers above, in order; the first error wins).  A row whose text
+ * fields an earlier row had skips the steps that read only them (the
+ * memo).  Returns false with s->err set when the row is bad. */
 bool gp_trace_add_row(struct shard *s, const gp_trace_builder *b,
                       const struct file_ctx *ctx, const struct row *row)
 {
     struct row_values v = {.gpus = -1, .util = -1, .w = GP_UNLABELED};
+    struct memo_key key;
+    struct row_labels lab;
 
     if (row->n != ctx->n_header) {
         gp_error_clear(&s->err);
@@ -870,27 +779,26 @@ bool gp_trace_add_row(struct shard *s, const gp_trace_builder *b,
                                            ctx->n_header, &s->err);
         return false;
     }
+    bool keyed = gp_trace_memo_key(ctx, row, &key);
+    if (keyed && gp_trace_memo_get(s, &key, &lab))
+        return row_add_known(s, b, ctx, row, &lab, &v);
     if (!row_text_is_utf8(s, ctx, row) || !row_period(s, b, ctx, row, &v) ||
         !row_pool(s, b, ctx, row, &v.pool))
         return false;
     const gp_instance_type *it = s->pools[v.pool].type;
-    if (!row_workload(s, ctx, row, &v) ||
-        !row_instances(s, ctx, row, it, &v) ||
-        !row_util_interruptible(s, ctx, row, &v) ||
+    if (!row_workload(s, ctx, row, &v) || !row_instances(s, ctx, row, it, &v) ||
+        !row_util(s, ctx, row, &v) || !row_interruptible(s, ctx, row, &v) ||
         !row_before_latest(s, b, ctx, row, &v))
         return false;
     bool bad;
     if (!row_series(s, ctx, row, &v, &bad))
         return bad ? false : row_nomem(s, ctx, row);
-    struct shard_series *ser = &s->series[v.sid];
-
-    /* spread over the clock hours [t0, t1) overlaps */
-    v.hours = v.step / 3600.0;
-    v.inst_h = v.n * v.hours;
-    if (!row_spread(s, b, ctx, row, &v, ser))
-        return false;
-    row_totals(s, row, &v, ser);
-    if (v.job >= 0 && !row_job(s, b, &v, ser))
-        return row_nomem(s, ctx, row);
-    return true;
+    if (keyed) {
+        lab = (struct row_labels){v.pool,          (uint8_t)v.w,
+                                  v.interruptible, v.said_not_interruptible,
+                                  v.job,           v.sid};
+        if (!gp_trace_memo_put(s, &key, &lab))
+            return row_nomem(s, ctx, row);
+    }
+    return row_add(s, b, ctx, row, &v);
 }

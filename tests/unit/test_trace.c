@@ -1063,6 +1063,56 @@ static void test_a_mapped_file_reads_as_its_text(void **state)
     free(csv);
 }
 
+/* The ingest keeps what a row's names resolved to and reuses it for the
+ * next row with the same names, byte for byte (trace_shard.c's memo).
+ * 1,500 jobs, about what it holds (some are pushed out, and read again
+ * without it), one row each in each of two hours: job
+ * j has instances j % 5 + 1, and team/project "ab"/"c" in the first hour,
+ * "a"/"bc" in the second (the same bytes run together: the names must be
+ * told apart by their lengths).  By hand: two series, and each job a run
+ * in each, of j % 5 + 1 instance-hours; the first series holds hour 0
+ * only, 300 x (1 + 2 + 3 + 4 + 5) = 4,500 instance-hours, the second
+ * hour 1 only, as much. */
+static void
+test_rows_share_what_their_names_resolved_to_and_only_they(void **state)
+{
+    gp_error err;
+    size_t cap = 3000 * 64 + 64, n = 0;
+    char *csv = malloc(cap);
+    (void)state;
+
+    n += (size_t)snprintf(csv, cap,
+                          "timestamp,step_s,instance_type,instances,team,"
+                          "project,job_id\n");
+    for (int i = 0; i < 3000; i++) {
+        int j = i % 1500, h = i / 1500;
+        n += (size_t)snprintf(csv + n, cap - n,
+                              "%ld,3600,g5.xlarge,%d,%s,%s,j%d\n",
+                              1767225600L + h * 3600L, j % 5 + 1,
+                              h ? "a" : "ab", h ? "bc" : "c", j);
+    }
+    gp_trace *t = read_csv(csv, NULL, &err);
+    assert_non_null(t);
+    assert_int_equal(t->n_series, 2);
+    assert_int_equal(t->n_runs, 3000);
+    for (size_t r = 0; r < t->n_runs; r++) {
+        const gp_job_run *run = &t->runs[r];
+        int j = atoi(t->labels[run->job] + 1);
+        int h = (int)(run->start - 1767225600) / 3600;
+        assert_close(run->instance_hours, j % 5 + 1, 0);
+        const gp_series *ser = &t->series[run->series];
+        assert_string_equal(t->labels[ser->team], h ? "a" : "ab");
+        assert_string_equal(t->labels[ser->project], h ? "bc" : "c");
+    }
+    for (size_t s = 0; s < t->n_series; s++) {
+        bool first = strcmp(t->labels[t->series[s].team], "ab") == 0;
+        assert_close(t->series[s].instance_hours[0], first ? 4500 : 0, 0);
+        assert_close(t->series[s].instance_hours[1], first ? 0 : 4500, 0);
+    }
+    gp_trace_free(t);
+    free(csv);
+}
+
 static void test_allocation_failures_are_reported_and_leak_nothing(
     void **state)
 {
@@ -1130,6 +1180,8 @@ int main(void)
         cmocka_unit_test(test_the_row_that_ends_last_is_located),
         cmocka_unit_test(test_threads_locate_the_row_that_ends_last_by_line),
         cmocka_unit_test(test_a_mapped_file_reads_as_its_text),
+        cmocka_unit_test(
+            test_rows_share_what_their_names_resolved_to_and_only_they),
         cmocka_unit_test(
             test_allocation_failures_are_reported_and_leak_nothing),
     };

@@ -171,6 +171,13 @@ struct shard {
     char last_label[3][96];
     size_t last_label_len[3];
     int32_t last_label_id[3];
+    /* the previous row's start, end and step as written, and what they
+     * read as (the rows of one sampling time share them): len 0 is none */
+    struct {
+        char text[40];
+        size_t len;
+        double value;
+    } last_read[3];
 
     /* error state: first error of this shard (line relative to its range) */
     gp_error err;

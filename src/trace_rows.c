@@ -51,17 +51,44 @@ static bool field_number(struct shard *s, const struct file_ctx *ctx,
     return false;
 }
 
+/* Whether field f is what the shard's slot `k` of last_read holds; then
+ * *out is its value. */
+static bool field_was_read(const struct shard *s, int k, const struct field *f,
+                           double *out)
+{
+    if (f->len == 0 || f->len != s->last_read[k].len ||
+        memcmp(f->p, s->last_read[k].text, f->len) != 0)
+        return false;
+    *out = s->last_read[k].value;
+    return true;
+}
+
+/* Keeps field f's value in the shard's slot `k` of last_read. */
+static void field_read(struct shard *s, int k, const struct field *f,
+                       double value)
+{
+    if (f->len > sizeof s->last_read[k].text)
+        return;
+    memcpy(s->last_read[k].text, f->p, f->len);
+    s->last_read[k].len = f->len;
+    s->last_read[k].value = value;
+}
+
 /* Reads column `col` of the row as a time (epoch seconds) into *out; else
- * sets the error the time parser gives. */
+ * sets the error the time parser gives.  `k` is its last_read slot. */
 static bool field_time(struct shard *s, const struct file_ctx *ctx,
-                       const struct row *row, int col, double *out)
+                       const struct row *row, int col, int k, double *out)
 {
     const struct field *f = FIELD(row, ctx, col);
     const char *why;
     char shown[SHOWN_SIZE];
 
-    if (gp_parse_time(f->p, f->len, out, &why))
+    if (field_was_read(s, k, f, out))
         return true;
+    if (gp_parse_time(f->p, f->len, out, &why)) {
+        field_read(s, k, f, *out);
+        return true;
+    }
     gp_trace_show(shown, f);
     gp_trace_row_error(s, ctx, row, col, "%s, got %s", why, shown);
     return false;
@@ -337,8 +364,8 @@ static bool row_period(struct shard *s, const gp_trace_builder *b,
     char shown[SHOWN_SIZE];
 
     if (b->opt.layout == GP_LAYOUT_JOBS) {
-        if (!field_time(s, ctx, row, COL_START, &v->t0) ||
-            !field_time(s, ctx, row, COL_END, &v->t1))
+        if (!field_time(s, ctx, row, COL_START, 0, &v->t0) ||
+            !field_time(s, ctx, row, COL_END, 1, &v->t1))
             return false;
         if (v->t1 <= v->t0) {
             char start[SHOWN_SIZE];
@@ -350,11 +377,11 @@ static bool row_period(struct shard *s, const gp_trace_builder *b,
         }
         v->step = v->t1 - v->t0;
     } else {
-        if (!field_time(s, ctx, row, COL_TIMESTAMP, &v->t0))
+        if (!field_time(s, ctx, row, COL_TIMESTAMP, 0, &v->t0))
             return false;
         v->step = b->opt.default_step_s;
         f = FIELD(row, ctx, COL_STEP_S);
-        if (f->len) {
+        if (f->len && !field_was_read(s, 2, f, &v->step)) {
             if (!field_number(s, ctx, row, COL_STEP_S, &v->step,
                               "a number of seconds"))
                 return false;
@@ -367,6 +394,7 @@ static bool row_period(struct shard *s, const gp_trace_builder *b,
                                    shown);
                 return false;
             }
+            field_read(s, 2, f, v->step); /* only a good step */
         }
         v->t1 = v->t0 + v->step;
     }

@@ -644,6 +644,36 @@ static void test_a_trace_whose_rows_are_all_rejected_is_an_error(
                         "no data rows left after rejecting 2 bad rows");
 }
 
+/* The reader keeps the previous row's time and step as written, and what
+ * they read as, for the rows of one sampling time: only values that were
+ * good, so a bad one repeated is rejected each time.  Rows 1 and 4 are
+ * good (300 s of 2 instances each: 2 x 300 / 3600 = 1/6 instance-hour);
+ * row 2's step of 0 and row 3's, the same text, are both rejected, as are
+ * rows 5 and 6's timestamp of hour 24, which does not exist. */
+static void test_a_bad_time_or_step_repeated_is_rejected_each_time(void **state)
+{
+    gp_error err;
+    gp_trace_options opt;
+    int rejected = 0;
+    (void)state;
+    gp_trace_options_init(&opt);
+    opt.reject = count_reject;
+    opt.reject_ctx = &rejected;
+    gp_trace *t = read_csv("timestamp,step_s,instance_type,instances\n"
+                           "2026-01-05T13:00:00Z,300,g5.xlarge,2\n"
+                           "2026-01-05T13:00:00Z,0,g5.xlarge,2\n"
+                           "2026-01-05T13:00:00Z,0,g5.xlarge,2\n"
+                           "2026-01-05T13:00:00Z,300,g5.xlarge,2\n"
+                           "2026-01-05T24:00:00Z,300,g5.xlarge,2\n"
+                           "2026-01-05T24:00:00Z,300,g5.xlarge,2\n",
+                           &opt, &err);
+    assert_non_null(t);
+    assert_int_equal(rejected, 4);
+    assert_int_equal(t->rows_read, 6);
+    assert_close(t->instance_hours[GP_UNLABELED], 2.0 / 6, 1e-12);
+    gp_trace_free(t);
+}
+
 /*
  * A row with quotes goes through libcsv, whose buffer grows as a long
  * quoted field is read.  When that growth failed, the row was taken for
@@ -1163,6 +1193,8 @@ int main(void)
         cmocka_unit_test(test_header_errors_name_the_header_line),
         cmocka_unit_test(test_a_trace_without_data_rows_is_an_error),
         cmocka_unit_test(test_a_trace_whose_rows_are_all_rejected_is_an_error),
+        cmocka_unit_test(
+            test_a_bad_time_or_step_repeated_is_rejected_each_time),
         cmocka_unit_test(test_a_quoted_row_is_not_rejected_for_want_of_memory),
         cmocka_unit_test(
             test_a_span_across_series_names_the_first_and_last_time),

@@ -1,6 +1,7 @@
 #!/bin/sh
 # ingest.sh: throughput of `gpuplan validate` on a trace of 1 GB or more,
-# against `wc -l` on the same file in the same run.  See bench/README.md.
+# against DuckDB's CSV reader doing the same hourly aggregation and `wc -l`
+# on the same file in the same run.  See bench/README.md.
 #
 #   sh bench/ingest.sh [epoch|iso|both]      (default: both)
 #
@@ -12,6 +13,8 @@
 #                  is already there with the same size and seed is reused
 #   REV=commit     measure that commit (git archive into a temporary folder,
 #                  built there) instead of the working tree
+#   DUCKDB_DIR=/tmp/gpuplan-duckdb  where the npm package @duckdb/node-api is
+#                  installed (npm install, once); DUCKDB=0 leaves DuckDB out
 #
 # Builds a Release gpuplan in build-bench/ (or, with REV, in a temporary
 # folder).  The page cache is not dropped (that needs root): the file is
@@ -42,6 +45,21 @@ esac
     echo "ingest.sh: needs GNU time at $TIMEFMT (apt-get install time)" >&2
     exit 1
 }
+
+DUCKDB=${DUCKDB:-1}
+DUCKDB_DIR=${DUCKDB_DIR:-/tmp/gpuplan-duckdb}
+if [ "$DUCKDB" = 1 ]; then
+    command -v node >/dev/null 2>&1 || {
+        echo "ingest.sh: DuckDB runs on node (apt-get install nodejs npm); DUCKDB=0 leaves it out" >&2
+        exit 1
+    }
+    if [ ! -d "$DUCKDB_DIR/node_modules/@duckdb/node-api" ]; then
+        echo "== npm install @duckdb/node-api into $DUCKDB_DIR"
+        mkdir -p "$DUCKDB_DIR"
+        (cd "$DUCKDB_DIR" && npm install --silent @duckdb/node-api >/dev/null)
+    fi
+    cp bench/ingest_duckdb.mjs "$DUCKDB_DIR/"
+fi
 
 TMPD=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-bench.XXXXXX")
 trap 'rm -rf "$TMPD"' EXIT INT TERM
@@ -146,6 +164,13 @@ for flavour in $FLAVOURS; do
     gp_s=$BEST gp_cpu=$BEST_CPU gp_oth=$BEST_OTHERS gp_rss=$PEAK
     best "gpuplan (1 thread)" "$GP" validate --trace "$trace" --quiet --threads 1
     gp1_s=$BEST gp1_cpu=$BEST_CPU gp1_oth=$BEST_OTHERS gp1_rss=$PEAK
+    if [ "$DUCKDB" = 1 ]; then
+        best "duckdb ($JOBS threads)" node "$DUCKDB_DIR/ingest_duckdb.mjs" "$trace" "$JOBS" "$flavour"
+        dk_s=$BEST dk_cpu=$BEST_CPU dk_oth=$BEST_OTHERS dk_rss=$PEAK
+        echo "   duckdb: $(cat "$TMPD/out")"
+        best "duckdb (1 thread)" node "$DUCKDB_DIR/ingest_duckdb.mjs" "$trace" 1 "$flavour"
+        dk1_s=$BEST dk1_cpu=$BEST_CPU dk1_oth=$BEST_OTHERS dk1_rss=$PEAK
+    fi
     # the summary (not timed): shows the file is read in full and valid
     "$GP" validate --trace "$trace" 2>/dev/null | grep -E '^(window|rows|job runs):' |
         sed 's/^/   /'
@@ -160,9 +185,18 @@ for flavour in $FLAVOURS; do
     line "wc -l" "$wc_s" "$wc_cpu" "$wc_rss" "$wc_oth"
     line "gpuplan ($JOBS threads)" "$gp_s" "$gp_cpu" "$gp_rss" "$gp_oth"
     line "gpuplan (1 thread)" "$gp1_s" "$gp1_cpu" "$gp1_rss" "$gp1_oth"
-    echo "   (x wc -l: gpuplan's MB/s over wc -l's; others: CPU seconds the rest"
-    echo "   of the machine used during that run, 0 on an idle machine)"
-    awk -v n="$BYTES" -v s="$gp_s" 'BEGIN {
-        r = n / 1e6 / s
-        printf "   target 500 MB/s: %s (%.0f%%)\n", (r >= 500 ? "met" : "not met"), r / 5 }'
+    if [ "$DUCKDB" = 1 ]; then
+        line "duckdb ($JOBS threads)" "$dk_s" "$dk_cpu" "$dk_rss" "$dk_oth"
+        line "duckdb (1 thread)" "$dk1_s" "$dk1_cpu" "$dk1_rss" "$dk1_oth"
+    fi
+    echo "   (x wc -l: the reader's MB/s over wc -l's; others: CPU seconds the"
+    echo "   rest of the machine used during that run, 0 on an idle machine;"
+    echo "   duckdb's wall time is node's whole process, its start included)"
+    if [ "$DUCKDB" = 1 ]; then
+        awk -v g="$gp_s" -v g1="$gp1_s" -v d="$dk_s" -v d1="$dk1_s" -v n="$BYTES" 'BEGIN {
+            r = n / 1e6 / g
+            printf "   gpuplan / duckdb: %.2fx (%d threads), %.2fx (1 thread)\n", d / g, '"$JOBS"', d1 / g1
+            printf "   target (#40) 1.5x duckdb and 800 MB/s on all threads: %s\n",
+                (d / g >= 1.5 && r >= 800 ? "met" : "not met") }'
+    fi
 done

@@ -236,12 +236,19 @@ static bool finish_one_series(struct finish *f, struct shard_series *src,
     d->job_util = src->job_util;
     d->said_not_interruptible = src->said_not_interruptible;
     d->start_s = src->has_start ? src->start_s : 0;
-    d->instance_hours = gp_calloc(n_hours, sizeof(double));
+    if (at == 0 && src->n == n_hours) {
+        /* it spans the trace: its hours are the trace's as they are (the
+         * capacity past them is never written, so never resident) */
+        d->instance_hours = src->ih;
+        src->ih = NULL;
+    } else {
+        d->instance_hours = gp_calloc(n_hours, sizeof(double));
+    }
     d->useful_gpu_hours = gp_calloc(n_hours, sizeof(double));
     d->util_gpu_hours = gp_calloc(n_hours, sizeof(double));
     if (!d->instance_hours || !d->useful_gpu_hours || !d->util_gpu_hours)
         return false;
-    for (size_t k = 0; k < src->n; k++)
+    for (size_t k = 0; src->ih && k < src->n; k++)
         if (src->ih[k] != 0)
             d->instance_hours[at + k] = src->ih[k];
     for (size_t k = 0; src->uc && k < src->n; k++) {

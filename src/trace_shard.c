@@ -149,7 +149,7 @@ int64_t gp_trace_series_hour(struct shard_series *ser, int64_t hour, bool util)
  * slots, and a new key replaces the set's oldest.  512 sets of 4 hold the
  * few hundred jobs a cluster runs at once with few losses (one-way, two
  * of them meeting in a slot would push each other out on every row). */
-#define MEMO_SETS 512
+#define MEMO_SETS 1024
 #define MEMO_WAYS 4
 
 /* A slot: the key's words and what they resolved to. */

@@ -104,7 +104,7 @@ struct job_idle {
  * labels) resolve to in a shard, as the memo keeps it (trace_shard.c). */
 struct row_labels {
     uint32_t pool;
-    uint8_t workload;
+    gp_workload w;
     bool interruptible;
     bool said_not_interruptible; /* in so many words, not by default */
     int32_t job;                 /* its job label, or -1 */

@@ -334,12 +334,7 @@ struct row_values {
     double t0, t1, step; /* the row's period (seconds) and its length */
     double n;            /* instances */
     double gpus, util;   /* GPUs in use and gpu_util; -1 until read */
-    uint32_t pool;
-    gp_workload w;
-    bool interruptible;
-    bool said_not_interruptible; /* in so many words, not by default */
-    int32_t job;          /* its job label, or -1 */
-    int64_t sid;          /* its series */
+    struct row_labels lab; /* its pool, workload, labels and series */
     double hours, inst_h; /* its length in hours, and its instance-hours */
     int64_t h_first, h_last; /* the clock hours it has a part in */
 };
@@ -401,7 +396,7 @@ static bool row_period(struct shard *s, const gp_trace_builder *b,
     return true;
 }
 
-/* Reads the row's workload into v->w: training, inference or unlabeled. */
+/* Reads the row's workload into v->lab.w: training, inference or unlabeled. */
 static bool row_workload(struct shard *s, const struct file_ctx *ctx,
                          const struct row *row, struct row_values *v)
 {
@@ -409,11 +404,11 @@ static bool row_workload(struct shard *s, const struct file_ctx *ctx,
     char shown[SHOWN_SIZE];
 
     if (field_is(f, "training"))
-        v->w = GP_TRAINING;
+        v->lab.w = GP_TRAINING;
     else if (field_is(f, "inference"))
-        v->w = GP_INFERENCE;
+        v->lab.w = GP_INFERENCE;
     else if (field_is(f, "unknown"))
-        v->w = GP_UNLABELED; /* classify's own word for "cannot tell" */
+        v->lab.w = GP_UNLABELED; /* classify's own word for "cannot tell" */
     else if (f->len) {
         gp_trace_show(shown, f);
         gp_trace_row_error(s, ctx, row, COL_WORKLOAD,
@@ -528,12 +523,12 @@ static bool row_interruptible(struct shard *s, const struct file_ctx *ctx,
     char shown[SHOWN_SIZE];
 
     if (f->len == 0)
-        v->interruptible = v->w == GP_TRAINING;
+        v->lab.interruptible = v->lab.w == GP_TRAINING;
     else if (field_is(f, "true") || field_is(f, "1") || field_is(f, "yes"))
-        v->interruptible = true;
+        v->lab.interruptible = true;
     else if (field_is(f, "false") || field_is(f, "0") || field_is(f, "no")) {
-        v->interruptible = false;
-        v->said_not_interruptible = true;
+        v->lab.interruptible = false;
+        v->lab.said_not_interruptible = true;
     }
     else {
         gp_trace_show(shown, f);
@@ -608,8 +603,8 @@ static bool bad_label(struct shard *s, const struct file_ctx *ctx,
 }
 
 /* Interns the row's team, project and job labels and finds (or adds) its
- * series; sets v->job and v->sid.  False when out of memory, or with the
- * row's error set (*bad) when a label holds a control character. */
+ * series; sets v->lab.job and v->lab.sid.  False when out of memory, or with
+ * the row's error set (*bad) when a label holds a control character. */
 static bool row_series(struct shard *s, const struct file_ctx *ctx,
                        const struct row *row, struct row_values *v, bool *bad)
 {
@@ -617,31 +612,31 @@ static bool row_series(struct shard *s, const struct file_ctx *ctx,
     struct series_key key;
 
     memset(&key, 0, sizeof key);
-    key.pool = v->pool;
-    key.workload = (uint8_t)v->w;
-    key.interruptible = v->interruptible;
+    key.pool = v->lab.pool;
+    key.workload = (uint8_t)v->lab.w;
+    key.interruptible = v->lab.interruptible;
     f = FIELD(row, ctx, COL_TEAM);
     key.team = shard_label_cached(s, 0, f->p, f->len);
     f = FIELD(row, ctx, COL_PROJECT);
     key.project = shard_label_cached(s, 1, f->p, f->len);
     f = FIELD(row, ctx, COL_JOB_ID);
-    v->job = shard_label_cached(s, 2, f->p, f->len);
+    v->lab.job = shard_label_cached(s, 2, f->p, f->len);
     *bad = true;
     if (key.team == GP_TRACE_BAD_LABEL)
         return bad_label(s, ctx, row, COL_TEAM);
     if (key.project == GP_TRACE_BAD_LABEL)
         return bad_label(s, ctx, row, COL_PROJECT);
-    if (v->job == GP_TRACE_BAD_LABEL)
+    if (v->lab.job == GP_TRACE_BAD_LABEL)
         return bad_label(s, ctx, row, COL_JOB_ID);
     *bad = false;
     if ((key.team == -1 && FIELD(row, ctx, COL_TEAM)->len) ||
         (key.project == -1 && FIELD(row, ctx, COL_PROJECT)->len) ||
-        (v->job == -1 && f->len))
+        (v->lab.job == -1 && f->len))
         return false;
-    v->sid = gp_trace_shard_series(s, &key);
-    if (v->sid >= 0 && v->said_not_interruptible)
-        s->series[v->sid].said_not_interruptible = true;
-    return v->sid >= 0;
+    v->lab.sid = gp_trace_shard_series(s, &key);
+    if (v->lab.sid >= 0 && v->lab.said_not_interruptible)
+        s->series[v->lab.sid].said_not_interruptible = true;
+    return v->lab.sid >= 0;
 }
 
 /* Checks the row's span of clock hours and spreads its instance-hours
@@ -712,7 +707,7 @@ static void row_totals(struct shard *s, const struct row *row,
 {
     double t0 = v->t0, t1 = v->t1;
 
-    s->instance_hours[v->w] += v->inst_h;
+    s->instance_hours[v->lab.w] += v->inst_h;
     if (!ser->has_start || t0 < ser->start_s) {
         ser->has_start = true;
         ser->start_s = t0;
@@ -739,8 +734,8 @@ static bool row_job(struct shard *s, const gp_trace_builder *b,
 
     /* the run's hours as the cells above got them */
     struct shard_run *run =
-        gp_trace_add_run(s, v->job, (uint32_t)v->sid, t0, t1, n, v->inst_h,
-                         b->opt.layout != GP_LAYOUT_JOBS);
+        gp_trace_add_run(s, v->lab.job, (uint32_t)v->lab.sid, t0, t1, n,
+                         v->inst_h, b->opt.layout != GP_LAYOUT_JOBS);
     if (!run)
         return false;
     for (int64_t h = v->h_first; h <= v->h_last; h++)
@@ -748,17 +743,17 @@ static bool row_job(struct shard *s, const gp_trace_builder *b,
             return false;
     if (v->util >= 0)
         ser->job_util = true;
-    return low_track(s, b, v->job, (uint32_t)v->sid, t0, t1, v->util,
+    return low_track(s, b, v->lab.job, (uint32_t)v->lab.sid, t0, t1, v->util,
                      v->inst_h, v->gpus * v->hours);
 }
 
-/* Adds the row, whose labels are known (v->sid, v->job), to its series'
+/* Adds the row, whose labels are known (v->lab.sid, v->lab.job), to its series'
  * hours, the shard's totals and its job's run. */
 static bool row_add(struct shard *s, const gp_trace_builder *b,
                     const struct file_ctx *ctx, const struct row *row,
                     struct row_values *v)
 {
-    struct shard_series *ser = &s->series[v->sid];
+    struct shard_series *ser = &s->series[v->lab.sid];
 
     /* spread over the clock hours [t0, t1) overlaps */
     v->hours = v->step / 3600.0;
@@ -766,7 +761,7 @@ static bool row_add(struct shard *s, const gp_trace_builder *b,
     if (!row_spread(s, b, ctx, row, v, ser))
         return false;
     row_totals(s, row, v, ser);
-    if (v->job >= 0 && !row_job(s, b, v, ser))
+    if (v->lab.job >= 0 && !row_job(s, b, v, ser))
         return row_nomem(s, ctx, row);
     return true;
 }
@@ -777,14 +772,9 @@ static bool row_add_known(struct shard *s, const gp_trace_builder *b,
                           const struct file_ctx *ctx, const struct row *row,
                           const struct row_labels *lab, struct row_values *v)
 {
-    v->pool = lab->pool;
-    v->w = (gp_workload)lab->workload;
-    v->interruptible = lab->interruptible;
-    v->said_not_interruptible = lab->said_not_interruptible;
-    v->job = lab->job;
-    v->sid = lab->sid;
+    v->lab = *lab;
     if (!row_period(s, b, ctx, row, v) ||
-        !row_instances(s, ctx, row, s->pools[v->pool].type, v) ||
+        !row_instances(s, ctx, row, s->pools[v->lab.pool].type, v) ||
         !row_util(s, ctx, row, v) || !row_before_latest(s, b, ctx, row, v))
         return false;
     return row_add(s, b, ctx, row, v);
@@ -797,7 +787,7 @@ static bool row_add_known(struct shard *s, const gp_trace_builder *b,
 bool gp_trace_add_row(struct shard *s, const gp_trace_builder *b,
                       const struct file_ctx *ctx, const struct row *row)
 {
-    struct row_values v = {.gpus = -1, .util = -1, .w = GP_UNLABELED};
+    struct row_values v = {.gpus = -1, .util = -1, .lab.w = GP_UNLABELED};
     struct memo_key key;
     struct row_labels lab;
 
@@ -811,9 +801,9 @@ bool gp_trace_add_row(struct shard *s, const gp_trace_builder *b,
     if (keyed && gp_trace_memo_get(s, &key, &lab))
         return row_add_known(s, b, ctx, row, &lab, &v);
     if (!row_text_is_utf8(s, ctx, row) || !row_period(s, b, ctx, row, &v) ||
-        !row_pool(s, b, ctx, row, &v.pool))
+        !row_pool(s, b, ctx, row, &v.lab.pool))
         return false;
-    const gp_instance_type *it = s->pools[v.pool].type;
+    const gp_instance_type *it = s->pools[v.lab.pool].type;
     if (!row_workload(s, ctx, row, &v) || !row_instances(s, ctx, row, it, &v) ||
         !row_util(s, ctx, row, &v) || !row_interruptible(s, ctx, row, &v) ||
         !row_before_latest(s, b, ctx, row, &v))
@@ -821,12 +811,7 @@ bool gp_trace_add_row(struct shard *s, const gp_trace_builder *b,
     bool bad;
     if (!row_series(s, ctx, row, &v, &bad))
         return bad ? false : row_nomem(s, ctx, row);
-    if (keyed) {
-        lab = (struct row_labels){v.pool,          (uint8_t)v.w,
-                                  v.interruptible, v.said_not_interruptible,
-                                  v.job,           v.sid};
-        if (!gp_trace_memo_put(s, &key, &lab))
-            return row_nomem(s, ctx, row);
-    }
+    if (keyed && !gp_trace_memo_put(s, &key, &v.lab))
+        return row_nomem(s, ctx, row);
     return row_add(s, b, ctx, row, &v);
 }

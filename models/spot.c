@@ -434,8 +434,14 @@ static gp_status spot_prepare(const gp_model_input *in, void **state,
     collect_runs(s, in);
     if (!index_hours(s, in))
         goto nomem;
-    if (s->n_runs > 0 && !monte_carlo(s, in))
-        goto nomem;
+    if (s->n_runs > 0 &&
+        !gp_spot_memo_get(in->spec->spot_memo, s->runs, s->n_runs,
+                          s->replicates, in->spec->mc_seed, s->totals)) {
+        if (!monte_carlo(s, in))
+            goto nomem;
+        gp_spot_memo_put(in->spec->spot_memo, s->runs, s->n_runs, s->replicates,
+                         in->spec->mc_seed, s->totals);
+    }
     *state = s;
     return GP_OK;
 nomem:

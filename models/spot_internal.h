@@ -53,6 +53,16 @@ bool gp_spot_wait(const struct spot_run *r, gsl_rng *rng,
  * (no random draws: the history is the only source of interruptions). */
 void gp_spot_replay_history(const struct spot_run *r, struct replicate *out);
 
+/* The memo of Monte Carlo results (spot_memo.c): on a hit, the runs'
+ * results and the replicate totals are copied in (true); a put keeps a
+ * copy of them, in place of the oldest entry (when out of memory, none:
+ * the memo only saves time). */
+bool gp_spot_memo_get(gp_spot_memo *m, struct spot_run *runs, size_t n_runs,
+                      int replicates, uint64_t seed, int64_t *totals);
+void gp_spot_memo_put(gp_spot_memo *m, const struct spot_run *runs,
+                      size_t n_runs, int replicates, uint64_t seed,
+                      const int64_t *totals);
+
 /* The per-job-run rows of the job runs launched on demand that start in
  * the window, into l->od_jobs (on_demand_jobs.c). */
 gp_status gp_on_demand_job_rows(const gp_model_input *in, gp_ledger *l);

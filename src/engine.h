@@ -208,6 +208,16 @@ typedef struct gp_engine_options {
 
 void gp_engine_options_init(gp_engine_options *o);
 
+/* A caller's memo of the spot Monte Carlo's results, kept across the
+ * bills it makes (models/spot_memo.c): a bill whose job runs on spot have
+ * the same inputs as an earlier one's takes its results, the same to the
+ * bit.  Safe to share between threads. */
+typedef struct gp_spot_memo gp_spot_memo;
+gp_spot_memo *gp_spot_memo_new(void); /* NULL when out of memory */
+void gp_spot_memo_free(gp_spot_memo *m);
+/* The bills that took an entry's results so far. */
+size_t gp_spot_memo_hits(gp_spot_memo *m);
+
 /*
  * Everything one bill needs.  A caller that bills a variant (another
  * policy, other commitments, another window) changes a copy of a spec,
@@ -233,6 +243,9 @@ typedef struct gp_run_spec {
     uint64_t mc_seed;
     int threads;          /* 0: all cores */
     gp_progress progress; /* the spot Monte Carlo, run by run */
+    /* the caller's memo of spot Monte Carlo results across its bills
+     * (gp_spot_memo_new), or NULL */
+    gp_spot_memo *spot_memo;
 } gp_run_spec;
 
 /* The spec of strategy `strategy` (index into s->strategies) of scenario

@@ -34,6 +34,7 @@ void gp_rec_ctx_init(struct ctx *c, const gp_trace *t, const gp_pricing *p,
     eo.progress = opt->progress;
     /* strategy 0 always exists: nothing can fail */
     (void)gp_run_spec_init(&c->spec, t, s, 0, &eo, NULL);
+    c->spec.spot_memo = opt->spot_memo;
     c->spec.added = NULL;
     c->spec.n_added = 0;
     c->start_hour = start_hour;
@@ -512,7 +513,7 @@ gp_status gp_recommend(const gp_trace *trace, const gp_pricing *pricing,
                        const gp_scenario *s, const gp_recommend_options *opt,
                        gp_recommendation **out, gp_error *err)
 {
-    gp_recommend_options defaults;
+    gp_recommend_options own;
     gp_recommendation *r = gp_calloc(1, sizeof *r);
     int64_t start;
     size_t hours;
@@ -520,13 +521,18 @@ gp_status gp_recommend(const gp_trace *trace, const gp_pricing *pricing,
     gp_status st;
 
     *out = NULL;
-    if (!r) {
+    if (opt)
+        own = *opt;
+    else
+        gp_recommend_options_init(&own);
+    /* the same job runs on spot are replayed once for all the bills */
+    own.spot_memo = gp_spot_memo_new();
+    opt = &own;
+    if (!r || !own.spot_memo) {
+        gp_free(r);
+        gp_spot_memo_free(own.spot_memo);
         gp_error_set(err, NULL, 0, 0, NULL, "out of memory");
         return GP_ERR_NOMEM;
-    }
-    if (!opt) {
-        gp_recommend_options_init(&defaults);
-        opt = &defaults;
     }
     gp_engine_window(trace, s, &start, &hours);
     if (opt->forward_hours > 0) {
@@ -534,6 +540,7 @@ gp_status gp_recommend(const gp_trace *trace, const gp_pricing *pricing,
     } else if (opt->train_until > 0) {
         if (!train_until_ok(opt, start, hours, err)) {
             gp_free(r);
+            gp_spot_memo_free(own.spot_memo);
             return GP_ERR_USAGE;
         }
         st = backtest(trace, pricing, s, opt, start, hours, r, err);
@@ -550,6 +557,7 @@ gp_status gp_recommend(const gp_trace *trace, const gp_pricing *pricing,
             st = gp_rec_capacity(&c, r, err);
         }
     }
+    gp_spot_memo_free(own.spot_memo);
     if (st != GP_OK)
         goto fail;
     term_notes(r);

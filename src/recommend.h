@@ -188,6 +188,9 @@ typedef struct gp_recommend_options {
     int mc_runs; /* < 0: the scenario's */
     long mc_seed;
     gp_progress progress; /* handed to the engine and the forecast */
+    /* gp_recommend's own, for its bills (the spot Monte Carlo's results
+     * kept across them); a caller leaves it NULL */
+    gp_spot_memo *spot_memo;
 } gp_recommend_options;
 
 void gp_recommend_options_init(gp_recommend_options *o);

@@ -162,7 +162,10 @@ bool gp_source_map(gp_source *s)
 {
     struct stat sb;
 
+    /* a file read from elsewhere than its start (standard input a script
+     * has read part of) is read on from there, as a stream */
     if (!s->f || s->mem || s->len || fstat(fileno(s->f), &sb) != 0 ||
+        lseek(fileno(s->f), 0, SEEK_CUR) != 0 ||
         !S_ISREG(sb.st_mode) || sb.st_size <= 0 ||
         (uint64_t)sb.st_size > SIZE_MAX / 2)
         return false;

@@ -245,6 +245,10 @@ static gp_status read_source(gp_trace_builder *b, gp_source *src,
     double end_before = b->main.end_s;
     const char *name = src->name;
 
+    /* the memo's keys hold the fields of the file's columns, not which
+     * columns: another file's rows would meet this one's */
+    gp_free(b->main.memo);
+    b->main.memo = NULL;
     memset(&ctx, 0, sizeof ctx);
     ctx.source = name;
     ctx.mapped = src->mapped;

@@ -214,6 +214,34 @@ static void test_positions_count_lines_and_characters(void **state)
     assert_int_equal(column, 2);
 }
 
+/* Standard input may be a regular file a script has already read part of
+ * (`(read -r first; gpuplan ... --trace -) < file`): it is read from where
+ * it stands, as any stream is, so "skip\n" (5 bytes) is not read again.
+ * Mapping the file from its offset 0 read it whole. */
+static void test_a_file_read_partly_by_someone_else_reads_on_from_there(
+    void **state)
+{
+    const char *path = write_file("offset.csv", "skip\nrest\n", 10);
+    FILE *f = fopen(path, "rb");
+    gp_source s;
+    gp_error err;
+    (void)state;
+
+    assert_non_null(f);
+    assert_int_equal(lseek(fileno(f), 5, SEEK_SET), 5);
+    gp_error_clear(&err);
+    gp_source_stream(&s, f, "-", GP_SOURCE_TRACE);
+    (void)gp_source_map(&s);
+    while (!s.eof)
+        assert_int_equal(gp_source_fill(&s, 64, &err), GP_OK);
+    if (!s.begun) /* a mapped source begins here */
+        assert_int_equal(gp_source_begin(&s, &err), GP_OK);
+    assert_int_equal(s.len - s.start, 5);
+    assert_memory_equal(s.buf + s.start, "rest\n", 5);
+    gp_source_close(&s);
+    fclose(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +253,8 @@ int main(void)
         cmocka_unit_test(test_only_regular_files_are_read),
         cmocka_unit_test(test_a_file_past_its_limit_is_refused_unread),
         cmocka_unit_test(test_positions_count_lines_and_characters),
+        cmocka_unit_test(
+            test_a_file_read_partly_by_someone_else_reads_on_from_there),
     };
     gsl_set_error_handler_off();
     return cmocka_run_group_tests(tests, make_folder, remove_folder);

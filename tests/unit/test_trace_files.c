@@ -1,6 +1,6 @@
 /*
- * test_trace_review.c: trace ingest across files and ranges, the cases a
- * review of the mapped, team-read, memoised reader found wrong (#40).
+ * test_trace_files.c: trace ingest across files: what one file's rows
+ * leave behind must not change how the next file's are read (#40).
  *
  * Expected values are worked out by hand in the comment beside each: a
  * row contributes instances x step_s/3600 instance-hours (SPEC section 2).

@@ -234,6 +234,19 @@ struct range_reader {
  * error that stops the range. */
 enum line_step { LINE_NEXT, LINE_ROW, LINE_SLOW, LINE_STOP };
 
+/* Puts field *nf of the row, p[0, len) with its spaces and tabs trimmed
+ * as libcsv trims them, and counts it (even past MAX_FIELDS, where it is
+ * not kept). */
+static void put_field(struct range_reader *r, size_t *nf, const char *p,
+                      size_t len)
+{
+    if (*nf < MAX_FIELDS) {
+        r->row->f[*nf].p = trim(p, &len);
+        r->row->f[*nf].len = len;
+    }
+    (*nf)++;
+}
+
 #if !SPLIT_SSE2
 /*
  * Splits the line lp[0, body) on commas into r->row while no quote or CR
@@ -250,12 +263,7 @@ static bool split_plain(struct range_reader *r, const char *lp, size_t body,
         size_t k = i + scan_special(lp + i, body - i, avail - i, seen);
         if (k < body && lp[k] != ',')
             return false;
-        if (*nf < MAX_FIELDS) {
-            size_t flen = k - i;
-            r->row->f[*nf].p = trim(lp + i, &flen);
-            r->row->f[*nf].len = flen;
-        }
-        (*nf)++;
+        put_field(r, nf, lp + i, k - i);
         if (k >= body)
             return true;
         i = k + 1;
@@ -337,12 +345,8 @@ static bool split_line(struct range_reader *r, const char *lp, size_t avail,
         for (; seps; seps &= seps - 1) {
             size_t k = i + (size_t)__builtin_ctz(seps);
             bool last = lp[k] == '\n';
-            size_t flen = k - start - (last && k > start && lp[k - 1] == '\r');
-            if (*nf < MAX_FIELDS) {
-                r->row->f[*nf].p = trim(lp + start, &flen);
-                r->row->f[*nf].len = flen;
-            }
-            (*nf)++;
+            put_field(r, nf, lp + start,
+                      k - start - (last && k > start && lp[k - 1] == '\r'));
             if (last) {
                 *len = k;
                 *high = (unsigned)_mm_movemask_epi8(seen);
@@ -355,11 +359,7 @@ static bool split_line(struct range_reader *r, const char *lp, size_t avail,
     size_t flen = avail - start;
     if (flen && lp[avail - 1] == '\r')
         flen--;
-    if (*nf < MAX_FIELDS) {
-        r->row->f[*nf].p = trim(lp + start, &flen);
-        r->row->f[*nf].len = flen;
-    }
-    (*nf)++;
+    put_field(r, nf, lp + start, flen);
     *len = avail;
     *high = (unsigned)_mm_movemask_epi8(seen);
     return true;

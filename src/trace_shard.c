@@ -146,8 +146,8 @@ int64_t gp_trace_series_hour(struct shard_series *ser, int64_t hour, bool util)
 /* ---- the memo of rows' text fields --------------------------------------- */
 
 /* The memo is set-associative: a key's hash picks a set of MEMO_WAYS
- * slots, and a new key replaces the set's oldest.  512 sets of 4 hold the
- * few hundred jobs a cluster runs at once with few losses (one-way, two
+ * slots, and a new key replaces the set's oldest.  1,024 sets of 4 hold
+ * the few hundred jobs a cluster runs at once with few losses (one-way, two
  * of them meeting in a slot would push each other out on every row). */
 #define MEMO_SETS 1024
 #define MEMO_WAYS 4
@@ -208,12 +208,18 @@ bool gp_trace_memo_key(const struct file_ctx *ctx, const struct row *row,
     return true;
 }
 
+/* The set key k goes to. */
+static size_t memo_set(const struct memo_key *k)
+{
+    return (size_t)(k->hash >> 7) & (MEMO_SETS - 1);
+}
+
 bool gp_trace_memo_get(const struct shard *s, const struct memo_key *k,
                        struct row_labels *out)
 {
     if (!s->memo)
         return false;
-    size_t set = (size_t)(k->hash >> 7) & (MEMO_SETS - 1);
+    size_t set = memo_set(k);
     for (int i = 0; i < MEMO_WAYS; i++) {
         if (s->memo->hash[set][i] != k->hash)
             continue;
@@ -234,7 +240,7 @@ bool gp_trace_memo_put(struct shard *s, const struct memo_key *k,
 {
     if (!s->memo && !(s->memo = gp_calloc(1, sizeof *s->memo)))
         return false;
-    size_t set = (size_t)(k->hash >> 7) & (MEMO_SETS - 1);
+    size_t set = memo_set(k);
     int i = s->memo->oldest[set];
     struct memo_slot *m = &s->memo->slot[set][i];
     s->memo->oldest[set] = (uint8_t)((i + 1) % MEMO_WAYS);
